@@ -1,0 +1,141 @@
+//! The canonical vocabulary a plugin author writes: the seven hook events and the five tool
+//! selectors. Hosts translate them through their tables.
+
+use serde::{Deserialize, Serialize};
+
+/// A config-declared hook event, in the fixed order the original iterates them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum CanonicalEvent {
+    #[serde(rename = "sessionStart")]
+    SessionStart,
+    #[serde(rename = "beforeTool")]
+    BeforeTool,
+    #[serde(rename = "afterTool")]
+    AfterTool,
+    #[serde(rename = "stop")]
+    Stop,
+    #[serde(rename = "agentStart")]
+    AgentStart,
+    #[serde(rename = "agentStop")]
+    AgentStop,
+    #[serde(rename = "workspaceOpen")]
+    WorkspaceOpen,
+}
+
+impl CanonicalEvent {
+    pub const ALL: [CanonicalEvent; 7] = [
+        CanonicalEvent::SessionStart,
+        CanonicalEvent::BeforeTool,
+        CanonicalEvent::AfterTool,
+        CanonicalEvent::Stop,
+        CanonicalEvent::AgentStart,
+        CanonicalEvent::AgentStop,
+        CanonicalEvent::WorkspaceOpen,
+    ];
+
+    /// The camelCase key used in the config and in the identity hash.
+    pub fn name(self) -> &'static str {
+        match self {
+            CanonicalEvent::SessionStart => "sessionStart",
+            CanonicalEvent::BeforeTool => "beforeTool",
+            CanonicalEvent::AfterTool => "afterTool",
+            CanonicalEvent::Stop => "stop",
+            CanonicalEvent::AgentStart => "agentStart",
+            CanonicalEvent::AgentStop => "agentStop",
+            CanonicalEvent::WorkspaceOpen => "workspaceOpen",
+        }
+    }
+
+    /// The kebab-case form used in hook names (`sessionStart` → `session-start`).
+    pub fn kebab(self) -> String {
+        let mut out = String::new();
+        for c in self.name().chars() {
+            if c.is_ascii_uppercase() {
+                out.push('-');
+                out.push(c.to_ascii_lowercase());
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    pub fn from_name(name: &str) -> Option<CanonicalEvent> {
+        CanonicalEvent::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// Only tool events accept a `tools` filter.
+    pub fn accepts_tools(self) -> bool {
+        matches!(self, CanonicalEvent::BeforeTool | CanonicalEvent::AfterTool)
+    }
+}
+
+impl std::fmt::Display for CanonicalEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A canonical tool selector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Selector {
+    #[serde(rename = "agent")]
+    Agent,
+    #[serde(rename = "file.read")]
+    FileRead,
+    #[serde(rename = "file.write")]
+    FileWrite,
+    #[serde(rename = "mcp")]
+    Mcp,
+    #[serde(rename = "shell")]
+    Shell,
+}
+
+impl Selector {
+    /// In the order their names sort, which is the order the identity hash and matchers use.
+    pub const ALL: [Selector; 5] =
+        [Selector::Agent, Selector::FileRead, Selector::FileWrite, Selector::Mcp, Selector::Shell];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Selector::Agent => "agent",
+            Selector::FileRead => "file.read",
+            Selector::FileWrite => "file.write",
+            Selector::Mcp => "mcp",
+            Selector::Shell => "shell",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Selector> {
+        Selector::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl std::fmt::Display for Selector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kebab_names_match_the_original() {
+        let kebab: Vec<_> = CanonicalEvent::ALL.iter().map(|e| e.kebab()).collect();
+        assert_eq!(
+            kebab,
+            ["session-start", "before-tool", "after-tool", "stop", "agent-start", "agent-stop", "workspace-open"]
+        );
+    }
+
+    #[test]
+    fn selector_order_is_name_order() {
+        let mut names: Vec<_> = Selector::ALL.iter().map(|s| s.name()).collect();
+        let sorted = { let mut n = names.clone(); n.sort(); n };
+        assert_eq!(names, sorted);
+        names.dedup();
+        assert_eq!(names.len(), 5);
+    }
+}

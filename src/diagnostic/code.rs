@@ -1,0 +1,120 @@
+//! The catalogue of diagnostic codes: one code per kind of problem, each with its severity and a
+//! one-line summary. Codes from the TypeScript original keep their number; `original` records the
+//! original's target-scoped plan code where it had one instead of an AB number.
+
+use serde::Serialize;
+
+use super::Severity;
+
+macro_rules! catalogue {
+    ($( $variant:ident = $code:literal, $severity:ident, $summary:literal $(, original = $original:literal)? ;)*) => {
+        /// A stable diagnostic code.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $($variant,)* }
+
+        impl Code {
+            /// Every code, in catalogue order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            /// The `AB####` string users search for.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            /// One line saying what the code is about (used by `--explain`-style listings and docs).
+            pub fn summary(self) -> &'static str {
+                match self { $(Code::$variant => $summary,)* }
+            }
+
+            /// The TypeScript original's name for this check when it was not an AB code.
+            pub fn original(self) -> Option<&'static str> {
+                match self { $(Code::$variant => catalogue!(@original $($original)?),)* }
+            }
+        }
+    };
+    (@original $original:literal) => { Some($original) };
+    (@original) => { None };
+}
+
+catalogue! {
+    // Finding and reading the config (AB10xx).
+    ConfigNotFound = "AB1001", Error, "no agent-bundle config file in the bundle root";
+    ConfigAmbiguous = "AB1002", Error, "more than one agent-bundle config file in the bundle root";
+    ConfigUnreadable = "AB1003", Error, "the config file or bundle root cannot be read";
+    RootNotFound = "AB1004", Error, "the bundle root is not a directory";
+    SyntaxError = "AB1010", Error, "the config file does not parse";
+    NoDefaultExport = "AB1011", Error, "the config file has no default export";
+    UnsupportedExportShape = "AB1012", Error, "the default export is not a statically readable config";
+    NonStaticValue = "AB1013", Error, "a config value needs code to run to be known";
+    DuplicateKey = "AB1014", Error, "an object literal repeats a key";
+    UnknownKey = "AB1020", Error, "a key the config schema does not know";
+    WrongType = "AB1021", Error, "a config value has the wrong type";
+    MissingKey = "AB1022", Error, "a required key is missing";
+    InvalidPluginName = "AB1023", Error, "the plugin name is not a kebab-case identifier";
+    UnknownEvent = "AB1024", Error, "a `hooks` key is not one of the seven canonical events";
+    // Targets and hook declarations (AB41xx/AB42xx, numbered as in the original).
+    UnknownTarget = "AB4100", Error, "`targets` names a host agent-bundle does not know";
+    DuplicateHook = "AB4101", Error, "two hook declarations are identical";
+    EmptyTargets = "AB4102", Error, "a `targets` list is empty";
+    InvalidHandler = "AB4200", Error, "a hook handler is neither a module path nor `{ prebuilt }`";
+    ToolsOnNonToolEvent = "AB4201", Error, "`tools` on an event other than beforeTool/afterTool";
+    InvalidSelector = "AB4202", Error, "a `tools` entry is neither a canonical selector nor `<target>:<native>`";
+    UnknownEntryTarget = "AB4203", Error, "a hook's `targets` names an unknown host";
+    PortableTarget = "AB4204", Error, "a hook explicitly targets `portable`, which has no hooks";
+    InvalidTimeout = "AB4205", Error, "`timeout` is not a positive whole number of seconds";
+    NativeSelectorUnknownTarget = "AB4210", Error, "a native selector names an unknown host";
+    NativeSelectorHooklessTarget = "AB4211", Error, "a native selector names a host without hooks";
+    NativeSelectorUnselectedTarget = "AB4212", Error, "a native selector names a host the hook does not target";
+    EntryTargetNotSelected = "AB4213", Error, "a hook's target is not among the config's targets";
+    HandlerNotFound = "AB4220", Error, "the handler file does not exist";
+    HandlerOutsideRoot = "AB4221", Error, "the handler file lies outside the bundle root";
+    HandlerUnsupportedExtension = "AB4222", Error, "the handler is not a TypeScript or JavaScript module";
+    SelectorUnmapped = "AB4230", Error, "a tool selector has no native matcher on a selected host", original = "<target>.hook.tool.<selector>";
+    NoApplicableSelector = "AB4231", Error, "a hook selects tools only of other hosts, leaving a host with an empty matcher", original = "<target>.hook.tool.unselected";
+    EventUnsupported = "AB4232", Error, "no selected host can receive the hook's event", original = "<target>.hook.event.<event>";
+    HostedToolSelector = "AB4233", Error, "a native selector names a tool that runs on the host's servers and never fires hooks", original = "codex.hook.tool.hosted";
+    // Payloads and prebuilt handlers (AB47xx).
+    ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";
+    PayloadSourceMissing = "AB4742", Error, "a payload's source folder does not exist";
+    PayloadSourceOutsideRoot = "AB4743", Error, "a payload's source lies outside the bundle root";
+    PrebuiltOutsidePayload = "AB4744", Error, "a prebuilt handler is not inside a declared payload";
+    PrebuiltNotBuilt = "AB4745", Warning, "a prebuilt handler file does not exist yet";
+    ArgsWithoutPrebuilt = "AB4746", Error, "`args` on a handler that is not prebuilt";
+    PayloadLacksTarget = "AB4751", Error, "a prebuilt hook targets a host its payload is not copied for";
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = BTreeSet::new();
+        for code in Code::ALL {
+            let text = code.as_str();
+            assert!(seen.insert(text), "{text} is used twice");
+            assert!(
+                text.len() == 6 && text.starts_with("AB") && text[2..].bytes().all(|b| b.is_ascii_digit()),
+                "{text} is not of the form AB####"
+            );
+            assert!(!code.summary().is_empty());
+        }
+    }
+}

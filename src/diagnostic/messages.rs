@@ -1,0 +1,379 @@
+//! Every user-facing diagnostic message, one constructor per diagnostic, so the wording (message,
+//! label, hint) can be reviewed in one file. Messages name the offending key or value; hints say
+//! what to write instead.
+
+use camino::Utf8Path;
+
+use super::{Code, Diagnostic};
+use crate::canonical::{CanonicalEvent, Selector};
+use crate::discover::CONFIG_FILE_NAMES;
+use crate::extract::Value;
+use crate::hosts::HostTable;
+use crate::normalise::{HANDLER_EXTENSIONS, Hook, Payload};
+use crate::source::Location;
+use crate::suggest::did_you_mean;
+use crate::target::Target;
+
+fn list(items: impl IntoIterator<Item = impl std::fmt::Display>) -> String {
+    items.into_iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+}
+
+fn target_names(targets: &[Target]) -> String {
+    if targets.is_empty() { "none".to_string() } else { list(targets) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding and reading the config
+
+pub fn root_not_found(root: &Utf8Path) -> Diagnostic {
+    Diagnostic::new(Code::RootNotFound, format!("bundle root `{root}` is not a directory"))
+        .hint("pass the folder that holds `agent-bundle.config.ts` with `--root <dir>`")
+}
+
+pub fn config_not_found(root: &Utf8Path) -> Diagnostic {
+    Diagnostic::new(Code::ConfigNotFound, format!("no agent-bundle config in `{root}`"))
+        .note(format!("looked for {}", list(CONFIG_FILE_NAMES)))
+        .hint("create `agent-bundle.config.ts` with `export default defineConfig({ hooks: { … } })`, or point `--root` at the bundle")
+}
+
+pub fn config_ambiguous(root: &Utf8Path, found: &[&str]) -> Diagnostic {
+    Diagnostic::new(Code::ConfigAmbiguous, format!("`{root}` holds more than one config file: {}", list(found)))
+        .hint("keep exactly one agent-bundle config file in the bundle root")
+}
+
+pub fn config_unreadable(path: &Utf8Path, error: &std::io::Error) -> Diagnostic {
+    Diagnostic::new(Code::ConfigUnreadable, format!("cannot read `{path}`: {error}"))
+        .hint("check the file's permissions and that it is UTF-8 text")
+}
+
+pub fn syntax_error(message: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::SyntaxError, format!("syntax error: {message}"))
+        .at(Some(at), "here")
+        .hint("fix the syntax; the config is parsed as TypeScript (`.ts`, `.mts`) or JavaScript (`.js`, `.mjs`)")
+}
+
+pub fn no_default_export(file: &Utf8Path) -> Diagnostic {
+    Diagnostic::new(Code::NoDefaultExport, format!("`{file}` has no default export"))
+        .hint("end the file with `export default defineConfig({ hooks: { … } })`")
+}
+
+pub fn unsupported_export_shape(what: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::UnsupportedExportShape, format!("the default export is {what}, which cannot be read without running it"))
+        .at(Some(at), "not a readable config")
+        .hint("export `defineConfig({ … })`, an object literal, or a factory `() => ({ … })` that returns one")
+}
+
+pub fn define_config_arity(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::UnsupportedExportShape, "`defineConfig` takes exactly one argument, the config object or a factory")
+        .at(Some(at), "expected `defineConfig({ … })`")
+        .hint("pass the whole config as one object literal")
+}
+
+pub fn factory_without_return(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::UnsupportedExportShape, "the config factory does not end by returning an object")
+        .at(Some(at), "the last statement must be `return { … }`")
+        .hint("write the factory as `() => ({ … })`, or make `return { … }` its last statement")
+}
+
+pub fn non_static_value(what: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NonStaticValue, format!("{what} is not a static value; agent-bundle reads the config without running it"))
+        .at(Some(at), "needs code to run")
+        .hint("write the value literally (strings, numbers, booleans, arrays and objects), or in a top-level `const` initialised with a literal")
+}
+
+pub fn non_static_identifier(name: &str, what: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NonStaticValue, format!("`{name}` is {what}, not a static value"))
+        .at(Some(at), "cannot be read without running the config")
+        .hint(format!("declare `{name}` as a top-level `const` initialised with a literal, or write the value here"))
+}
+
+pub fn unbound_identifier(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NonStaticValue, format!("`{name}` is not declared in this file"))
+        .at(Some(at), "unknown name")
+        .hint(format!("declare `const {name} = …` at the top level of the config, or write the value here"))
+}
+
+pub fn undefined_value(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NonStaticValue, "`undefined` is not a config value")
+        .at(Some(at), "leave the key out instead")
+        .hint("remove the key; an absent key takes its default")
+}
+
+pub fn cyclic_constant(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NonStaticValue, format!("`{name}` refers to itself"))
+        .at(Some(at), "cyclic constant")
+        .hint("give the constant a literal value")
+}
+
+pub fn duplicate_key(key: &str, at: &Location, first: &Location) -> Diagnostic {
+    Diagnostic::new(Code::DuplicateKey, format!("key `{key}` is written twice in the same object"))
+        .at(Some(at), "repeated here")
+        .at(Some(first), "first written here")
+        .hint("JavaScript keeps only the last one; merge the two into one key")
+}
+
+// ---------------------------------------------------------------------------------------------
+// The config schema
+
+pub fn unknown_key(key: &str, context: &str, known: &[&str], at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::UnknownKey, format!("unknown key `{key}` in {context}"))
+        .at(Some(at), "not a known key");
+    match did_you_mean(key, known.iter().copied()) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
+        None => diagnostic.hint(format!("{context} accepts {}", list(known))),
+    }
+}
+
+pub fn unknown_event(key: &str, at: &Location) -> Diagnostic {
+    let events = CanonicalEvent::ALL.map(CanonicalEvent::name);
+    let diagnostic = Diagnostic::new(Code::UnknownEvent, format!("`{key}` is not a hook event"))
+        .at(Some(at), "unknown event");
+    match did_you_mean(key, events) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
+        None => diagnostic.hint(format!("config hooks are keyed by one of {}", list(events))),
+    }
+}
+
+pub fn wrong_type(what: &str, expected: &str, found: &Value, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::WrongType, format!("{what} must be {expected}, found {} `{}`", found.kind(), found.preview()))
+        .at(Some(at), format!("expected {expected}"))
+        .hint(format!("write {what} as {expected}"))
+}
+
+pub fn missing_key(key: &str, context: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::MissingKey, format!("{context} has no `{key}`"))
+        .at(Some(at), format!("`{key}` is required here"))
+        .hint(format!("add `{key}: …` to {context}"))
+}
+
+pub fn invalid_plugin_name(name: &str, suggestion: &str, at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::InvalidPluginName, format!("plugin name `{name}` is not kebab-case"))
+        .at(Some(at), "hosts reject this name")
+        .note("Claude Code, Codex and Cursor load a plugin only under a name of lowercase letters, digits and single hyphens");
+    if suggestion.is_empty() {
+        diagnostic.hint("use a name such as `my-plugin`")
+    } else {
+        diagnostic.hint(format!("use `{suggestion}`"))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hook declarations
+
+pub fn missing_handler(event: CanonicalEvent, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::InvalidHandler, format!("the `{event}` hook entry has no `handler`"))
+        .at(Some(at), "`handler` is required")
+        .hint("add `handler: './src/hooks/<name>.ts'` (or `handler: { prebuilt: '<file in a payload>' }`)")
+}
+
+pub fn invalid_hook_entry(event: CanonicalEvent, found: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::InvalidHandler, format!("a `{event}` hook must be a handler path, an entry object, or an array of them, found {found}"))
+        .at(Some(at), "not a hook declaration")
+        .hint(format!("write `{event}: './src/hooks/<name>.ts'` or `{event}: {{ handler: './src/hooks/<name>.ts' }}`"))
+}
+
+pub fn nested_hook_array(event: CanonicalEvent, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::InvalidHandler, format!("the `{event}` array holds another array"))
+        .at(Some(at), "arrays of hooks do not nest")
+        .hint("list each handler path or entry object directly in the event's array")
+}
+
+pub fn invalid_handler(found: &Value, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::InvalidHandler, format!("`handler` must be a non-empty module path or `{{ prebuilt: '<path>' }}`, found {} `{}`", found.kind(), found.preview()))
+        .at(Some(at), "not a handler")
+        .hint("write `handler: './src/hooks/<name>.ts'`")
+}
+
+pub fn invalid_timeout(shown: &str, found: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::InvalidTimeout, format!("`timeout` must be a positive whole number of seconds, found {found} `{shown}`"))
+        .at(Some(at), "not a positive whole number of seconds")
+        .hint("write the timeout in whole seconds, e.g. `timeout: 10`, or leave it out to use the host's default")
+}
+
+pub fn tools_on_non_tool_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ToolsOnNonToolEvent, format!("`tools` has no meaning on `{event}`: only beforeTool and afterTool hooks see tool calls"))
+        .at(Some(at), "tools filter on a non-tool event")
+        .hint("remove `tools`, or move the handler to `beforeTool` or `afterTool`")
+}
+
+pub fn invalid_selector(value: &str, at: &Location) -> Diagnostic {
+    let canonical = Selector::ALL.map(Selector::name);
+    let diagnostic = Diagnostic::new(Code::InvalidSelector, format!("`{value}` is neither a canonical tool selector nor `<target>:<native-name>`"))
+        .at(Some(at), "unknown selector");
+    match did_you_mean(value, canonical) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
+        None => diagnostic.hint(format!("use one of {}, or a host-native tool such as `claude:WebSearch`", list(canonical))),
+    }
+}
+
+pub fn empty_targets(what: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::EmptyTargets, format!("{what} is an empty list, so nothing would be built"))
+        .at(Some(at), "no targets")
+        .hint(format!("name at least one of {}, or remove the key to use the default", list(Target::names())))
+}
+
+pub fn unknown_target(name: &str, at: &Location) -> Diagnostic {
+    with_target_suggestion(Diagnostic::new(Code::UnknownTarget, format!("unknown target `{name}`")), name, at)
+}
+
+pub fn unknown_entry_target(name: &str, at: &Location) -> Diagnostic {
+    with_target_suggestion(Diagnostic::new(Code::UnknownEntryTarget, format!("the hook targets unknown host `{name}`")), name, at)
+}
+
+fn with_target_suggestion(diagnostic: Diagnostic, name: &str, at: &Location) -> Diagnostic {
+    let diagnostic = diagnostic.at(Some(at), "not a known target");
+    match did_you_mean(name, Target::names()) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
+        None => diagnostic.hint(format!("known targets are {}", list(Target::names()))),
+    }
+}
+
+pub fn portable_target(target: Target, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::PortableTarget, format!("the hook explicitly targets `{target}`, which has no hook surface"))
+        .at(Some(at), "cannot receive hooks")
+        .note(crate::hosts::table(target).no_hooks_reason.clone().unwrap_or_default())
+        .hint(format!("remove `{target}` from the hook's targets; inherited targets drop it silently"))
+}
+
+pub fn entry_target_not_selected(target: Target, selected: &[Target], at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::EntryTargetNotSelected, format!("the hook targets `{target}`, which is not among the config's targets ({})", target_names(selected)))
+        .at(Some(at), "not selected by the config")
+        .hint(format!("add `{target}` to the config's top-level `targets`, or remove it from this hook"))
+}
+
+pub fn native_selector_unknown_target(name: &str, at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::NativeSelectorUnknownTarget, format!("native selector names unknown host `{name}`"))
+        .at(Some(at), "unknown host");
+    match did_you_mean(name, Target::names()) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}:…`?")),
+        None => diagnostic.hint(format!("write `<target>:<tool>` with a target among {}", list(Target::names()))),
+    }
+}
+
+pub fn native_selector_hookless_target(target: Target, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NativeSelectorHooklessTarget, format!("native selector names `{target}`, which has no hooks"))
+        .at(Some(at), "this host has no tools to match")
+        .hint("remove this selector")
+}
+
+pub fn native_selector_unselected_target(target: Target, hook_targets: &[Target], at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NativeSelectorUnselectedTarget, format!("native selector for `{target}`, but the hook targets {}", target_names(hook_targets)))
+        .at(Some(at), "host not targeted")
+        .hint(format!("add `{target}` to the hook's targets, or remove this selector"))
+}
+
+pub fn hosted_tool_selector(table: &HostTable, name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::HostedToolSelector, format!("`{}:{name}` runs on {}'s servers and never fires a hook", table.target, table.host))
+        .at(Some(at), "this tool never reaches a hook")
+        .hint("remove this selector; the hook would never run for it")
+}
+
+pub fn duplicate_hook(name: &str, at: &Location, first: &Location) -> Diagnostic {
+    Diagnostic::new(Code::DuplicateHook, format!("hook `{name}` is declared twice"))
+        .at(Some(at), "same event, handler, targets, tools, timeout and args")
+        .at(Some(first), "first declared here")
+        .hint("remove one declaration, or change it (a different timeout or tools) if both are meant")
+}
+
+pub fn handler_not_found(written: &str, relative: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::HandlerNotFound, format!("handler `{written}` does not exist"))
+        .at(Some(at), format!("no file at `{relative}`"))
+        .hint("handler paths are relative to the bundle root (the folder holding the config); create the file or fix the path")
+}
+
+pub fn handler_outside_root(written: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::HandlerOutsideRoot, format!("handler `{written}` lies outside the bundle root"))
+        .at(Some(at), "outside the bundle")
+        .hint("move the handler into the bundle folder; the artifact may only carry files from inside it")
+}
+
+pub fn handler_unsupported_extension(written: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::HandlerUnsupportedExtension, format!("handler `{written}` is not a TypeScript or JavaScript module"))
+        .at(Some(at), "unsupported file type")
+        .hint(format!("point `handler` at a module ending in one of {}", list(HANDLER_EXTENSIONS.iter().map(|e| format!(".{e}")))))
+}
+
+pub fn args_without_prebuilt(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ArgsWithoutPrebuilt, "`args` is only accepted with a prebuilt handler")
+        .at(Some(at), "the compiled wrapper takes no arguments")
+        .hint("remove `args`, or use `handler: { prebuilt: '<file in a payload>' }`")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payloads and prebuilt handlers
+
+pub fn reserved_payload_name(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ReservedPayloadName, format!("payload name `{name}` cannot be used"))
+        .at(Some(at), "reserved or not a plain folder name")
+        .hint("payload names become top-level folders of the plugin; pick a plain name other than `hooks` and the host manifest folders")
+}
+
+pub fn payload_source_missing(source: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::PayloadSourceMissing, format!("payload source `{source}` does not exist yet"))
+        .at(Some(at), "no folder here")
+        .hint("run your own build that produces it before `cargo agent-bundle build`")
+}
+
+pub fn payload_outside_root(source: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::PayloadSourceOutsideRoot, format!("payload source `{source}` lies outside the bundle root"))
+        .at(Some(at), "outside the bundle")
+        .hint("keep payload folders inside the bundle folder")
+}
+
+pub fn prebuilt_outside_payload(written: &str, payloads: &[Payload], at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::PrebuiltOutsidePayload, format!("prebuilt handler `{written}` is not inside any declared payload"))
+        .at(Some(at), "not shipped by any payload");
+    if payloads.is_empty() {
+        diagnostic.hint("declare the folder that holds it: `payload: { runtime: { source: './dist/runtime' } }`")
+    } else {
+        diagnostic.hint(format!("declared payload sources are {}; move the file into one or declare its folder", list(payloads.iter().map(|p| &p.source))))
+    }
+}
+
+pub fn prebuilt_not_built(written: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::PrebuiltNotBuilt, format!("prebuilt handler `{written}` does not exist yet"))
+        .at(Some(at), "not built yet")
+        .hint("run your own build before `cargo agent-bundle build`; `build` fails if it is still missing")
+}
+
+pub fn payload_lacks_target(payload: &str, target: Target, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::PayloadLacksTarget, format!("the hook runs on `{target}`, but payload `{payload}` is not shipped to `{target}`"))
+        .at(Some(at), "the file would be missing on this host")
+        .hint(format!("add `{target}` to payload `{payload}`'s targets, or narrow the hook's targets"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Planning per host
+
+pub fn selector_unmapped(hook: &Hook, selector: Selector, table: &HostTable, reason: &str) -> Diagnostic {
+    Diagnostic::new(Code::SelectorUnmapped, format!("tool selector `{selector}` has no equivalent on {} {}", table.host, table.host_version))
+        .at(hook.tools_at.as_ref().or(Some(&hook.declared_at)), format!("`{selector}` does not map on `{}`", table.target))
+        .for_target(table.target)
+        .note(reason)
+        .note("every selector of a hook must map on every host the hook targets")
+        .hint(format!("drop `{selector}`, narrow this hook's `targets` to hosts that have it, or split the hook in two"))
+}
+
+pub fn no_applicable_selector(hook: &Hook, target: Target) -> Diagnostic {
+    Diagnostic::new(Code::NoApplicableSelector, format!("hook `{}` selects only other hosts' native tools, so `{target}` would get an empty matcher and never fire", hook.name))
+        .at(hook.tools_at.as_ref().or(Some(&hook.declared_at)), format!("nothing here applies to `{target}`"))
+        .for_target(target)
+        .hint(format!("add a selector that maps on `{target}` (a canonical one or `{target}:<tool>`), or remove `{target}` from the hook's targets"))
+}
+
+pub fn event_unsupported(hook: &Hook, reasons: &[(Target, String)]) -> Diagnostic {
+    let mut diagnostic = Diagnostic::new(Code::EventUnsupported, format!("no selected host can receive `{}` hooks (targets: {})", hook.event, target_names(&hook.targets)))
+        .at(Some(&hook.declared_at), "would be delivered nowhere");
+    for (target, reason) in reasons {
+        diagnostic = diagnostic.note(format!("{target}: {reason}"));
+    }
+    let receivers: Vec<Target> = Target::ALL
+        .into_iter()
+        .filter(|t| crate::hosts::table(*t).event(hook.event).is_ok())
+        .collect();
+    if receivers.is_empty() {
+        diagnostic.hint(format!("no host agent-bundle knows has `{}`; remove this hook", hook.event))
+    } else {
+        diagnostic.hint(format!("target a host that has `{}` ({}), or remove this hook", hook.event, target_names(&receivers)))
+    }
+}

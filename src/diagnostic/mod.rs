@@ -1,0 +1,119 @@
+//! Diagnostics: one struct per reported problem, a stable code, labels with source locations, and a
+//! hint. Stages return `(value, Vec<Diagnostic>)`; the orchestrator collects and sorts them.
+//! Every user-facing message is written in [`messages`], so the wording can be reviewed in one place.
+
+mod code;
+pub mod messages;
+mod render;
+
+use serde::Serialize;
+
+pub use code::Code;
+pub use render::{render_human, render_json};
+
+use crate::source::Location;
+use crate::target::Target;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// A source location with the short text printed under it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Label {
+    #[serde(flatten)]
+    pub location: Location,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// The first label is the primary one: the place the message is about.
+    pub labels: Vec<Label>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Target>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's own severity.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            labels: Vec::new(),
+            hint: None,
+            notes: Vec::new(),
+            target: None,
+        }
+    }
+
+    pub fn at(mut self, location: Option<&Location>, label: impl Into<String>) -> Self {
+        if let Some(location) = location {
+            self.labels.push(Label { location: location.clone(), message: label.into() });
+        }
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn for_target(mut self, target: Target) -> Self {
+        self.target = Some(target);
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    pub fn primary_location(&self) -> Option<&Location> {
+        self.labels.first().map(|label| &label.location)
+    }
+}
+
+/// Orders diagnostics by where they point (file, line, column), then by code, keeping unlocated
+/// ones last, so that output does not depend on the order in which checks ran.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        let key = |d: &Diagnostic| {
+            d.primary_location().map(|l| (l.file.clone(), l.line, l.column))
+        };
+        match (key(a), key(b)) {
+            (Some(x), Some(y)) => x.cmp(&y).then(a.code.cmp(&b.code)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => a.code.cmp(&b.code),
+        }
+    });
+}
+
+pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(Diagnostic::is_error)
+}

@@ -1,0 +1,24 @@
+//! Discovery: find a bundle's config file in its root.
+
+use camino::{Utf8Path, Utf8PathBuf};
+
+use crate::diagnostic::{Diagnostic, messages};
+use crate::io::Disk;
+
+/// Config file names, in the order they are looked for.
+pub const CONFIG_FILE_NAMES: &[&str] =
+    &["agent-bundle.config.ts", "agent-bundle.config.mts", "agent-bundle.config.js", "agent-bundle.config.mjs"];
+
+/// The config file of the bundle at `root`: exactly one of [`CONFIG_FILE_NAMES`] must exist.
+pub fn find_config(root: &Utf8Path, disk: &dyn Disk) -> Result<Utf8PathBuf, Diagnostic> {
+    if !disk.is_dir(root) {
+        return Err(messages::root_not_found(root));
+    }
+    let found: Vec<&str> =
+        CONFIG_FILE_NAMES.iter().copied().filter(|name| disk.is_file(&root.join(name))).collect();
+    match found.as_slice() {
+        [] => Err(messages::config_not_found(root)),
+        [one] => Ok(root.join(one)),
+        several => Err(messages::config_ambiguous(root, several)),
+    }
+}

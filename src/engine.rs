@@ -1,0 +1,175 @@
+//! The orchestrator: runs the stages in order (discover → extract → read → normalise → plan) and
+//! gathers their diagnostics. Each stage returns its value and its diagnostics; only this module
+//! knows the order, and it stops early only when a stage has nothing for the next one to work on.
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::Serialize;
+
+use crate::config::{self, PluginConfig};
+use crate::diagnostic::{self, Diagnostic, messages};
+use crate::discover;
+use crate::extract;
+use crate::io::Disk;
+use crate::normalise::{self, Normalised};
+use crate::plan::{self, HookPlan};
+use crate::source::SourceFile;
+
+/// A bundle read from disk and judged: everything `inspect` shows and `build` emits from.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bundle {
+    /// The config file, relative to the root.
+    pub config_file: String,
+    pub plugin: PluginInfo,
+    #[serde(flatten)]
+    pub normalised: Normalised,
+    pub plans: Vec<HookPlan>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginInfo {
+    pub name: String,
+    /// Whether the name was derived from the folder because the config gave none.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub name_from_folder: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// The result of loading: a bundle unless an error stopped the stages, the sources diagnostics point
+/// into, and every diagnostic, sorted by position.
+#[derive(Debug)]
+pub struct Loaded {
+    pub root: Utf8PathBuf,
+    pub bundle: Option<Bundle>,
+    pub sources: Vec<SourceFile>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    pub fn has_errors(&self) -> bool {
+        diagnostic::has_errors(&self.diagnostics)
+    }
+}
+
+/// Loads the bundle at `root` (a path as the user gave it).
+pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
+    let mut loaded = Loaded { root: root.to_owned(), bundle: None, sources: Vec::new(), diagnostics: Vec::new() };
+    let Some(canonical_root) = disk.canonicalize(root).filter(|r| disk.is_dir(r)) else {
+        loaded.diagnostics.push(messages::root_not_found(root));
+        return loaded;
+    };
+    loaded.root = canonical_root.clone();
+    let config_path = match discover::find_config(&canonical_root, disk) {
+        Ok(path) => path,
+        Err(diagnostic) => {
+            loaded.diagnostics.push(diagnostic);
+            return loaded;
+        }
+    };
+    let config_file = config_path.file_name().unwrap_or("agent-bundle.config.ts").to_string();
+    let text = match disk.read_to_string(&config_path) {
+        Ok(text) => text,
+        Err(error) => {
+            loaded.diagnostics.push(messages::config_unreadable(&config_path, &error));
+            return loaded;
+        }
+    };
+    let source = SourceFile::new(config_file.clone(), text);
+
+    let extracted = extract::extract_default_export(&source);
+    loaded.diagnostics.extend(extracted.diagnostics);
+    let Some(root_value) = extracted.value else {
+        loaded.sources.push(source);
+        return finish(loaded);
+    };
+
+    let (config, read_diagnostics) = config::read_config(&source, &root_value);
+    loaded.diagnostics.extend(read_diagnostics);
+
+    let (normalised, normalise_diagnostics) = normalise::normalise(&config, &canonical_root, disk);
+    loaded.diagnostics.extend(normalise_diagnostics);
+
+    let (plans, plan_diagnostics) = plan::plan(&normalised.hooks);
+    loaded.diagnostics.extend(plan_diagnostics);
+
+    let plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
+    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans });
+    loaded.sources.push(source);
+    finish(loaded)
+}
+
+fn finish(mut loaded: Loaded) -> Loaded {
+    diagnostic::sort(&mut loaded.diagnostics);
+    loaded
+}
+
+fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut Vec<Diagnostic>) -> PluginInfo {
+    let declared = plugin.and_then(|p| p.name.as_ref());
+    let (name, name_from_folder) = match declared {
+        Some(name) => {
+            if !is_kebab_case(&name.value) {
+                diagnostics.push(messages::invalid_plugin_name(&name.value, &kebab_case(&name.value), &name.at));
+            }
+            (name.value.clone(), false)
+        }
+        None => {
+            let folder = root.file_name().unwrap_or("plugin");
+            let derived = kebab_case(folder);
+            (if derived.is_empty() { "plugin".to_string() } else { derived }, true)
+        }
+    };
+    PluginInfo {
+        name,
+        name_from_folder,
+        description: plugin.and_then(|p| p.description.clone()),
+        version: plugin.and_then(|p| p.version.clone()),
+    }
+}
+
+/// Lowercase ASCII letters and digits in `-`-separated words: what every host accepts as a plugin name.
+pub fn is_kebab_case(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+}
+
+fn kebab_case(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for c in text.chars() {
+        if c.is_ascii_uppercase() {
+            if previous_lower {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+            previous_lower = false;
+        } else if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+            previous_lower = true;
+        } else {
+            if !out.ends_with('-') && !out.is_empty() {
+                out.push('-');
+            }
+            previous_lower = false;
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kebab_case_rules() {
+        assert!(is_kebab_case("hooks-and-scripts"));
+        assert!(!is_kebab_case("Hooks"));
+        assert!(!is_kebab_case("a--b"));
+        assert!(!is_kebab_case("my plugin"));
+        assert_eq!(kebab_case("My Plugin_v2"), "my-plugin-v2");
+        assert_eq!(kebab_case("guardedTools"), "guarded-tools");
+    }
+}

@@ -1,0 +1,92 @@
+//! The I/O layer: the only module that touches the disk. Pipeline stages receive what they need
+//! through [`Disk`], so they stay pure and testable, and the invariant "extraction never runs user
+//! code; only the I/O layer touches the disk" holds by construction.
+
+use camino::{Utf8Path, Utf8PathBuf};
+
+/// What the pipeline asks of the file system.
+pub trait Disk {
+    fn is_file(&self, path: &Utf8Path) -> bool;
+    fn is_dir(&self, path: &Utf8Path) -> bool;
+    /// The path with symlinks resolved, if it exists.
+    fn canonicalize(&self, path: &Utf8Path) -> Option<Utf8PathBuf>;
+    fn read_to_string(&self, path: &Utf8Path) -> std::io::Result<String>;
+    /// File names in a directory, sorted so that results never depend on directory order.
+    fn list_dir(&self, path: &Utf8Path) -> std::io::Result<Vec<String>>;
+}
+
+/// The real file system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RealDisk;
+
+impl Disk for RealDisk {
+    fn is_file(&self, path: &Utf8Path) -> bool {
+        path.is_file()
+    }
+
+    fn is_dir(&self, path: &Utf8Path) -> bool {
+        path.is_dir()
+    }
+
+    fn canonicalize(&self, path: &Utf8Path) -> Option<Utf8PathBuf> {
+        let canonical = fs_err::canonicalize(path).ok()?;
+        Utf8PathBuf::from_path_buf(canonical).ok()
+    }
+
+    fn read_to_string(&self, path: &Utf8Path) -> std::io::Result<String> {
+        fs_err::read_to_string(path)
+    }
+
+    fn list_dir(&self, path: &Utf8Path) -> std::io::Result<Vec<String>> {
+        let mut names = Vec::new();
+        for entry in fs_err::read_dir(path)? {
+            if let Ok(name) = entry?.file_name().into_string() {
+                names.push(name);
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+}
+
+/// Joins `relative` onto `base` and removes `.` and `..` segments without touching the disk, so that
+/// "does this stay inside the bundle?" can be answered for paths that do not exist yet.
+pub fn lexical_join(base: &Utf8Path, relative: &str) -> Utf8PathBuf {
+    let relative = relative.replace('\\', "/");
+    let mut parts: Vec<&str> = if relative.starts_with('/') {
+        Vec::new()
+    } else {
+        base.as_str().split('/').filter(|p| !p.is_empty()).collect()
+    };
+    for part in relative.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    Utf8PathBuf::from(format!("/{}", parts.join("/")))
+}
+
+/// `path` relative to `root` with `/` separators, or `None` when it lies outside `root`.
+pub fn relative_to(path: &Utf8Path, root: &Utf8Path) -> Option<String> {
+    let rest = path.strip_prefix(root).ok()?;
+    Some(rest.components().map(|c| c.as_str()).collect::<Vec<_>>().join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_join_resolves_dots() {
+        assert_eq!(lexical_join("/a/b".into(), "./src/x.ts"), Utf8PathBuf::from("/a/b/src/x.ts"));
+        assert_eq!(lexical_join("/a/b".into(), "../c/x.ts"), Utf8PathBuf::from("/a/c/x.ts"));
+        assert_eq!(lexical_join("/a/b".into(), "src\\x.ts"), Utf8PathBuf::from("/a/b/src/x.ts"));
+        assert_eq!(lexical_join("/a/b".into(), "/etc/x"), Utf8PathBuf::from("/etc/x"));
+        assert_eq!(relative_to("/a/b/src/x.ts".into(), "/a/b".into()).as_deref(), Some("src/x.ts"));
+        assert_eq!(relative_to("/a/c".into(), "/a/b".into()), None);
+    }
+}

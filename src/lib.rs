@@ -1,0 +1,27 @@
+//! agent-bundle: compile coding-agent hooks declared once (`agent-bundle.config.ts`) into the native
+//! plugins of Claude Code, Codex and Cursor.
+//!
+//! The pipeline, one module per stage (see ARCHITECTURE.md):
+//! [`discover`] → [`extract`] → [`config`] → [`normalise`] → [`plan`], run in order by [`engine`].
+//! Host knowledge lives in [`hosts`] as data; every message users read is in [`diagnostic::messages`].
+
+pub mod canonical;
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod digest;
+pub mod discover;
+pub mod engine;
+pub mod error;
+pub mod extract;
+pub mod hosts;
+pub mod inspect;
+pub mod io;
+pub mod normalise;
+pub mod plan;
+pub mod source;
+pub mod suggest;
+pub mod target;
+
+pub use engine::{Bundle, Loaded, load};
+pub use error::{Error, ExitCode};

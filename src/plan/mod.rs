@@ -1,0 +1,124 @@
+//! Planning per host: for each normalised hook and each of its targets, what the host will get (its
+//! native event, the tool matcher, the timeout) or why it gets nothing. All host knowledge comes from
+//! the host tables; this module only combines it.
+
+mod matcher;
+
+use serde::Serialize;
+
+pub use matcher::render_matcher;
+
+use crate::diagnostic::{Diagnostic, messages};
+use crate::hosts;
+use crate::normalise::{Hook, Timeout};
+use crate::target::Target;
+
+/// What one host gets for one hook.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "delivery", rename_all = "lowercase")]
+pub enum Delivery {
+    /// The host runs the hook on its native event.
+    Native {
+        #[serde(rename = "nativeEvent")]
+        native_event: String,
+        /// Anchored regex over the host's tool names; `None` fires for every tool.
+        matcher: Option<String>,
+        /// Seconds written into the host's document; `None` leaves the host's default.
+        #[serde(rename = "timeoutSeconds")]
+        timeout_seconds: Option<u32>,
+        /// The host's default, shown when `timeout_seconds` is `None` (`None`: not documented).
+        #[serde(rename = "hostDefaultTimeoutSeconds", skip_serializing_if = "Option::is_none")]
+        host_default_timeout_seconds: Option<u32>,
+    },
+    /// The host lacks the event; the hook is simply absent from its document.
+    Absent { reason: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetPlan {
+    pub target: Target,
+    #[serde(flatten)]
+    pub delivery: Delivery,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookPlan {
+    pub hook_id: String,
+    pub targets: Vec<TargetPlan>,
+}
+
+/// Plans every hook. A hook with a planning error gets no plan.
+pub fn plan(hooks: &[Hook]) -> (Vec<HookPlan>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut plans = Vec::new();
+    for hook in hooks {
+        let errors_before = diagnostics.len();
+        let targets: Vec<TargetPlan> =
+            hook.targets.iter().filter_map(|&target| plan_target(hook, target, &mut diagnostics)).collect();
+        if diagnostics.len() > errors_before {
+            continue;
+        }
+        if !targets.iter().any(|t| matches!(t.delivery, Delivery::Native { .. })) {
+            let reasons: Vec<(Target, String)> = targets
+                .iter()
+                .filter_map(|t| match &t.delivery {
+                    Delivery::Absent { reason } => Some((t.target, reason.clone())),
+                    Delivery::Native { .. } => None,
+                })
+                .collect();
+            diagnostics.push(messages::event_unsupported(hook, &reasons));
+            continue;
+        }
+        plans.push(HookPlan { hook_id: hook.id.clone(), targets });
+    }
+    (plans, diagnostics)
+}
+
+fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -> Option<TargetPlan> {
+    let table = hosts::table(target);
+    let surface = table.hooks.as_ref()?;
+    let native_event = match table.event(hook.event) {
+        Ok(mapping) => mapping.native.clone(),
+        Err(reason) => {
+            return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.to_string() } });
+        }
+    };
+
+    let mut alternatives: Vec<String> = Vec::new();
+    let mut failed = false;
+    for &selector in &hook.tools {
+        match table.selector(selector) {
+            Ok(mapping) => alternatives.extend(mapping.matches.iter().cloned()),
+            Err(reason) => {
+                diagnostics.push(messages::selector_unmapped(hook, selector, table, reason));
+                failed = true;
+            }
+        }
+    }
+    alternatives.extend(
+        hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::escape_regex(&n.name)),
+    );
+    if failed {
+        return None;
+    }
+    let has_any_selector = !hook.tools.is_empty() || !hook.native_tools.is_empty();
+    if has_any_selector && alternatives.is_empty() {
+        diagnostics.push(messages::no_applicable_selector(hook, target));
+        return None;
+    }
+    let timeout_seconds = match hook.timeout {
+        Timeout::Seconds(seconds) => Some(seconds),
+        Timeout::HostDefault => None,
+    };
+    Some(TargetPlan {
+        target,
+        delivery: Delivery::Native {
+            native_event,
+            matcher: render_matcher(&alternatives),
+            timeout_seconds,
+            host_default_timeout_seconds: if timeout_seconds.is_none() { surface.default_timeout_seconds } else { None },
+        },
+    })
+}

@@ -1,0 +1,55 @@
+//! The hosts agent-bundle can target. What each host can do lives in its host table
+//! ([`crate::hosts`]); this enum only names them.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    Claude,
+    Codex,
+    Cursor,
+    Portable,
+}
+
+impl Target {
+    /// Every target, in the order names sort (`claude`, `codex`, `cursor`, `portable`).
+    pub const ALL: [Target; 4] = [Target::Claude, Target::Codex, Target::Cursor, Target::Portable];
+
+    /// Selected when neither the config nor the command line names targets (DECISIONS D3): the
+    /// original's registry default, so hook names agree with it.
+    pub const DEFAULT_SELECTION: [Target; 2] = [Target::Claude, Target::Codex];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Claude => "claude",
+            Target::Codex => "codex",
+            Target::Cursor => "cursor",
+            Target::Portable => "portable",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Target::ALL.into_iter().map(Target::name)
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Target::from_name(s).ok_or_else(|| {
+            format!("unknown target `{s}`; expected one of: {}", Target::names().collect::<Vec<_>>().join(", "))
+        })
+    }
+}
