@@ -133,7 +133,11 @@ mod tests {
     #[test]
     fn selector_order_is_name_order() {
         let mut names: Vec<_> = Selector::ALL.iter().map(|s| s.name()).collect();
-        let sorted = { let mut n = names.clone(); n.sort(); n };
+        let sorted = {
+            let mut n = names.clone();
+            n.sort();
+            n
+        };
         assert_eq!(names, sorted);
         names.dedup();
         assert_eq!(names.len(), 5);

@@ -80,7 +80,12 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
     }
 }
 
-fn run_inspect(args: &InspectArgs, format: MessageFormat, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
+fn run_inspect(
+    args: &InspectArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
     let loaded = engine::load(&args.root, &RealDisk);
     let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
     if args.json {
@@ -88,7 +93,7 @@ fn run_inspect(args: &InspectArgs, format: MessageFormat, stdout: &mut dyn Write
             Some(bundle) => inspect::to_json(bundle, args.target, args.hooks),
             None => serde_json::json!({}),
         };
-        document["diagnostics"] = serde_json::to_value(&loaded.diagnostics).expect("diagnostics serialise");
+        document["diagnostics"] = loaded.diagnostics.iter().map(diagnostic::to_json_value).collect();
         writeln!(stdout, "{}", serde_json::to_string_pretty(&document).expect("JSON serialises"))?;
     } else {
         report(&loaded.diagnostics, &loaded, format, stderr)?;
@@ -107,7 +112,12 @@ fn run_inspect(args: &InspectArgs, format: MessageFormat, stdout: &mut dyn Write
 }
 
 /// Prints diagnostics on stderr, followed (in human format) by a count line when there are errors.
-fn report(diagnostics: &[Diagnostic], loaded: &engine::Loaded, format: MessageFormat, stderr: &mut dyn Write) -> std::io::Result<()> {
+fn report(
+    diagnostics: &[Diagnostic],
+    loaded: &engine::Loaded,
+    format: MessageFormat,
+    stderr: &mut dyn Write,
+) -> std::io::Result<()> {
     let sources: Vec<_> = loaded.sources.iter().collect();
     for diagnostic in diagnostics {
         match format {

@@ -37,9 +37,6 @@ fn to_hex(bytes: &[u8]) -> String {
 mod tests {
     #[test]
     fn hex_of_empty_input_is_the_known_digest() {
-        assert_eq!(
-            super::sha256_hex(b""),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        );
+        assert_eq!(super::sha256_hex(b""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     }
 }

@@ -10,15 +10,15 @@ pub const CONFIG_FILE_NAMES: &[&str] =
     &["agent-bundle.config.ts", "agent-bundle.config.mts", "agent-bundle.config.js", "agent-bundle.config.mjs"];
 
 /// The config file of the bundle at `root`: exactly one of [`CONFIG_FILE_NAMES`] must exist.
-pub fn find_config(root: &Utf8Path, disk: &dyn Disk) -> Result<Utf8PathBuf, Diagnostic> {
+/// `shown_root` is the root as the user wrote it, for messages.
+pub fn find_config(root: &Utf8Path, shown_root: &Utf8Path, disk: &dyn Disk) -> Result<Utf8PathBuf, Diagnostic> {
     if !disk.is_dir(root) {
-        return Err(messages::root_not_found(root));
+        return Err(messages::root_not_found(shown_root));
     }
-    let found: Vec<&str> =
-        CONFIG_FILE_NAMES.iter().copied().filter(|name| disk.is_file(&root.join(name))).collect();
+    let found: Vec<&str> = CONFIG_FILE_NAMES.iter().copied().filter(|name| disk.is_file(&root.join(name))).collect();
     match found.as_slice() {
-        [] => Err(messages::config_not_found(root)),
+        [] => Err(messages::config_not_found(shown_root)),
         [one] => Ok(root.join(one)),
-        several => Err(messages::config_ambiguous(root, several)),
+        several => Err(messages::config_ambiguous(shown_root, several)),
     }
 }

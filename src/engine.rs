@@ -43,6 +43,7 @@ pub struct PluginInfo {
 /// into, and every diagnostic, sorted by position.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The bundle root as the user gave it (for messages).
     pub root: Utf8PathBuf,
     pub bundle: Option<Bundle>,
     pub sources: Vec<SourceFile>,
@@ -62,8 +63,7 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         loaded.diagnostics.push(messages::root_not_found(root));
         return loaded;
     };
-    loaded.root = canonical_root.clone();
-    let config_path = match discover::find_config(&canonical_root, disk) {
+    let config_path = match discover::find_config(&canonical_root, root, disk) {
         Ok(path) => path,
         Err(diagnostic) => {
             loaded.diagnostics.push(diagnostic);
@@ -74,7 +74,7 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let text = match disk.read_to_string(&config_path) {
         Ok(text) => text,
         Err(error) => {
-            loaded.diagnostics.push(messages::config_unreadable(&config_path, &error));
+            loaded.diagnostics.push(messages::config_unreadable(&root.join(&config_file), &error));
             return loaded;
         }
     };
@@ -133,7 +133,9 @@ fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut
 /// Lowercase ASCII letters and digits in `-`-separated words: what every host accepts as a plugin name.
 pub fn is_kebab_case(name: &str) -> bool {
     !name.is_empty()
-        && name.split('-').all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && name
+            .split('-')
+            .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
 fn kebab_case(text: &str) -> String {

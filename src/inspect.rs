@@ -41,7 +41,9 @@ pub fn render_summary(bundle: &Bundle, filter: Option<Target>) -> String {
     for target in Target::ALL {
         let count = hooks
             .iter()
-            .filter(|(_, plans)| plans.iter().any(|p| p.target == target && matches!(p.delivery, Delivery::Native { .. })))
+            .filter(|(_, plans)| {
+                plans.iter().any(|p| p.target == target && matches!(p.delivery, Delivery::Native { .. }))
+            })
             .count();
         if count > 0 {
             per_target.push(format!("{target} {count}"));
@@ -129,7 +131,8 @@ pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool) -> Val
         .into_iter()
         .map(|(hook, plans)| {
             let mut value = serde_json::to_value(hook).expect("hooks serialise");
-            value["hosts"] = Value::Array(plans.iter().map(|p| serde_json::to_value(p).expect("plans serialise")).collect());
+            value["hosts"] =
+                Value::Array(plans.iter().map(|p| serde_json::to_value(p).expect("plans serialise")).collect());
             value
         })
         .collect();

@@ -34,7 +34,8 @@ impl Disk for RealDisk {
     }
 
     fn read_to_string(&self, path: &Utf8Path) -> std::io::Result<String> {
-        fs_err::read_to_string(path)
+        // Plain std errors: callers name the file themselves.
+        std::fs::read_to_string(path)
     }
 
     fn list_dir(&self, path: &Utf8Path) -> std::io::Result<Vec<String>> {

@@ -44,9 +44,7 @@ pub struct SourceFile {
 
 impl SourceFile {
     pub fn new(display_path: impl Into<Utf8PathBuf>, text: String) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
-            .collect();
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1)).collect();
         Self { display_path: display_path.into(), text, line_starts }
     }
 

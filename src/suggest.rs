@@ -15,20 +15,29 @@ pub fn did_you_mean<'c>(input: &str, candidates: impl IntoIterator<Item = &'c st
     (distance <= allowed).then_some(candidate)
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance over characters where swapping two neighbours counts as one edit (optimal string
+/// alignment), since `nmae` for `name` is the commonest typo there is.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    previous[b.len()]
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -41,6 +50,7 @@ mod tests {
         assert_eq!(did_you_mean("tool", keys), Some("tools"));
         assert_eq!(did_you_mean("timeOut", keys), Some("timeout"));
         assert_eq!(did_you_mean("handlr", keys), Some("handler"));
+        assert_eq!(did_you_mean("nmae", ["name", "description", "version"]), Some("name"));
         assert_eq!(did_you_mean("matcher", keys), None);
         assert_eq!(did_you_mean("SessionStart", ["sessionStart", "stop"]), Some("sessionStart"));
     }

@@ -4,7 +4,7 @@
 use super::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, PluginConfig, Spanned};
 use crate::canonical::CanonicalEvent;
 use crate::diagnostic::{Diagnostic, messages};
-use crate::extract::{Node, Property, Value};
+use crate::extract::{Node, Property, SPREAD_KEY, Value};
 use crate::source::{Location, SourceFile};
 
 const CONFIG_KEYS: &[&str] = &["hooks", "payload", "plugin", "targets"];
@@ -54,7 +54,7 @@ impl Reader<'_> {
     fn hooks(&mut self, node: &Node) -> Vec<HookDeclaration> {
         let mut hooks = Vec::new();
         let Some(properties) = self.object(node, "`hooks`") else { return hooks };
-        for property in properties {
+        for property in properties.iter().filter(|p| p.key != SPREAD_KEY) {
             let Some(event) = CanonicalEvent::from_name(&property.key) else {
                 self.diagnostics.push(messages::unknown_event(&property.key, &self.key_at(property)));
                 continue;
@@ -119,7 +119,7 @@ impl Reader<'_> {
                         _ => self.unknown_key(property, ENTRY_KEYS, &format!("a `{event}` hook entry")),
                     }
                 }
-                if !has_handler {
+                if !has_handler && !has_spread(properties) {
                     self.diagnostics.push(messages::missing_handler(event, &at));
                 }
                 Some(hook)
@@ -175,7 +175,7 @@ impl Reader<'_> {
             Value::Number(n) => Some(Spanned { value: n, at: self.at(node) }),
             Value::Unreadable => None,
             ref other => {
-                self.diagnostics.push(messages::invalid_timeout(&other.preview(), other.kind(), &self.at(node)));
+                self.diagnostics.push(messages::invalid_timeout(&other.preview(), Some(other.kind()), &self.at(node)));
                 None
             }
         }
@@ -202,7 +202,7 @@ impl Reader<'_> {
                 _ => self.unknown_key(property, PLUGIN_KEYS, "`plugin`"),
             }
         }
-        if !saw_name {
+        if !saw_name && !has_spread(properties) {
             self.diagnostics.push(messages::missing_key("name", "`plugin`", &plugin.at));
         }
         Some(plugin)
@@ -211,7 +211,7 @@ impl Reader<'_> {
     fn payloads(&mut self, node: &Node) -> Vec<PayloadDeclaration> {
         let mut payloads = Vec::new();
         let Some(properties) = self.object(node, "`payload`") else { return payloads };
-        for property in properties {
+        for property in properties.iter().filter(|p| p.key != SPREAD_KEY) {
             let name = Spanned { value: property.key.clone(), at: self.key_at(property) };
             let value = &property.value;
             match &value.value {
@@ -236,7 +236,7 @@ impl Reader<'_> {
                     }
                     match source {
                         Some(source) => payloads.push(PayloadDeclaration { name, source, targets }),
-                        None if fields.iter().any(|f| f.key == "source") => {}
+                        None if fields.iter().any(|f| f.key == "source") || has_spread(fields) => {}
                         None => self.diagnostics.push(messages::missing_key(
                             "source",
                             &format!("payload `{}`", property.key),
@@ -284,7 +284,12 @@ impl Reader<'_> {
             Value::Array(items) => items,
             Value::Unreadable => return None,
             other => {
-                self.diagnostics.push(messages::wrong_type(&format!("`{key}`"), "an array of strings", other, &self.at(node)));
+                self.diagnostics.push(messages::wrong_type(
+                    &format!("`{key}`"),
+                    "an array of strings",
+                    other,
+                    &self.at(node),
+                ));
                 return None;
             }
         };
@@ -305,6 +310,14 @@ impl Reader<'_> {
     }
 
     fn unknown_key(&mut self, property: &Property, known: &[&str], context: &str) {
+        if property.key == SPREAD_KEY {
+            return; // an unreadable spread, already reported
+        }
         self.diagnostics.push(messages::unknown_key(&property.key, context, known, &self.key_at(property)));
     }
+}
+
+/// Whether an object had an unreadable spread, which may have supplied keys we cannot see.
+fn has_spread(properties: &[Property]) -> bool {
+    properties.iter().any(|p| p.key == SPREAD_KEY)
 }

@@ -79,7 +79,7 @@ catalogue! {
     HostedToolSelector = "AB4233", Error, "a native selector names a tool that runs on the host's servers and never fires hooks", original = "codex.hook.tool.hosted";
     // Payloads and prebuilt handlers (AB47xx).
     ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";
-    PayloadSourceMissing = "AB4742", Error, "a payload's source folder does not exist";
+    PayloadSourceMissing = "AB4742", Warning, "a payload's source folder does not exist";
     PayloadSourceOutsideRoot = "AB4743", Error, "a payload's source lies outside the bundle root";
     PrebuiltOutsidePayload = "AB4744", Error, "a prebuilt handler is not inside a declared payload";
     PrebuiltNotBuilt = "AB4745", Warning, "a prebuilt handler file does not exist yet";

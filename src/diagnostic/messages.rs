@@ -58,15 +58,21 @@ pub fn no_default_export(file: &Utf8Path) -> Diagnostic {
 }
 
 pub fn unsupported_export_shape(what: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::UnsupportedExportShape, format!("the default export is {what}, which cannot be read without running it"))
-        .at(Some(at), "not a readable config")
-        .hint("export `defineConfig({ … })`, an object literal, or a factory `() => ({ … })` that returns one")
+    Diagnostic::new(
+        Code::UnsupportedExportShape,
+        format!("the default export is {what}, which cannot be read without running it"),
+    )
+    .at(Some(at), "not a readable config")
+    .hint("export `defineConfig({ … })`, an object literal, or a factory `() => ({ … })` that returns one")
 }
 
 pub fn define_config_arity(at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::UnsupportedExportShape, "`defineConfig` takes exactly one argument, the config object or a factory")
-        .at(Some(at), "expected `defineConfig({ … })`")
-        .hint("pass the whole config as one object literal")
+    Diagnostic::new(
+        Code::UnsupportedExportShape,
+        "`defineConfig` takes exactly one argument, the config object or a factory",
+    )
+    .at(Some(at), "expected `defineConfig({ … })`")
+    .hint("pass the whole config as one object literal")
 }
 
 pub fn factory_without_return(at: &Location) -> Diagnostic {
@@ -115,9 +121,20 @@ pub fn duplicate_key(key: &str, at: &Location, first: &Location) -> Diagnostic {
 // ---------------------------------------------------------------------------------------------
 // The config schema
 
+/// Keys people bring from the hosts' own formats, and what agent-bundle spells instead.
+const FOREIGN_KEYS: &[(&str, &str)] = &[
+    ("matcher", "write canonical selectors in `tools`; agent-bundle derives each host's matcher from them"),
+    ("timeoutMs", "write `timeout` in whole seconds"),
+    ("timeoutSec", "write `timeout` in whole seconds"),
+    ("command", "point `handler` at a module; agent-bundle writes each host's command"),
+];
+
 pub fn unknown_key(key: &str, context: &str, known: &[&str], at: &Location) -> Diagnostic {
-    let diagnostic = Diagnostic::new(Code::UnknownKey, format!("unknown key `{key}` in {context}"))
-        .at(Some(at), "not a known key");
+    let diagnostic =
+        Diagnostic::new(Code::UnknownKey, format!("unknown key `{key}` in {context}")).at(Some(at), "not a known key");
+    if let Some((_, advice)) = FOREIGN_KEYS.iter().find(|(foreign, _)| *foreign == key) {
+        return diagnostic.hint(*advice);
+    }
     match did_you_mean(key, known.iter().copied()) {
         Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
         None => diagnostic.hint(format!("{context} accepts {}", list(known))),
@@ -126,8 +143,8 @@ pub fn unknown_key(key: &str, context: &str, known: &[&str], at: &Location) -> D
 
 pub fn unknown_event(key: &str, at: &Location) -> Diagnostic {
     let events = CanonicalEvent::ALL.map(CanonicalEvent::name);
-    let diagnostic = Diagnostic::new(Code::UnknownEvent, format!("`{key}` is not a hook event"))
-        .at(Some(at), "unknown event");
+    let diagnostic =
+        Diagnostic::new(Code::UnknownEvent, format!("`{key}` is not a hook event")).at(Some(at), "unknown event");
     match did_you_mean(key, events) {
         Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
         None => diagnostic.hint(format!("config hooks are keyed by one of {}", list(events))),
@@ -167,9 +184,12 @@ pub fn missing_handler(event: CanonicalEvent, at: &Location) -> Diagnostic {
 }
 
 pub fn invalid_hook_entry(event: CanonicalEvent, found: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::InvalidHandler, format!("a `{event}` hook must be a handler path, an entry object, or an array of them, found {found}"))
-        .at(Some(at), "not a hook declaration")
-        .hint(format!("write `{event}: './src/hooks/<name>.ts'` or `{event}: {{ handler: './src/hooks/<name>.ts' }}`"))
+    Diagnostic::new(
+        Code::InvalidHandler,
+        format!("a `{event}` hook must be a handler path, an entry object, or an array of them, found {found}"),
+    )
+    .at(Some(at), "not a hook declaration")
+    .hint(format!("write `{event}: './src/hooks/<name>.ts'` or `{event}: {{ handler: './src/hooks/<name>.ts' }}`"))
 }
 
 pub fn nested_hook_array(event: CanonicalEvent, at: &Location) -> Diagnostic {
@@ -179,30 +199,50 @@ pub fn nested_hook_array(event: CanonicalEvent, at: &Location) -> Diagnostic {
 }
 
 pub fn invalid_handler(found: &Value, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::InvalidHandler, format!("`handler` must be a non-empty module path or `{{ prebuilt: '<path>' }}`, found {} `{}`", found.kind(), found.preview()))
-        .at(Some(at), "not a handler")
-        .hint("write `handler: './src/hooks/<name>.ts'`")
+    Diagnostic::new(
+        Code::InvalidHandler,
+        format!(
+            "`handler` must be a non-empty module path or `{{ prebuilt: '<path>' }}`, found {} `{}`",
+            found.kind(),
+            found.preview()
+        ),
+    )
+    .at(Some(at), "not a handler")
+    .hint("write `handler: './src/hooks/<name>.ts'`")
 }
 
-pub fn invalid_timeout(shown: &str, found: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::InvalidTimeout, format!("`timeout` must be a positive whole number of seconds, found {found} `{shown}`"))
-        .at(Some(at), "not a positive whole number of seconds")
-        .hint("write the timeout in whole seconds, e.g. `timeout: 10`, or leave it out to use the host's default")
+/// `found` is the kind of a value that is not a number at all (`None` for a number out of range).
+pub fn invalid_timeout(shown: &str, found: Option<&str>, at: &Location) -> Diagnostic {
+    let found = found.map(|kind| format!("{kind} ")).unwrap_or_default();
+    Diagnostic::new(
+        Code::InvalidTimeout,
+        format!("`timeout` must be a positive whole number of seconds, found {found}`{shown}`"),
+    )
+    .at(Some(at), "not a positive whole number of seconds")
+    .hint("write the timeout in whole seconds, e.g. `timeout: 10`, or leave it out to use the host's default")
 }
 
 pub fn tools_on_non_tool_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::ToolsOnNonToolEvent, format!("`tools` has no meaning on `{event}`: only beforeTool and afterTool hooks see tool calls"))
-        .at(Some(at), "tools filter on a non-tool event")
-        .hint("remove `tools`, or move the handler to `beforeTool` or `afterTool`")
+    Diagnostic::new(
+        Code::ToolsOnNonToolEvent,
+        format!("`tools` has no meaning on `{event}`: only beforeTool and afterTool hooks see tool calls"),
+    )
+    .at(Some(at), "tools filter on a non-tool event")
+    .hint("remove `tools`, or move the handler to `beforeTool` or `afterTool`")
 }
 
 pub fn invalid_selector(value: &str, at: &Location) -> Diagnostic {
     let canonical = Selector::ALL.map(Selector::name);
-    let diagnostic = Diagnostic::new(Code::InvalidSelector, format!("`{value}` is neither a canonical tool selector nor `<target>:<native-name>`"))
-        .at(Some(at), "unknown selector");
+    let diagnostic = Diagnostic::new(
+        Code::InvalidSelector,
+        format!("`{value}` is neither a canonical tool selector nor `<target>:<native-name>`"),
+    )
+    .at(Some(at), "unknown selector");
     match did_you_mean(value, canonical) {
         Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
-        None => diagnostic.hint(format!("use one of {}, or a host-native tool such as `claude:WebSearch`", list(canonical))),
+        None => {
+            diagnostic.hint(format!("use one of {}, or a host-native tool such as `claude:WebSearch`", list(canonical)))
+        }
     }
 }
 
@@ -217,7 +257,11 @@ pub fn unknown_target(name: &str, at: &Location) -> Diagnostic {
 }
 
 pub fn unknown_entry_target(name: &str, at: &Location) -> Diagnostic {
-    with_target_suggestion(Diagnostic::new(Code::UnknownEntryTarget, format!("the hook targets unknown host `{name}`")), name, at)
+    with_target_suggestion(
+        Diagnostic::new(Code::UnknownEntryTarget, format!("the hook targets unknown host `{name}`")),
+        name,
+        at,
+    )
 }
 
 fn with_target_suggestion(diagnostic: Diagnostic, name: &str, at: &Location) -> Diagnostic {
@@ -236,14 +280,18 @@ pub fn portable_target(target: Target, at: &Location) -> Diagnostic {
 }
 
 pub fn entry_target_not_selected(target: Target, selected: &[Target], at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::EntryTargetNotSelected, format!("the hook targets `{target}`, which is not among the config's targets ({})", target_names(selected)))
-        .at(Some(at), "not selected by the config")
-        .hint(format!("add `{target}` to the config's top-level `targets`, or remove it from this hook"))
+    Diagnostic::new(
+        Code::EntryTargetNotSelected,
+        format!("the hook targets `{target}`, which is not among the config's targets ({})", target_names(selected)),
+    )
+    .at(Some(at), "not selected by the config")
+    .hint(format!("add `{target}` to the config's top-level `targets`, or remove it from this hook"))
 }
 
 pub fn native_selector_unknown_target(name: &str, at: &Location) -> Diagnostic {
-    let diagnostic = Diagnostic::new(Code::NativeSelectorUnknownTarget, format!("native selector names unknown host `{name}`"))
-        .at(Some(at), "unknown host");
+    let diagnostic =
+        Diagnostic::new(Code::NativeSelectorUnknownTarget, format!("native selector names unknown host `{name}`"))
+            .at(Some(at), "unknown host");
     match did_you_mean(name, Target::names()) {
         Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}:…`?")),
         None => diagnostic.hint(format!("write `<target>:<tool>` with a target among {}", list(Target::names()))),
@@ -257,15 +305,24 @@ pub fn native_selector_hookless_target(target: Target, at: &Location) -> Diagnos
 }
 
 pub fn native_selector_unselected_target(target: Target, hook_targets: &[Target], at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::NativeSelectorUnselectedTarget, format!("native selector for `{target}`, but the hook targets {}", target_names(hook_targets)))
-        .at(Some(at), "host not targeted")
-        .hint(format!("add `{target}` to the hook's targets, or remove this selector"))
+    Diagnostic::new(
+        Code::NativeSelectorUnselectedTarget,
+        format!("native selector for `{target}`, but the hook targets {}", target_names(hook_targets)),
+    )
+    .at(Some(at), "host not targeted")
+    .hint(format!("add `{target}` to the hook's targets, or remove this selector"))
 }
 
 pub fn hosted_tool_selector(table: &HostTable, name: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::HostedToolSelector, format!("`{}:{name}` runs on {}'s servers and never fires a hook", table.target, table.host))
-        .at(Some(at), "this tool never reaches a hook")
-        .hint("remove this selector; the hook would never run for it")
+    Diagnostic::new(
+        Code::HostedToolSelector,
+        format!(
+            "`{}:{name}` is a hosted tool: {} runs it server-side and never fires a hook for it",
+            table.target, table.host
+        ),
+    )
+    .at(Some(at), "this tool never reaches a hook")
+    .hint("remove this selector; the hook would never run for it")
 }
 
 pub fn duplicate_hook(name: &str, at: &Location, first: &Location) -> Diagnostic {
@@ -288,9 +345,15 @@ pub fn handler_outside_root(written: &str, at: &Location) -> Diagnostic {
 }
 
 pub fn handler_unsupported_extension(written: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::HandlerUnsupportedExtension, format!("handler `{written}` is not a TypeScript or JavaScript module"))
-        .at(Some(at), "unsupported file type")
-        .hint(format!("point `handler` at a module ending in one of {}", list(HANDLER_EXTENSIONS.iter().map(|e| format!(".{e}")))))
+    Diagnostic::new(
+        Code::HandlerUnsupportedExtension,
+        format!("handler `{written}` is not a TypeScript or JavaScript module"),
+    )
+    .at(Some(at), "unsupported file type")
+    .hint(format!(
+        "point `handler` at a module ending in one of {}",
+        list(HANDLER_EXTENSIONS.iter().map(|e| format!(".{e}")))
+    ))
 }
 
 pub fn args_without_prebuilt(at: &Location) -> Diagnostic {
@@ -321,12 +384,18 @@ pub fn payload_outside_root(source: &str, at: &Location) -> Diagnostic {
 }
 
 pub fn prebuilt_outside_payload(written: &str, payloads: &[Payload], at: &Location) -> Diagnostic {
-    let diagnostic = Diagnostic::new(Code::PrebuiltOutsidePayload, format!("prebuilt handler `{written}` is not inside any declared payload"))
-        .at(Some(at), "not shipped by any payload");
+    let diagnostic = Diagnostic::new(
+        Code::PrebuiltOutsidePayload,
+        format!("prebuilt handler `{written}` is not inside any declared payload"),
+    )
+    .at(Some(at), "not shipped by any payload");
     if payloads.is_empty() {
         diagnostic.hint("declare the folder that holds it: `payload: { runtime: { source: './dist/runtime' } }`")
     } else {
-        diagnostic.hint(format!("declared payload sources are {}; move the file into one or declare its folder", list(payloads.iter().map(|p| &p.source))))
+        diagnostic.hint(format!(
+            "declared payload sources are {}; move the file into one or declare its folder",
+            list(payloads.iter().map(|p| &p.source))
+        ))
     }
 }
 
@@ -337,21 +406,27 @@ pub fn prebuilt_not_built(written: &str, at: &Location) -> Diagnostic {
 }
 
 pub fn payload_lacks_target(payload: &str, target: Target, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::PayloadLacksTarget, format!("the hook runs on `{target}`, but payload `{payload}` is not shipped to `{target}`"))
-        .at(Some(at), "the file would be missing on this host")
-        .hint(format!("add `{target}` to payload `{payload}`'s targets, or narrow the hook's targets"))
+    Diagnostic::new(
+        Code::PayloadLacksTarget,
+        format!("the hook runs on `{target}`, but payload `{payload}` is not shipped to `{target}`"),
+    )
+    .at(Some(at), "the file would be missing on this host")
+    .hint(format!("add `{target}` to payload `{payload}`'s targets, or narrow the hook's targets"))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Planning per host
 
 pub fn selector_unmapped(hook: &Hook, selector: Selector, table: &HostTable, reason: &str) -> Diagnostic {
-    Diagnostic::new(Code::SelectorUnmapped, format!("tool selector `{selector}` has no equivalent on {} {}", table.host, table.host_version))
-        .at(hook.tools_at.as_ref().or(Some(&hook.declared_at)), format!("`{selector}` does not map on `{}`", table.target))
-        .for_target(table.target)
-        .note(reason)
-        .note("every selector of a hook must map on every host the hook targets")
-        .hint(format!("drop `{selector}`, narrow this hook's `targets` to hosts that have it, or split the hook in two"))
+    Diagnostic::new(
+        Code::SelectorUnmapped,
+        format!("tool selector `{selector}` has no equivalent on {} {}", table.host, table.host_version),
+    )
+    .at(hook.tools_at.as_ref().or(Some(&hook.declared_at)), format!("`{selector}` does not map on `{}`", table.target))
+    .for_target(table.target)
+    .note(reason)
+    .note("every selector of a hook must map on every host the hook targets")
+    .hint(format!("drop `{selector}`, narrow this hook's `targets` to hosts that have it, or split the hook in two"))
 }
 
 pub fn no_applicable_selector(hook: &Hook, target: Target) -> Diagnostic {
@@ -362,18 +437,23 @@ pub fn no_applicable_selector(hook: &Hook, target: Target) -> Diagnostic {
 }
 
 pub fn event_unsupported(hook: &Hook, reasons: &[(Target, String)]) -> Diagnostic {
-    let mut diagnostic = Diagnostic::new(Code::EventUnsupported, format!("no selected host can receive `{}` hooks (targets: {})", hook.event, target_names(&hook.targets)))
-        .at(Some(&hook.declared_at), "would be delivered nowhere");
+    let mut diagnostic = Diagnostic::new(
+        Code::EventUnsupported,
+        format!("no selected host can receive `{}` hooks (targets: {})", hook.event, target_names(&hook.targets)),
+    )
+    .at(Some(&hook.declared_at), "would be delivered nowhere");
     for (target, reason) in reasons {
         diagnostic = diagnostic.note(format!("{target}: {reason}"));
     }
-    let receivers: Vec<Target> = Target::ALL
-        .into_iter()
-        .filter(|t| crate::hosts::table(*t).event(hook.event).is_ok())
-        .collect();
+    let receivers: Vec<Target> =
+        Target::ALL.into_iter().filter(|t| crate::hosts::table(*t).event(hook.event).is_ok()).collect();
     if receivers.is_empty() {
         diagnostic.hint(format!("no host agent-bundle knows has `{}`; remove this hook", hook.event))
     } else {
-        diagnostic.hint(format!("target a host that has `{}` ({}), or remove this hook", hook.event, target_names(&receivers)))
+        diagnostic.hint(format!(
+            "target a host that has `{}` ({}), or remove this hook",
+            hook.event,
+            target_names(&receivers)
+        ))
     }
 }

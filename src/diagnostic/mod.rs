@@ -9,7 +9,7 @@ mod render;
 use serde::Serialize;
 
 pub use code::Code;
-pub use render::{render_human, render_json};
+pub use render::{render_human, render_json, to_json_value};
 
 use crate::source::Location;
 use crate::target::Target;
@@ -102,9 +102,7 @@ impl Diagnostic {
 /// ones last, so that output does not depend on the order in which checks ran.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
-        let key = |d: &Diagnostic| {
-            d.primary_location().map(|l| (l.file.clone(), l.line, l.column))
-        };
+        let key = |d: &Diagnostic| d.primary_location().map(|l| (l.file.clone(), l.line, l.column));
         match (key(a), key(b)) {
             (Some(x), Some(y)) => x.cmp(&y).then(a.code.cmp(&b.code)),
             (Some(_), None) => std::cmp::Ordering::Less,

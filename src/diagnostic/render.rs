@@ -16,12 +16,7 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &[&SourceFile]) -> String 
     }
     out.push('\n');
 
-    let gutter = diagnostic
-        .labels
-        .iter()
-        .map(|label| label.location.line.to_string().len())
-        .max()
-        .unwrap_or(1);
+    let gutter = diagnostic.labels.iter().map(|label| label.location.line.to_string().len()).max().unwrap_or(1);
     let pad = " ".repeat(gutter);
     for (index, label) in diagnostic.labels.iter().enumerate() {
         let location = &label.location;
@@ -33,15 +28,8 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &[&SourceFile]) -> String 
             let start = (location.column - 1) as usize;
             let byte_len = (location.span.end - location.span.start) as usize;
             let offset = source.text.len().min(location.span.start as usize);
-            let underlined = source.text[offset..]
-                .get(..byte_len)
-                .unwrap_or("")
-                .lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .count()
-                .max(1);
+            let underlined =
+                source.text[offset..].get(..byte_len).unwrap_or("").lines().next().unwrap_or("").chars().count().max(1);
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{:>gutter$} | {}", location.line, line);
             let carets = if index == 0 { "^" } else { "-" }.repeat(underlined);
@@ -64,6 +52,12 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &[&SourceFile]) -> String 
 
 /// Renders one diagnostic as a single line of JSON with stable key order.
 pub fn render_json(diagnostic: &Diagnostic) -> String {
+    to_json_value(diagnostic).to_string()
+}
+
+/// The JSON form of a diagnostic: its fields, the original's check name when it had one, and the
+/// primary location flattened to `file`, `line`, `column` for tools that read only those.
+pub fn to_json_value(diagnostic: &Diagnostic) -> serde_json::Value {
     let mut value = serde_json::to_value(diagnostic).expect("diagnostics serialise");
     if let Some(original) = diagnostic.code.original() {
         value["original"] = serde_json::Value::String(original.to_string());
@@ -73,5 +67,5 @@ pub fn render_json(diagnostic: &Diagnostic) -> String {
         value["line"] = location.line.into();
         value["column"] = location.column.into();
     }
-    serde_json::to_string(&value).expect("diagnostics serialise")
+    value
 }

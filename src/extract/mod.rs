@@ -13,7 +13,7 @@ use swc_ecma_ast::{
 };
 use swc_ecma_parser::{EsSyntax, Syntax, TsSyntax, parse_file_as_module};
 
-pub use value::{Node, Property, Value, format_number};
+pub use value::{Node, Property, SPREAD_KEY, Value, format_number};
 
 use crate::diagnostic::{Diagnostic, messages};
 use crate::source::{SourceFile, Span};
@@ -37,13 +37,10 @@ pub fn extract_named_export(file: &SourceFile, name: &str) -> Extracted {
     with_module(file, |reader, module| reader.named_export(module, name))
 }
 
-fn with_module(
-    file: &SourceFile,
-    read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node>,
-) -> Extracted {
+fn with_module(file: &SourceFile, read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node>) -> Extracted {
     let source_map: Lrc<SourceMap> = Default::default();
-    let swc_file = source_map
-        .new_source_file(FileName::Custom(file.display_path.to_string()).into(), file.text.clone());
+    let swc_file =
+        source_map.new_source_file(FileName::Custom(file.display_path.to_string()).into(), file.text.clone());
     let mut recovered = Vec::new();
     let parsed = parse_file_as_module(&swc_file, syntax_for(file), EsVersion::latest(), None, &mut recovered);
     let base = swc_file.start_pos;
@@ -197,10 +194,11 @@ impl<'a> Reader<'a> {
                 let callee = call.callee.as_expr().map(|callee| unwrap_type_syntax(callee));
                 let is_define_config = matches!(callee, Some(Expr::Ident(ident)) if &*ident.sym == "defineConfig");
                 if !is_define_config {
-                    self.diagnostics.push(messages::unsupported_export_shape(
-                        "a call of something other than `defineConfig`",
-                        &self.locate(call.span),
-                    ));
+                    let what = match callee {
+                        Some(Expr::Ident(ident)) => format!("a call of `{}`", ident.sym),
+                        _ => "a call".to_string(),
+                    };
+                    self.diagnostics.push(messages::unsupported_export_shape(&what, &self.locate(call.span)));
                     return None;
                 }
                 match call.args.as_slice() {
@@ -302,12 +300,19 @@ impl<'a> Reader<'a> {
             Expr::Lit(Lit::Bool(b)) => Value::Bool(b.value),
             Expr::Lit(Lit::Null(_)) => Value::Null,
             Expr::Tpl(tpl) if tpl.exprs.is_empty() => {
-                let text = tpl.quasis.iter().filter_map(|q| q.cooked.as_ref()).map(|c| c.to_string_lossy().into_owned()).collect();
+                let text = tpl
+                    .quasis
+                    .iter()
+                    .filter_map(|q| q.cooked.as_ref())
+                    .map(|c| c.to_string_lossy().into_owned())
+                    .collect();
                 Value::String(text)
             }
             Expr::Unary(unary) if matches!(unary.op, UnaryOp::Minus | UnaryOp::Plus) => {
                 match unwrap_type_syntax(&unary.arg) {
-                    Expr::Lit(Lit::Num(n)) => Value::Number(if unary.op == UnaryOp::Minus { -n.value } else { n.value }),
+                    Expr::Lit(Lit::Num(n)) => {
+                        Value::Number(if unary.op == UnaryOp::Minus { -n.value } else { n.value })
+                    }
                     _ => self.unreadable(describe(expr), expr.span()),
                 }
             }
@@ -317,8 +322,12 @@ impl<'a> Reader<'a> {
                     match element {
                         Some(element) if element.spread.is_none() => items.push(self.value(&element.expr)),
                         Some(element) => {
-                            let spread_span = element.spread.map_or(element.expr.span(), |s| s.with_hi(element.expr.span().hi));
-                            items.push(Node { value: self.unreadable("a spread element", spread_span), span: self.span(spread_span) });
+                            let spread_span =
+                                element.spread.map_or(element.expr.span(), |s| s.with_hi(element.expr.span().hi));
+                            items.push(Node {
+                                value: self.unreadable("a spread element", spread_span),
+                                span: self.span(spread_span),
+                            });
                         }
                         None => items.push(Node { value: self.unreadable("an array hole", array.span), span }),
                     }
@@ -370,7 +379,8 @@ impl<'a> Reader<'a> {
             let (key, key_span, value) = match prop {
                 PropOrSpread::Spread(spread) => {
                     let span = spread.dot3_token.with_hi(spread.expr.span().hi);
-                    self.unreadable("an object spread", span);
+                    let value = Node { value: self.unreadable("an object spread", span), span: self.span(span) };
+                    properties.push(Property { key: SPREAD_KEY.to_string(), key_span: self.span(span), value });
                     continue;
                 }
                 PropOrSpread::Prop(prop) => match &**prop {
@@ -379,7 +389,11 @@ impl<'a> Reader<'a> {
                             PropName::Ident(ident) => ident.sym.to_string(),
                             PropName::Str(s) => s.value.to_string_lossy().into_owned(),
                             other => {
-                                let what = if matches!(other, PropName::Computed(_)) { "a computed key" } else { "a numeric key" };
+                                let what = if matches!(other, PropName::Computed(_)) {
+                                    "a computed key"
+                                } else {
+                                    "a numeric key"
+                                };
                                 self.unreadable(what, other.span());
                                 continue;
                             }
@@ -484,9 +498,11 @@ fn describe(expr: &Expr) -> &'static str {
         Expr::Lit(Lit::Regex(_)) => "a regular expression",
         Expr::Lit(Lit::BigInt(_)) => "a bigint literal",
         Expr::Lit(_) => "a literal of an unsupported kind",
-        Expr::JSXElement(_) | Expr::JSXFragment(_) | Expr::JSXMember(_) | Expr::JSXNamespacedName(_) | Expr::JSXEmpty(_) => {
-            "a JSX expression"
-        }
+        Expr::JSXElement(_)
+        | Expr::JSXFragment(_)
+        | Expr::JSXMember(_)
+        | Expr::JSXNamespacedName(_)
+        | Expr::JSXEmpty(_) => "a JSX expression",
         _ => "an expression",
     }
 }

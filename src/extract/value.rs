@@ -22,6 +22,10 @@ pub enum Value {
     Unreadable,
 }
 
+/// The key of the placeholder property an unreadable `...spread` leaves in an object, so readers
+/// know the object may hold keys they cannot see (and do not report them missing).
+pub const SPREAD_KEY: &str = "...";
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Property {
     pub key: String,
@@ -66,14 +70,27 @@ impl Value {
 
 /// Prints a number the way JavaScript would (`3`, not `3.0`).
 pub fn format_number(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        format!("{}", n as i64)
-    } else {
-        format!("{n}")
-    }
+    if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") }
 }
 
 impl Node {
+    /// The value as JSON (spans dropped; an unreadable value becomes `null`), in written key order
+    /// turned into sorted order by `serde_json`'s map.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as Json;
+        match &self.value {
+            Value::Null | Value::Unreadable => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(n) if n.fract() == 0.0 && n.abs() < 9.0e15 => Json::from(*n as i64),
+            Value::Number(n) => serde_json::Number::from_f64(*n).map_or(Json::Null, Json::Number),
+            Value::String(s) => Json::String(s.clone()),
+            Value::Array(items) => Json::Array(items.iter().map(Node::to_json).collect()),
+            Value::Object(properties) => {
+                Json::Object(properties.iter().map(|p| (p.key.clone(), p.value.to_json())).collect())
+            }
+        }
+    }
+
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::String(s) => Some(s),

@@ -34,11 +34,8 @@ impl Identity<'_> {
         object.insert("event".into(), json!(self.event.name()));
         object.insert("handler".into(), json!(self.handler));
         if !self.native_tools.is_empty() {
-            let native: Vec<Value> = self
-                .native_tools
-                .iter()
-                .map(|n| json!({ "name": n.name, "target": n.target.name() }))
-                .collect();
+            let native: Vec<Value> =
+                self.native_tools.iter().map(|n| json!({ "name": n.name, "target": n.target.name() })).collect();
             object.insert("nativeTools".into(), Value::Array(native));
         }
         if let Some(prebuilt) = self.prebuilt_path {
@@ -118,7 +115,13 @@ mod tests {
 
     #[test]
     fn vector_before_tool_check_command() {
-        let id = identity(CanonicalEvent::BeforeTool, "src/hooks/check-command.ts", BOTH, &[Selector::Shell], Timeout::Seconds(7));
+        let id = identity(
+            CanonicalEvent::BeforeTool,
+            "src/hooks/check-command.ts",
+            BOTH,
+            &[Selector::Shell],
+            Timeout::Seconds(7),
+        );
         assert_eq!(id.hash8(), "1f5b5818");
     }
 
@@ -138,14 +141,29 @@ mod tests {
     #[test]
     fn computed_vectors_with_native_tools_and_prebuilt() {
         let native = [NativeSelector { target: Target::Claude, name: "WebSearch".into() }];
-        let id = Identity { native_tools: &native, ..identity(CanonicalEvent::BeforeTool, "src/hooks/search.ts", BOTH, &[Selector::Shell], Timeout::HostDefault) };
+        let id = Identity {
+            native_tools: &native,
+            ..identity(
+                CanonicalEvent::BeforeTool,
+                "src/hooks/search.ts",
+                BOTH,
+                &[Selector::Shell],
+                Timeout::HostDefault,
+            )
+        };
         assert_eq!(id.hash8(), "599531b4");
 
         let args = ["--host".to_string(), "claude".to_string()];
         let id = Identity {
             args: &args,
             prebuilt_path: Some("runtime/hook/index.js"),
-            ..identity(CanonicalEvent::AfterTool, "dist/runtime/hook/index.js", &[Target::Claude], &[Selector::FileWrite], Timeout::HostDefault)
+            ..identity(
+                CanonicalEvent::AfterTool,
+                "dist/runtime/hook/index.js",
+                &[Target::Claude],
+                &[Selector::FileWrite],
+                Timeout::HostDefault,
+            )
         };
         assert_eq!(
             id.stable_json(),
@@ -162,7 +180,10 @@ mod tests {
         assert_eq!(handler_slug("src/___.ts"), "handler");
         assert_eq!(
             name_and_id(CanonicalEvent::SessionStart, "src/hooks/session-start.ts", "7ab7e8a5"),
-            ("session-start-session-start-7ab7e8a5".to_string(), "hook:session-start:session-start:7ab7e8a5".to_string())
+            (
+                "session-start-session-start-7ab7e8a5".to_string(),
+                "hook:session-start:session-start:7ab7e8a5".to_string()
+            )
         );
     }
 }

@@ -151,11 +151,7 @@ impl Normaliser<'_> {
         self.known_targets(&declared.value, messages::unknown_target)
     }
 
-    fn known_targets(
-        &mut self,
-        names: &[Spanned<String>],
-        unknown: fn(&str, &Location) -> Diagnostic,
-    ) -> Vec<Target> {
+    fn known_targets(&mut self, names: &[Spanned<String>], unknown: fn(&str, &Location) -> Diagnostic) -> Vec<Target> {
         let mut targets = BTreeSet::new();
         for name in names {
             match Target::from_name(&name.value) {
@@ -172,7 +168,10 @@ impl Normaliser<'_> {
         let mut payloads = Vec::new();
         for declaration in declarations {
             let name = &declaration.name;
-            if RESERVED_PAYLOAD_NAMES.contains(&name.value.as_str()) || name.value.contains('/') || name.value.is_empty() {
+            if RESERVED_PAYLOAD_NAMES.contains(&name.value.as_str())
+                || name.value.contains('/')
+                || name.value.is_empty()
+            {
                 self.diagnostics.push(messages::reserved_payload_name(&name.value, &name.at));
                 continue;
             }
@@ -182,11 +181,13 @@ impl Normaliser<'_> {
             };
             let absolute = lexical_join(self.root, &declaration.source.value);
             let Some(source) = self.inside_root(&absolute) else {
-                self.diagnostics.push(messages::payload_outside_root(&declaration.source.value, &declaration.source.at));
+                self.diagnostics
+                    .push(messages::payload_outside_root(&declaration.source.value, &declaration.source.at));
                 continue;
             };
             if !self.disk.is_dir(&absolute) {
-                self.diagnostics.push(messages::payload_source_missing(&declaration.source.value, &declaration.source.at));
+                self.diagnostics
+                    .push(messages::payload_source_missing(&declaration.source.value, &declaration.source.at));
             }
             payloads.push(Payload { name: name.value.clone(), source, targets });
         }
@@ -210,7 +211,8 @@ impl Normaliser<'_> {
 
         let tools_at = declaration.tools.first().map(|t| t.at.clone());
         if !declaration.tools.is_empty() && !event.accepts_tools() {
-            self.diagnostics.push(messages::tools_on_non_tool_event(event, tools_at.as_ref().unwrap_or(&declaration.at)));
+            self.diagnostics
+                .push(messages::tools_on_non_tool_event(event, tools_at.as_ref().unwrap_or(&declaration.at)));
         }
 
         let hook_capable: Vec<Target> = selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
@@ -218,7 +220,8 @@ impl Normaliser<'_> {
             None => (hook_capable, false),
             Some(declared) => {
                 if declared.value.is_empty() {
-                    self.diagnostics.push(messages::empty_targets(&format!("the `{event}` hook's `targets`"), &declared.at));
+                    self.diagnostics
+                        .push(messages::empty_targets(&format!("the `{event}` hook's `targets`"), &declared.at));
                 }
                 let mut targets = BTreeSet::new();
                 for name in &declared.value {
@@ -251,7 +254,9 @@ impl Normaliser<'_> {
             _ => Vec::new(),
         };
 
-        if let (Some(Handler::Prebuilt { payload, .. }), HandlerDeclaration::Prebuilt(path)) = (&handler, &declaration.handler) {
+        if let (Some(Handler::Prebuilt { payload, .. }), HandlerDeclaration::Prebuilt(path)) =
+            (&handler, &declaration.handler)
+        {
             let payload = payloads.iter().find(|p| &p.name == payload).expect("handler names a known payload");
             for target in &targets {
                 if !payload.targets.contains(target) {
@@ -346,7 +351,11 @@ impl Normaliser<'_> {
     }
 
     /// Splits `tools` into canonical selectors and `<target>:<name>` native selectors.
-    fn selectors(&mut self, tools: &[Spanned<String>], hook_targets: &[Target]) -> (Vec<Selector>, Vec<NativeSelector>) {
+    fn selectors(
+        &mut self,
+        tools: &[Spanned<String>],
+        hook_targets: &[Target],
+    ) -> (Vec<Selector>, Vec<NativeSelector>) {
         let mut canonical = BTreeSet::new();
         let mut native = BTreeSet::new();
         for tool in tools {
@@ -388,7 +397,7 @@ impl Normaliser<'_> {
             Timeout::Seconds(seconds as u32)
         } else {
             let shown = crate::extract::format_number(seconds);
-            self.diagnostics.push(messages::invalid_timeout(&shown, "a number", &timeout.at));
+            self.diagnostics.push(messages::invalid_timeout(&shown, None, &timeout.at));
             Timeout::HostDefault
         }
     }

@@ -97,9 +97,8 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             }
         }
     }
-    alternatives.extend(
-        hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::escape_regex(&n.name)),
-    );
+    alternatives
+        .extend(hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::escape_regex(&n.name)));
     if failed {
         return None;
     }
@@ -118,7 +117,11 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             native_event,
             matcher: render_matcher(&alternatives),
             timeout_seconds,
-            host_default_timeout_seconds: if timeout_seconds.is_none() { surface.default_timeout_seconds } else { None },
+            host_default_timeout_seconds: if timeout_seconds.is_none() {
+                surface.default_timeout_seconds
+            } else {
+                None
+            },
         },
     })
 }

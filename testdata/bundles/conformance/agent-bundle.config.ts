@@ -1,0 +1,17 @@
+// The four conformance vectors of DECISIONS D3: the original's names, bit for bit.
+import { defineConfig } from 'agent-bundle/config';
+
+export default defineConfig({
+  hooks: {
+    sessionStart: './src/hooks/session-start.ts',
+    beforeTool: {
+      handler: './src/hooks/check-command.ts',
+      targets: ['codex', 'claude', 'codex'],
+      timeout: 7,
+      tools: ['shell', 'shell'],
+    },
+    afterTool: { handler: './src/hooks/record.ts', tools: ['file.write', 'shell', 'file.write'] },
+    stop: './src/hooks/stop.ts',
+  },
+  plugin: { name: 'conformance', description: 'Hook-name conformance vectors.' },
+});

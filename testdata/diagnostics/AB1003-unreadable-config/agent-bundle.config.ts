@@ -1,0 +1,1 @@
+export default { plugin: { name: 'ÿþ' } };

@@ -1,0 +1,6 @@
+export default defineConfig({
+  hooks: {
+    sessionStart: './src/hooks/start.ts'
+    stop: './src/hooks/stop.ts',
+  },
+});

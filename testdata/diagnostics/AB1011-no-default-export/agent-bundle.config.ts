@@ -1,0 +1,3 @@
+export const config = {
+  hooks: { sessionStart: './src/hooks/start.ts' },
+};

@@ -1,0 +1,3 @@
+import { makeConfig } from './make-config';
+
+export default makeConfig({ hooks: {} });

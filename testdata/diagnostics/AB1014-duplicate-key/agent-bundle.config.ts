@@ -1,0 +1,6 @@
+export default {
+  hooks: {
+    stop: './src/hooks/stop.ts',
+    stop: './src/hooks/other-stop.ts',
+  },
+};

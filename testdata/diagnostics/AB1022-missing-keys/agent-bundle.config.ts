@@ -1,0 +1,5 @@
+export default {
+  hooks: { stop: './src/hooks/stop.ts' },
+  plugin: { description: 'No name here.' },
+  payload: { runtime: { targets: ['claude'] } },
+};

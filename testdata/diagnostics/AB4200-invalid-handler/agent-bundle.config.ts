@@ -1,0 +1,7 @@
+export default {
+  hooks: {
+    sessionStart: { handler: 42 },
+    beforeTool: [{ handler: '' }, { tools: ['shell'] }, { handler: { built: './x.js' } }],
+    stop: true,
+  },
+};

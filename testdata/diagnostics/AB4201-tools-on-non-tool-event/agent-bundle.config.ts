@@ -1,0 +1,3 @@
+export default {
+  hooks: { stop: { handler: './src/hooks/stop.ts', tools: ['shell'] } },
+};

@@ -1,0 +1,4 @@
+export default {
+  hooks: { stop: { handler: './src/hooks/stop.ts', targets: ['cursor'] } },
+  targets: ['claude', 'codex'],
+};

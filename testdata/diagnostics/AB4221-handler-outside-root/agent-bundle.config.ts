@@ -1,0 +1,3 @@
+export default {
+  hooks: { sessionStart: '../shared/session-start.ts' },
+};

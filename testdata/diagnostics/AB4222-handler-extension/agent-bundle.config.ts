@@ -1,0 +1,3 @@
+export default {
+  hooks: { sessionStart: './src/hooks/start.md' },
+};

@@ -1,0 +1,4 @@
+export default {
+  hooks: { workspaceOpen: './src/hooks/open.ts' },
+  targets: ['claude', 'codex'],
+};

@@ -1,0 +1,3 @@
+export default {
+  hooks: { beforeTool: { handler: './src/hooks/guard.ts', tools: ['shell', 'codex:web_search'] } },
+};

@@ -1,0 +1,4 @@
+export default {
+  hooks: { stop: './src/hooks/stop.ts' },
+  payload: { runtime: '../elsewhere/runtime' },
+};

@@ -1,0 +1,3 @@
+export default {
+  hooks: { afterTool: { handler: './src/hooks/record.ts', args: ['--host', 'claude'] } },
+};

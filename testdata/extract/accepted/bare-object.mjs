@@ -1,0 +1,3 @@
+export default {
+  hooks: { stop: './src/hooks/stop.js' },
+};

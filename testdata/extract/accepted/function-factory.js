@@ -1,0 +1,3 @@
+export default function config() {
+  return { hooks: { afterTool: './src/hooks/record.js' } };
+}

@@ -1,0 +1,2 @@
+const config = { hooks: { stop: './src/hooks/stop.ts' } };
+export { config as default };

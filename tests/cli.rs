@@ -1,0 +1,131 @@
+//! The real binary, run the way users run it, with snapshots of what it prints.
+
+use std::process::Command;
+
+use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
+
+fn cli() -> Command {
+    Command::new(get_cargo_bin("cargo-agent-bundle"))
+}
+
+/// `cargo agent-bundle …` runs the binary with the subcommand's own name as first argument.
+fn as_cargo_runs_it() -> Command {
+    let mut command = cli();
+    command.arg("agent-bundle");
+    command
+}
+
+#[test]
+fn inspect_hooks_of_the_pages_first_sample() {
+    assert_cmd_snapshot!(as_cargo_runs_it().args([
+        "inspect",
+        "--root",
+        "testdata/bundles/page-declaring-a-hook",
+        "--hooks"
+    ]));
+}
+
+#[test]
+fn the_pages_first_sample_is_named_as_on_the_page() {
+    let output =
+        cli().args(["inspect", "--root", "testdata/bundles/page-declaring-a-hook", "--hooks"]).output().unwrap();
+    assert!(output.status.success());
+    assert!(String::from_utf8(output.stdout).unwrap().lines().any(|l| l == "session-start-session-start-7ab7e8a5"));
+}
+
+#[test]
+fn inspect_hooks_of_the_pages_second_sample() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/page-several-handlers", "--hooks"]));
+}
+
+#[test]
+fn inspect_hooks_of_the_pages_prebuilt_sample() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/page-prebuilt", "--hooks"]));
+}
+
+#[test]
+fn inspect_summary() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/showcase"]));
+}
+
+#[test]
+fn inspect_hooks_for_one_target() {
+    assert_cmd_snapshot!(cli().args([
+        "inspect",
+        "--root",
+        "testdata/bundles/showcase",
+        "--hooks",
+        "--target",
+        "cursor"
+    ]));
+}
+
+#[test]
+fn inspect_hooks_as_json() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/showcase", "--hooks", "--json"]));
+}
+
+#[test]
+fn inspect_reports_errors_with_exit_code_1() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/diagnostics/AB4230-selector-unmapped", "--hooks"]));
+}
+
+#[test]
+fn diagnostics_as_json_lines() {
+    assert_cmd_snapshot!(cli().args([
+        "inspect",
+        "--root",
+        "testdata/diagnostics/AB4205-invalid-timeout",
+        "--message-format",
+        "json"
+    ]));
+}
+
+#[test]
+fn errors_in_json_mode_are_part_of_the_document() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/diagnostics/AB4202-invalid-selector", "--json"]));
+}
+
+#[test]
+fn missing_root_is_reported() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/no-such-bundle"]));
+}
+
+#[test]
+fn an_unknown_target_is_a_usage_error() {
+    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/showcase", "--target", "gemini"]));
+}
+
+#[test]
+fn help_lists_the_commands() {
+    assert_cmd_snapshot!(as_cargo_runs_it().arg("--help"));
+}
+
+#[test]
+fn output_is_deterministic_across_runs_and_locations() {
+    let run = |root: &std::path::Path| {
+        let output = cli().arg("inspect").arg("--root").arg(root).args(["--hooks", "--json"]).output().unwrap();
+        assert!(output.status.success());
+        output.stdout
+    };
+    let original = std::path::Path::new("testdata/bundles/showcase");
+    let first = run(original);
+    assert_eq!(first, run(original), "two runs differ");
+
+    let elsewhere = tempfile::tempdir().unwrap();
+    copy_tree(original, &elsewhere.path().join("showcase"));
+    assert_eq!(first, run(&elsewhere.path().join("showcase")), "output depends on where the bundle is");
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Every diagnostic code has a fixture bundle under `testdata/diagnostics/<CODE>-<what>/` holding a
+//! deliberate mistake; its rendered diagnostics (code, position, message, hint) are snapshots.
+
+use std::collections::BTreeSet;
+
+use agent_bundle::diagnostic::{Code, render_human, render_json};
+use agent_bundle::io::RealDisk;
+use camino::Utf8PathBuf;
+
+const FIXTURES: &str = "testdata/diagnostics";
+
+/// Codes whose situation cannot live in a fixture folder; each is covered by the named test.
+const COVERED_ELSEWHERE: &[(Code, &str)] = &[(Code::RootNotFound, "tests/cli.rs: missing_root_is_reported")];
+
+fn fixture_dirs() -> Vec<Utf8PathBuf> {
+    let mut dirs: Vec<Utf8PathBuf> = std::fs::read_dir(FIXTURES)
+        .expect("fixtures exist")
+        .map(|entry| Utf8PathBuf::from_path_buf(entry.unwrap().path()).unwrap())
+        .filter(|path| path.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn every_fixture_reports_its_code_and_matches_its_snapshot() {
+    for dir in fixture_dirs() {
+        let name = dir.file_name().unwrap().to_string();
+        let expected_code = &name[..6];
+        let loaded = agent_bundle::load(&dir, &RealDisk);
+        let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code.as_str()).collect();
+        assert!(codes.contains(&expected_code), "{name}: expected {expected_code}, got {codes:?}");
+
+        let sources: Vec<_> = loaded.sources.iter().collect();
+        let human: String = loaded.diagnostics.iter().map(|d| render_human(d, &sources) + "\n").collect();
+        let json: String = loaded.diagnostics.iter().map(|d| render_json(d) + "\n").collect();
+        insta::with_settings!({ snapshot_suffix => name.clone(), prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!("human", human);
+            insta::assert_snapshot!("json", json);
+        });
+    }
+}
+
+#[test]
+fn every_code_in_the_catalogue_has_a_fixture() {
+    let with_fixture: BTreeSet<String> =
+        fixture_dirs().iter().map(|dir| dir.file_name().unwrap()[..6].to_string()).collect();
+    let elsewhere: BTreeSet<&str> = COVERED_ELSEWHERE.iter().map(|(code, _)| code.as_str()).collect();
+    let missing: Vec<&str> = Code::ALL
+        .iter()
+        .map(|code| code.as_str())
+        .filter(|code| !with_fixture.contains(*code) && !elsewhere.contains(code))
+        .collect();
+    assert!(missing.is_empty(), "codes without a fixture in {FIXTURES}: {missing:?}");
+}
+
+#[test]
+fn several_errors_in_one_file_are_all_reported_in_source_order() {
+    let loaded = agent_bundle::load(&Utf8PathBuf::from(FIXTURES).join("AB4205-invalid-timeout"), &RealDisk);
+    let lines: Vec<u32> = loaded.diagnostics.iter().map(|d| d.primary_location().unwrap().line).collect();
+    assert_eq!(lines, [4, 5, 6, 7]);
+}
+
+#[test]
+fn the_readme_documents_every_code() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    for code in Code::ALL {
+        let row = format!("| `{}` | {} | {} |", code.as_str(), code.severity().as_str(), code.summary());
+        assert!(readme.contains(&row), "README.md lacks the row: {row}");
+    }
+}

@@ -1,0 +1,34 @@
+//! Each file in `testdata/extract/accepted/` is one syntax form DECISIONS D2 accepts; each must
+//! extract without a diagnostic, and its value is a snapshot.
+
+use agent_bundle::extract::{extract_default_export, extract_named_export};
+use agent_bundle::source::SourceFile;
+
+#[test]
+fn accepted_forms_extract_without_diagnostics() {
+    insta::glob!("../testdata/extract/accepted", "*.*", |path| {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let file = SourceFile::new(name, std::fs::read_to_string(path).unwrap());
+        // Event routes export `config`; everything else default-exports the bundle config.
+        let extracted =
+            if name.ends_with(".tsx") { extract_named_export(&file, "config") } else { extract_default_export(&file) };
+        assert!(extracted.diagnostics.is_empty(), "{name}: {:#?}", extracted.diagnostics);
+        let value = extracted.value.unwrap_or_else(|| panic!("{name}: no value"));
+        insta::assert_json_snapshot!(value.to_json());
+    });
+}
+
+#[test]
+fn a_module_without_the_named_export_has_no_value_and_no_error() {
+    let file = SourceFile::new("route.ts", "export default () => null;\n".to_string());
+    let extracted = extract_named_export(&file, "config");
+    assert!(extracted.value.is_none());
+    assert!(extracted.diagnostics.is_empty());
+}
+
+#[test]
+fn numbers_keep_their_javascript_value() {
+    let file = SourceFile::new("c.ts", "export default { a: 1_000, b: -0.5, c: 0b101, d: 1e3 };\n".to_string());
+    let value = extract_default_export(&file).value.unwrap().to_json();
+    assert_eq!(value, serde_json::json!({ "a": 1000, "b": -0.5, "c": 5, "d": 1000 }));
+}
