@@ -10,7 +10,7 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::error::Error;
 use crate::io::RealDisk;
 use crate::target::Target;
-use crate::{engine, inspect};
+use crate::{artifact, build, engine, inspect, simulate};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -39,8 +39,76 @@ pub enum MessageFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Build the plugin folder that Claude Code, Codex and Cursor load natively.
+    Build(BuildArgs),
     /// Show what the compiler reads from a bundle and what each host will get.
     Inspect(InspectArgs),
+    /// List or run the hooks of a built artifact.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The bundle folder (holding agent-bundle.config.ts).
+    #[arg(long, default_value = ".")]
+    pub root: Utf8PathBuf,
+    /// Where to write the plugin folder [default: <root>/artifact].
+    #[arg(long)]
+    pub output: Option<Utf8PathBuf>,
+    /// Build only for these hosts (repeatable); narrows the config's targets.
+    #[arg(long = "target", value_parser = parse_target)]
+    pub targets: Vec<Target>,
+    /// Print a JSON summary on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// List the simulatable hooks of an artifact, after checking its files against their hashes.
+    List(ListArgs),
+    /// Run one hook's real wrapper under node with a canonical input, as the host would.
+    Simulate(SimulateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// The built plugin folder.
+    #[arg(long)]
+    pub artifact: Utf8PathBuf,
+    /// Only this host's hooks.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Option<Target>,
+    /// Print the rows as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input_source").required(true).args(["input", "input_file"])))]
+pub struct SimulateArgs {
+    /// The built plugin folder.
+    #[arg(long)]
+    pub artifact: Utf8PathBuf,
+    /// The host whose wrapper runs.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Target,
+    /// The hook's exact name or id, as `hooks list` prints it.
+    #[arg(long)]
+    pub hook: String,
+    /// The canonical input, a JSON object (`{"sessionId": …}`).
+    #[arg(long)]
+    pub input: Option<String>,
+    /// A file holding the canonical input.
+    #[arg(long)]
+    pub input_file: Option<Utf8PathBuf>,
+    /// Seconds to wait before stopping the wrapper [default: the hook's timeout, else 5].
+    #[arg(long)]
+    pub timeout: Option<u64>,
+    /// Print the run as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -77,7 +145,116 @@ pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<
 pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
     match &cli.command {
         Command::Inspect(args) => run_inspect(args, cli.message_format, stdout, stderr),
+        Command::Build(args) => run_build(args, cli.message_format, stdout, stderr),
+        Command::Hooks(HooksCommand::List(args)) => run_list(args, stdout),
+        Command::Hooks(HooksCommand::Simulate(args)) => run_simulate(args, stdout),
     }
+}
+
+fn run_build(
+    args: &BuildArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
+    let options =
+        build::BuildOptions { root: args.root.clone(), output: args.output.clone(), targets: args.targets.clone() };
+    let report = build::build(&options, &RealDisk)?;
+    report_diagnostics(&report.loaded, format, stderr)?;
+    let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
+    if errors > 0 {
+        return Err(Error::Reported { errors });
+    }
+    let manifest = report.manifest.as_ref().expect("a build without errors wrote a manifest");
+    if args.json {
+        let summary = serde_json::json!({
+            "output": report.output,
+            "plugin": manifest.plugin,
+            "hosts": report.hosts,
+            "hooks": manifest.hooks,
+            "files": manifest.files.len() + 1,
+        });
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&summary).expect("JSON serialises"))?;
+    } else {
+        let per_host: Vec<String> = report
+            .hosts
+            .iter()
+            .map(|host| format!("{host} {}", manifest.hooks.iter().filter(|row| row.host == *host).count()))
+            .collect();
+        writeln!(
+            stdout,
+            "Built {} to {} ({} file{}; simulatable hooks: {})",
+            manifest.plugin.name,
+            report.output,
+            manifest.files.len() + 1,
+            if manifest.files.is_empty() { "" } else { "s" },
+            if per_host.is_empty() { "none".to_string() } else { per_host.join(", ") }
+        )?;
+    }
+    Ok(())
+}
+
+fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Error> {
+    let manifest = artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+    let rows: Vec<_> = manifest.hooks.iter().filter(|row| args.target.is_none_or(|t| row.host == t)).collect();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&rows).expect("JSON serialises"))?;
+        return Ok(());
+    }
+    let name_width = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
+    let event_width = rows.iter().map(|r| r.event.name().len() + r.native_event.len() + 3).max().unwrap_or(5).max(5);
+    if !rows.is_empty() {
+        writeln!(stdout, "{:<8} {:<name_width$}  {:<event_width$}  WRAPPER", "HOST", "NAME", "EVENT")?;
+    }
+    for row in &rows {
+        let event = format!("{} → {}", row.event, row.native_event);
+        writeln!(stdout, "{:<8} {:<name_width$}  {:<event_width$}  {}", row.host.name(), row.name, event, row.path)?;
+    }
+    let scope = args.target.map(|t| format!(" for {t}")).unwrap_or_default();
+    writeln!(stdout, "Listed {} hook{}{scope}", rows.len(), if rows.len() == 1 { "" } else { "s" })?;
+    Ok(())
+}
+
+fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Result<(), Error> {
+    let text = match (&args.input, &args.input_file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(path)) => fs_err::read_to_string(path).map_err(|e| Error::Failed(e.to_string()))?,
+        (None, None) => unreachable!("clap requires one input"),
+    };
+    let input: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| Error::Usage(format!("the input is not valid JSON: {e}")))?;
+    let request = simulate::SimulateRequest {
+        artifact: args.artifact.clone(),
+        target: args.target,
+        hook: args.hook.clone(),
+        input,
+        timeout: args.timeout.map(std::time::Duration::from_secs),
+    };
+    let run = simulate::simulate(&request, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&run).expect("JSON serialises"))?;
+    } else {
+        let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { text.trim_end().to_string() };
+        writeln!(stdout, "Simulated {} on {} ({})", run.hook.name, run.hook.host, run.hook.native_event)?;
+        writeln!(stdout, "stdin      {}", run.envelope)?;
+        let exit = match (run.exit_code, run.timed_out) {
+            (_, true) => "timed out (TERM, then KILL)".to_string(),
+            (Some(code), false) => code.to_string(),
+            (None, false) => "killed by a signal".to_string(),
+        };
+        writeln!(stdout, "exit code  {exit}")?;
+        writeln!(stdout, "wall time  {} ms", run.wall_time_ms)?;
+        writeln!(stdout, "stdout     {}", show(&run.stdout))?;
+        writeln!(stdout, "stderr     {}", show(&run.stderr))?;
+        match (&run.outcome, &run.decode_error) {
+            (Some(outcome), _) => writeln!(stdout, "outcome    {outcome}")?,
+            (None, Some(error)) => writeln!(stdout, "outcome    unreadable: {error}")?,
+            (None, None) => {
+                writeln!(stdout, "outcome    none: the hook failed, and the host would carry on as if it had not run")?
+            }
+        }
+    }
+    if run.succeeded() { Ok(()) } else { Err(Error::Failed(format!("hook {} failed", run.hook.name))) }
 }
 
 fn run_inspect(
@@ -96,7 +273,7 @@ fn run_inspect(
         document["diagnostics"] = loaded.diagnostics.iter().map(diagnostic::to_json_value).collect();
         writeln!(stdout, "{}", serde_json::to_string_pretty(&document).expect("JSON serialises"))?;
     } else {
-        report(&loaded.diagnostics, &loaded, format, stderr)?;
+        report_diagnostics(&loaded, format, stderr)?;
         if errors == 0 {
             if let Some(bundle) = &loaded.bundle {
                 let text = if args.hooks {
@@ -112,12 +289,8 @@ fn run_inspect(
 }
 
 /// Prints diagnostics on stderr, followed (in human format) by a count line when there are errors.
-fn report(
-    diagnostics: &[Diagnostic],
-    loaded: &engine::Loaded,
-    format: MessageFormat,
-    stderr: &mut dyn Write,
-) -> std::io::Result<()> {
+fn report_diagnostics(loaded: &engine::Loaded, format: MessageFormat, stderr: &mut dyn Write) -> std::io::Result<()> {
+    let diagnostics: &[Diagnostic] = &loaded.diagnostics;
     let sources: Vec<_> = loaded.sources.iter().collect();
     for diagnostic in diagnostics {
         match format {

@@ -41,7 +41,7 @@ pub struct PluginInfo {
 
 /// The result of loading: a bundle unless an error stopped the stages, the sources diagnostics point
 /// into, and every diagnostic, sorted by position.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Loaded {
     /// The bundle root as the user gave it (for messages).
     pub root: Utf8PathBuf,

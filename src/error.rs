@@ -20,6 +20,9 @@ pub enum Error {
     /// The arguments make no sense together; the message says why.
     #[error("{0}")]
     Usage(String),
+    /// The command could not do its job; the message says why and what to do.
+    #[error("{0}")]
+    Failed(String),
     /// Writing the command's output failed (a closed pipe, a full disk).
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
@@ -28,7 +31,7 @@ pub enum Error {
 impl Error {
     pub fn exit_code(&self) -> ExitCode {
         match self {
-            Error::Reported { .. } | Error::Output(_) => ExitCode::Failure,
+            Error::Reported { .. } | Error::Failed(_) | Error::Output(_) => ExitCode::Failure,
             Error::Usage(_) => ExitCode::Usage,
         }
     }

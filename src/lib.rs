@@ -5,12 +5,16 @@
 //! [`discover`] → [`extract`] → [`config`] → [`normalise`] → [`plan`], run in order by [`engine`].
 //! Host knowledge lives in [`hosts`] as data; every message users read is in [`diagnostic::messages`].
 
+pub mod artifact;
+pub mod build;
 pub mod canonical;
 pub mod cli;
+pub mod compile;
 pub mod config;
 pub mod diagnostic;
 pub mod digest;
 pub mod discover;
+pub mod emit;
 pub mod engine;
 pub mod error;
 pub mod extract;
@@ -19,6 +23,7 @@ pub mod inspect;
 pub mod io;
 pub mod normalise;
 pub mod plan;
+pub mod simulate;
 pub mod source;
 pub mod suggest;
 pub mod target;

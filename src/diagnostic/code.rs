@@ -85,6 +85,19 @@ catalogue! {
     PrebuiltNotBuilt = "AB4745", Warning, "a prebuilt handler file does not exist yet";
     ArgsWithoutPrebuilt = "AB4746", Error, "`args` on a handler that is not prebuilt";
     PayloadLacksTarget = "AB4751", Error, "a prebuilt hook targets a host its payload is not copied for";
+    PayloadMissingAtBuild = "AB4747", Error, "a payload's source folder is missing when building";
+    PrebuiltMissingAtBuild = "AB4748", Error, "a prebuilt handler file is missing when building";
+    PayloadOverlapsOutput = "AB4749", Error, "a payload folder and the build output overlap";
+    // Handler modules (AB483x).
+    HandlerSyntaxError = "AB4830", Error, "a handler module does not parse or compile";
+    UnresolvedImport = "AB4831", Error, "a handler imports a module or package that cannot be found";
+    ImportOutsideRoot = "AB4832", Error, "a handler imports a file outside the bundle root";
+    UnsupportedImport = "AB4833", Error, "a handler imports a file that is not a JavaScript or TypeScript module";
+    HandlerWithoutDefaultExport = "AB4834", Error, "a handler module has no default export";
+    PackageUnreadable = "AB4835", Error, "an npm package a handler imports cannot be read";
+    // Writing and reading artifacts (AB5xxx, AB6xxx).
+    OutputNotAnArtifact = "AB5001", Error, "the output folder exists and was not written by agent-bundle";
+    ArtifactWriteFailed = "AB5002", Error, "the artifact could not be written";
 }
 
 impl Serialize for Code {

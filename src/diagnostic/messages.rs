@@ -457,3 +457,98 @@ pub fn event_unsupported(hook: &Hook, reasons: &[(Target, String)]) -> Diagnosti
         ))
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Building: payloads, handler modules and the artifact
+
+pub fn payload_missing_at_build(name: &str, source: &str) -> Diagnostic {
+    Diagnostic::new(Code::PayloadMissingAtBuild, format!("payload `{name}`: source folder `{source}` does not exist"))
+        .hint("run the build that produces it first, or remove the payload")
+}
+
+pub fn prebuilt_missing_at_build(written: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::PrebuiltMissingAtBuild, format!("prebuilt handler `{written}` does not exist"))
+        .at(Some(at), "nothing to ship")
+        .hint("run your own build that produces it before `cargo agent-bundle build`")
+}
+
+pub fn payload_overlaps_output(name: &str, source: &str, output: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::PayloadOverlapsOutput,
+        format!("payload `{name}` (`{source}`) and the output folder `{output}` overlap"),
+    )
+    .hint("build into a folder outside every payload, with `--output <dir>`")
+}
+
+pub fn handler_syntax_error(message: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::HandlerSyntaxError, format!("handler module does not compile: {message}"))
+        .at(Some(at), "here")
+        .hint("fix the module; handlers are compiled as TypeScript (`.ts`, `.mts`, `.tsx`) or JavaScript")
+}
+
+pub fn unresolved_import(specifier: &str, at: &Location) -> Diagnostic {
+    let hint = if specifier.starts_with('.') {
+        "relative imports resolve to `.ts`, `.tsx`, `.mts`, `.js`, `.jsx`, `.mjs` files or an `index` in a folder"
+            .to_string()
+    } else {
+        format!(
+            "install the package (`npm install {}`) so the build can carry it into the artifact",
+            package_name(specifier)
+        )
+    };
+    Diagnostic::new(Code::UnresolvedImport, format!("cannot resolve import `{specifier}`"))
+        .at(Some(at), "not found")
+        .hint(hint)
+}
+
+/// The npm package name of a bare specifier (`@scope/pkg/sub` → `@scope/pkg`).
+pub fn package_name(specifier: &str) -> &str {
+    let mut parts = specifier.splitn(3, '/');
+    let first = parts.next().unwrap_or(specifier);
+    if first.starts_with('@') {
+        match parts.next() {
+            Some(second) => &specifier[..first.len() + 1 + second.len()],
+            None => first,
+        }
+    } else {
+        first
+    }
+}
+
+pub fn import_outside_root(specifier: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ImportOutsideRoot, format!("import `{specifier}` reaches outside the bundle root"))
+        .at(Some(at), "outside the bundle")
+        .hint("move the module into the bundle, or publish it as a package and import it by name")
+}
+
+pub fn unsupported_import(specifier: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::UnsupportedImport, format!("import `{specifier}` is not a JavaScript or TypeScript module"))
+        .at(Some(at), "cannot be compiled into the artifact")
+        .hint("import modules only; read data files at run time relative to `import.meta.url`")
+}
+
+pub fn handler_without_default_export(path: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::HandlerWithoutDefaultExport, format!("handler `{path}` has no default export"))
+        .at(Some(at), "declared here")
+        .hint("export the handler function: `export default (event) => { … }`")
+}
+
+pub fn package_unreadable(name: &str, detail: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::PackageUnreadable,
+        format!("npm package `{name}` cannot be carried into the artifact: {detail}"),
+    )
+    .hint("reinstall it (`npm install`) and build again")
+}
+
+pub fn output_not_an_artifact(output: &Utf8Path) -> Diagnostic {
+    Diagnostic::new(Code::OutputNotAnArtifact, format!("`{output}` exists and holds files agent-bundle did not write"))
+        .note("a build replaces its output folder whole; agent-bundle only replaces folders that hold its own `agent-bundle.manifest.json`")
+        .hint("choose an empty or new folder with `--output <dir>`, or remove this one")
+}
+
+pub fn artifact_write_failed(output: &Utf8Path, error: &std::io::Error) -> Diagnostic {
+    Diagnostic::new(Code::ArtifactWriteFailed, format!("cannot write the artifact to `{output}`: {error}"))
+        .note("the previous artifact, if any, is left as it was")
+        .hint("check that the folder's parent exists and is writable")
+}

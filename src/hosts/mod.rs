@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::canonical::{CanonicalEvent, Selector};
 use crate::target::Target;
@@ -44,10 +44,18 @@ pub struct HookSurface {
     pub document: String,
     /// The plugin-relative path of the host's plugin manifest.
     pub manifest: String,
+    /// The shape of the hook document.
+    pub document_format: DocumentFormat,
+    /// Whether the plugin manifest names the hook document (`"hooks": "./…"`); Claude Code loads
+    /// `hooks/hooks.json` by itself and reports a pointer at it as a duplicate.
+    pub manifest_points_to_document: bool,
     /// The placeholder the host replaces with the installed plugin's root in a hook command.
     pub root_token: String,
     /// What the host waits for a hook when the declaration gives no timeout (`None`: not documented).
     pub default_timeout_seconds: Option<u32>,
+    /// Envelope fields every event carries (unless the event opts out).
+    #[serde(default)]
+    pub common_input: Vec<InputField>,
     pub events: BTreeMap<CanonicalEvent, Support<EventMapping>>,
     pub selectors: BTreeMap<Selector, Support<SelectorMapping>>,
     /// Tools that run on the vendor's servers and never fire a hook, so selecting them is a mistake.
@@ -55,25 +63,172 @@ pub struct HookSurface {
     pub hosted_tools: Vec<String>,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DocumentFormat {
+    /// `{"hooks": {Event: [{"matcher"?, "hooks": [{"type": "command", "command", "timeout"?}]}]}}`
+    /// (Claude Code, Codex).
+    Grouped,
+    /// `{"version": 1, "hooks": {event: [{"command", "matcher"?, "timeout"?}]}}` (Cursor).
+    Flat,
+}
+
 /// A cell of a host table: either the host's mapping or the recorded reason it has none.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(untagged)]
 pub enum Support<T> {
     Supported(T),
     Unsupported(Unsupported),
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Unsupported {
     pub unsupported: String,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct EventMapping {
     /// The host's own event name, as written in its hook document and in `hook_event_name`.
     pub native: String,
+    /// The event's own envelope fields, checked after the common ones.
+    #[serde(default)]
+    pub input: Vec<InputField>,
+    /// The event has none of the host's common fields (Cursor's `workspaceOpen`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skip_common_input: bool,
+    /// Which parts of a handler's result this host can deliver on this event, and how.
+    #[serde(default)]
+    pub result: ResultChannels,
+}
+
+/// One field of a host's stdin envelope: how it is checked and which canonical payload key it
+/// decodes to.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InputField {
+    /// The native key.
+    pub key: String,
+    /// Other native keys that may carry the value when `key` is absent (first present wins).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
+    /// The canonical payload key (`None`: checked, not handed to the handler).
+    #[serde(rename = "as")]
+    pub canonical: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: FieldKind,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub required: bool,
+    /// Allowed values of an `enum` field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// A `string[]` that must hold at least one item.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub non_empty: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decode: Option<Decode>,
+    /// The value `hooks simulate` writes when the canonical input has none (the host always sends
+    /// the field, but the canonical payload has no key for it).
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+    pub simulate: Option<serde_json::Value>,
+}
+
+/// Distinguishes `"simulate": null` (a value) from an absent key.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(deserializer).map(Some)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum FieldKind {
+    #[serde(rename = "string")]
+    String,
+    #[serde(rename = "string|null")]
+    NullableString,
+    #[serde(rename = "boolean")]
+    Boolean,
+    #[serde(rename = "number")]
+    Number,
+    #[serde(rename = "object")]
+    Object,
+    #[serde(rename = "string[]")]
+    StringArray,
+    #[serde(rename = "enum")]
+    Enum,
+    #[serde(rename = "any")]
+    Any,
+}
+
+/// How a native value becomes the canonical one beyond a key rename.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Decode {
+    /// A count; the canonical value is `count > 0` (Cursor's `loop_count` → `stopHookActive`).
+    Positive,
+    /// A JSON text; the canonical value is what it encodes (Cursor's `tool_output`).
+    Json,
+    /// `null` means absent (Cursor's `transcript_path`).
+    NonNull,
+}
+
+/// The answer channels of one host event. `None` means the host cannot take that part of a result
+/// on this event, so a handler returning it fails instead of being dropped silently.
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ResultChannels {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<ContextChannel>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny: Option<DenyChannel>,
+    /// The host honours a denial only when this envelope field has this value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_when: Option<Condition>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<RewriteChannel>,
+    /// The permission decision written beside a rewrite, for hosts that apply `updatedInput` only
+    /// together with one (DECISIONS D6: the least-privileged decision that makes the host apply it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rewrite_decision: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum ContextChannel {
+    /// `hookSpecificOutput.additionalContext` beside `hookEventName` (Claude Code, Codex).
+    #[serde(rename = "hookSpecificOutput")]
+    HookSpecificOutput,
+    /// Top-level `additional_context` (Cursor).
+    #[serde(rename = "additional_context")]
+    AdditionalContext,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DenyChannel {
+    /// `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`.
+    PermissionDecision,
+    /// Top-level `{ "decision": "block", "reason": … }`.
+    DecisionBlock,
+    /// Cursor's `{ "permission": "deny", "user_message", "agent_message" }`.
+    CursorPermission,
+    /// Cursor's `{ "followup_message": … }`: the agent goes on with the reason as its next prompt.
+    FollowupMessage,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum RewriteChannel {
+    /// `hookSpecificOutput.updatedInput`.
+    #[serde(rename = "hookSpecificOutput")]
+    HookSpecificOutput,
+    /// Cursor's `{ "permission": "allow", "updated_input": … }`.
+    #[serde(rename = "cursorUpdatedInput")]
+    CursorUpdatedInput,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    pub key: String,
+    pub equals: serde_json::Value,
 }
 
 #[derive(Debug, Deserialize)]
@@ -89,6 +244,16 @@ impl<T> Support<T> {
             Support::Supported(value) => Ok(value),
             Support::Unsupported(Unsupported { unsupported }) => Err(unsupported),
         }
+    }
+}
+
+impl HookSurface {
+    /// Every envelope field of `event`, common ones first.
+    pub fn input_fields<'s>(&'s self, mapping: &'s EventMapping) -> impl Iterator<Item = &'s InputField> {
+        let common = if mapping.skip_common_input { &[][..] } else { &self.common_input[..] };
+        // An event's own spec of a field replaces the common one (Codex agent events require
+        // `permission_mode` with its values; other events only type it).
+        common.iter().filter(|c| !mapping.input.iter().any(|own| own.key == c.key)).chain(mapping.input.iter())
     }
 }
 

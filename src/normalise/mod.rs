@@ -21,7 +21,7 @@ use crate::source::Location;
 use crate::target::Target;
 
 /// Extensions a compiled handler module may have.
-pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "js", "jsx", "mjs"];
 
 /// Payload names the plugin layout keeps for itself.
 const RESERVED_PAYLOAD_NAMES: &[&str] =

@@ -1,0 +1,10 @@
+//! Handler compilation: each handler module and every relative module it imports, compiled by swc
+//! into ESM the wrapper imports, plus the npm packages they import, carried into the artifact.
+
+mod graph;
+mod module;
+
+pub use graph::{
+    CompiledHandlers, HANDLERS_DIR, HandlerEntry, PACKAGES_DIR, compile_handlers, compiled_path, relative_specifier,
+};
+pub use module::{CompileErrors, CompiledModule, ImportRef, compile_module};

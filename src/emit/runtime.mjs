@@ -1,0 +1,312 @@
+// The agent-bundle hook runtime, written into every artifact by `cargo agent-bundle build`.
+// Each wrapper (hooks/<name>[.<host>].mjs) calls `runHook` with the contract of its host and event,
+// baked in from agent-bundle's host tables. Do not edit: the next build rewrites this file.
+//
+// What it does, in order: read stdin to the end (at most 1 MiB); parse exactly one JSON object;
+// check `hook_event_name` and every envelope field the host contract lists; decode the envelope
+// into the canonical payload; call the handler's default export; check its result against what the
+// host can deliver on this event; print the host's own answer. Any failure prints one line on
+// stderr, nothing on stdout, and exits 1, which every host treats as a non-blocking error.
+
+const STDIN_LIMIT = 1024 * 1024;
+const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput'];
+
+class HookError extends Error {}
+
+export async function runHook(contract, loadHandler) {
+  const writeAnswer = process.stdout.write.bind(process.stdout);
+  // Stdout carries only the answer: a handler's console.log or stdout writes go to stderr.
+  process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+
+  const deadline = setTimeout(
+    () => fail(contract, `the handler did not finish within ${contract.hook.deadlineMs} ms (the hook's timeout)`),
+    contract.hook.deadlineMs,
+  );
+  try {
+    const envelope = parseEnvelope(await readStdin());
+    const payload = decodeEnvelope(contract, envelope);
+    const handler = await loadDefaultExport(loadHandler);
+    let result;
+    try {
+      result = await handler(payload, Object.freeze({
+        target: contract.hook.target,
+        nativeEvent: contract.hook.nativeEvent,
+        nativeInput: envelope,
+      }));
+    } catch (error) {
+      throw new HookError(`the handler threw: ${describeError(error)}`);
+    }
+    const output = project(contract, checkResult(contract, envelope, result));
+    clearTimeout(deadline);
+    if (output === undefined) {
+      process.exit(0);
+    } else {
+      writeAnswer(output, () => process.exit(0));
+    }
+  } catch (error) {
+    clearTimeout(deadline);
+    fail(contract, error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
+  }
+}
+
+function fail(contract, message) {
+  const { name, target, nativeEvent } = contract.hook;
+  const line = `Agent Bundle hook error: ${name} (${target} ${nativeEvent}): ${message}`.replace(/\s*\n\s*/g, ' ');
+  process.stderr.write(`${line}\n`, () => process.exit(1));
+}
+
+async function readStdin() {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += chunk.length;
+    if (size > STDIN_LIMIT) {
+      throw new HookError(`stdin is larger than ${STDIN_LIMIT} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseEnvelope(bytes) {
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HookError('stdin is not UTF-8 text');
+  }
+  if (text.trim() === '') {
+    throw new HookError('stdin is empty; expected exactly one JSON object');
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new HookError(`stdin is not exactly one JSON value: ${error.message}`);
+  }
+  if (!isPlainObject(value)) {
+    throw new HookError(`stdin must be a JSON object, got ${kindOf(value)}`);
+  }
+  return value;
+}
+
+function decodeEnvelope(contract, envelope) {
+  const expected = contract.hook.nativeEvent;
+  if (envelope.hook_event_name !== expected) {
+    throw new HookError(`hook_event_name must equal ${JSON.stringify(expected)}, got ${show(envelope.hook_event_name)}`);
+  }
+  const payload = {};
+  for (const field of contract.input) {
+    const key = [field.key, ...(field.alternatives ?? [])].find((k) => Object.hasOwn(envelope, k));
+    if (key === undefined) {
+      if (field.required) {
+        const names = [field.key, ...(field.alternatives ?? [])].join(' or ');
+        throw new HookError(`the envelope has no ${names} (${field.type}), which ${contract.host} always sends on ${expected}`);
+      }
+      continue;
+    }
+    const value = envelope[key];
+    checkField(field, key, value);
+    if (field.as) {
+      const decoded = decodeField(field, key, value);
+      if (decoded !== undefined) {
+        payload[field.as] = decoded;
+      }
+    }
+  }
+  return payload;
+}
+
+function checkField(field, key, value) {
+  const ok = {
+    'string': () => typeof value === 'string',
+    'string|null': () => value === null || typeof value === 'string',
+    'boolean': () => typeof value === 'boolean',
+    'number': () => typeof value === 'number' && Number.isFinite(value),
+    'object': () => isPlainObject(value),
+    'string[]': () => Array.isArray(value) && value.every((item) => typeof item === 'string')
+      && !(field.nonEmpty && value.length === 0),
+    'enum': () => field.values.includes(value),
+    'any': () => true,
+  }[field.type];
+  if (!ok()) {
+    const wanted = field.type === 'enum' ? `one of ${field.values.map((v) => JSON.stringify(v)).join(', ')}`
+      : field.nonEmpty ? `a non-empty ${field.type}` : field.type;
+    throw new HookError(`${key} must be ${wanted}, got ${show(value)}`);
+  }
+}
+
+function decodeField(field, key, value) {
+  switch (field.decode) {
+    case 'positive':
+      return value > 0;
+    case 'nonNull':
+      return value === null ? undefined : value;
+    case 'json':
+      try {
+        return JSON.parse(value);
+      } catch {
+        throw new HookError(`${key} must hold JSON text, got ${show(value)}`);
+      }
+    default:
+      return value;
+  }
+}
+
+async function loadDefaultExport(loadHandler) {
+  let module;
+  try {
+    module = await loadHandler();
+  } catch (error) {
+    throw new HookError(`the handler module could not be loaded: ${describeError(error)}`);
+  }
+  if (typeof module.default !== 'function') {
+    throw new HookError(`the handler module's default export must be a function, got ${kindOf(module.default)}`);
+  }
+  return module.default;
+}
+
+function checkResult(contract, envelope, result) {
+  const where = `${contract.hook.event} on ${contract.host}`;
+  if (result === undefined || result === null) {
+    return { outcome: 'continue' };
+  }
+  if (!isPlainObject(result)) {
+    throw new HookError(`the handler returned ${kindOf(result)}; expected nothing or a plain object with ${RESULT_KEYS.join(', ')}`);
+  }
+  for (const key of Object.keys(result)) {
+    if (!RESULT_KEYS.includes(key)) {
+      throw new HookError(`the result has unknown key ${JSON.stringify(key)}; allowed keys are ${RESULT_KEYS.join(', ')}`);
+    }
+  }
+  const { reason, additionalContext, updatedInput } = result;
+  const outcome = result.outcome ?? 'continue';
+  const channels = contract.result;
+  if (outcome === 'stop') {
+    throw new HookError('outcome "stop" is not supported: return "deny" with a reason to block, or "continue"');
+  }
+  if (outcome !== 'continue' && outcome !== 'deny') {
+    throw new HookError(`outcome must be "continue" or "deny", got ${show(outcome)}`);
+  }
+  if (reason !== undefined && typeof reason !== 'string') {
+    throw new HookError(`reason must be a string, got ${show(reason)}`);
+  }
+  if (outcome === 'deny') {
+    if (!channels.deny) {
+      throw new HookError(`${where} cannot deny; return "continue"`);
+    }
+    if (reason === undefined || reason.trim() === '') {
+      throw new HookError('a denial needs a non-empty reason: the host shows it to the model');
+    }
+    const when = channels.denyWhen;
+    if (when && envelope[when.key] !== when.equals) {
+      throw new HookError(`${where} honours a denial only when ${when.key} is ${JSON.stringify(when.equals)}, got ${show(envelope[when.key])}`);
+    }
+  } else if (reason !== undefined) {
+    throw new HookError('reason is only accepted with outcome "deny"');
+  }
+  if (additionalContext !== undefined) {
+    if (typeof additionalContext !== 'string') {
+      throw new HookError(`additionalContext must be a string, got ${show(additionalContext)}`);
+    }
+    if (!channels.additionalContext) {
+      throw new HookError(`${where} has no channel for additionalContext`);
+    }
+  }
+  if (updatedInput !== undefined) {
+    if (!isPlainObject(updatedInput)) {
+      throw new HookError(`updatedInput must be a plain object, got ${show(updatedInput)}`);
+    }
+    if (!channels.updatedInput) {
+      throw new HookError(`${where} cannot replace the tool input`);
+    }
+    if (outcome === 'deny') {
+      throw new HookError('updatedInput cannot be combined with a denial');
+    }
+  }
+  return { outcome, reason, additionalContext, updatedInput };
+}
+
+/// The host-native answer for a checked result, as JSON text, or undefined when there is nothing
+/// to say (the host then goes on as if no hook ran; no permission is ever granted by silence).
+function project(contract, result) {
+  const channels = contract.result;
+  const answer = {};
+  let specific;
+  const hookSpecific = () => (specific ??= { hookEventName: contract.hook.nativeEvent });
+  if (result.additionalContext !== undefined) {
+    if (channels.additionalContext === 'hookSpecificOutput') {
+      hookSpecific().additionalContext = result.additionalContext;
+    } else {
+      answer.additional_context = result.additionalContext;
+    }
+  }
+  if (result.outcome === 'deny') {
+    switch (channels.deny) {
+      case 'permissionDecision':
+        Object.assign(hookSpecific(), { permissionDecision: 'deny', permissionDecisionReason: result.reason });
+        break;
+      case 'decisionBlock':
+        Object.assign(answer, { decision: 'block', reason: result.reason });
+        break;
+      case 'cursorPermission':
+        Object.assign(answer, { agent_message: result.reason, permission: 'deny', user_message: result.reason });
+        break;
+      case 'followupMessage':
+        answer.followup_message = result.reason;
+        break;
+      default:
+        throw new HookError(`unknown deny channel ${show(channels.deny)}`);
+    }
+  }
+  if (result.updatedInput !== undefined) {
+    if (channels.updatedInput === 'hookSpecificOutput') {
+      hookSpecific().updatedInput = result.updatedInput;
+      if (channels.rewriteDecision) {
+        hookSpecific().permissionDecision = channels.rewriteDecision;
+      }
+    } else {
+      Object.assign(answer, { permission: 'allow', updated_input: result.updatedInput });
+    }
+  }
+  if (specific) {
+    answer.hookSpecificOutput = sortKeys(specific);
+  }
+  return Object.keys(answer).length === 0 ? undefined : JSON.stringify(sortKeys(answer));
+}
+
+function sortKeys(object) {
+  return Object.fromEntries(Object.keys(object).sort().map((key) => [key, object[key]]));
+}
+
+function isPlainObject(value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return false;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function kindOf(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${value.constructor?.name ?? 'non-plain'} object`;
+  return `a ${typeof value}`;
+}
+
+function show(value) {
+  if (value === undefined) return 'nothing';
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = String(value);
+  }
+  text ??= String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function describeError(error) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return show(error);
+}

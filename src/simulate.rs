@@ -1,0 +1,323 @@
+//! `hooks simulate`: encode a canonical input into the host's native envelope (from the same host
+//! table the wrapper bakes in), run the real emitted wrapper under `node` exactly as the host would,
+//! and decode its answer back into the canonical result.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::artifact::{ArtifactError, IndexRow, read_verified};
+use crate::hosts::{self, ContextChannel, Decode, DenyChannel, RewriteChannel};
+use crate::io::Disk;
+use crate::target::Target;
+
+/// How long a simulation waits when the hook sets no timeout of its own (the original's default).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+/// After TERM, how long the wrapper gets before KILL.
+const KILL_GRACE: Duration = Duration::from_millis(250);
+/// Most bytes kept of each output stream.
+const OUTPUT_CAP: usize = 1_000_000;
+
+pub struct SimulateRequest {
+    pub artifact: Utf8PathBuf,
+    pub target: Target,
+    /// A hook name or id, exactly as `hooks list` prints it.
+    pub hook: String,
+    /// The canonical (camelCase) input object.
+    pub input: Value,
+    pub timeout: Option<Duration>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Simulation {
+    pub hook: IndexRow,
+    /// The native envelope written to the wrapper's stdin.
+    pub envelope: Value,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: String,
+    pub stderr: String,
+    /// The canonical result decoded from stdout (`null`: continue with nothing to say), when the
+    /// wrapper succeeded.
+    pub outcome: Option<Value>,
+    /// Why stdout could not be decoded, when the wrapper exited 0 with something unreadable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_error: Option<String>,
+    #[serde(rename = "wallTimeMs")]
+    pub wall_time_ms: u128,
+}
+
+impl Simulation {
+    /// The wrapper answered: exit 0, in time, with a decodable answer.
+    pub fn succeeded(&self) -> bool {
+        self.exit_code == Some(0) && !self.timed_out && self.decode_error.is_none()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimulateError {
+    #[error(transparent)]
+    Artifact(#[from] ArtifactError),
+    #[error("{0}")]
+    NoSuchHook(String),
+    #[error("{0}")]
+    BadInput(String),
+    #[error("cannot run `node`: {0}; hooks run under Node.js 18 or newer, which must be on PATH")]
+    Node(std::io::Error),
+}
+
+pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
+    let manifest = read_verified(&request.artifact, disk)?;
+    let row = find_row(&manifest.hooks, request.target, &request.hook)?;
+    let envelope = encode(&row, &request.input)?;
+    let timeout = request.timeout.or(row.timeout.map(|s| Duration::from_secs(u64::from(s)))).unwrap_or(DEFAULT_TIMEOUT);
+    let run = run_wrapper(&request.artifact, &row, &envelope, timeout, disk)?;
+    let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out {
+        match decode_answer(&row, &run.stdout) {
+            Ok(outcome) => (Some(outcome), None),
+            Err(error) => (None, Some(error)),
+        }
+    } else {
+        (None, None)
+    };
+    Ok(Simulation {
+        hook: row,
+        envelope,
+        exit_code: run.exit_code,
+        timed_out: run.timed_out,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        outcome,
+        decode_error,
+        wall_time_ms: run.wall_time.as_millis(),
+    })
+}
+
+fn find_row(rows: &[IndexRow], target: Target, hook: &str) -> Result<IndexRow, SimulateError> {
+    if let Some(row) = rows.iter().find(|r| r.host == target && (r.name == hook || r.id == hook)) {
+        return Ok(row.clone());
+    }
+    let names: Vec<&str> = rows.iter().filter(|r| r.host == target).map(|r| r.name.as_str()).collect();
+    let elsewhere: Vec<String> =
+        rows.iter().filter(|r| r.name == hook || r.id == hook).map(|r| r.host.to_string()).collect();
+    let mut message = format!("no hook named `{hook}` for {target}");
+    if !elsewhere.is_empty() {
+        message.push_str(&format!(" (it exists for {})", elsewhere.join(", ")));
+    }
+    if names.is_empty() {
+        message.push_str(&format!("; the artifact has no simulatable hooks for {target}"));
+    } else {
+        message.push_str(&format!(
+            "; use the exact name or id that `hooks list` prints: {}",
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    Err(SimulateError::NoSuchHook(message))
+}
+
+/// The native envelope for a canonical input, written as the host would write it.
+pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
+    let Value::Object(input) = input else {
+        return Err(SimulateError::BadInput(format!("--input must be a JSON object of canonical fields, got {input}")));
+    };
+    let table = hosts::table(row.host);
+    let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
+    let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    let fields: Vec<_> = surface.input_fields(mapping).filter(|f| f.key != "hook_event_name").collect();
+    let known: Vec<&str> = fields.iter().filter_map(|f| f.canonical.as_deref()).collect();
+    if let Some(unknown) = input.keys().find(|k| !known.contains(&k.as_str()) && k.as_str() != "hookEventName") {
+        return Err(SimulateError::BadInput(format!(
+            "`{unknown}` is not a canonical field of {} {}; it takes {}",
+            row.host,
+            row.event,
+            known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    let mut envelope = Map::new();
+    let mut missing = Vec::new();
+    for field in &fields {
+        let given = field.canonical.as_deref().and_then(|c| input.get(c));
+        let value = match (given, field.decode) {
+            (Some(Value::Bool(active)), Some(Decode::Positive)) => Value::from(u8::from(*active)),
+            (Some(other), Some(Decode::Positive)) => {
+                return Err(SimulateError::BadInput(format!(
+                    "`{}` must be a boolean, got {other}",
+                    field.canonical.as_deref().unwrap_or(&field.key)
+                )));
+            }
+            (Some(value), Some(Decode::Json)) => Value::String(value.to_string()),
+            (Some(value), _) => value.clone(),
+            (None, _) => match &field.simulate {
+                Some(default) => default.clone(),
+                None => {
+                    if field.required {
+                        missing.push(field.canonical.clone().unwrap_or_else(|| field.key.clone()));
+                    }
+                    continue;
+                }
+            },
+        };
+        envelope.insert(field.key.clone(), value);
+    }
+    if !missing.is_empty() {
+        let needed: Vec<String> =
+            fields.iter().filter(|f| f.required && f.simulate.is_none()).filter_map(|f| f.canonical.clone()).collect();
+        return Err(SimulateError::BadInput(format!(
+            "a {} {} simulation needs {}; missing: {}",
+            row.host,
+            row.event,
+            needed.join(", "),
+            missing.join(", ")
+        )));
+    }
+    envelope.insert("hook_event_name".into(), Value::String(row.native_event.clone()));
+    Ok(Value::Object(envelope))
+}
+
+/// The canonical result a host-native answer stands for (`null` for no answer).
+pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
+    if stdout.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    let answer: Value = serde_json::from_str(stdout).map_err(|e| format!("stdout is not JSON: {e}"))?;
+    let Value::Object(answer) = answer else { return Err("stdout is not a JSON object".into()) };
+    let table = hosts::table(row.host);
+    let channels = &table.event(row.event).map_err(str::to_string)?.result;
+    let specific = answer.get("hookSpecificOutput").and_then(Value::as_object);
+    let mut result = Map::new();
+    let context = match channels.additional_context {
+        Some(ContextChannel::HookSpecificOutput) => specific.and_then(|s| s.get("additionalContext")),
+        Some(ContextChannel::AdditionalContext) => answer.get("additional_context"),
+        None => None,
+    };
+    if let Some(context) = context {
+        result.insert("additionalContext".into(), context.clone());
+    }
+    let reason = match channels.deny {
+        Some(DenyChannel::PermissionDecision) => specific
+            .filter(|s| s.get("permissionDecision") == Some(&Value::from("deny")))
+            .and_then(|s| s.get("permissionDecisionReason")),
+        Some(DenyChannel::DecisionBlock) => {
+            answer.get("reason").filter(|_| answer.get("decision") == Some(&Value::from("block")))
+        }
+        Some(DenyChannel::CursorPermission) => {
+            answer.get("user_message").filter(|_| answer.get("permission") == Some(&Value::from("deny")))
+        }
+        Some(DenyChannel::FollowupMessage) => answer.get("followup_message"),
+        None => None,
+    };
+    let updated = match channels.updated_input {
+        Some(RewriteChannel::HookSpecificOutput) => specific.and_then(|s| s.get("updatedInput")),
+        Some(RewriteChannel::CursorUpdatedInput) => answer.get("updated_input"),
+        None => None,
+    };
+    if let Some(updated) = updated {
+        result.insert("updatedInput".into(), updated.clone());
+    }
+    match reason {
+        Some(reason) => {
+            result.insert("outcome".into(), "deny".into());
+            result.insert("reason".into(), reason.clone());
+        }
+        None => {
+            result.insert("outcome".into(), "continue".into());
+        }
+    }
+    Ok(Value::Object(result))
+}
+
+struct Run {
+    exit_code: Option<i32>,
+    timed_out: bool,
+    stdout: String,
+    stderr: String,
+    wall_time: Duration,
+}
+
+fn run_wrapper(
+    artifact: &Utf8Path,
+    row: &IndexRow,
+    envelope: &Value,
+    timeout: Duration,
+    disk: &dyn Disk,
+) -> Result<Run, SimulateError> {
+    use std::os::unix::process::CommandExt;
+
+    let root = disk.canonicalize(artifact).unwrap_or_else(|| artifact.to_path_buf());
+    let table = hosts::table(row.host);
+    let token = &table.hooks.as_ref().expect("indexed hosts have hooks").root_token;
+    let variable = token.trim_start_matches("${").trim_end_matches('}');
+    let started = Instant::now();
+    let mut child = Command::new("node")
+        .arg(root.join(&row.path))
+        .current_dir(&root)
+        .env(variable, &root)
+        .env("AGENT_BUNDLE_HOOK_SIMULATION", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(SimulateError::Node)?;
+
+    let input = envelope.to_string().into_bytes();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let stdout = capture(child.stdout.take().expect("stdout is piped"));
+    let stderr = capture(child.stderr.take().expect("stderr is piped"));
+
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(SimulateError::Node)? {
+            break status;
+        }
+        if started.elapsed() >= timeout {
+            timed_out = true;
+            let group = -(child.id() as i32);
+            // SAFETY: kill(2) with a process-group id we created; no memory is involved.
+            unsafe { libc::kill(group, libc::SIGTERM) };
+            let grace = Instant::now();
+            while grace.elapsed() < KILL_GRACE {
+                if child.try_wait().map_err(SimulateError::Node)?.is_some() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            // SAFETY: as above.
+            unsafe { libc::kill(group, libc::SIGKILL) };
+            break child.wait().map_err(SimulateError::Node)?;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let wall_time = started.elapsed();
+    let _ = writer.join();
+    Ok(Run {
+        exit_code: status.code(),
+        timed_out,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+        wall_time,
+    })
+}
+
+fn capture(mut stream: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buffer = [0u8; 8192];
+        while let Ok(n) = stream.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            let room = OUTPUT_CAP.saturating_sub(kept.len());
+            kept.extend_from_slice(&buffer[..n.min(room)]);
+        }
+        String::from_utf8_lossy(&kept).into_owned()
+    })
+}
