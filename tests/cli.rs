@@ -129,3 +129,77 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// The page's three commands, as a new user types them in the bundle folder.
+#[test]
+fn the_pages_inspect_list_and_simulate_commands() {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("hooks-and-scripts");
+    copy_tree(std::path::Path::new("testdata/bundles/page-declaring-a-hook"), &bundle);
+    let in_bundle = |args: &[&str]| {
+        let mut command = as_cargo_runs_it();
+        command.current_dir(&bundle).args(args);
+        command
+    };
+    assert!(in_bundle(&["build"]).status().unwrap().success());
+    assert_cmd_snapshot!("page_list", in_bundle(&["hooks", "list", "--artifact", "artifact", "--target", "claude"]));
+    let filters = vec![(r"wall time  \d+ ms", "wall time  [N] ms")];
+    insta::with_settings!({ filters => filters }, {
+        assert_cmd_snapshot!("page_simulate", in_bundle(&[
+            "hooks", "simulate", "--artifact", "artifact", "--target", "claude",
+            "--hook", "session-start-session-start-7ab7e8a5",
+            "--input", r#"{"sessionId":"local","transcriptPath":"/tmp/transcript.jsonl","cwd":"/tmp/project","source":"startup"}"#,
+        ]));
+        assert_cmd_snapshot!("page_simulate_bare_event_name", in_bundle(&[
+            "hooks", "simulate", "--artifact", "artifact", "--target", "claude", "--hook", "session-start",
+            "--input", r#"{"sessionId":"local"}"#,
+        ]));
+        assert_cmd_snapshot!("page_simulate_missing_fields", in_bundle(&[
+            "hooks", "simulate", "--artifact", "artifact", "--target", "claude",
+            "--hook", "session-start-session-start-7ab7e8a5", "--input", r#"{"sessionId":"local"}"#,
+        ]));
+    });
+}
+
+#[test]
+fn simulate_stops_a_hanging_wrapper_with_term_then_kill() {
+    let (_guard, artifact) = {
+        let temp = tempfile::tempdir().unwrap();
+        let output = temp.path().join("artifact");
+        assert!(
+            cli()
+                .args(["build", "--root", "testdata/bundles/wrapper-matrix", "--output"])
+                .arg(&output)
+                .status()
+                .unwrap()
+                .success()
+        );
+        (temp, output)
+    };
+    let input = r#"{"sessionId":"s","transcriptPath":"/t","cwd":"/w","source":"startup"}"#;
+    let started = std::time::Instant::now();
+    let output = cli()
+        .env("AGENT_BUNDLE_TEST_SHAPE", "hangs")
+        .args([
+            "hooks",
+            "simulate",
+            "--target",
+            "claude",
+            "--hook",
+            "session-start-shape-ae555491",
+            "--timeout",
+            "1",
+            "--json",
+            "--input",
+            input,
+            "--artifact",
+        ])
+        .arg(&artifact)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["timedOut"], true);
+    assert_eq!(report["stdout"], "");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}

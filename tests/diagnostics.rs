@@ -3,14 +3,30 @@
 
 use std::collections::BTreeSet;
 
+use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::diagnostic::{Code, render_human, render_json};
+use agent_bundle::engine::Loaded;
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 
 const FIXTURES: &str = "testdata/diagnostics";
 
 /// Codes whose situation cannot live in a fixture folder; each is covered by the named test.
-const COVERED_ELSEWHERE: &[(Code, &str)] = &[(Code::RootNotFound, "tests/cli.rs: missing_root_is_reported")];
+const COVERED_ELSEWHERE: &[(Code, &str)] = &[
+    (Code::RootNotFound, "tests/cli.rs: missing_root_is_reported"),
+    (Code::PayloadOverlapsOutput, "tests/build.rs: a_payload_overlapping_the_output_is_refused"),
+    (Code::OutputNotAnArtifact, "tests/build.rs: a_folder_agent_bundle_did_not_write_is_never_replaced"),
+    (Code::ArtifactWriteFailed, "tests/build.rs: an_unwritable_output_is_reported"),
+];
+
+/// Builds a fixture into a temporary folder (nothing is ever written into `testdata/`) and returns
+/// what loading and building reported.
+fn build_fixture(dir: &Utf8PathBuf) -> Loaded {
+    let temp = tempfile::tempdir().unwrap();
+    let output = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).unwrap();
+    let options = BuildOptions { root: dir.clone(), output: Some(output), targets: Vec::new() };
+    build(&options, &RealDisk).unwrap().loaded
+}
 
 fn fixture_dirs() -> Vec<Utf8PathBuf> {
     let mut dirs: Vec<Utf8PathBuf> = std::fs::read_dir(FIXTURES)
@@ -27,7 +43,7 @@ fn every_fixture_reports_its_code_and_matches_its_snapshot() {
     for dir in fixture_dirs() {
         let name = dir.file_name().unwrap().to_string();
         let expected_code = &name[..6];
-        let loaded = agent_bundle::load(&dir, &RealDisk);
+        let loaded = build_fixture(&dir);
         let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code.as_str()).collect();
         assert!(codes.contains(&expected_code), "{name}: expected {expected_code}, got {codes:?}");
 
@@ -42,9 +58,11 @@ fn every_fixture_reports_its_code_and_matches_its_snapshot() {
 }
 
 #[test]
-fn every_code_in_the_catalogue_has_a_fixture() {
-    let with_fixture: BTreeSet<String> =
-        fixture_dirs().iter().map(|dir| dir.file_name().unwrap()[..6].to_string()).collect();
+fn every_code_in_the_catalogue_is_reported_by_a_fixture() {
+    let with_fixture: BTreeSet<String> = fixture_dirs()
+        .iter()
+        .flat_map(|dir| build_fixture(dir).diagnostics.into_iter().map(|d| d.code.as_str().to_string()))
+        .collect();
     let elsewhere: BTreeSet<&str> = COVERED_ELSEWHERE.iter().map(|(code, _)| code.as_str()).collect();
     let missing: Vec<&str> = Code::ALL
         .iter()

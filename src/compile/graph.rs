@@ -130,6 +130,10 @@ pub fn compile_handlers(
             let specifier = import.specifier.as_str();
             if specifier.starts_with("./") || specifier.starts_with("../") || specifier == "." || specifier == ".." {
                 let target = lexical_join(&module_dir, specifier);
+                if relative_to(&target, root).is_none() {
+                    diagnostics.push(messages::import_outside_root(specifier, &at));
+                    return None;
+                }
                 let Some(resolved) = resolve_relative(&target, disk) else {
                     diagnostics.push(messages::unresolved_import(specifier, &at));
                     return None;

@@ -11,6 +11,17 @@
 const STDIN_LIMIT = 1024 * 1024;
 const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput'];
 
+const TYPE_WORDS = {
+  'string': 'a string',
+  'string|null': 'a string or null',
+  'boolean': 'a boolean',
+  'number': 'a number',
+  'object': 'an object',
+  'string[]': 'an array of strings',
+  'enum': 'a known value',
+  'any': 'a JSON value',
+};
+
 class HookError extends Error {}
 
 export async function runHook(contract, loadHandler) {
@@ -101,7 +112,7 @@ function decodeEnvelope(contract, envelope) {
     if (key === undefined) {
       if (field.required) {
         const names = [field.key, ...(field.alternatives ?? [])].join(' or ');
-        throw new HookError(`the envelope has no ${names} (${field.type}), which ${contract.host} always sends on ${expected}`);
+        throw new HookError(`the envelope has no ${names} (${TYPE_WORDS[field.type] ?? field.type}), which ${contract.host} always sends on ${expected}`);
       }
       continue;
     }
@@ -130,8 +141,9 @@ function checkField(field, key, value) {
     'any': () => true,
   }[field.type];
   if (!ok()) {
-    const wanted = field.type === 'enum' ? `one of ${field.values.map((v) => JSON.stringify(v)).join(', ')}`
-      : field.nonEmpty ? `a non-empty ${field.type}` : field.type;
+    const wanted = field.type === 'enum'
+      ? `one of ${field.values.map((v) => JSON.stringify(v)).join(', ')}`
+      : field.nonEmpty ? 'a non-empty array of strings' : TYPE_WORDS[field.type];
     throw new HookError(`${key} must be ${wanted}, got ${show(value)}`);
   }
 }
@@ -218,7 +230,7 @@ function checkResult(contract, envelope, result) {
       throw new HookError(`updatedInput must be a plain object, got ${show(updatedInput)}`);
     }
     if (!channels.updatedInput) {
-      throw new HookError(`${where} cannot replace the tool input`);
+      throw new HookError(`${where} cannot replace input (updatedInput)`);
     }
     if (outcome === 'deny') {
       throw new HookError('updatedInput cannot be combined with a denial');

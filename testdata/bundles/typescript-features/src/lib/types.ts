@@ -1,0 +1,4 @@
+export interface ToolEvent {
+  readonly toolName: string;
+  readonly toolInput: { readonly command?: string };
+}

@@ -1,0 +1,17 @@
+// Every config event on every host, all with one handler that returns the result shape named by the
+// AGENT_BUNDLE_TEST_SHAPE environment variable. tests/wrappers.rs runs each wrapper with each shape.
+import { defineConfig } from 'agent-bundle/config';
+
+export default defineConfig({
+  hooks: {
+    sessionStart: { handler: './src/hooks/shape.ts', timeout: 2 },
+    beforeTool: { handler: './src/hooks/shape.ts', timeout: 2 },
+    afterTool: { handler: './src/hooks/shape.ts', timeout: 2 },
+    stop: { handler: './src/hooks/shape.ts', timeout: 2 },
+    agentStart: { handler: './src/hooks/shape.ts', timeout: 2 },
+    agentStop: { handler: './src/hooks/shape.ts', timeout: 2 },
+    workspaceOpen: { handler: './src/hooks/shape.ts', timeout: 2, targets: ['cursor'] },
+  },
+  plugin: { name: 'wrapper-matrix', description: 'Result shapes for the wrapper golden tests.' },
+  targets: ['claude', 'codex', 'cursor'],
+});

@@ -1,0 +1,5 @@
+export default (event: { stopHookActive: boolean }) => {
+  if (event.stopHookActive {
+    return undefined;
+  }
+};

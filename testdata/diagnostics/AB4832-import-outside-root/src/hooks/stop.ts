@@ -1,0 +1,3 @@
+import { shared } from '../../../shared/policy';
+
+export default () => shared;

@@ -1,0 +1,3 @@
+import rules from './rules.json';
+
+export default () => (rules ? undefined : undefined);

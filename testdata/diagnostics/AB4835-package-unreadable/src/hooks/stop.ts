@@ -1,0 +1,3 @@
+import { check } from 'broken-package';
+
+export default () => check();

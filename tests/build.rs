@@ -1,0 +1,195 @@
+//! `build`: the layout of D4, the documents hosts read, determinism, relocation, tampering, and the
+//! page's samples end to end (build, list, simulate).
+
+mod common;
+
+use std::process::Command;
+
+use agent_bundle::io::RealDisk;
+use camino::Utf8PathBuf;
+use common::{build_bundle, copy_tree, read_tree, require_node};
+use insta_cmd::get_cargo_bin;
+
+fn cli() -> Command {
+    Command::new(get_cargo_bin("cargo-agent-bundle"))
+}
+
+/// The artifact as one reviewable text: the file list with sizes, then every JSON document.
+fn render_artifact(artifact: &camino::Utf8Path) -> String {
+    let files = read_tree(artifact);
+    let mut text = String::from("files:\n");
+    for (path, bytes) in &files {
+        text.push_str(&format!("  {path} ({} bytes)\n", bytes.len()));
+    }
+    for (path, bytes) in &files {
+        let is_document = path.ends_with(".json") && !path.starts_with("hooks/node_modules/");
+        if is_document && path != "agent-bundle.manifest.json" {
+            text.push_str(&format!("\n== {path}\n{}", String::from_utf8_lossy(bytes)));
+        }
+    }
+    text
+}
+
+#[test]
+fn showcase_layout_and_documents() {
+    let (_guard, artifact) = build_bundle("showcase");
+    insta::assert_snapshot!(render_artifact(&artifact));
+}
+
+#[test]
+fn the_pages_samples_build() {
+    for sample in ["page-declaring-a-hook", "page-several-handlers", "page-prebuilt"] {
+        let (_guard, artifact) = build_bundle(sample);
+        insta::assert_snapshot!(sample, render_artifact(&artifact));
+    }
+}
+
+#[test]
+fn prebuilt_hooks_are_in_the_documents_but_not_in_the_index() {
+    let (_guard, artifact) = build_bundle("page-prebuilt");
+    let document = std::fs::read_to_string(artifact.join("hooks/hooks.json")).unwrap();
+    assert!(document.contains(r#""command": "node \"${CLAUDE_PLUGIN_ROOT}/runtime/hook/index.js\" --host claude""#));
+    let manifest = agent_bundle::artifact::read_verified(&artifact, &RealDisk).unwrap();
+    assert!(manifest.hooks.is_empty());
+    assert!(artifact.join("runtime/hook/index.js").is_file(), "the payload is copied");
+}
+
+#[test]
+fn two_builds_write_the_same_bytes() {
+    let (_a, first) = build_bundle("showcase");
+    let (_b, second) = build_bundle("showcase");
+    assert_eq!(read_tree(&first), read_tree(&second));
+}
+
+#[test]
+fn claude_manifest_has_no_hooks_pointer_and_codex_and_cursor_point_at_their_documents() {
+    let (_guard, artifact) = build_bundle("showcase");
+    let read = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(artifact.join(path)).unwrap()).unwrap()
+    };
+    assert!(read(".claude-plugin/plugin.json").get("hooks").is_none());
+    assert_eq!(read(".codex-plugin/plugin.json")["hooks"], "./.codex-plugin/hooks.json");
+    assert_eq!(read(".cursor-plugin/plugin.json")["hooks"], "./.cursor-plugin/hooks.json");
+    assert_eq!(read(".cursor-plugin/hooks.json")["version"], 1);
+}
+
+#[test]
+fn target_narrows_the_build_without_renaming_hooks() {
+    let temp = tempfile::tempdir().unwrap();
+    let output = temp.path().join("claude-only");
+    let status = cli()
+        .args(["build", "--root", "testdata/bundles/showcase", "--target", "claude", "--output"])
+        .arg(&output)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(!output.join(".codex-plugin").exists());
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(output.join("agent-bundle.manifest.json")).unwrap()).unwrap();
+    let names: Vec<&str> = manifest["hooks"].as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"session-start-session-start-c8036882"), "{names:?}");
+}
+
+#[test]
+fn an_artifact_moved_elsewhere_without_its_sources_still_lists_and_simulates() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    copy_tree(std::path::Path::new("testdata/bundles/typescript-features"), &bundle);
+    let built = work.path().join("built");
+    assert!(cli().arg("build").arg("--root").arg(&bundle).arg("--output").arg(&built).status().unwrap().success());
+
+    let elsewhere = tempfile::tempdir().unwrap();
+    let moved = elsewhere.path().join("plugin");
+    copy_tree(&built, &moved);
+    drop(work); // the sources, their node_modules and the first artifact are gone
+
+    let list = cli().args(["hooks", "list", "--artifact"]).arg(&moved).output().unwrap();
+    assert!(list.status.success(), "{}", String::from_utf8_lossy(&list.stderr));
+    let listed = String::from_utf8(list.stdout).unwrap();
+    let name = listed
+        .lines()
+        .find_map(|l| l.split_whitespace().nth(1).filter(|n| n.starts_with("before-tool-classify-")))
+        .unwrap();
+
+    let input = r#"{"sessionId":"s","transcriptPath":"/t.jsonl","cwd":"/w","toolName":"Bash","toolInput":{"command":"rm -rf /"},"toolUseId":"t1"}"#;
+    let run = cli()
+        .args(["hooks", "simulate", "--target", "claude", "--json", "--hook", name, "--input", input, "--artifact"])
+        .arg(&moved)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stdout));
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(report["outcome"]["outcome"], "deny");
+    assert_eq!(report["outcome"]["reason"], "refused rm-rf (weight 10)");
+}
+
+#[test]
+fn a_tampered_artifact_is_refused() {
+    let (_guard, artifact) = build_bundle("showcase");
+    let wrapper = artifact.join("hooks/stop-keep-going-656ce693.claude.mjs");
+    let mut text = std::fs::read_to_string(&wrapper).unwrap();
+    text.push_str("// edited by hand\n");
+    std::fs::write(&wrapper, text).unwrap();
+    let output = cli().args(["hooks", "list", "--artifact", artifact.as_str()]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("was changed after it was built"), "{stderr}");
+    assert!(stderr.contains("hooks/stop-keep-going-656ce693.claude.mjs"), "{stderr}");
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_artifact_intact() {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    copy_tree(std::path::Path::new("testdata/bundles/showcase"), &bundle);
+    let output = Utf8PathBuf::from_path_buf(work.path().join("out")).unwrap();
+    assert!(
+        cli().arg("build").arg("--root").arg(&bundle).args(["--output", output.as_str()]).status().unwrap().success()
+    );
+    let before = read_tree(&output);
+
+    std::fs::write(bundle.join("src/hooks/keep-going.ts"), "export default (event =>;\n").unwrap();
+    let failed = cli().arg("build").arg("--root").arg(&bundle).args(["--output", output.as_str()]).output().unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("AB4830"));
+    assert_eq!(read_tree(&output), before, "the previous artifact changed");
+}
+
+#[test]
+fn a_folder_agent_bundle_did_not_write_is_never_replaced() {
+    let work = tempfile::tempdir().unwrap();
+    let output = work.path().join("precious");
+    std::fs::create_dir_all(&output).unwrap();
+    std::fs::write(output.join("notes.txt"), "mine").unwrap();
+    let run = cli().args(["build", "--root", "testdata/bundles/showcase", "--output"]).arg(&output).output().unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("AB5001"));
+    assert_eq!(std::fs::read_to_string(output.join("notes.txt")).unwrap(), "mine");
+}
+
+#[test]
+fn an_unwritable_output_is_reported() {
+    let run = cli()
+        .args(["build", "--root", "testdata/bundles/showcase", "--output", "/dev/null/artifact"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("AB5002"));
+}
+
+#[test]
+fn a_payload_overlapping_the_output_is_refused() {
+    let run = cli()
+        .args([
+            "build",
+            "--root",
+            "testdata/bundles/page-prebuilt",
+            "--output",
+            "testdata/bundles/page-prebuilt/dist/runtime/out",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("AB4749"));
+}

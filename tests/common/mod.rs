@@ -1,0 +1,91 @@
+//! Helpers shared by the integration tests: building a bundle into a temporary folder and running
+//! an emitted wrapper under the real `node`.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::io::RealDisk;
+use camino::{Utf8Path, Utf8PathBuf};
+
+/// Fails with a clear message when node is missing: wrappers are only proven by the real node.
+pub fn require_node() {
+    let found = Command::new("node").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    assert!(found, "these tests run the emitted wrappers under Node.js 18+, and `node` is not on PATH; install it");
+}
+
+/// Builds `testdata/bundles/<name>` into a fresh temporary folder and returns (guard, artifact path).
+pub fn build_bundle(name: &str) -> (tempfile::TempDir, Utf8PathBuf) {
+    build_root(Utf8Path::new("testdata/bundles").join(name).as_path())
+}
+
+pub fn build_root(root: &Utf8Path) -> (tempfile::TempDir, Utf8PathBuf) {
+    let temp = tempfile::tempdir().unwrap();
+    let output = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).unwrap();
+    let options = BuildOptions { root: root.to_path_buf(), output: Some(output.clone()), targets: Vec::new() };
+    let report = build(&options, &RealDisk).unwrap();
+    let codes: Vec<_> = report.diagnostics().iter().map(|d| format!("{}: {}", d.code, d.message)).collect();
+    assert!(!report.has_errors(), "building {root} failed: {codes:#?}");
+    (temp, output)
+}
+
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs a wrapper with `stdin` as the host would, plus extra environment variables.
+pub fn run_wrapper(artifact: &Utf8Path, wrapper: &str, stdin: &[u8], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new("node");
+    command.arg(artifact.join(wrapper)).current_dir(artifact);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child =
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("node runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The wrapper may refuse and exit before reading everything (the 1 MiB cap).
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Replaces the temporary artifact path in text with `[ARTIFACT]`.
+pub fn redact(text: &str, artifact: &Utf8Path) -> String {
+    text.replace(artifact.as_str(), "[ARTIFACT]")
+}
+
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir` with its bytes, by `/`-separated relative path.
+pub fn read_tree(dir: &Utf8Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    use agent_bundle::io::Disk;
+    let disk = agent_bundle::io::RealDisk;
+    disk.walk_files(dir)
+        .unwrap()
+        .into_iter()
+        .map(|path| (path.clone(), std::fs::read(dir.join(&path)).unwrap()))
+        .collect()
+}

@@ -1,0 +1,272 @@
+//! The emitted wrappers, run by the real node: the exact stdout of every host × event × result
+//! shape, the stderr and exit code of every illegal one, real host envelopes, and malformed stdin.
+
+mod common;
+
+use std::fmt::Write as _;
+
+use agent_bundle::artifact::{IndexRow, read_verified};
+use agent_bundle::hosts;
+use agent_bundle::io::RealDisk;
+use agent_bundle::simulate::encode;
+use agent_bundle::target::Target;
+use camino::Utf8Path;
+use common::{Run, build_bundle, redact, require_node, run_wrapper};
+use serde_json::{Value, json};
+
+const SHAPES: &[&str] = &[
+    "nothing",
+    "null",
+    "empty object",
+    "continue",
+    "context",
+    "continue + context",
+    "deny",
+    "deny + context",
+    "rewrite",
+    "rewrite + context",
+    "logs, then context",
+    "async deny",
+    "deny without reason",
+    "deny with blank reason",
+    "reason without deny",
+    "deny + rewrite",
+    "stop",
+    "allow",
+    "unknown key",
+    "context not a string",
+    "reason not a string",
+    "rewrite not an object",
+    "rewrite an array",
+    "an array",
+    "a string",
+    "a class instance",
+    "throws",
+    "rejects",
+];
+
+/// A canonical input holding every field any host reads; each host keeps the fields it knows.
+fn canonical_superset() -> Value {
+    json!({
+        "sessionId": "session-1",
+        "transcriptPath": "/tmp/transcript.jsonl",
+        "cwd": "/tmp/project",
+        "source": "startup",
+        "toolName": "Bash",
+        "toolInput": { "command": "echo hi" },
+        "toolUseId": "toolu_1",
+        "toolResponse": { "stdout": "hi" },
+        "stopHookActive": false,
+        "lastAssistantMessage": "done",
+        "agentId": "agent-1",
+        "agentType": "Explore",
+        "agentTranscriptPath": "/tmp/agent.jsonl",
+        "turnId": "turn-1",
+        "model": "test-model",
+        "permissionMode": "default",
+        "workspaceRoots": ["/tmp/project"],
+    })
+}
+
+/// The native envelope a host sends for `row`, encoded from the canonical superset.
+fn envelope_for(row: &IndexRow) -> Value {
+    let table = hosts::table(row.host);
+    let surface = table.hooks.as_ref().unwrap();
+    let mapping = table.event(row.event).unwrap();
+    let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
+    let mut input = canonical_superset();
+    input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
+    encode(row, &input).unwrap()
+}
+
+fn describe(run: &Run, artifact: &Utf8Path) -> String {
+    let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { redact(text.trim_end(), artifact) };
+    format!("exit {:?}\nstdout {}\nstderr {}\n", run.code, show(&run.stdout), show(&run.stderr))
+}
+
+#[test]
+fn every_host_event_and_result_shape() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let rows = manifest.hooks.clone();
+    assert_eq!(rows.len(), 19, "six events on three hosts, and workspaceOpen on cursor");
+
+    let results: Vec<(String, String)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = rows
+            .iter()
+            .map(|row| {
+                let artifact = artifact.clone();
+                scope.spawn(move || {
+                    let envelope = envelope_for(row).to_string();
+                    let mut text = format!("stdin {envelope}\n");
+                    for shape in SHAPES {
+                        let run = run_wrapper(
+                            &artifact,
+                            &row.path,
+                            envelope.as_bytes(),
+                            &[("AGENT_BUNDLE_TEST_SHAPE", shape)],
+                        );
+                        // Whatever the shape, a failure never leaves anything on stdout.
+                        if run.code != Some(0) {
+                            assert_eq!(run.stdout, "", "{} {shape}: a failing wrapper printed on stdout", row.path);
+                            assert_eq!(run.code, Some(1), "{} {shape}: failures exit 1", row.path);
+                            let ours =
+                                run.stderr.lines().filter(|l| l.starts_with("Agent Bundle hook error: ")).count();
+                            assert_eq!(ours, 1, "{} {shape}: one error line on stderr", row.path);
+                        }
+                        let _ = write!(text, "\n## {shape}\n{}", describe(&run, &artifact));
+                    }
+                    (format!("{}-{}", row.host, row.event), text)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (name, text) in results {
+        insta::assert_snapshot!(name, text);
+    }
+}
+
+#[test]
+fn a_hanging_handler_is_bounded_by_the_hook_timeout() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    for (host, event) in [(Target::Claude, "beforeTool"), (Target::Codex, "stop"), (Target::Cursor, "sessionStart")] {
+        let row = manifest.hooks.iter().find(|r| r.host == host && r.event.name() == event).unwrap();
+        let started = std::time::Instant::now();
+        let run = run_wrapper(
+            &artifact,
+            &row.path,
+            envelope_for(row).to_string().as_bytes(),
+            &[("AGENT_BUNDLE_TEST_SHAPE", "hangs")],
+        );
+        assert_eq!(run.code, Some(1));
+        assert_eq!(run.stdout, "");
+        assert!(run.stderr.contains("did not finish within 1800 ms"), "{}", run.stderr);
+        // The hook's timeout is 2 s; the wrapper gives up before the host would kill it.
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    }
+}
+
+#[test]
+fn every_recorded_host_envelope_is_accepted_by_the_matching_wrapper() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let mut summary = String::new();
+    for (folder, host) in [("claude-code", Target::Claude), ("codex", Target::Codex)] {
+        let dir = std::path::Path::new("testdata/envelopes").join(folder);
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for path in files {
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            if ["SOURCES.json", "effects.json", "hook-env.json"].contains(&name.as_str()) {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let envelope: Value = serde_json::from_slice(&bytes).unwrap();
+            let native = envelope["hook_event_name"].as_str().unwrap();
+            let Some(row) = manifest.hooks.iter().find(|r| r.host == host && r.native_event == native) else {
+                // Events the seven config events do not map to (UserPromptSubmit, SessionEnd, …).
+                let mapped = agent_bundle::canonical::CanonicalEvent::ALL
+                    .iter()
+                    .any(|e| hosts::table(host).event(*e).is_ok_and(|m| m.native == native));
+                assert!(!mapped, "{folder}/{name}: {native} maps to a config event but has no wrapper");
+                let _ = writeln!(summary, "{folder}/{name}: {native} is not a config event");
+                continue;
+            };
+            for shape in ["nothing", "deny", "context"] {
+                let run = run_wrapper(&artifact, &row.path, &bytes, &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
+                if shape == "nothing" {
+                    assert_eq!(run.code, Some(0), "{folder}/{name}: {}", run.stderr);
+                    assert_eq!(run.stdout, "");
+                }
+                let _ = writeln!(
+                    summary,
+                    "{folder}/{name} [{shape}] -> {}",
+                    describe(&run, &artifact).replace('\n', " | ")
+                );
+            }
+        }
+    }
+    insta::assert_snapshot!(summary);
+}
+
+#[test]
+fn malformed_stdin_is_refused_with_exit_1_and_nothing_on_stdout() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let row =
+        |host: Target, event: &str| manifest.hooks.iter().find(|r| r.host == host && r.event.name() == event).unwrap();
+    let claude_before = row(Target::Claude, "beforeTool");
+    let codex_stop = row(Target::Codex, "stop");
+    let valid = envelope_for(claude_before);
+    let with = |key: &str, value: Value| {
+        let mut envelope = valid.clone();
+        envelope[key] = value;
+        envelope.to_string().into_bytes()
+    };
+    let without = |key: &str| {
+        let mut envelope = valid.clone();
+        envelope.as_object_mut().unwrap().remove(key);
+        envelope.to_string().into_bytes()
+    };
+    const LIMIT: usize = 1024 * 1024;
+    let padded = |total: usize| {
+        let mut bytes = valid.to_string().into_bytes();
+        bytes.resize(total, b' ');
+        bytes
+    };
+    let cases: Vec<(&str, &IndexRow, Vec<u8>, bool)> = vec![
+        ("empty stdin", claude_before, Vec::new(), false),
+        ("only whitespace", claude_before, b" \n\t".to_vec(), false),
+        ("two JSON values", claude_before, format!("{valid} {valid}").into_bytes(), false),
+        ("trailing bytes", claude_before, format!("{valid}x").into_bytes(), false),
+        ("not UTF-8", claude_before, vec![b'{', 0xff, 0xfe, b'}'], false),
+        ("exactly 1 MiB", claude_before, padded(LIMIT), true),
+        ("1 MiB and one byte", claude_before, padded(LIMIT + 1), false),
+        ("an array", claude_before, b"[]".to_vec(), false),
+        ("a string", claude_before, b"\"PreToolUse\"".to_vec(), false),
+        ("null", claude_before, b"null".to_vec(), false),
+        ("another event's envelope", claude_before, with("hook_event_name", json!("PostToolUse")), false),
+        ("a Cursor event name", claude_before, with("hook_event_name", json!("preToolUse")), false),
+        ("no hook_event_name", claude_before, without("hook_event_name"), false),
+        ("no session_id", claude_before, without("session_id"), false),
+        ("no tool_input", claude_before, without("tool_input"), false),
+        ("session_id a number", claude_before, with("session_id", json!(5)), false),
+        ("tool_input a string on claude", claude_before, with("tool_input", json!("ls")), false),
+        ("transcript_path null on claude", claude_before, with("transcript_path", json!(null)), false),
+        ("permission_mode a number", claude_before, with("permission_mode", json!(1)), false),
+        (
+            "transcript_path null on codex",
+            codex_stop,
+            {
+                let mut e = envelope_for(codex_stop);
+                e["transcript_path"] = json!(null);
+                e.to_string().into_bytes()
+            },
+            true,
+        ),
+        (
+            "stop_hook_active a string on codex",
+            codex_stop,
+            {
+                let mut e = envelope_for(codex_stop);
+                e["stop_hook_active"] = json!("false");
+                e.to_string().into_bytes()
+            },
+            false,
+        ),
+    ];
+    let mut summary = String::new();
+    for (label, row, stdin, accepted) in cases {
+        let run = run_wrapper(&artifact, &row.path, &stdin, &[("AGENT_BUNDLE_TEST_SHAPE", "nothing")]);
+        assert_eq!(run.stdout, "", "{label}: stdout must stay empty");
+        assert_eq!(run.code, Some(if accepted { 0 } else { 1 }), "{label}: {}", run.stderr);
+        let _ = writeln!(summary, "{label}: exit {:?} {}", run.code, redact(run.stderr.trim_end(), &artifact));
+    }
+    insta::assert_snapshot!(summary);
+}
