@@ -1,6 +1,10 @@
 //! The real binary, run the way users run it, with snapshots of what it prints.
 
+mod common;
+
 use std::process::Command;
+
+use common::copy_tree;
 
 use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
 
@@ -115,19 +119,6 @@ fn output_is_deterministic_across_runs_and_locations() {
     let elsewhere = tempfile::tempdir().unwrap();
     copy_tree(original, &elsewhere.path().join("showcase"));
     assert_eq!(first, run(&elsewhere.path().join("showcase")), "output depends on where the bundle is");
-}
-
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// The page's three commands, as a new user types them in the bundle folder.
