@@ -5,7 +5,7 @@
 use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 
-use crate::config::{self, PluginConfig};
+use crate::config::{self, Author, PluginConfig};
 use crate::diagnostic::{self, Diagnostic, messages};
 use crate::discover;
 use crate::extract;
@@ -37,6 +37,9 @@ pub struct PluginInfo {
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// From `plugin.author`, else from `author` in the bundle's package.json.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<Author>,
 }
 
 /// The result of loading: a bundle unless an error stopped the stages, the sources diagnostics point
@@ -96,7 +99,14 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let (plans, plan_diagnostics) = plan::plan(&normalised.hooks);
     loaded.diagnostics.extend(plan_diagnostics);
 
-    let plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
+    let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
+    if plugin.author.is_none() {
+        plugin.author = package_json_author(&canonical_root, disk);
+    }
+    if plugin.author.is_none() {
+        let at = config.plugin.as_ref().map(|p| p.at.clone());
+        loaded.diagnostics.push(messages::missing_author(at.as_ref()));
+    }
     loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans });
     loaded.sources.push(source);
     finish(loaded)
@@ -127,6 +137,25 @@ fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut
         name_from_folder,
         description: plugin.and_then(|p| p.description.clone()),
         version: plugin.and_then(|p| p.version.clone()),
+        author: plugin.and_then(|p| p.author.clone()),
+    }
+}
+
+/// `author` of the bundle's package.json, the usual place a JavaScript project names its author.
+fn package_json_author(root: &Utf8Path, disk: &dyn Disk) -> Option<Author> {
+    let text = disk.read_to_string(&root.join("package.json")).ok()?;
+    let manifest: serde_json::Value = serde_json::from_str(&text).ok()?;
+    match manifest.get("author")? {
+        serde_json::Value::String(line) => Author::from_npm_line(line),
+        serde_json::Value::Object(object) => {
+            let field = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_string);
+            Some(Author {
+                name: field("name").filter(|n| !n.trim().is_empty())?,
+                email: field("email"),
+                url: field("url"),
+            })
+        }
+        _ => None,
     }
 }
 

@@ -43,7 +43,11 @@ fn every_fixture_reports_its_code_and_matches_its_snapshot() {
     for dir in fixture_dirs() {
         let name = dir.file_name().unwrap().to_string();
         let expected_code = &name[..6];
-        let loaded = build_fixture(&dir);
+        let mut loaded = build_fixture(&dir);
+        // Fixtures name no author, so every one would also warn AB1025; only its own fixture shows it.
+        if expected_code != Code::MissingAuthor.as_str() {
+            loaded.diagnostics.retain(|d| d.code != Code::MissingAuthor);
+        }
         let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code.as_str()).collect();
         assert!(codes.contains(&expected_code), "{name}: expected {expected_code}, got {codes:?}");
 
@@ -75,7 +79,8 @@ fn every_code_in_the_catalogue_is_reported_by_a_fixture() {
 #[test]
 fn several_errors_in_one_file_are_all_reported_in_source_order() {
     let loaded = agent_bundle::load(&Utf8PathBuf::from(FIXTURES).join("AB4205-invalid-timeout"), &RealDisk);
-    let lines: Vec<u32> = loaded.diagnostics.iter().map(|d| d.primary_location().unwrap().line).collect();
+    let lines: Vec<u32> =
+        loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.primary_location().unwrap().line).collect();
     assert_eq!(lines, [4, 5, 6, 7]);
 }
 

@@ -31,7 +31,39 @@ pub struct PluginConfig {
     pub name: Option<Spanned<String>>,
     pub description: Option<String>,
     pub version: Option<String>,
+    pub author: Option<Author>,
     pub at: Location,
+}
+
+/// Who publishes the plugin, as the hosts' manifests spell it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Author {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl Author {
+    /// Reads npm's one-line form, `Name <email> (url)`.
+    pub fn from_npm_line(line: &str) -> Option<Author> {
+        let mut name = line;
+        let mut email = None;
+        let mut url = None;
+        if let (Some(open), Some(close)) = (line.find('<'), line.find('>')) {
+            email = Some(line[open + 1..close].trim().to_string()).filter(|e| !e.is_empty());
+            name = &line[..open];
+        }
+        if let (Some(open), Some(close)) = (line.find('('), line.rfind(')')) {
+            url = Some(line[open + 1..close].trim().to_string()).filter(|u| !u.is_empty());
+            if open < name.len() {
+                name = &name[..open];
+            }
+        }
+        let name = name.trim();
+        (!name.is_empty()).then(|| Author { name: name.to_string(), email, url })
+    }
 }
 
 #[derive(Clone, Debug)]

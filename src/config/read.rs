@@ -1,7 +1,7 @@
 //! Reading the extracted value tree into the [`Config`] model: unknown keys (with "did you mean"),
 //! wrong types and missing keys are reported here, every one of them, not just the first.
 
-use super::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, PluginConfig, Spanned};
+use super::{Author, Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, PluginConfig, Spanned};
 use crate::canonical::CanonicalEvent;
 use crate::diagnostic::{Diagnostic, messages};
 use crate::extract::{Node, Property, SPREAD_KEY, Value};
@@ -10,7 +10,8 @@ use crate::source::{Location, SourceFile};
 const CONFIG_KEYS: &[&str] = &["hooks", "payload", "plugin", "targets"];
 const ENTRY_KEYS: &[&str] = &["args", "handler", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
-const PLUGIN_KEYS: &[&str] = &["description", "name", "version"];
+const PLUGIN_KEYS: &[&str] = &["author", "description", "name", "version"];
+const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
 const PAYLOAD_KEYS: &[&str] = &["source", "targets"];
 
 /// Reads the config's root value. Returns the model (as far as it could be read) and diagnostics.
@@ -183,7 +184,7 @@ impl Reader<'_> {
 
     fn plugin(&mut self, node: &Node) -> Option<PluginConfig> {
         let properties = self.object(node, "`plugin`")?;
-        let mut plugin = PluginConfig { name: None, description: None, version: None, at: self.at(node) };
+        let mut plugin = PluginConfig { name: None, description: None, version: None, author: None, at: self.at(node) };
         let mut saw_name = false;
         for property in properties {
             let key = property.key.as_str();
@@ -199,6 +200,7 @@ impl Reader<'_> {
                         _ => plugin.version = Some(text),
                     }
                 }
+                "author" => plugin.author = self.author(&property.value),
                 _ => self.unknown_key(property, PLUGIN_KEYS, "`plugin`"),
             }
         }
@@ -206,6 +208,53 @@ impl Reader<'_> {
             self.diagnostics.push(messages::missing_key("name", "`plugin`", &plugin.at));
         }
         Some(plugin)
+    }
+
+    /// `author: 'Name <email> (url)'` or `author: { name, email, url }`.
+    fn author(&mut self, node: &Node) -> Option<Author> {
+        match &node.value {
+            Value::String(line) => {
+                let author = Author::from_npm_line(line);
+                if author.is_none() {
+                    self.diagnostics.push(messages::missing_key("name", "`plugin.author`", &self.at(node)));
+                }
+                author
+            }
+            Value::Object(properties) => {
+                let mut author = Author { name: String::new(), email: None, url: None };
+                for property in properties {
+                    let key = property.key.as_str();
+                    match key {
+                        "name" | "email" | "url" => {
+                            let Some(text) = self.string(&property.value, &format!("plugin.author.{key}")) else {
+                                continue;
+                            };
+                            match key {
+                                "name" => author.name = text,
+                                "email" => author.email = Some(text),
+                                _ => author.url = Some(text),
+                            }
+                        }
+                        _ => self.unknown_key(property, AUTHOR_KEYS, "`plugin.author`"),
+                    }
+                }
+                if author.name.trim().is_empty() && !has_spread(properties) {
+                    self.diagnostics.push(messages::missing_key("name", "`plugin.author`", &self.at(node)));
+                    return None;
+                }
+                Some(author)
+            }
+            Value::Unreadable => None,
+            other => {
+                self.diagnostics.push(messages::wrong_type(
+                    "`plugin.author`",
+                    "a string or `{ name, email, url }`",
+                    other,
+                    &self.at(node),
+                ));
+                None
+            }
+        }
     }
 
     fn payloads(&mut self, node: &Node) -> Vec<PayloadDeclaration> {

@@ -174,6 +174,13 @@ pub fn invalid_plugin_name(name: &str, suggestion: &str, at: &Location) -> Diagn
     }
 }
 
+pub fn missing_author(plugin_at: Option<&Location>) -> Diagnostic {
+    Diagnostic::new(Code::MissingAuthor, "the plugin names no author")
+        .at(plugin_at, "no `author` here")
+        .note("Claude Code's `claude plugin validate --strict` fails on a plugin without author details")
+        .hint("add `author: 'Your Name <you@example.com>'` to `plugin`, or an `author` to the bundle's package.json")
+}
+
 // ---------------------------------------------------------------------------------------------
 // Hook declarations
 

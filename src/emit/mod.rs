@@ -201,6 +201,7 @@ pub fn emit(
             name: bundle.plugin.name.clone(),
             description: bundle.plugin.description.clone(),
             version: bundle.plugin.version.clone(),
+            author: bundle.plugin.author.as_ref().map(|a| serde_json::to_value(a).expect("authors serialise")),
         },
         hosts: manifest_hosts,
         hooks: index,

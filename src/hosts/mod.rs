@@ -49,6 +49,8 @@ pub struct HookSurface {
     /// Whether the plugin manifest names the hook document (`"hooks": "./…"`); Claude Code loads
     /// `hooks/hooks.json` by itself and reports a pointer at it as a duplicate.
     pub manifest_points_to_document: bool,
+    /// Whether the plugin manifest carries `author` (Codex 0.171's manifest model has no such key).
+    pub manifest_author: bool,
     /// The placeholder the host replaces with the installed plugin's root in a hook command.
     pub root_token: String,
     /// What the host waits for a hook when the declaration gives no timeout (`None`: not documented).

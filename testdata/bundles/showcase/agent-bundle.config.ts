@@ -17,6 +17,7 @@ export default defineConfig({
     name: 'showcase',
     description: 'Every kind of hook declaration, for trying agent-bundle out.',
     version: '0.1.0',
+    author: { name: 'agent-bundle examples', url: 'https://example.com/agent-bundle' },
   },
   targets: ['claude', 'codex', 'cursor', 'portable'],
 });

@@ -8,6 +8,6 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/classify.ts', tools: ['shell'] },
     afterTool: './src/hooks/summary.tsx',
   },
-  plugin: { name: 'typescript-features' },
+  plugin: { name: 'typescript-features', author: 'agent-bundle examples' },
   targets: ['claude'],
 });
