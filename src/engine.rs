@@ -100,12 +100,18 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     loaded.diagnostics.extend(plan_diagnostics);
 
     let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
-    if plugin.author.is_none() {
-        plugin.author = package_json_author(&canonical_root, disk);
-    }
-    if plugin.author.is_none() {
+    fill_from_package_json(&mut plugin, &canonical_root, disk);
+    let missing: Vec<&str> = [
+        ("author", plugin.author.is_none()),
+        ("description", plugin.description.is_none()),
+        ("version", plugin.version.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(field, absent)| absent.then_some(field))
+    .collect();
+    if !missing.is_empty() {
         let at = config.plugin.as_ref().map(|p| p.at.clone());
-        loaded.diagnostics.push(messages::missing_author(at.as_ref()));
+        loaded.diagnostics.push(messages::incomplete_plugin_metadata(&missing, at.as_ref()));
     }
     loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans });
     loaded.sources.push(source);
@@ -141,10 +147,24 @@ fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut
     }
 }
 
-/// `author` of the bundle's package.json, the usual place a JavaScript project names its author.
-fn package_json_author(root: &Utf8Path, disk: &dyn Disk) -> Option<Author> {
-    let text = disk.read_to_string(&root.join("package.json")).ok()?;
-    let manifest: serde_json::Value = serde_json::from_str(&text).ok()?;
+/// Takes `author`, `version` and `description` from the bundle's package.json when the config gives
+/// none: that is where a JavaScript project already says them.
+fn fill_from_package_json(plugin: &mut PluginInfo, root: &Utf8Path, disk: &dyn Disk) {
+    let Ok(text) = disk.read_to_string(&root.join("package.json")) else { return };
+    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else { return };
+    let text_field = |key: &str| manifest.get(key).and_then(|v| v.as_str()).filter(|v| !v.trim().is_empty());
+    if plugin.author.is_none() {
+        plugin.author = package_json_author(&manifest);
+    }
+    if plugin.version.is_none() {
+        plugin.version = text_field("version").map(str::to_string);
+    }
+    if plugin.description.is_none() {
+        plugin.description = text_field("description").map(str::to_string);
+    }
+}
+
+fn package_json_author(manifest: &serde_json::Value) -> Option<Author> {
     match manifest.get("author")? {
         serde_json::Value::String(line) => Author::from_npm_line(line),
         serde_json::Value::Object(object) => {

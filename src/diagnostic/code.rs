@@ -56,7 +56,7 @@ catalogue! {
     MissingKey = "AB1022", Error, "a required key is missing";
     InvalidPluginName = "AB1023", Error, "the plugin name is not a kebab-case identifier";
     UnknownEvent = "AB1024", Error, "a `hooks` key is not one of the seven canonical events";
-    MissingAuthor = "AB1025", Warning, "the plugin names no author, which `claude plugin validate --strict` requires";
+    IncompletePluginMetadata = "AB1025", Warning, "the plugin lacks an author, description or version, which `claude plugin validate --strict` requires";
     // Targets and hook declarations (AB41xx/AB42xx, numbered as in the original).
     UnknownTarget = "AB4100", Error, "`targets` names a host agent-bundle does not know";
     DuplicateHook = "AB4101", Error, "two hook declarations are identical";

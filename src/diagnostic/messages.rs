@@ -174,11 +174,14 @@ pub fn invalid_plugin_name(name: &str, suggestion: &str, at: &Location) -> Diagn
     }
 }
 
-pub fn missing_author(plugin_at: Option<&Location>) -> Diagnostic {
-    Diagnostic::new(Code::MissingAuthor, "the plugin names no author")
-        .at(plugin_at, "no `author` here")
-        .note("Claude Code's `claude plugin validate --strict` fails on a plugin without author details")
-        .hint("add `author: 'Your Name <you@example.com>'` to `plugin`, or an `author` to the bundle's package.json")
+pub fn incomplete_plugin_metadata(missing: &[&str], plugin_at: Option<&Location>) -> Diagnostic {
+    Diagnostic::new(Code::IncompletePluginMetadata, format!("the plugin has no {}", missing.join(", no ")))
+        .at(plugin_at, "incomplete plugin details")
+        .note("Claude Code's `claude plugin validate --strict` fails on a plugin without an author, a description and a version")
+        .hint(format!(
+            "add {} to `plugin` (for example `author: 'Your Name <you@example.com>'`), or to the bundle's package.json",
+            list(missing)
+        ))
 }
 
 // ---------------------------------------------------------------------------------------------

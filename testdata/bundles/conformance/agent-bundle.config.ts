@@ -13,5 +13,5 @@ export default defineConfig({
     afterTool: { handler: './src/hooks/record.ts', tools: ['file.write', 'shell', 'file.write'] },
     stop: './src/hooks/stop.ts',
   },
-  plugin: { name: 'conformance', description: 'Hook-name conformance vectors.', author: 'agent-bundle examples' },
+  plugin: { name: 'conformance', description: 'Hook-name conformance vectors.', version: '1.0.0', author: 'agent-bundle examples' },
 });

@@ -8,6 +8,6 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/classify.ts', tools: ['shell'] },
     afterTool: './src/hooks/summary.tsx',
   },
-  plugin: { name: 'typescript-features', author: 'agent-bundle examples' },
+  plugin: { name: 'typescript-features', description: 'TypeScript features the compiler lowers.', version: '1.0.0', author: 'agent-bundle examples' },
   targets: ['claude'],
 });

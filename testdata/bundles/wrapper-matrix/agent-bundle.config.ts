@@ -12,6 +12,6 @@ export default defineConfig({
     agentStop: { handler: './src/hooks/shape.ts', timeout: 2 },
     workspaceOpen: { handler: './src/hooks/shape.ts', timeout: 2, targets: ['cursor'] },
   },
-  plugin: { name: 'wrapper-matrix', description: 'Result shapes for the wrapper golden tests.', author: 'agent-bundle examples' },
+  plugin: { name: 'wrapper-matrix', description: 'Result shapes for the wrapper golden tests.', version: '1.0.0', author: 'agent-bundle examples' },
   targets: ['claude', 'codex', 'cursor'],
 });

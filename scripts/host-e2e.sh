@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The real-host suite: installs the pinned Claude Code and Codex programs into a cache folder when
+# missing (the only step that needs the npm registry), then runs tests/host_e2e inside a private
+# network namespace that has nothing but loopback, so the hosts run fully offline against the mock
+# model server. Prints one line per check and a closing "N passed, N failed" line.
+#
+#   scripts/host-e2e.sh [FILTER]
+#
+# AGENT_BUNDLE_HOSTS_DIR overrides the cache folder (default ~/.cache/agent-bundle-hosts).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CLAUDE_CODE_VERSION=2.1.332
+CODEX_VERSION=0.171.0
+HOSTS_DIR="${AGENT_BUNDLE_HOSTS_DIR:-$HOME/.cache/agent-bundle-hosts}"
+export AGENT_BUNDLE_HOSTS_DIR="$HOSTS_DIR"
+
+need() {
+  command -v "$1" >/dev/null 2>&1 || { echo "host-e2e: \`$1\` is needed: $2" >&2; exit 1; }
+}
+need node "the emitted wrappers run under Node.js 18+"
+need npm "it installs the pinned host programs"
+need unshare "it gives the suite a private network namespace (util-linux)"
+need ip "it brings loopback up inside that namespace (iproute2)"
+
+installed_version() {
+  node -e "try { console.log(require('$HOSTS_DIR/node_modules/$1/package.json').version) } catch { console.log('none') }"
+}
+if [ "$(installed_version @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" ] \
+  || [ "$(installed_version @openai/codex)" != "$CODEX_VERSION" ]; then
+  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION and @openai/codex@$CODEX_VERSION into $HOSTS_DIR"
+  mkdir -p "$HOSTS_DIR"
+  printf '{ "name": "agent-bundle-hosts", "private": true }\n' > "$HOSTS_DIR/package.json"
+  printf 'omit-lockfile-registry-resolved=true\n' > "$HOSTS_DIR/.npmrc"
+  (cd "$HOSTS_DIR" && npm install --ignore-scripts --no-audit --no-fund --save-exact \
+    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION")
+fi
+
+echo "== building the suite"
+cargo build --locked --features host-e2e --tests
+suite=$(cargo test --locked --features host-e2e --test host_e2e --no-run 2>&1 \
+  | sed -n 's/.*Executable tests\/host_e2e\/main.rs (\(.*\))$/\1/p' | tail -n 1)
+[ -x "$suite" ] || { echo "host-e2e: could not find the built suite" >&2; exit 1; }
+
+echo "== running offline against the mock model server"
+if [ "$(id -u)" = 0 ]; then
+  exec unshare --net sh -c 'ip link set lo up && exec "$0" "$@"' "$suite" "$@"
+else
+  exec unshare --map-root-user --net sh -c 'ip link set lo up && exec "$0" "$@"' "$suite" "$@"
+fi

@@ -1,0 +1,1 @@
+export default () => ({ additionalContext: 'E2E_SESSION_MARKER: context from agent-bundle' });

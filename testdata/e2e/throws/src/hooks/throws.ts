@@ -1,0 +1,3 @@
+export default () => {
+  throw new Error('E2E_THROW: the handler failed');
+};

@@ -1,0 +1,236 @@
+//! Running the real Claude Code and Codex programs, offline, against the mock model server, with an
+//! emitted plugin installed the way users install it.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::mock::{Call, Dialect, MockServer};
+
+/// Where the pinned host programs are installed (scripts/host-e2e.sh installs them).
+pub struct Programs {
+    pub claude: PathBuf,
+    pub codex: PathBuf,
+    /// The folder holding `node`, put on the hosts' PATH so hook commands find it.
+    pub node_dir: PathBuf,
+}
+
+impl Programs {
+    pub fn locate() -> Result<Programs, String> {
+        let dir = std::env::var_os("AGENT_BUNDLE_HOSTS_DIR")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache/agent-bundle-hosts")))
+            .ok_or("set AGENT_BUNDLE_HOSTS_DIR to the folder scripts/host-e2e.sh installs the hosts into")?;
+        let claude = dir.join("node_modules/@anthropic-ai/claude-code-linux-x64/claude");
+        let codex = dir.join("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
+        for program in [&claude, &codex] {
+            if !program.is_file() {
+                return Err(format!(
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code and Codex into {}",
+                    program.display(),
+                    dir.display()
+                ));
+            }
+        }
+        let node = Command::new("sh").args(["-c", "command -v node"]).output().map_err(|e| e.to_string())?;
+        let node = String::from_utf8_lossy(&node.stdout).trim().to_string();
+        if node.is_empty() {
+            return Err("`node` is not on PATH; the emitted wrappers run under Node.js 18+".into());
+        }
+        let node_dir = Path::new(&node).parent().unwrap().to_path_buf();
+        Ok(Programs { claude, codex, node_dir })
+    }
+
+    fn path_variable(&self) -> String {
+        format!("{}:/usr/local/bin:/usr/bin:/bin", self.node_dir.display())
+    }
+}
+
+/// What one host run produced.
+pub struct HostRun {
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: String,
+    pub stderr: String,
+    /// Every request the host sent to the model.
+    pub requests: Vec<Value>,
+    /// The session's working folder (tool calls write here).
+    pub work: PathBuf,
+    /// Keeps the run's folders alive until the checks are done.
+    _temp: tempfile::TempDir,
+}
+
+impl HostRun {
+    pub fn any_request_contains(&self, needle: &str) -> bool {
+        self.requests.iter().any(|r| r.to_string().contains(needle))
+    }
+
+    pub fn first_request_index_containing(&self, needle: &str) -> Option<usize> {
+        self.requests.iter().position(|r| r.to_string().contains(needle))
+    }
+
+    pub fn summary(&self) -> String {
+        let tail = |text: &str| text.lines().rev().take(3).collect::<Vec<_>>().join(" | ");
+        format!(
+            "exit {:?}{}, {} model requests; stderr: {}",
+            self.exit_code,
+            if self.timed_out { " (timed out)" } else { "" },
+            self.requests.len(),
+            tail(&self.stderr)
+        )
+    }
+}
+
+pub struct ClaudeOptions<'a> {
+    pub allowed_tools: Option<&'a str>,
+}
+
+pub fn run_claude(
+    programs: &Programs,
+    artifact: &Path,
+    calls: Vec<Call>,
+    options: ClaudeOptions<'_>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, tmp, work) = (temp.path().join("home"), temp.path().join("tmp"), temp.path().join("work"));
+    for dir in [&home, &tmp, &work] {
+        std::fs::create_dir_all(dir)?;
+    }
+    let server = MockServer::start(Dialect::Anthropic, calls, work.clone())?;
+    let mut command = Command::new(&programs.claude);
+    command
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("HOME", &home)
+        .env("TMPDIR", &tmp)
+        .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{}", server.port))
+        .env("ANTHROPIC_API_KEY", "mock-key")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .current_dir(&work)
+        .args(["-p", "Run the scripted tool calls, then answer."])
+        .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
+        .arg("--plugin-dir")
+        .arg(artifact);
+    if let Some(tools) = options.allowed_tools {
+        command.args(["--allowedTools", tools]);
+    }
+    let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+pub fn run_codex(
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (codex_home, work, marketplace) =
+        (temp.path().join("codex-home"), temp.path().join("work"), temp.path().join("marketplace"));
+    for dir in [&codex_home, &work, &marketplace.join(".claude-plugin")] {
+        std::fs::create_dir_all(dir)?;
+    }
+    let server = MockServer::start(Dialect::OpenAiResponses, calls, work.clone())?;
+
+    // A model catalog entry makes Codex offer its `apply_patch` tool to the mock model.
+    let catalog = serde_json::json!({ "models": [{
+        "slug": "mock-model", "display_name": "mock model", "apply_patch_tool_type": "freeform",
+        "supported_reasoning_levels": [], "shell_type": "default", "visibility": "list", "supported_in_api": true,
+        "priority": 1, "support_verbosity": false, "truncation_policy": { "mode": "bytes", "limit": 10000 },
+        "experimental_supported_tools": [], "base_instructions": "You are a mock model driven by the agent-bundle suite."
+    }]});
+    std::fs::write(codex_home.join("catalog.json"), catalog.to_string())?;
+    std::fs::write(
+        codex_home.join("config.toml"),
+        format!(
+            "model = \"mock-model\"\nmodel_provider = \"mock\"\nmodel_catalog_json = \"{catalog}\"\n\
+             check_for_update_on_startup = false\n\n\
+             [model_providers.mock]\nname = \"mock\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
+             wire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n\n\
+             [analytics]\nenabled = false\n\n\
+             [features]\nremote_plugin = false\napps = false\nplugin_sharing = false\n",
+            catalog = codex_home.join("catalog.json").display(),
+            port = server.port
+        ),
+    )?;
+    // Codex installs plugins only from a marketplace: a local one listing the artifact.
+    crate::copy_tree(artifact, &marketplace.join(plugin_name))?;
+    std::fs::write(
+        marketplace.join(".claude-plugin/marketplace.json"),
+        serde_json::json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
+            "plugins": [{ "name": plugin_name, "source": format!("./{plugin_name}") }] })
+        .to_string(),
+    )?;
+    let codex = |args: &[OsString]| {
+        let mut command = Command::new(&programs.codex);
+        command
+            .env_clear()
+            .env("PATH", programs.path_variable())
+            .env("HOME", &codex_home)
+            .env("CODEX_HOME", &codex_home)
+            .env("MOCK_API_KEY", "mock-key")
+            .current_dir(&work)
+            .args(args);
+        command
+    };
+    let installs: [Vec<OsString>; 2] = [
+        vec!["plugin".into(), "marketplace".into(), "add".into(), marketplace.clone().into_os_string()],
+        vec!["plugin".into(), "add".into(), format!("{plugin_name}@agent-bundle-e2e").into()],
+    ];
+    for args in installs {
+        let (code, _, out, err) = run_bounded(codex(&args), Duration::from_secs(60))?;
+        if code != Some(0) {
+            return Err(std::io::Error::other(format!("codex {args:?} failed: {out} {err}")));
+        }
+    }
+    let exec: Vec<OsString> = vec![
+        "exec".into(),
+        "--json".into(),
+        "--skip-git-repo-check".into(),
+        "-s".into(),
+        "workspace-write".into(),
+        "-C".into(),
+        work.clone().into_os_string(),
+        "--dangerously-bypass-hook-trust".into(),
+        "Run the scripted tool calls, then answer.".into(),
+    ];
+    let command = codex(&exec);
+    let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Runs a program with no stdin, killing its whole process group at `limit`.
+pub fn run_bounded(mut command: Command, limit: Duration) -> std::io::Result<(Option<i32>, bool, String, String)> {
+    let out_file = tempfile::NamedTempFile::new()?;
+    let err_file = tempfile::NamedTempFile::new()?;
+    let mut child =
+        command.stdin(Stdio::null()).stdout(out_file.reopen()?).stderr(err_file.reopen()?).process_group(0).spawn()?;
+    let started = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if started.elapsed() > limit {
+            timed_out = true;
+            // SAFETY: kill(2) on the process group this function created.
+            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+            break child.wait()?;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = std::fs::read_to_string(out_file.path()).unwrap_or_default();
+    let stderr = std::fs::read_to_string(err_file.path()).unwrap_or_default();
+    Ok((status.code(), timed_out, stdout, stderr))
+}

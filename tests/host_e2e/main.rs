@@ -1,0 +1,331 @@
+//! The real-host suite: emitted plugins loaded into the real Claude Code and Codex programs, running
+//! offline against a mock model server on 127.0.0.1, and checked for what the hosts actually did.
+//! Run it with `scripts/host-e2e.sh` (it installs the pinned hosts and gives the suite a private
+//! network namespace); it prints one line per check and a closing `N passed, N failed` line.
+//!
+//! Usage: host_e2e [FILTER]   (runs only the checks whose name contains FILTER)
+
+mod hosts;
+mod mock;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::io::RealDisk;
+use camino::Utf8PathBuf;
+use hosts::{ClaudeOptions, HostRun, Programs, run_bounded, run_claude, run_codex};
+use mock::{Call, FINAL_TEXT};
+
+/// Each host run's wall-clock limit.
+const RUN_LIMIT: Duration = Duration::from_secs(120);
+const MARKER: &str = "marker.txt";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Host {
+    Claude,
+    Codex,
+}
+
+impl Host {
+    fn name(self) -> &'static str {
+        match self {
+            Host::Claude => "claude",
+            Host::Codex => "codex",
+        }
+    }
+}
+
+struct Scenario {
+    name: &'static str,
+    /// The bundle under `testdata/e2e/`.
+    bundle: &'static str,
+    hosts: &'static [Host],
+    calls: fn() -> Vec<Call>,
+    /// Claude's `--allowedTools` (what lets a tool run without a prompt in `-p` mode).
+    claude_allowed_tools: Option<&'static str>,
+    check: fn(Host, &HostRun) -> Result<(), String>,
+}
+
+fn shell_marker() -> Vec<Call> {
+    vec![Call::Shell(format!("echo hi > {MARKER}"))]
+}
+
+fn exists(run: &HostRun, file: &str) -> bool {
+    run.work.join(file).is_file()
+}
+
+fn ensure(condition: bool, message: impl Into<String>) -> Result<(), String> {
+    if condition { Ok(()) } else { Err(message.into()) }
+}
+
+fn finished(run: &HostRun) -> Result<(), String> {
+    ensure(!run.timed_out, "the host did not finish in time")?;
+    ensure(run.exit_code == Some(0), format!("the host exited {:?}", run.exit_code))
+}
+
+fn scenarios() -> Vec<Scenario> {
+    const BOTH: &[Host] = &[Host::Claude, Host::Codex];
+    vec![
+        Scenario {
+            name: "beforeTool deny blocks the shell command and the model gets the reason",
+            bundle: "deny-shell",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the denied command ran")?;
+                ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+            },
+        },
+        Scenario {
+            name: "beforeTool continue lets the command run",
+            bundle: "continue-shell",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "the command did not run")
+            },
+        },
+        Scenario {
+            name: "beforeTool continue grants no permission (no allow rule: the command stays refused)",
+            bundle: "continue-shell",
+            hosts: &[Host::Claude],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(run.stdout.contains(r#""hook_event":"PreToolUse""#), "the PreToolUse hook did not run")?;
+                ensure(!exists(run, MARKER), "the hook auto-approved a call the host would have refused")?;
+                ensure(run.stdout.contains(r#""permission_denials":[{"#), "Claude reported no permission denial")
+            },
+        },
+        Scenario {
+            name: "beforeTool updatedInput rewrites the command that runs",
+            bundle: "rewrite-shell",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, "rewritten.txt"), "the rewritten command did not run")?;
+                ensure(!exists(run, MARKER), "the original command ran")
+            },
+        },
+        Scenario {
+            name: "sessionStart additionalContext reaches the first model request",
+            bundle: "session-context",
+            hosts: BOTH,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(
+                    run.first_request_index_containing("E2E_SESSION_MARKER") == Some(0),
+                    "the first request did not carry the session context",
+                )
+            },
+        },
+        Scenario {
+            name: "afterTool additionalContext reaches the model after the tool result",
+            bundle: "after-context",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "the command did not run")?;
+                match run.first_request_index_containing("E2E_AFTER_MARKER") {
+                    Some(index) if index >= 1 => Ok(()),
+                    Some(_) => Err("the context arrived before the tool ran".into()),
+                    None => Err("no request carried the afterTool context".into()),
+                }
+            },
+        },
+        Scenario {
+            name: "stop deny keeps the agent going once with the reason, then the run ends",
+            bundle: "stop-once",
+            hosts: BOTH,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                let first = run.first_request_index_containing("E2E_STOP_REASON");
+                ensure(first.is_some(), "no request carried the stop reason")?;
+                ensure(
+                    run.requests.iter().filter(|r| r.to_string().contains("E2E_STOP_REASON")).count() >= 1
+                        && run.requests.len() <= 4,
+                    format!("the stop hook did not release ({} requests)", run.requests.len()),
+                )
+            },
+        },
+        Scenario {
+            name: "a handler that throws is a non-blocking hook error: the command runs, nothing is fabricated",
+            bundle: "throws",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |host, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "the command did not run after the hook failed")?;
+                ensure(!run.any_request_contains("E2E_THROW"), "the handler's failure reached the model as an answer")?;
+                if host == Host::Claude {
+                    ensure(run.stdout.contains(r#""exit_code":1"#), "Claude did not record the hook's exit 1")?;
+                }
+                ensure(run.stdout.contains(FINAL_TEXT), "the run did not complete")
+            },
+        },
+        Scenario {
+            name: "tools ['file.write'] fires for the host's write tool and not for the shell",
+            bundle: "file-write-only",
+            hosts: BOTH,
+            calls: || {
+                vec![
+                    Call::WriteFile { path: "note.txt".into(), content: "hello".into() },
+                    Call::Shell(format!("echo hi > {MARKER}")),
+                ]
+            },
+            claude_allowed_tools: Some("Bash,Write"),
+            check: |host, run| {
+                finished(run)?;
+                ensure(exists(run, "note.txt"), "the write tool did not run")?;
+                ensure(exists(run, MARKER), "the shell command did not run")?;
+                let fired = std::fs::read_to_string(run.work.join("fired.log")).unwrap_or_default();
+                let expected = match host {
+                    Host::Claude => "Write\n",
+                    Host::Codex => "apply_patch\n",
+                };
+                ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
+            },
+        },
+    ]
+}
+
+/// Builds a bundle into a temporary folder.
+fn build_into(root: &Path, temp: &Path) -> Result<PathBuf, String> {
+    let output = temp.join("artifact");
+    let options = BuildOptions {
+        root: Utf8PathBuf::from_path_buf(root.to_path_buf()).map_err(|p| format!("{} is not UTF-8", p.display()))?,
+        output: Some(Utf8PathBuf::from_path_buf(output.clone()).unwrap()),
+        targets: Vec::new(),
+    };
+    let report = build(&options, &RealDisk).map_err(|e| e.to_string())?;
+    if report.has_errors() {
+        let codes: Vec<String> = report.diagnostics().iter().map(|d| format!("{}: {}", d.code, d.message)).collect();
+        return Err(format!("build failed: {}", codes.join("; ")));
+    }
+    Ok(output)
+}
+
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+fn bundles_in(dir: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    found.retain(|p| p.join("agent-bundle.config.ts").is_file());
+    found.sort();
+    found
+}
+
+struct Tally {
+    passed: usize,
+    failed: usize,
+}
+
+impl Tally {
+    fn record(&mut self, name: &str, started: Instant, result: Result<(), String>) {
+        let seconds = started.elapsed().as_secs_f32();
+        match result {
+            Ok(()) => {
+                self.passed += 1;
+                println!("ok   {name} ({seconds:.1} s)");
+            }
+            Err(why) => {
+                self.failed += 1;
+                println!("FAIL {name} ({seconds:.1} s): {why}");
+            }
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let filter = std::env::args().nth(1).unwrap_or_default();
+    let programs = match Programs::locate() {
+        Ok(programs) => programs,
+        Err(why) => {
+            eprintln!("host_e2e: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut tally = Tally { passed: 0, failed: 0 };
+
+    // `claude plugin validate --strict` on every artifact the testdata bundles produce.
+    for bundle in bundles_in("testdata/bundles").into_iter().chain(bundles_in("testdata/e2e")) {
+        let name = format!("claude plugin validate --strict: {}", bundle.display());
+        if !name.contains(&filter) {
+            continue;
+        }
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_into(&bundle, temp.path())?;
+            let home = temp.path().join("home");
+            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+            let mut command = std::process::Command::new(&programs.claude);
+            command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
+            command.args(["plugin", "validate", "--strict"]).arg(&artifact);
+            let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
+            ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))
+        })();
+        tally.record(&name, started, result);
+    }
+
+    for scenario in scenarios() {
+        for &host in scenario.hosts {
+            let name = format!("{} {}", host.name(), scenario.name);
+            if !name.contains(&filter) {
+                continue;
+            }
+            let started = Instant::now();
+            let result = (|| {
+                let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+                let bundle = Path::new("testdata/e2e").join(scenario.bundle);
+                let artifact = build_into(&bundle, temp.path())?;
+                let plugin = format!("e2e-{}", scenario.bundle);
+                let run = match host {
+                    Host::Claude => run_claude(
+                        &programs,
+                        &artifact,
+                        (scenario.calls)(),
+                        ClaudeOptions { allowed_tools: scenario.claude_allowed_tools },
+                        RUN_LIMIT,
+                    ),
+                    Host::Codex => run_codex(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
+                }
+                .map_err(|e| e.to_string())?;
+                (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))
+            })();
+            tally.record(&name, started, result);
+        }
+    }
+
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

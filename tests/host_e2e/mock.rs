@@ -1,0 +1,227 @@
+//! A mock model server on 127.0.0.1 that speaks just enough of the Anthropic Messages API (Claude
+//! Code) and the OpenAI Responses API (Codex) to script a run: the main loop gets the scenario's tool
+//! calls in order, then a final answer. Every request body is recorded for the checks. The accept
+//! loop polls a stop flag, so the server ends when the scenario does.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// A call the scripted model makes, in host-neutral terms.
+#[derive(Clone, Debug)]
+pub enum Call {
+    /// A shell command (Claude `Bash`, Codex `exec_command`).
+    Shell(String),
+    /// Create a file with this content (Claude `Write`, Codex `apply_patch`).
+    WriteFile { path: String, content: String },
+}
+
+pub const FINAL_TEXT: &str = "MOCK_FINAL_ANSWER";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Anthropic,
+    OpenAiResponses,
+}
+
+pub struct MockServer {
+    pub port: u16,
+    requests: Arc<Mutex<Vec<Value>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl MockServer {
+    pub fn start(dialect: Dialect, calls: Vec<Call>, work: std::path::PathBuf) -> std::io::Result<MockServer> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        listener.set_nonblocking(true)?;
+        let port = listener.local_addr()?.port();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let requests = requests.clone();
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                // Bounded: the loop ends when the scenario sets `stop`, or after ten minutes at most.
+                let deadline = Instant::now() + Duration::from_secs(600);
+                while !stop.load(Ordering::Relaxed) && Instant::now() < deadline {
+                    match listener.accept() {
+                        Ok((stream, _)) => {
+                            let _ = serve(stream, dialect, &calls, &work, &requests);
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        Err(_) => break,
+                    }
+                }
+            })
+        };
+        Ok(MockServer { port, requests, stop, thread: Some(thread) })
+    }
+
+    /// Every request body received so far, in order.
+    pub fn requests(&self) -> Vec<Value> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for MockServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn serve(
+    stream: TcpStream,
+    dialect: Dialect,
+    calls: &[Call],
+    work: &std::path::Path,
+    requests: &Mutex<Vec<Value>>,
+) -> std::io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let mut content_length = 0usize;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                content_length = value.trim().parse().unwrap_or(0);
+            }
+        }
+    }
+    let mut body = vec![0; content_length];
+    reader.read_exact(&mut body)?;
+    let mut stream = stream;
+    if !request_line.starts_with("POST ") {
+        return stream.write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    }
+    let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    requests.lock().unwrap().push(request.clone());
+    let events = match dialect {
+        Dialect::Anthropic => anthropic_reply(&request, calls, work),
+        Dialect::OpenAiResponses => responses_reply(&request, calls, work),
+    };
+    let payload: String = events.iter().map(|(event, data)| format!("event: {event}\ndata: {data}\n\n")).collect();
+    let head = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        payload.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(payload.as_bytes())?;
+    stream.flush()
+}
+
+/// The main loop's next call: as many calls as tool results the conversation already holds.
+fn next_call<'c>(calls: &'c [Call], tool_results: usize) -> Option<&'c Call> {
+    calls.get(tool_results)
+}
+
+fn anthropic_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<(String, Value)> {
+    let is_main_loop = request["tools"].as_array().is_some_and(|tools| tools.iter().any(|t| t["name"] == "Bash"));
+    let tool_results = request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|m| m["content"].as_array().into_iter().flatten())
+        .filter(|c| c["type"] == "tool_result")
+        .count();
+    let call = if is_main_loop { next_call(calls, tool_results) } else { None };
+    let (block, stop_reason) = match call {
+        Some(Call::Shell(command)) => (
+            json!({ "type": "tool_use", "id": format!("toolu_mock_{tool_results}"), "name": "Bash",
+                     "input": { "command": command, "description": "mock call from the agent-bundle suite" } }),
+            "tool_use",
+        ),
+        Some(Call::WriteFile { path, content }) => (
+            json!({ "type": "tool_use", "id": format!("toolu_mock_{tool_results}"), "name": "Write",
+                     "input": { "file_path": work.join(path).to_string_lossy(), "content": content } }),
+            "tool_use",
+        ),
+        None => (json!({ "type": "text", "text": FINAL_TEXT }), "end_turn"),
+    };
+    let mut events = vec![(
+        "message_start".to_string(),
+        json!({ "type": "message_start", "message": { "id": "msg_mock", "type": "message", "role": "assistant",
+            "model": request["model"], "content": [], "stop_reason": null, "stop_sequence": null,
+            "usage": { "input_tokens": 1, "output_tokens": 1 } } }),
+    )];
+    if block["type"] == "text" {
+        events.push((
+            "content_block_start".into(),
+            json!({ "type": "content_block_start", "index": 0, "content_block": { "type": "text", "text": "" } }),
+        ));
+        events.push((
+            "content_block_delta".into(),
+            json!({ "type": "content_block_delta", "index": 0, "delta": { "type": "text_delta", "text": FINAL_TEXT } }),
+        ));
+    } else {
+        let mut start = block.clone();
+        start["input"] = json!({});
+        events.push((
+            "content_block_start".into(),
+            json!({ "type": "content_block_start", "index": 0, "content_block": start }),
+        ));
+        events.push((
+            "content_block_delta".into(),
+            json!({ "type": "content_block_delta", "index": 0,
+            "delta": { "type": "input_json_delta", "partial_json": block["input"].to_string() } }),
+        ));
+    }
+    events.push(("content_block_stop".into(), json!({ "type": "content_block_stop", "index": 0 })));
+    events.push(("message_delta".into(), json!({ "type": "message_delta", "delta": { "stop_reason": stop_reason, "stop_sequence": null }, "usage": { "output_tokens": 1 } })));
+    events.push(("message_stop".into(), json!({ "type": "message_stop" })));
+    events
+}
+
+fn responses_reply(request: &Value, calls: &[Call], _work: &std::path::Path) -> Vec<(String, Value)> {
+    let is_main_loop =
+        request["tools"].as_array().is_some_and(|tools| tools.iter().any(|t| t["name"] == "exec_command"));
+    let tool_results = request["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|item| matches!(item["type"].as_str(), Some("function_call_output" | "custom_tool_call_output")))
+        .count();
+    let call = if is_main_loop { next_call(calls, tool_results) } else { None };
+    let item = match call {
+        Some(Call::Shell(command)) => json!({ "type": "function_call", "id": format!("fc_mock_{tool_results}"),
+            "call_id": format!("call_mock_{tool_results}"), "name": "exec_command",
+            "arguments": json!({ "cmd": command }).to_string() }),
+        Some(Call::WriteFile { path, content }) => {
+            let added: String = content.lines().map(|l| format!("+{l}\n")).collect();
+            json!({ "type": "custom_tool_call", "id": format!("ctc_mock_{tool_results}"),
+                "call_id": format!("call_mock_{tool_results}"), "name": "apply_patch",
+                "input": format!("*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch\n") })
+        }
+        None => json!({ "type": "message", "role": "assistant", "id": "msg_mock",
+            "content": [{ "type": "output_text", "text": FINAL_TEXT, "annotations": [] }] }),
+    };
+    vec![
+        ("response.created".into(), json!({ "type": "response.created", "response": { "id": "resp_mock" } })),
+        (
+            "response.output_item.done".into(),
+            json!({ "type": "response.output_item.done", "output_index": 0, "item": item }),
+        ),
+        (
+            "response.completed".into(),
+            json!({ "type": "response.completed", "response": { "id": "resp_mock",
+            "usage": { "input_tokens": 1, "input_tokens_details": { "cached_tokens": 0 }, "output_tokens": 1,
+                       "output_tokens_details": { "reasoning_tokens": 0 }, "total_tokens": 2 } } }),
+        ),
+    ]
+}
