@@ -7,7 +7,7 @@ use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
 use crate::diagnostic::{self, Diagnostic, messages};
 use crate::emit::{self, Emitted};
 use crate::engine::{self, Loaded};
-use crate::io::{Disk, WriteError, replace_folder};
+use crate::io::{Disk, WriteError, WriteOutcome, write_artifact};
 use crate::target::Target;
 
 #[derive(Clone, Debug, Default)]
@@ -30,6 +30,8 @@ pub struct BuildReport {
     /// What was written, when the build succeeded.
     pub manifest: Option<ArtifactManifest>,
     pub emitted: Option<Emitted>,
+    /// Which files the build wrote, kept and removed.
+    pub write: Option<WriteOutcome>,
 }
 
 impl BuildReport {
@@ -45,10 +47,25 @@ impl BuildReport {
 /// Builds the bundle at `options.root`. Nothing is written unless the whole build succeeds; the
 /// previous artifact stays as it was otherwise.
 pub fn build(options: &BuildOptions, disk: &dyn Disk) -> Result<BuildReport, crate::Error> {
+    build_with(options, disk, &mut |_| {})
+}
+
+/// [`build`], calling `on_wait` if another build holds the output's lock (the build then waits).
+pub fn build_with(
+    options: &BuildOptions,
+    disk: &dyn Disk,
+    on_wait: &mut dyn FnMut(&Utf8Path),
+) -> Result<BuildReport, crate::Error> {
     let mut loaded = engine::load(&options.root, disk);
     let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
-    let mut report =
-        BuildReport { loaded: Loaded::default(), output, hosts: Vec::new(), manifest: None, emitted: None };
+    let mut report = BuildReport {
+        loaded: Loaded::default(),
+        output,
+        hosts: Vec::new(),
+        manifest: None,
+        emitted: None,
+        write: None,
+    };
     let bundle = match loaded.bundle.clone() {
         Some(bundle) if !loaded.has_errors() => bundle,
         _ => {
@@ -79,10 +96,12 @@ pub fn build(options: &BuildOptions, disk: &dyn Disk) -> Result<BuildReport, cra
     loaded.diagnostics.extend(diagnostics);
     loaded.sources.extend(sources);
     if let Some(emitted) = emitted {
-        match replace_folder(&report.output, &emitted.files, MANIFEST_PATH) {
-            Ok(()) => {
+        let previous = previous_hashes(&report.output, disk);
+        match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
+            Ok(outcome) => {
                 report.manifest = Some(emitted.manifest.clone());
                 report.emitted = Some(emitted);
+                report.write = Some(outcome);
             }
             Err(WriteError::NotAnArtifact) => loaded.diagnostics.push(messages::output_not_an_artifact(&report.output)),
             Err(WriteError::Io(error)) => {
@@ -93,6 +112,13 @@ pub fn build(options: &BuildOptions, disk: &dyn Disk) -> Result<BuildReport, cra
     diagnostic::sort(&mut loaded.diagnostics);
     report.loaded = loaded;
     Ok(report)
+}
+
+/// The file hashes the current artifact's manifest records (empty when there is none).
+fn previous_hashes(output: &Utf8Path, disk: &dyn Disk) -> std::collections::BTreeMap<String, String> {
+    let Ok(text) = disk.read_to_string(&output.join(MANIFEST_PATH)) else { return Default::default() };
+    let Ok(manifest) = serde_json::from_str::<ArtifactManifest>(&text) else { return Default::default() };
+    manifest.files.into_iter().map(|f| (f.path, f.sha256)).collect()
 }
 
 /// `path` made absolute without requiring it to exist (the output folder usually does not yet).

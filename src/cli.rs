@@ -159,13 +159,16 @@ fn run_build(
 ) -> Result<(), Error> {
     let options =
         build::BuildOptions { root: args.root.clone(), output: args.output.clone(), targets: args.targets.clone() };
-    let report = build::build(&options, &RealDisk)?;
+    let report = build::build_with(&options, &RealDisk, &mut |lock| {
+        let _ = writeln!(stderr, "Waiting for another build of this output to finish (lock: {lock})");
+    })?;
     report_diagnostics(&report.loaded, format, stderr)?;
     let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
     if errors > 0 {
         return Err(Error::Reported { errors });
     }
     let manifest = report.manifest.as_ref().expect("a build without errors wrote a manifest");
+    let write = report.write.as_ref().expect("a build without errors wrote its output");
     if args.json {
         let summary = serde_json::json!({
             "output": report.output,
@@ -173,6 +176,9 @@ fn run_build(
             "hosts": report.hosts,
             "hooks": manifest.hooks,
             "files": manifest.files.len() + 1,
+            "written": write.written,
+            "kept": write.kept.len(),
+            "removed": write.removed,
         });
         writeln!(stdout, "{}", serde_json::to_string_pretty(&summary).expect("JSON serialises"))?;
     } else {
@@ -183,11 +189,13 @@ fn run_build(
             .collect();
         writeln!(
             stdout,
-            "Built {} to {} ({} file{}; simulatable hooks: {})",
+            "Built {} to {}: {} file{} written, {} unchanged, {} removed; simulatable hooks: {}",
             manifest.plugin.name,
             report.output,
-            manifest.files.len() + 1,
-            if manifest.files.is_empty() { "" } else { "s" },
+            write.written.len(),
+            if write.written.len() == 1 { "" } else { "s" },
+            write.kept.len(),
+            write.removed.len(),
             if per_host.is_empty() { "none".to_string() } else { per_host.join(", ") }
         )?;
     }

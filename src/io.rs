@@ -2,7 +2,11 @@
 //! through [`Disk`], so they stay pure and testable, and the invariant "extraction never runs user
 //! code; only the I/O layer touches the disk" holds by construction.
 
+mod writer;
+
 use camino::{Utf8Path, Utf8PathBuf};
+
+pub use writer::{WriteError, WriteOutcome, write_artifact};
 
 /// What the pipeline asks of the file system.
 pub trait Disk {
@@ -113,73 +117,4 @@ mod tests {
         assert_eq!(relative_to("/a/b/src/x.ts".into(), "/a/b".into()).as_deref(), Some("src/x.ts"));
         assert_eq!(relative_to("/a/c".into(), "/a/b".into()), None);
     }
-}
-
-/// Why an artifact could not be written.
-#[derive(Debug)]
-pub enum WriteError {
-    /// The output folder holds files agent-bundle did not write; nothing was touched.
-    NotAnArtifact,
-    Io(std::io::Error),
-}
-
-impl From<std::io::Error> for WriteError {
-    fn from(error: std::io::Error) -> Self {
-        WriteError::Io(error)
-    }
-}
-
-/// Replaces the folder `output` with exactly `files`, so that a reader sees either the old
-/// artifact or the new one: the new one is written into a sibling staging folder first, then
-/// swapped in by renames. A folder that exists, is not empty and has no `marker` file is never
-/// replaced.
-pub fn replace_folder(
-    output: &Utf8Path,
-    files: &std::collections::BTreeMap<String, Vec<u8>>,
-    marker: &str,
-) -> Result<(), WriteError> {
-    if output.exists() {
-        let is_ours = output.join(marker).is_file();
-        let is_empty = output.is_dir() && fs_err::read_dir(output)?.next().is_none();
-        if !is_ours && !is_empty {
-            return Err(WriteError::NotAnArtifact);
-        }
-    }
-    let parent = output.parent().filter(|p| !p.as_str().is_empty()).unwrap_or(Utf8Path::new("."));
-    fs_err::create_dir_all(parent)?;
-    let name = output.file_name().unwrap_or("artifact");
-    let staging = parent.join(format!(".{name}.staging-{}", std::process::id()));
-    let previous = parent.join(format!(".{name}.previous-{}", std::process::id()));
-    if staging.exists() {
-        fs_err::remove_dir_all(&staging)?;
-    }
-    let written = (|| -> std::io::Result<()> {
-        for (path, bytes) in files {
-            let target = staging.join(path);
-            if let Some(dir) = target.parent() {
-                fs_err::create_dir_all(dir)?;
-            }
-            fs_err::write(&target, bytes)?;
-        }
-        Ok(())
-    })();
-    if let Err(error) = written {
-        let _ = fs_err::remove_dir_all(&staging);
-        return Err(error.into());
-    }
-    let had_previous = output.exists();
-    if had_previous {
-        fs_err::rename(output, &previous)?;
-    }
-    if let Err(error) = fs_err::rename(&staging, output) {
-        if had_previous {
-            let _ = fs_err::rename(&previous, output);
-        }
-        let _ = fs_err::remove_dir_all(&staging);
-        return Err(error.into());
-    }
-    if had_previous {
-        fs_err::remove_dir_all(&previous)?;
-    }
-    Ok(())
 }

@@ -1,0 +1,179 @@
+//! Incremental, atomic writes: a no-op rebuild writes nothing, an edit writes only what changed,
+//! unchanged files keep their mtime, concurrent builds take turns, and a build killed while writing
+//! leaves the previous artifact whole.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+use common::{copy_tree, read_tree};
+use insta_cmd::get_cargo_bin;
+
+fn cli() -> Command {
+    Command::new(get_cargo_bin("cargo-agent-bundle"))
+}
+
+struct Workspace {
+    _temp: tempfile::TempDir,
+    bundle: PathBuf,
+    output: PathBuf,
+}
+
+fn workspace(bundle: &str) -> Workspace {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().join("bundle");
+    copy_tree(&Path::new("testdata/bundles").join(bundle), &root);
+    let output = temp.path().join("out");
+    Workspace { _temp: temp, bundle: root, output }
+}
+
+/// Builds and returns the JSON summary.
+fn build(ws: &Workspace) -> serde_json::Value {
+    let output = cli()
+        .arg("build")
+        .arg("--root")
+        .arg(&ws.bundle)
+        .arg("--output")
+        .arg(&ws.output)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn mtimes(dir: &Path) -> Vec<(String, SystemTime)> {
+    let tree = read_tree(camino::Utf8Path::from_path(dir).unwrap());
+    tree.keys().map(|path| (path.clone(), std::fs::metadata(dir.join(path)).unwrap().modified().unwrap())).collect()
+}
+
+fn written(summary: &serde_json::Value) -> Vec<String> {
+    summary["written"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn a_no_op_rebuild_writes_nothing_and_keeps_every_mtime() {
+    let ws = workspace("showcase");
+    let first = build(&ws);
+    assert_eq!(written(&first).len(), first["files"].as_u64().unwrap() as usize);
+    let before = mtimes(&ws.output);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let second = build(&ws);
+    assert!(written(&second).is_empty(), "{second}");
+    assert_eq!(mtimes(&ws.output), before);
+}
+
+#[test]
+fn editing_one_handler_writes_only_its_module_and_the_manifest() {
+    let ws = workspace("showcase");
+    build(&ws);
+    let before = mtimes(&ws.output);
+    std::fs::write(
+        ws.bundle.join("src/hooks/record-edit.ts"),
+        "export default () => ({ additionalContext: 'edited' });\n",
+    )
+    .unwrap();
+    let summary = build(&ws);
+    assert_eq!(written(&summary), ["agent-bundle.manifest.json", "hooks/handlers/src/hooks/record-edit.mjs"]);
+    let after = mtimes(&ws.output);
+    let changed: Vec<&String> = before.iter().zip(&after).filter(|(a, b)| a != b).map(|(a, _)| &a.0).collect();
+    assert_eq!(changed, ["agent-bundle.manifest.json", "hooks/handlers/src/hooks/record-edit.mjs"]);
+}
+
+#[test]
+fn editing_a_shared_module_writes_only_that_module() {
+    let ws = workspace("showcase");
+    build(&ws);
+    let policy = ws.bundle.join("src/lib/policy.ts");
+    let text = std::fs::read_to_string(&policy).unwrap().replace("'git push --force'", "'git push -f'");
+    std::fs::write(&policy, text).unwrap();
+    let summary = build(&ws);
+    assert_eq!(written(&summary), ["agent-bundle.manifest.json", "hooks/handlers/src/lib/policy.mjs"]);
+}
+
+#[test]
+fn a_changed_declaration_replaces_that_hooks_wrappers_and_removes_the_old_ones() {
+    let ws = workspace("showcase");
+    build(&ws);
+    let config = ws.bundle.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap().replace("timeout: 30", "timeout: 45");
+    std::fs::write(&config, text).unwrap();
+    let summary = build(&ws);
+    let removed: Vec<&str> = summary["removed"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(removed.len(), 3, "{summary}");
+    assert!(removed.iter().all(|p| p.starts_with("hooks/agent-stop-subagent-done-92f529a2.")));
+    let written = written(&summary);
+    assert!(written.iter().any(|p| p.starts_with("hooks/agent-stop-subagent-done-") && !p.contains("92f529a2")));
+    assert!(!written.iter().any(|p| p.contains("session-start")), "{written:?}");
+    assert!(!ws.output.join("hooks/agent-stop-subagent-done-92f529a2.claude.mjs").exists());
+}
+
+#[test]
+fn a_build_killed_while_writing_leaves_the_previous_artifact_whole() {
+    let ws = workspace("showcase");
+    build(&ws);
+    let before = read_tree(camino::Utf8Path::from_path(&ws.output).unwrap());
+    // Change every wrapper, then kill the build after its third file.
+    let config = ws.bundle.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap().replace("name: 'showcase'", "name: 'showcase-renamed'");
+    std::fs::write(&config, text).unwrap();
+    std::fs::write(ws.bundle.join("src/hooks/keep-going.ts"), "export default () => undefined;\n").unwrap();
+    let killed = cli()
+        .env("AGENT_BUNDLE_FAULT_AFTER_WRITES", "3")
+        .arg("build")
+        .arg("--root")
+        .arg(&ws.bundle)
+        .arg("--output")
+        .arg(&ws.output)
+        .output()
+        .unwrap();
+    assert!(!killed.status.success());
+    assert_eq!(
+        read_tree(camino::Utf8Path::from_path(&ws.output).unwrap()),
+        before,
+        "a killed build changed the artifact"
+    );
+
+    // The next build finishes the job and clears what the killed one left behind.
+    build(&ws);
+    let leftovers: Vec<_> = std::fs::read_dir(ws.output.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains("staging"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let manifest = std::fs::read_to_string(ws.output.join(".claude-plugin/plugin.json")).unwrap();
+    assert!(manifest.contains("showcase-renamed"));
+}
+
+#[test]
+fn concurrent_builds_of_one_output_take_turns() {
+    let ws = workspace("showcase");
+    build(&ws);
+    // Hold the lock as another build would, then start a build: it must wait and say so.
+    let lock_path = ws.output.parent().unwrap().join(".out.lock");
+    let holder = std::fs::File::options().create(true).truncate(false).write(true).open(&lock_path).unwrap();
+    use std::os::unix::io::AsRawFd;
+    // SAFETY: flock on a descriptor this test owns.
+    assert_eq!(unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX) }, 0);
+    std::fs::write(ws.bundle.join("src/hooks/keep-going.ts"), "export default () => undefined;\n").unwrap();
+    let mut child = cli()
+        .arg("build")
+        .arg("--root")
+        .arg(&ws.bundle)
+        .arg("--output")
+        .arg(&ws.output)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "the build did not wait for the lock");
+    drop(holder);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("Waiting for another build of this output"), "{stderr}");
+}
