@@ -7,7 +7,8 @@ use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
 use crate::diagnostic::{self, Diagnostic, messages};
 use crate::emit::{self, Emitted};
 use crate::engine::{self, Loaded};
-use crate::io::{Disk, WriteError, WriteOutcome, write_artifact};
+use crate::incremental::{self, Explanation};
+use crate::io::{CacheStore, Disk, WriteError, WriteOutcome, write_artifact};
 use crate::target::Target;
 
 #[derive(Clone, Debug, Default)]
@@ -18,6 +19,19 @@ pub struct BuildOptions {
     pub output: Option<Utf8PathBuf>,
     /// Narrows the config's targets (DECISIONS D3: names do not change with it).
     pub targets: Vec<Target>,
+    /// Where compiled modules and build state are cached; [`default_cache_dir`] when `None`.
+    pub cache_dir: Option<Utf8PathBuf>,
+    /// Build without any cache (every module compiled, no state kept).
+    pub no_cache: bool,
+}
+
+/// `AGENT_BUNDLE_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-bundle`, else `~/.cache/agent-bundle`. The
+/// cache is content-addressed, so one folder safely serves every bundle of a machine.
+pub fn default_cache_dir() -> Option<Utf8PathBuf> {
+    let from = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty()).map(Utf8PathBuf::from);
+    from("AGENT_BUNDLE_CACHE_DIR")
+        .or_else(|| from("XDG_CACHE_HOME").map(|d| d.join("agent-bundle")))
+        .or_else(|| from("HOME").map(|d| d.join(".cache/agent-bundle")))
 }
 
 #[derive(Debug)]
@@ -32,6 +46,8 @@ pub struct BuildReport {
     pub emitted: Option<Emitted>,
     /// Which files the build wrote, kept and removed.
     pub write: Option<WriteOutcome>,
+    /// Why each hook and file was rebuilt or kept.
+    pub explanation: Option<Explanation>,
 }
 
 impl BuildReport {
@@ -65,6 +81,7 @@ pub fn build_with(
         manifest: None,
         emitted: None,
         write: None,
+        explanation: None,
     };
     let bundle = match loaded.bundle.clone() {
         Some(bundle) if !loaded.has_errors() => bundle,
@@ -92,13 +109,26 @@ pub fn build_with(
         .collect();
     let canonical_root = disk.canonicalize(&options.root).unwrap_or_else(|| options.root.clone());
     let canonical_output = absolute(&report.output, disk);
-    let (emitted, diagnostics, sources) = emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, disk);
+    let cache =
+        if options.no_cache { None } else { options.cache_dir.clone().or_else(default_cache_dir).map(CacheStore::new) };
+    let (emitted, diagnostics, sources) =
+        emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, disk, cache.as_ref());
     loaded.diagnostics.extend(diagnostics);
     loaded.sources.extend(sources);
     if let Some(emitted) = emitted {
         let previous = previous_hashes(&report.output, disk);
         match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
             Ok(outcome) => {
+                let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
+                let state = incremental::current_state(&hooks, &emitted, &emitted.manifest);
+                let previous = match &cache {
+                    Some(cache) => incremental::load_state(cache, &canonical_output),
+                    None => incremental::PreviousState::Missing,
+                };
+                report.explanation = Some(incremental::explain(&previous, &state, &outcome));
+                if let Some(cache) = &cache {
+                    incremental::save_state(cache, &canonical_output, &state);
+                }
                 report.manifest = Some(emitted.manifest.clone());
                 report.emitted = Some(emitted);
                 report.write = Some(outcome);

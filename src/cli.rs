@@ -10,7 +10,7 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::error::Error;
 use crate::io::RealDisk;
 use crate::target::Target;
-use crate::{artifact, build, engine, inspect, simulate};
+use crate::{artifact, build, engine, incremental, inspect, simulate};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -59,9 +59,18 @@ pub struct BuildArgs {
     /// Build only for these hosts (repeatable); narrows the config's targets.
     #[arg(long = "target", value_parser = parse_target)]
     pub targets: Vec<Target>,
-    /// Print a JSON summary on stdout instead of text.
+    /// Print a JSON summary on stdout instead of text (with `--explain`, the reasons too).
     #[arg(long)]
     pub json: bool,
+    /// Say, per hook and per output file, why it was rebuilt or kept.
+    #[arg(long, short = 'v', visible_alias = "verbose")]
+    pub explain: bool,
+    /// Where compiled modules and build state are cached [default: $AGENT_BUNDLE_CACHE_DIR, else ~/.cache/agent-bundle].
+    #[arg(long)]
+    pub cache_dir: Option<Utf8PathBuf>,
+    /// Build without reading or writing the cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -157,8 +166,13 @@ fn run_build(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
-    let options =
-        build::BuildOptions { root: args.root.clone(), output: args.output.clone(), targets: args.targets.clone() };
+    let options = build::BuildOptions {
+        root: args.root.clone(),
+        output: args.output.clone(),
+        targets: args.targets.clone(),
+        cache_dir: args.cache_dir.clone(),
+        no_cache: args.no_cache,
+    };
     let report = build::build_with(&options, &RealDisk, &mut |lock| {
         let _ = writeln!(stderr, "Waiting for another build of this output to finish (lock: {lock})");
     })?;
@@ -180,6 +194,20 @@ fn run_build(
             "kept": write.kept.len(),
             "removed": write.removed,
         });
+        let mut summary = summary;
+        if let Some(explanation) = &report.explanation {
+            let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
+            summary["modules"] =
+                serde_json::json!({ "compiled": stats.compiled, "cached": stats.cached, "corrupt": stats.corrupt });
+            summary["hookCounts"] = serde_json::json!({
+                "fresh": explanation.count(incremental::HookStatus::Fresh),
+                "rebuilt": explanation.count(incremental::HookStatus::Rebuilt),
+                "removed": explanation.count(incremental::HookStatus::Removed),
+            });
+            if args.explain {
+                summary["explain"] = serde_json::to_value(explanation).expect("JSON serialises");
+            }
+        }
         writeln!(stdout, "{}", serde_json::to_string_pretty(&summary).expect("JSON serialises"))?;
     } else {
         let per_host: Vec<String> = report
@@ -187,6 +215,39 @@ fn run_build(
             .iter()
             .map(|host| format!("{host} {}", manifest.hooks.iter().filter(|row| row.host == *host).count()))
             .collect();
+        if let (true, Some(explanation)) = (args.explain, &report.explanation) {
+            for hook in &explanation.hooks {
+                let status = match hook.status {
+                    incremental::HookStatus::Fresh => "fresh",
+                    incremental::HookStatus::Rebuilt => "rebuilt",
+                    incremental::HookStatus::Removed => "removed",
+                };
+                let why =
+                    if hook.reasons.is_empty() { String::new() } else { format!(": {}", hook.reasons.join("; ")) };
+                writeln!(stdout, "hook {status:<8} {}{why}", hook.name)?;
+            }
+            for file in &explanation.files {
+                let action = match file.action {
+                    incremental::FileAction::Written => "wrote",
+                    incremental::FileAction::Kept => "kept",
+                    incremental::FileAction::Removed => "removed",
+                };
+                writeln!(stdout, "{action:<8} {}: {}", file.path, file.reason)?;
+            }
+        }
+        if let Some(explanation) = &report.explanation {
+            let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
+            writeln!(
+                stdout,
+                "{} hooks fresh, {} rebuilt, {} removed; {} files written; {} modules compiled, {} from cache",
+                explanation.count(incremental::HookStatus::Fresh),
+                explanation.count(incremental::HookStatus::Rebuilt),
+                explanation.count(incremental::HookStatus::Removed),
+                write.written.len(),
+                stats.compiled,
+                stats.cached
+            )?;
+        }
         writeln!(
             stdout,
             "Built {} to {}: {} file{} written, {} unchanged, {} removed; simulatable hooks: {}",

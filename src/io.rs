@@ -2,10 +2,12 @@
 //! through [`Disk`], so they stay pure and testable, and the invariant "extraction never runs user
 //! code; only the I/O layer touches the disk" holds by construction.
 
+mod cache;
 mod writer;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
+pub use cache::{CacheStore, Lookup};
 pub use writer::{WriteError, WriteOutcome, write_artifact};
 
 /// What the pipeline asks of the file system.

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod error;
 pub mod extract;
 pub mod hosts;
+pub mod incremental;
 pub mod inspect;
 pub mod io;
 pub mod normalise;

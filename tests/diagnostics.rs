@@ -24,7 +24,7 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
 fn build_fixture(dir: &Utf8PathBuf) -> Loaded {
     let temp = tempfile::tempdir().unwrap();
     let output = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).unwrap();
-    let options = BuildOptions { root: dir.clone(), output: Some(output), targets: Vec::new() };
+    let options = BuildOptions { root: dir.clone(), output: Some(output), targets: Vec::new(), ..Default::default() };
     build(&options, &RealDisk).unwrap().loaded
 }
 

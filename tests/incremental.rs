@@ -19,6 +19,7 @@ struct Workspace {
     _temp: tempfile::TempDir,
     bundle: PathBuf,
     output: PathBuf,
+    cache: PathBuf,
 }
 
 fn workspace(bundle: &str) -> Workspace {
@@ -26,10 +27,11 @@ fn workspace(bundle: &str) -> Workspace {
     let root = temp.path().join("bundle");
     copy_tree(&Path::new("testdata/bundles").join(bundle), &root);
     let output = temp.path().join("out");
-    Workspace { _temp: temp, bundle: root, output }
+    let cache = temp.path().join("cache");
+    Workspace { _temp: temp, bundle: root, output, cache }
 }
 
-/// Builds and returns the JSON summary.
+/// Builds (with `--explain`) and returns the JSON summary.
 fn build(ws: &Workspace) -> serde_json::Value {
     let output = cli()
         .arg("build")
@@ -37,7 +39,9 @@ fn build(ws: &Workspace) -> serde_json::Value {
         .arg(&ws.bundle)
         .arg("--output")
         .arg(&ws.output)
-        .arg("--json")
+        .arg("--cache-dir")
+        .arg(&ws.cache)
+        .args(["--json", "--explain"])
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
@@ -176,4 +180,88 @@ fn concurrent_builds_of_one_output_take_turns() {
     assert!(output.status.success());
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("Waiting for another build of this output"), "{stderr}");
+}
+
+/// `status: reasons` per hook name, sorted.
+fn hook_verdicts(summary: &serde_json::Value) -> Vec<String> {
+    let mut verdicts: Vec<String> = summary["explain"]["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let reasons: Vec<&str> = h["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+            format!("{} {}: {}", h["status"].as_str().unwrap(), h["name"].as_str().unwrap(), reasons.join("; "))
+        })
+        .collect();
+    verdicts.sort();
+    verdicts
+}
+
+fn file_reason(summary: &serde_json::Value, path: &str) -> String {
+    let files = summary["explain"]["files"].as_array().unwrap();
+    let file = files.iter().find(|f| f["path"] == path).unwrap_or_else(|| panic!("no verdict for {path}"));
+    format!("{} {}", file["action"].as_str().unwrap(), file["reason"].as_str().unwrap())
+}
+
+#[test]
+fn explain_says_why_each_hook_and_file_was_rebuilt_or_kept() {
+    let ws = workspace("showcase");
+    let first = build(&ws);
+    assert_eq!(first["hookCounts"]["rebuilt"], 7, "{first}");
+
+    let no_op = build(&ws);
+    assert_eq!(no_op["hookCounts"], serde_json::json!({ "fresh": 7, "rebuilt": 0, "removed": 0 }));
+    assert_eq!(no_op["modules"]["compiled"], 0, "a no-op rebuild recompiled: {no_op}");
+    assert_eq!(file_reason(&no_op, "hooks/hooks.json"), "kept fresh");
+
+    let policy = ws.bundle.join("src/lib/policy.ts");
+    let text = std::fs::read_to_string(&policy).unwrap().replace("'git push --force'", "'git push -f'");
+    std::fs::write(&policy, text).unwrap();
+    let config = ws.bundle.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap().replace("timeout: 30", "timeout: 45");
+    std::fs::write(&config, text).unwrap();
+    let edited = build(&ws);
+    insta::assert_snapshot!(hook_verdicts(&edited).join("\n"));
+    assert_eq!(
+        file_reason(&edited, "hooks/handlers/src/lib/policy.mjs"),
+        "written handler bytes changed: src/lib/policy.ts"
+    );
+    assert_eq!(
+        file_reason(&edited, "hooks/agent-stop-subagent-done-92f529a2.claude.mjs"),
+        "removed no hook produces it any more"
+    );
+    assert_eq!(edited["modules"]["compiled"], 1, "only the edited module is recompiled: {edited}");
+
+    std::fs::remove_file(ws.output.join("hooks/stop-keep-going-656ce693.codex.mjs")).unwrap();
+    let repaired = build(&ws);
+    assert_eq!(file_reason(&repaired, "hooks/stop-keep-going-656ce693.codex.mjs"), "written output missing");
+    assert_eq!(repaired["hookCounts"]["rebuilt"], 1);
+}
+
+#[test]
+fn a_deleted_or_corrupted_cache_is_detected_and_never_changes_the_output() {
+    let ws = workspace("showcase");
+    build(&ws);
+    let reference = read_tree(camino::Utf8Path::from_path(&ws.output).unwrap());
+
+    // Corrupt every cache entry: garbage, or a valid-looking entry with a wrong checksum.
+    let mut corrupted = 0;
+    for entry in walkdir::WalkDir::new(&ws.cache).into_iter().filter_map(Result::ok).filter(|e| e.file_type().is_file())
+    {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let replacement = if corrupted % 2 == 0 { "{ not json".to_string() } else { text.replace("export", "exports") };
+        std::fs::write(entry.path(), replacement).unwrap();
+        corrupted += 1;
+    }
+    assert!(corrupted > 2);
+    let summary = build(&ws);
+    assert!(summary["modules"]["corrupt"].as_u64().unwrap() > 0, "{summary}");
+    assert!(written(&summary).is_empty());
+    assert_eq!(read_tree(camino::Utf8Path::from_path(&ws.output).unwrap()), reference);
+
+    std::fs::remove_dir_all(&ws.cache).unwrap();
+    let summary = build(&ws);
+    assert!(written(&summary).is_empty());
+    assert_eq!(summary["hookCounts"]["fresh"], 7, "{summary}");
+    assert_eq!(read_tree(camino::Utf8Path::from_path(&ws.output).unwrap()), reference);
 }

@@ -24,6 +24,7 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         args: Vec::new(),
         declared_at: at.clone(),
         tools_at: Some(at),
+        identity: String::new(),
     }
 }
 

@@ -3,12 +3,15 @@
 //! the bundle; packages are copied into `hooks/node_modules/`, where Node's resolution finds them
 //! from every compiled module.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use super::{ImportRef, compile_module};
+use super::{CompiledModule, ImportRef, compile_module};
 use crate::diagnostic::{Diagnostic, messages};
+use crate::digest::sha256_hex;
+use crate::io::{CacheStore, Lookup};
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::source::{Location, SourceFile};
 
@@ -78,9 +81,10 @@ pub struct CompiledHandlers {
     pub files: BTreeMap<String, Vec<u8>>,
     /// Handler path → artifact path of its compiled module.
     pub entries: BTreeMap<String, String>,
-    /// Handler path → every source it pulls in: root-relative module paths and package folders
-    /// (`node_modules/<name>` as found on disk, absolute).
-    pub inputs: BTreeMap<String, BTreeSet<String>>,
+    /// Handler path → every source it pulls in, with the SHA-256 of its bytes: root-relative module
+    /// paths, and `node_modules/<name>` for each npm package (a digest over all its files).
+    pub inputs: BTreeMap<String, BTreeMap<String, String>>,
+    pub stats: CompileStats,
     /// The module sources read, for rendering diagnostics that point into them.
     pub sources: Vec<SourceFile>,
 }
@@ -91,19 +95,53 @@ pub fn compiled_path(module: &str) -> String {
     format!("{HANDLERS_DIR}/{stem}.mjs")
 }
 
+/// What an import specifier leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Resolved {
+    /// A module of the bundle (root-relative path).
+    Module(String),
+    /// An npm package, found in this `node_modules` folder.
+    Package(String, Utf8PathBuf),
+    /// A Node built-in: left as written.
+    Builtin,
+}
+
+impl Resolved {
+    /// A stable text form, kept in the cache to check a cached module's imports still resolve alike.
+    fn describe(&self) -> String {
+        match self {
+            Resolved::Module(path) => format!("module:{path}"),
+            Resolved::Package(name, dir) => format!("package:{name}:{dir}"),
+            Resolved::Builtin => "builtin".to_string(),
+        }
+    }
+}
+
+/// Counts of how modules were obtained, for `--explain` and the benchmark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CompileStats {
+    pub compiled: usize,
+    pub cached: usize,
+    /// Cache entries found corrupt (and replaced).
+    pub corrupt: usize,
+}
+
 pub fn compile_handlers(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
     disk: &dyn Disk,
+    cache: Option<&CacheStore>,
 ) -> (CompiledHandlers, Vec<Diagnostic>) {
     let mut out = CompiledHandlers::default();
     let mut diagnostics = Vec::new();
     // Module → the modules and packages it imports directly.
     let mut module_edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut package_edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut module_hashes: BTreeMap<String, String> = BTreeMap::new();
     let mut packages: BTreeMap<String, Utf8PathBuf> = BTreeMap::new();
     let mut queue: VecDeque<String> = handlers.iter().map(|h| h.path.clone()).collect();
     let mut seen: BTreeSet<String> = queue.iter().cloned().collect();
+    let generator = crate::emit::compiler_fingerprint();
 
     while let Some(module) = queue.pop_front() {
         let absolute = lexical_join(root, &module);
@@ -121,70 +159,92 @@ pub fn compile_handlers(
                 continue;
             }
         };
+        module_hashes.insert(module.clone(), sha256_hex(text.as_bytes()));
+        let key = sha256_hex(format!("{generator}\0{module}\0{text}").as_bytes());
         let file = SourceFile::new(module.clone(), text);
         let module_dir = absolute.parent().map(Utf8Path::to_path_buf).unwrap_or_else(|| root.to_path_buf());
-        let mut imported_modules = BTreeSet::new();
-        let mut imported_packages = BTreeSet::new();
-        let mut rewrite = |import: &ImportRef| -> Option<String> {
-            let at = file.locate(import.span);
-            let specifier = import.specifier.as_str();
-            if specifier.starts_with("./") || specifier.starts_with("../") || specifier == "." || specifier == ".." {
-                let target = lexical_join(&module_dir, specifier);
-                if relative_to(&target, root).is_none() {
-                    diagnostics.push(messages::import_outside_root(specifier, &at));
-                    return None;
+        let errors_before = diagnostics.len();
+        let resolutions: RefCell<Vec<(ImportRef, Resolved)>> = RefCell::new(Vec::new());
+        let resolve = |import: &ImportRef, diagnostics: &mut Vec<Diagnostic>| -> Option<Resolved> {
+            let resolved = resolve_import(root, &module_dir, import, &file, disk);
+            match resolved {
+                Ok(resolved) => {
+                    resolutions.borrow_mut().push((import.clone(), resolved.clone()));
+                    Some(resolved)
                 }
-                let Some(resolved) = resolve_relative(&target, disk) else {
-                    diagnostics.push(messages::unresolved_import(specifier, &at));
-                    return None;
-                };
-                let Some(relative) = relative_to(&resolved, root) else {
-                    diagnostics.push(messages::import_outside_root(specifier, &at));
-                    return None;
-                };
-                if !is_module(&relative) {
-                    diagnostics.push(messages::unsupported_import(specifier, &at));
-                    return None;
+                Err(diagnostic) => {
+                    diagnostics.push(diagnostic);
+                    None
                 }
-                imported_modules.insert(relative.clone());
-                Some(relative_specifier(&compiled_path(&module), &compiled_path(&relative)))
-            } else if specifier.starts_with("node:")
-                || NODE_BUILTINS.contains(&specifier.split('/').next().unwrap_or(""))
-            {
-                None
-            } else if specifier.starts_with('/') || specifier.contains(':') {
-                diagnostics.push(messages::unsupported_import(specifier, &at));
-                None
-            } else {
-                let name = messages::package_name(specifier);
-                match find_package(&module_dir, name, disk) {
-                    Some(dir) => {
-                        packages.entry(name.to_string()).or_insert(dir);
-                        imported_packages.insert(name.to_string());
-                    }
-                    None => diagnostics.push(messages::unresolved_import(specifier, &at)),
-                }
-                None
             }
         };
-        match compile_module(&file, &mut rewrite) {
-            Ok(compiled) => {
-                if let Some(handler) = handlers.iter().find(|h| h.path == module) {
-                    if !compiled.has_default_export {
-                        diagnostics.push(messages::handler_without_default_export(&module, &handler.declared_at));
+
+        let cached = cache.map(|c| (c, c.read("modules", &key)));
+        let reused = match &cached {
+            Some((_, Lookup::Hit(entry))) => reuse_cached(entry, &mut |import| resolve(import, &mut diagnostics)),
+            _ => None,
+        };
+        let compiled = match reused {
+            Some(compiled) => {
+                out.stats.cached += 1;
+                Some(compiled)
+            }
+            None => {
+                resolutions.borrow_mut().clear();
+                if matches!(cached, Some((_, Lookup::Corrupt))) {
+                    out.stats.corrupt += 1;
+                }
+                let mut rewrite = |import: &ImportRef| -> Option<String> {
+                    match resolve(import, &mut diagnostics)? {
+                        Resolved::Module(relative) => {
+                            Some(relative_specifier(&compiled_path(&module), &compiled_path(&relative)))
+                        }
+                        Resolved::Package(..) | Resolved::Builtin => None,
+                    }
+                };
+                match compile_module(&file, &mut rewrite) {
+                    Ok(compiled) => {
+                        out.stats.compiled += 1;
+                        if let (Some(store), true) = (cache, diagnostics.len() == errors_before) {
+                            store.write("modules", &key, &cache_entry(&compiled, &resolutions.borrow()));
+                        }
+                        Some(compiled)
+                    }
+                    Err(errors) => {
+                        for (message, span) in errors.0 {
+                            diagnostics.push(messages::handler_syntax_error(&message, &file.locate(span)));
+                        }
+                        None
                     }
                 }
-                let mut code = compiled.code;
-                if !code.ends_with('\n') {
-                    code.push('\n');
-                }
-                out.files.insert(compiled_path(&module), code.into_bytes());
             }
-            Err(errors) => {
-                for (message, span) in errors.0 {
-                    diagnostics.push(messages::handler_syntax_error(&message, &file.locate(span)));
+        };
+
+        let mut imported_modules = BTreeSet::new();
+        let mut imported_packages = BTreeSet::new();
+        for (_, resolved) in resolutions.borrow().iter() {
+            match resolved {
+                Resolved::Module(relative) => {
+                    imported_modules.insert(relative.clone());
+                }
+                Resolved::Package(name, dir) => {
+                    packages.entry(name.clone()).or_insert_with(|| dir.clone());
+                    imported_packages.insert(name.clone());
+                }
+                Resolved::Builtin => {}
+            }
+        }
+        if let Some(compiled) = compiled {
+            if let Some(handler) = handlers.iter().find(|h| h.path == module) {
+                if !compiled.has_default_export {
+                    diagnostics.push(messages::handler_without_default_export(&module, &handler.declared_at));
                 }
             }
+            let mut code = compiled.code;
+            if !code.ends_with('\n') {
+                code.push('\n');
+            }
+            out.files.insert(compiled_path(&module), code.into_bytes());
         }
         for next in &imported_modules {
             if seen.insert(next.clone()) {
@@ -196,26 +256,96 @@ pub fn compile_handlers(
         out.sources.push(file);
     }
 
-    let package_dirs = carry_packages(&packages, &mut out.files, disk, &mut diagnostics);
+    let (package_dirs, package_hashes) = carry_packages(&packages, &mut out.files, disk, &mut diagnostics);
 
     for handler in handlers {
         out.entries.insert(handler.path.clone(), compiled_path(&handler.path));
-        let mut inputs = BTreeSet::new();
+        let mut inputs = BTreeMap::new();
         let mut stack = vec![handler.path.clone()];
         while let Some(module) = stack.pop() {
-            if !inputs.insert(module.clone()) {
+            if inputs.contains_key(&module) {
                 continue;
             }
+            inputs.insert(module.clone(), module_hashes.get(&module).cloned().unwrap_or_default());
             stack.extend(module_edges.get(&module).into_iter().flatten().cloned());
             for package in package_edges.get(&module).into_iter().flatten() {
-                for dir in package_dirs.get(package).into_iter().flatten() {
-                    inputs.insert(dir.to_string());
+                for name in package_dirs.get(package).into_iter().flatten() {
+                    inputs
+                        .insert(format!("node_modules/{name}"), package_hashes.get(name).cloned().unwrap_or_default());
                 }
             }
         }
         out.inputs.insert(handler.path.clone(), inputs);
     }
     (out, diagnostics)
+}
+
+/// The cache entry of a compiled module: its code and how each of its imports resolved.
+fn cache_entry(compiled: &CompiledModule, resolutions: &[(ImportRef, Resolved)]) -> serde_json::Value {
+    let imports: Vec<serde_json::Value> = resolutions
+        .iter()
+        .map(|(import, resolved)| {
+            serde_json::json!({
+                "specifier": import.specifier,
+                "start": import.span.start,
+                "end": import.span.end,
+                "resolved": resolved.describe(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "code": compiled.code, "hasDefaultExport": compiled.has_default_export, "imports": imports })
+}
+
+/// A cached module, when every import it recorded still resolves to the same place.
+fn reuse_cached(
+    entry: &serde_json::Value,
+    resolve: &mut dyn FnMut(&ImportRef) -> Option<Resolved>,
+) -> Option<CompiledModule> {
+    let code = entry["code"].as_str()?.to_string();
+    let has_default_export = entry["hasDefaultExport"].as_bool()?;
+    for import in entry["imports"].as_array()? {
+        let reference = ImportRef {
+            specifier: import["specifier"].as_str()?.to_string(),
+            span: crate::source::Span::new(import["start"].as_u64()? as u32, import["end"].as_u64()? as u32),
+        };
+        if resolve(&reference)?.describe() != import["resolved"].as_str()? {
+            return None;
+        }
+    }
+    Some(CompiledModule { code, has_default_export })
+}
+
+/// Where an import leads, or the diagnostic that says why it leads nowhere.
+fn resolve_import(
+    root: &Utf8Path,
+    module_dir: &Utf8Path,
+    import: &ImportRef,
+    file: &SourceFile,
+    disk: &dyn Disk,
+) -> Result<Resolved, Diagnostic> {
+    let at = file.locate(import.span);
+    let specifier = import.specifier.as_str();
+    if specifier.starts_with("./") || specifier.starts_with("../") || specifier == "." || specifier == ".." {
+        let target = lexical_join(module_dir, specifier);
+        if relative_to(&target, root).is_none() {
+            return Err(messages::import_outside_root(specifier, &at));
+        }
+        let resolved = resolve_relative(&target, disk).ok_or_else(|| messages::unresolved_import(specifier, &at))?;
+        let relative = relative_to(&resolved, root).ok_or_else(|| messages::import_outside_root(specifier, &at))?;
+        if !is_module(&relative) {
+            return Err(messages::unsupported_import(specifier, &at));
+        }
+        Ok(Resolved::Module(relative))
+    } else if specifier.starts_with("node:") || NODE_BUILTINS.contains(&specifier.split('/').next().unwrap_or("")) {
+        Ok(Resolved::Builtin)
+    } else if specifier.starts_with('/') || specifier.contains(':') {
+        Err(messages::unsupported_import(specifier, &at))
+    } else {
+        let name = messages::package_name(specifier);
+        find_package(module_dir, name, disk)
+            .map(|dir| Resolved::Package(name.to_string(), dir))
+            .ok_or_else(|| messages::unresolved_import(specifier, &at))
+    }
 }
 
 fn unknown_location(file: &str) -> Location {
@@ -272,17 +402,19 @@ fn carry_packages(
     files: &mut BTreeMap<String, Vec<u8>>,
     disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
-) -> BTreeMap<String, Vec<Utf8PathBuf>> {
+) -> (BTreeMap<String, Vec<String>>, BTreeMap<String, String>) {
     let mut carried: BTreeMap<String, Utf8PathBuf> = BTreeMap::new();
-    let mut closure: BTreeMap<String, Vec<Utf8PathBuf>> = BTreeMap::new();
+    let mut closure: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (name, dir) in direct {
-        let mut brought = Vec::new();
+        let mut brought: Vec<String> = Vec::new();
+        let mut visited: Vec<Utf8PathBuf> = Vec::new();
         let mut stack = vec![(name.clone(), dir.clone())];
         while let Some((name, dir)) = stack.pop() {
-            if brought.contains(&dir) {
+            if visited.contains(&dir) {
                 continue;
             }
-            brought.push(dir.clone());
+            visited.push(dir.clone());
+            brought.push(name.clone());
             if let Some(existing) = carried.get(&name) {
                 if existing != &dir {
                     diagnostics.push(messages::package_unreadable(
@@ -315,13 +447,18 @@ fn carry_packages(
         }
         closure.insert(name.clone(), brought);
     }
+    let mut hashes = BTreeMap::new();
     for (name, dir) in &carried {
+        let mut hasher = crate::digest::Sha256Hex::new();
         match disk.walk_files(dir) {
             Ok(paths) => {
                 for path in paths.iter().filter(|p| !p.starts_with("node_modules/.bin/") && *p != ".package-lock.json")
                 {
                     match disk.read(&dir.join(path)) {
                         Ok(bytes) => {
+                            hasher.update(path.as_bytes());
+                            hasher.update(&[0]);
+                            hasher.update(sha256_hex(&bytes).as_bytes());
                             files.insert(format!("{PACKAGES_DIR}/{name}/{path}"), bytes);
                         }
                         Err(error) => diagnostics.push(messages::package_unreadable(name, &format!("{path}: {error}"))),
@@ -330,8 +467,9 @@ fn carry_packages(
             }
             Err(error) => diagnostics.push(messages::package_unreadable(name, &error.to_string())),
         }
+        hashes.insert(name.clone(), hasher.finish());
     }
-    closure
+    (closure, hashes)
 }
 
 /// The packages `package.json` says this one needs at run time, with whether each is optional.

@@ -5,7 +5,7 @@
 mod documents;
 mod wrapper;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use camino::Utf8Path;
 
@@ -31,14 +31,22 @@ pub fn generator() -> String {
     format!("agent-bundle {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// The version and a fingerprint of this build's own sources: what cache keys use, so a cache is
+/// never shared between two different builds of the compiler.
+pub fn compiler_fingerprint() -> String {
+    format!("{} ({})", generator(), env!("AGENT_BUNDLE_SOURCE_FINGERPRINT"))
+}
+
 /// A built artifact, in memory.
 #[derive(Debug)]
 pub struct Emitted {
     /// Every file, by artifact-relative path, the manifest included.
     pub files: BTreeMap<String, Vec<u8>>,
     pub manifest: ArtifactManifest,
-    /// Per hook id, every source it was built from (for caches and `rerun-if-changed`).
-    pub inputs: BTreeMap<String, BTreeSet<String>>,
+    /// Per hook id, every source it was built from with the SHA-256 of its bytes (for `--explain`
+    /// and `rerun-if-changed`).
+    pub inputs: BTreeMap<String, BTreeMap<String, String>>,
+    pub stats: crate::compile::CompileStats,
 }
 
 /// Emits the artifact of `bundle` for `hosts` (the config's targets, narrowed by `--target`).
@@ -49,6 +57,7 @@ pub fn emit(
     hosts: &[Target],
     output: &Utf8Path,
     disk: &dyn Disk,
+    cache: Option<&crate::io::CacheStore>,
 ) -> (Option<Emitted>, Vec<Diagnostic>, Vec<SourceFile>) {
     let mut diagnostics = Vec::new();
     let hosts: Vec<Target> = hosts.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
@@ -94,7 +103,7 @@ pub fn emit(
             _ => {}
         }
     }
-    let (mut compiled, compile_diagnostics) = compile_handlers(root, &modules, disk);
+    let (mut compiled, compile_diagnostics) = compile_handlers(root, &modules, disk, cache);
     let sources = std::mem::take(&mut compiled.sources);
     diagnostics.extend(compile_diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -137,7 +146,8 @@ pub fn emit(
                     node_command(&surface.root_token, &file, &[])
                 }
                 Handler::Prebuilt { artifact_path, path, .. } => {
-                    inputs.insert(hook.id.clone(), BTreeSet::from([path.clone()]));
+                    let bytes = disk.read(&lexical_join(root, path)).unwrap_or_default();
+                    inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), crate::digest::sha256_hex(&bytes))]));
                     node_command(&surface.root_token, artifact_path, &hook.args)
                 }
             };
@@ -208,7 +218,7 @@ pub fn emit(
         files: file_records(&files),
     };
     files.insert(MANIFEST_PATH.to_string(), manifest_bytes(&manifest));
-    (Some(Emitted { files, manifest, inputs }), diagnostics, sources)
+    (Some(Emitted { files, manifest, inputs, stats: compiled.stats }), diagnostics, sources)
 }
 
 /// Pretty JSON with sorted keys and a final newline: what every generated document looks like.

@@ -50,6 +50,9 @@ pub struct Hook {
     pub declared_at: Location,
     #[serde(skip)]
     pub tools_at: Option<Location>,
+    /// The stable JSON the name's hash is taken over: what "the declaration" is for `--explain`.
+    #[serde(skip)]
+    pub identity: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -284,6 +287,7 @@ impl Normaliser<'_> {
             prebuilt_path,
         };
         let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
+        let identity = identity.stable_json();
         Some(Hook {
             name,
             id,
@@ -297,6 +301,7 @@ impl Normaliser<'_> {
             args,
             declared_at: declaration.at.clone(),
             tools_at,
+            identity,
         })
     }
 

@@ -24,7 +24,12 @@ pub fn build_bundle(name: &str) -> (tempfile::TempDir, Utf8PathBuf) {
 pub fn build_root(root: &Utf8Path) -> (tempfile::TempDir, Utf8PathBuf) {
     let temp = tempfile::tempdir().unwrap();
     let output = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).unwrap();
-    let options = BuildOptions { root: root.to_path_buf(), output: Some(output.clone()), targets: Vec::new() };
+    let options = BuildOptions {
+        root: root.to_path_buf(),
+        output: Some(output.clone()),
+        targets: Vec::new(),
+        ..Default::default()
+    };
     let report = build(&options, &RealDisk).unwrap();
     let codes: Vec<_> = report.diagnostics().iter().map(|d| format!("{}: {}", d.code, d.message)).collect();
     assert!(!report.has_errors(), "building {root} failed: {codes:#?}");

@@ -212,6 +212,7 @@ fn build_into(root: &Path, temp: &Path) -> Result<PathBuf, String> {
         root: Utf8PathBuf::from_path_buf(root.to_path_buf()).map_err(|p| format!("{} is not UTF-8", p.display()))?,
         output: Some(Utf8PathBuf::from_path_buf(output.clone()).unwrap()),
         targets: Vec::new(),
+        ..Default::default()
     };
     let report = build(&options, &RealDisk).map_err(|e| e.to_string())?;
     if report.has_errors() {

@@ -1,0 +1,281 @@
+//! Why each output was rebuilt or kept (`build --explain`). After every build the state of each
+//! hook (its declaration, the hash of every input it pulls in, its outputs) is saved in the cache;
+//! the next build compares against it. The state is advisory: deleting or corrupting it never
+//! changes what is built, only how the reasons read.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
+use crate::compile::{HANDLERS_DIR, PACKAGES_DIR};
+use crate::emit::{Emitted, RUNTIME_PATH};
+use crate::io::{CacheStore, Lookup, WriteOutcome};
+use crate::normalise::Hook;
+
+/// What the previous build left, per output folder.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildState {
+    pub generator: String,
+    pub tables_revision: String,
+    pub hooks: BTreeMap<String, HookState>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookState {
+    pub name: String,
+    /// Event and handler: how a hook is recognised when its declaration (and so its id) changes.
+    pub slot: String,
+    /// The declaration's stable JSON.
+    pub declaration: String,
+    pub inputs: BTreeMap<String, String>,
+    pub outputs: Vec<String>,
+}
+
+/// How the previous state was found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PreviousState {
+    Found(BuildState),
+    Missing,
+    Corrupt,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HookStatus {
+    Fresh,
+    Rebuilt,
+    Removed,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HookVerdict {
+    pub id: String,
+    pub name: String,
+    pub status: HookStatus,
+    pub reasons: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileAction {
+    Written,
+    Kept,
+    Removed,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FileVerdict {
+    pub path: String,
+    pub action: FileAction,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Explanation {
+    pub hooks: Vec<HookVerdict>,
+    pub files: Vec<FileVerdict>,
+}
+
+impl Explanation {
+    pub fn count(&self, status: HookStatus) -> usize {
+        self.hooks.iter().filter(|h| h.status == status).count()
+    }
+}
+
+fn state_key(output: &camino::Utf8Path) -> String {
+    crate::digest::sha256_hex(output.as_str().as_bytes())
+}
+
+pub fn load_state(cache: &CacheStore, output: &camino::Utf8Path) -> PreviousState {
+    match cache.read("state", &state_key(output)) {
+        Lookup::Hit(body) => match serde_json::from_value(body) {
+            Ok(state) => PreviousState::Found(state),
+            Err(_) => PreviousState::Corrupt,
+        },
+        Lookup::Miss => PreviousState::Missing,
+        Lookup::Corrupt => PreviousState::Corrupt,
+    }
+}
+
+pub fn save_state(cache: &CacheStore, output: &camino::Utf8Path, state: &BuildState) {
+    cache.write("state", &state_key(output), &serde_json::to_value(state).expect("states serialise"));
+}
+
+fn slot(hook: &Hook) -> String {
+    format!("{}:{}", hook.event, hook.handler.path())
+}
+
+/// The state this build leaves for the next one.
+pub fn current_state(hooks: &[&Hook], emitted: &Emitted, manifest: &ArtifactManifest) -> BuildState {
+    let mut states = BTreeMap::new();
+    for hook in hooks {
+        let Some(inputs) = emitted.inputs.get(&hook.id) else { continue };
+        let outputs = manifest.hooks.iter().filter(|row| row.id == hook.id).map(|row| row.path.clone()).collect();
+        states.insert(
+            hook.id.clone(),
+            HookState {
+                name: hook.name.clone(),
+                slot: slot(hook),
+                declaration: hook.identity.clone(),
+                inputs: inputs.clone(),
+                outputs,
+            },
+        );
+    }
+    BuildState {
+        generator: crate::emit::compiler_fingerprint(),
+        tables_revision: crate::hosts::tables_revision(),
+        hooks: states,
+    }
+}
+
+/// Compares this build with the previous one: a verdict per hook and a reason per file.
+pub fn explain(previous: &PreviousState, current: &BuildState, write: &WriteOutcome) -> Explanation {
+    let empty = BuildState::default();
+    let (before, global): (&BuildState, Option<&str>) = match previous {
+        PreviousState::Found(state) => (state, None),
+        PreviousState::Missing => (&empty, Some("no previous build state (first build, or the cache was cleared)")),
+        PreviousState::Corrupt => (&empty, Some("the previous build state was corrupt, so it was not trusted")),
+    };
+    let written: BTreeSet<&str> = write.written.iter().map(String::as_str).collect();
+    let mut hook_reasons: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut hooks = Vec::new();
+    for (id, now) in &current.hooks {
+        let mut reasons = Vec::new();
+        // What this hook's build put in the artifact: its wrappers and its compiled modules.
+        let produced = now.outputs.iter().cloned().chain(
+            now.inputs
+                .keys()
+                .filter(|input| !input.starts_with("node_modules/"))
+                .map(|m| crate::compile::compiled_path(m)),
+        );
+        let rewrote_any = produced.into_iter().any(|o| written.contains(o.as_str()));
+        if let Some(global) = global {
+            // Without a previous state, the artifact itself is the judge: unchanged outputs are fresh.
+            if rewrote_any {
+                reasons.push(global.to_string());
+            }
+        } else {
+            if before.generator != current.generator {
+                reasons.push(format!("compiler version changed ({} → {})", before.generator, current.generator));
+            }
+            if before.tables_revision != current.tables_revision {
+                reasons.push("host table revision changed".to_string());
+            }
+            match before.hooks.get(id) {
+                Some(then) => {
+                    let changed = changed_inputs(&then.inputs, &now.inputs);
+                    if !changed.is_empty() {
+                        reasons.push(format!("handler bytes changed: {}", changed.join(", ")));
+                    }
+                }
+                None => match before.hooks.values().find(|then| then.slot == now.slot) {
+                    Some(then) => reasons
+                        .push(format!("declaration changed: {}", changed_fields(&then.declaration, &now.declaration))),
+                    None => reasons.push("new hook".to_string()),
+                },
+            }
+            if reasons.is_empty() && rewrote_any {
+                reasons.push("output missing".to_string());
+            }
+        }
+        let status = if reasons.is_empty() { HookStatus::Fresh } else { HookStatus::Rebuilt };
+        hooks.push(HookVerdict { id: id.clone(), name: now.name.clone(), status, reasons: reasons.clone() });
+        hook_reasons.insert(id, reasons);
+    }
+    for (id, then) in &before.hooks {
+        if !current.hooks.contains_key(id) {
+            hooks.push(HookVerdict {
+                id: id.clone(),
+                name: then.name.clone(),
+                status: HookStatus::Removed,
+                reasons: vec!["no longer declared, or its declaration changed".into()],
+            });
+        }
+    }
+
+    let mut files = Vec::new();
+    for path in &write.kept {
+        files.push(FileVerdict { path: path.clone(), action: FileAction::Kept, reason: "fresh".into() });
+    }
+    for path in &write.removed {
+        files.push(FileVerdict {
+            path: path.clone(),
+            action: FileAction::Removed,
+            reason: "no hook produces it any more".into(),
+        });
+    }
+    for path in &write.written {
+        let reason = file_reason(path, before, current, &hook_reasons, global);
+        files.push(FileVerdict { path: path.clone(), action: FileAction::Written, reason });
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Explanation { hooks, files }
+}
+
+fn file_reason(
+    path: &str,
+    before: &BuildState,
+    current: &BuildState,
+    hook_reasons: &BTreeMap<&str, Vec<String>>,
+    global: Option<&str>,
+) -> String {
+    if let Some(global) = global {
+        return global.to_string();
+    }
+    if let Some((id, _)) = current.hooks.iter().find(|(_, h)| h.outputs.iter().any(|o| o == path)) {
+        let reasons = &hook_reasons[id.as_str()];
+        return if reasons.is_empty() { "output missing".into() } else { reasons.join("; ") };
+    }
+    let all_inputs = |state: &BuildState| -> BTreeMap<String, String> {
+        state.hooks.values().flat_map(|h| h.inputs.clone()).collect()
+    };
+    let source_changed = |source: &str| all_inputs(before).get(source) != all_inputs(current).get(source);
+    if let Some(rest) = path.strip_prefix(&format!("{HANDLERS_DIR}/")) {
+        let stem = rest.trim_end_matches(".mjs");
+        let source =
+            all_inputs(current).into_keys().find(|s| s.rsplit_once('.').map_or(s.as_str(), |(stem, _)| stem) == stem);
+        return match source {
+            Some(source) if source_changed(&source) => format!("handler bytes changed: {source}"),
+            _ => "output missing".into(),
+        };
+    }
+    if let Some(rest) = path.strip_prefix(&format!("{PACKAGES_DIR}/")) {
+        let package = format!("node_modules/{}", crate::diagnostic::messages::package_name(rest));
+        return if source_changed(&package) {
+            format!("npm package changed: {package}")
+        } else {
+            "output missing".into()
+        };
+    }
+    if path == MANIFEST_PATH {
+        return "the artifact's files changed".into();
+    }
+    if path == RUNTIME_PATH && before.generator != current.generator {
+        return "compiler version changed".into();
+    }
+    let ids = |state: &BuildState| state.hooks.keys().cloned().collect::<BTreeSet<_>>();
+    if ids(before) != ids(current) {
+        return "the set of hooks changed".into();
+    }
+    "output missing or changed outside agent-bundle".into()
+}
+
+fn changed_inputs(then: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> Vec<String> {
+    let keys: BTreeSet<&String> = then.keys().chain(now.keys()).collect();
+    keys.into_iter().filter(|k| then.get(*k) != now.get(*k)).cloned().collect()
+}
+
+/// The identity fields that differ between two declarations (`timeout`, `tools`, …).
+fn changed_fields(then: &str, now: &str) -> String {
+    let parse = |text: &str| serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+    let (then, now) = (parse(then), parse(now));
+    let keys: BTreeSet<&String> = then.as_object().into_iter().chain(now.as_object()).flat_map(|o| o.keys()).collect();
+    let changed: Vec<&str> =
+        keys.into_iter().filter(|k| then.get(k.as_str()) != now.get(k.as_str())).map(String::as_str).collect();
+    if changed.is_empty() { "identity".into() } else { changed.join(", ") }
+}

@@ -1,0 +1,65 @@
+//! The on-disk cache: JSON entries addressed by kind and key, each sealed with a checksum of its
+//! body. The cache lives outside the artifact, may be deleted at any time, and is never trusted
+//! blindly: an entry that does not parse or whose checksum does not match is reported as corrupt and
+//! treated as missing.
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde_json::{Value, json};
+
+use crate::digest::sha256_hex;
+
+/// The cache layout's version: a change of entry shapes bumps it, and old entries are then ignored.
+const LAYOUT: &str = "v1";
+
+#[derive(Clone, Debug)]
+pub struct CacheStore {
+    dir: Utf8PathBuf,
+}
+
+/// What reading an entry found.
+#[derive(Debug, PartialEq)]
+pub enum Lookup {
+    Hit(Value),
+    Miss,
+    /// The entry exists but cannot be trusted (bad JSON, wrong checksum).
+    Corrupt,
+}
+
+impl CacheStore {
+    pub fn new(dir: impl Into<Utf8PathBuf>) -> Self {
+        CacheStore { dir: dir.into() }
+    }
+
+    pub fn dir(&self) -> &Utf8Path {
+        &self.dir
+    }
+
+    fn path(&self, kind: &str, key: &str) -> Utf8PathBuf {
+        self.dir.join(LAYOUT).join(kind).join(format!("{key}.json"))
+    }
+
+    pub fn read(&self, kind: &str, key: &str) -> Lookup {
+        let Ok(text) = std::fs::read_to_string(self.path(kind, key)) else { return Lookup::Miss };
+        let Ok(entry) = serde_json::from_str::<Value>(&text) else { return Lookup::Corrupt };
+        let body = &entry["body"];
+        match entry["checksum"].as_str() {
+            Some(checksum) if checksum == sha256_hex(body.to_string().as_bytes()) => Lookup::Hit(body.clone()),
+            _ => Lookup::Corrupt,
+        }
+    }
+
+    /// Writes an entry; failures are ignored (a cache that cannot be written only costs speed).
+    pub fn write(&self, kind: &str, key: &str, body: &Value) {
+        let path = self.path(kind, key);
+        let entry = json!({ "checksum": sha256_hex(body.to_string().as_bytes()), "body": body });
+        let Some(dir) = path.parent() else { return };
+        if std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        // Write then rename, so a reader never sees half an entry.
+        let temporary = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+        if std::fs::write(&temporary, entry.to_string()).is_ok() {
+            let _ = std::fs::rename(&temporary, &path);
+        }
+    }
+}
