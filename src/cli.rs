@@ -10,7 +10,7 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::error::Error;
 use crate::io::RealDisk;
 use crate::target::Target;
-use crate::{artifact, build, engine, incremental, inspect, simulate};
+use crate::{artifact, build, engine, incremental, inspect, simulate, workspace};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -71,6 +71,21 @@ pub struct BuildArgs {
     /// Build without reading or writing the cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Build every bundle under --root (skipping node_modules, target, hidden folders and artifacts).
+    #[arg(long)]
+    pub recursive: bool,
+    /// Build every member of the cargo workspace that holds a bundle, sharing one cache in its target folder.
+    #[arg(long)]
+    pub workspace: bool,
+    /// Build this workspace member's bundle (repeatable).
+    #[arg(long = "package", short = 'p')]
+    pub packages: Vec<String>,
+    /// The Cargo.toml of the workspace [default: found from the current folder].
+    #[arg(long)]
+    pub manifest_path: Option<Utf8PathBuf>,
+    /// Stop at the first bundle that fails.
+    #[arg(long)]
+    pub fail_fast: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -166,16 +181,141 @@ fn run_build(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
-    let options = build::BuildOptions {
-        root: args.root.clone(),
-        output: args.output.clone(),
-        targets: args.targets.clone(),
-        cache_dir: args.cache_dir.clone(),
-        no_cache: args.no_cache,
+    let many = args.recursive || args.workspace || !args.packages.is_empty();
+    if !many {
+        if args.manifest_path.is_some() {
+            return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
+        }
+        let options = build_options(args, args.root.clone(), args.output.clone(), args.cache_dir.clone());
+        let report = build_one(&options, stderr)?;
+        return print_build_report(&report, args, format, stdout, stderr);
+    }
+    if args.output.is_some() {
+        return Err(Error::Usage(
+            "--output names one folder; with several bundles each builds into its own `artifact`".into(),
+        ));
+    }
+    let (roots, cache_dir): (Vec<Utf8PathBuf>, Option<Utf8PathBuf>) = if args.recursive {
+        if args.workspace || !args.packages.is_empty() {
+            return Err(Error::Usage(
+                "--recursive walks folders; --workspace and --package read the cargo workspace".into(),
+            ));
+        }
+        let roots = crate::discover::find_bundles(&args.root, &RealDisk)
+            .map_err(|e| Error::Failed(format!("cannot walk `{}`: {e}", args.root)))?;
+        (roots, args.cache_dir.clone())
+    } else {
+        let selection = if args.packages.is_empty() {
+            workspace::Selection::All
+        } else {
+            workspace::Selection::Packages(&args.packages)
+        };
+        let found = workspace::find(args.manifest_path.as_deref(), selection, &RealDisk).map_err(Error::Failed)?;
+        let cache = args.cache_dir.clone().or_else(|| Some(found.target_directory.join("agent-bundle-cache")));
+        (found.bundles.into_iter().map(|b| b.root).collect(), cache)
     };
-    let report = build::build_with(&options, &RealDisk, &mut |lock| {
+    if roots.is_empty() {
+        return Err(Error::Failed("no bundles found (no folder holds an agent-bundle.config.ts)".into()));
+    }
+    let (mut built, mut failed) = (0usize, Vec::new());
+    let mut summaries = Vec::new();
+    for root in &roots {
+        if !args.json {
+            writeln!(stdout, "== {root}")?;
+        }
+        let options = build_options(args, root.clone(), None, cache_dir.clone());
+        let outcome = build_one(&options, stderr).and_then(|report| {
+            if args.json {
+                summaries.push(
+                    build_summary(&report, args).unwrap_or_else(|| serde_json::json!({ "output": report.output })),
+                );
+                report_diagnostics(&report.loaded, format, stderr)?;
+                let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
+                if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
+            } else {
+                print_build_report(&report, args, format, stdout, stderr)
+            }
+        });
+        match outcome {
+            Ok(()) => built += 1,
+            Err(error) => {
+                if !matches!(error, Error::Reported { .. }) {
+                    writeln!(stderr, "error: {root}: {error}")?;
+                }
+                failed.push(root.to_string());
+                if args.fail_fast {
+                    break;
+                }
+            }
+        }
+    }
+    if args.json {
+        let document = serde_json::json!({ "bundles": summaries, "failed": failed });
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&document).expect("JSON serialises"))?;
+    } else {
+        let skipped = roots.len() - built - failed.len();
+        let skipped = if skipped > 0 { format!(", {skipped} not attempted (--fail-fast)") } else { String::new() };
+        writeln!(stdout, "Built {built} of {} bundles; {} failed{skipped}", roots.len(), failed.len())?;
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Failed(format!("{} of {} bundles failed: {}", failed.len(), roots.len(), failed.join(", "))))
+    }
+}
+
+fn build_options(
+    args: &BuildArgs,
+    root: Utf8PathBuf,
+    output: Option<Utf8PathBuf>,
+    cache_dir: Option<Utf8PathBuf>,
+) -> build::BuildOptions {
+    build::BuildOptions { root, output, targets: args.targets.clone(), cache_dir, no_cache: args.no_cache }
+}
+
+fn build_one(options: &build::BuildOptions, stderr: &mut dyn Write) -> Result<build::BuildReport, Error> {
+    build::build_with(options, &RealDisk, &mut |lock| {
         let _ = writeln!(stderr, "Waiting for another build of this output to finish (lock: {lock})");
-    })?;
+    })
+}
+
+/// The JSON summary of a successful build.
+fn build_summary(report: &build::BuildReport, args: &BuildArgs) -> Option<serde_json::Value> {
+    let manifest = report.manifest.as_ref()?;
+    let write = report.write.as_ref()?;
+    let mut summary = serde_json::json!({
+        "output": report.output,
+        "plugin": manifest.plugin,
+        "hosts": report.hosts,
+        "hooks": manifest.hooks,
+        "files": manifest.files.len() + 1,
+        "written": write.written,
+        "kept": write.kept.len(),
+        "removed": write.removed,
+    });
+    if let Some(explanation) = &report.explanation {
+        let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
+        summary["modules"] =
+            serde_json::json!({ "compiled": stats.compiled, "cached": stats.cached, "corrupt": stats.corrupt });
+        summary["hookCounts"] = serde_json::json!({
+            "fresh": explanation.count(incremental::HookStatus::Fresh),
+            "rebuilt": explanation.count(incremental::HookStatus::Rebuilt),
+            "removed": explanation.count(incremental::HookStatus::Removed),
+        });
+        if args.explain {
+            summary["explain"] = serde_json::to_value(explanation).expect("JSON serialises");
+        }
+    }
+    Some(summary)
+}
+
+fn print_build_report(
+    report: &build::BuildReport,
+    args: &BuildArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
     report_diagnostics(&report.loaded, format, stderr)?;
     let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
     if errors > 0 {
@@ -184,30 +324,7 @@ fn run_build(
     let manifest = report.manifest.as_ref().expect("a build without errors wrote a manifest");
     let write = report.write.as_ref().expect("a build without errors wrote its output");
     if args.json {
-        let summary = serde_json::json!({
-            "output": report.output,
-            "plugin": manifest.plugin,
-            "hosts": report.hosts,
-            "hooks": manifest.hooks,
-            "files": manifest.files.len() + 1,
-            "written": write.written,
-            "kept": write.kept.len(),
-            "removed": write.removed,
-        });
-        let mut summary = summary;
-        if let Some(explanation) = &report.explanation {
-            let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
-            summary["modules"] =
-                serde_json::json!({ "compiled": stats.compiled, "cached": stats.cached, "corrupt": stats.corrupt });
-            summary["hookCounts"] = serde_json::json!({
-                "fresh": explanation.count(incremental::HookStatus::Fresh),
-                "rebuilt": explanation.count(incremental::HookStatus::Rebuilt),
-                "removed": explanation.count(incremental::HookStatus::Removed),
-            });
-            if args.explain {
-                summary["explain"] = serde_json::to_value(explanation).expect("JSON serialises");
-            }
-        }
+        let summary = build_summary(report, args).expect("a build without errors has a summary");
         writeln!(stdout, "{}", serde_json::to_string_pretty(&summary).expect("JSON serialises"))?;
     } else {
         let per_host: Vec<String> = report

@@ -22,3 +22,19 @@ pub fn find_config(root: &Utf8Path, shown_root: &Utf8Path, disk: &dyn Disk) -> R
         several => Err(messages::config_ambiguous(shown_root, several)),
     }
 }
+
+/// Folder names `--recursive` never looks into.
+const SKIPPED_FOLDERS: &[&str] = &["node_modules", "target"];
+
+/// Every bundle (a folder holding a config file) under `root`, skipping `node_modules`, `target`,
+/// hidden folders and built artifacts, sorted by path.
+pub fn find_bundles(root: &Utf8Path, disk: &dyn Disk) -> std::io::Result<Vec<Utf8PathBuf>> {
+    let prune = |dir: &Utf8Path| {
+        let name = dir.file_name().unwrap_or("");
+        name.starts_with('.')
+            || SKIPPED_FOLDERS.contains(&name)
+            || disk.is_file(&dir.join(crate::artifact::MANIFEST_PATH))
+    };
+    let dirs = disk.walk_dirs(root, &prune)?;
+    Ok(dirs.into_iter().filter(|dir| CONFIG_FILE_NAMES.iter().any(|name| disk.is_file(&dir.join(name)))).collect())
+}

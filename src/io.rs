@@ -22,6 +22,9 @@ pub trait Disk {
     fn read(&self, path: &Utf8Path) -> std::io::Result<Vec<u8>>;
     /// Every file under `dir` (following symlinks), as `/`-separated paths relative to it, sorted.
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>>;
+    /// Every folder under `dir` (itself included) that `prune` does not cut off, sorted; `prune`
+    /// sees each folder and decides whether to skip it and everything below.
+    fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>>;
 }
 
 /// The real file system.
@@ -76,6 +79,23 @@ impl Disk for RealDisk {
         }
         files.sort();
         Ok(files)
+    }
+
+    fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>> {
+        let mut dirs = Vec::new();
+        let walker = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter().filter_entry(|entry| {
+            !entry.file_type().is_dir()
+                || Utf8Path::from_path(entry.path()).is_none_or(|path| entry.depth() == 0 || !prune(path))
+        });
+        for entry in walker {
+            let entry = entry.map_err(std::io::Error::other)?;
+            if entry.file_type().is_dir() {
+                if let Some(path) = Utf8Path::from_path(entry.path()) {
+                    dirs.push(path.to_path_buf());
+                }
+            }
+        }
+        Ok(dirs)
     }
 }
 

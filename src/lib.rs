@@ -28,6 +28,7 @@ pub mod simulate;
 pub mod source;
 pub mod suggest;
 pub mod target;
+pub mod workspace;
 
 pub use engine::{Bundle, Loaded, load};
 pub use error::{Error, ExitCode};
