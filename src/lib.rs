@@ -7,6 +7,7 @@
 
 pub mod artifact;
 pub mod build;
+pub mod build_script;
 pub mod canonical;
 pub mod cli;
 pub mod compile;
@@ -30,5 +31,6 @@ pub mod suggest;
 pub mod target;
 pub mod workspace;
 
+pub use build_script::build_script;
 pub use engine::{Bundle, Loaded, load};
 pub use error::{Error, ExitCode};

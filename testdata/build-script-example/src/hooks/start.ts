@@ -1,0 +1,1 @@
+export default () => ({ additionalContext: 'built by build.rs' });
