@@ -48,6 +48,8 @@ pub struct BuildReport {
     pub write: Option<WriteOutcome>,
     /// Why each hook and file was rebuilt or kept.
     pub explanation: Option<Explanation>,
+    /// Every file the build read (absolute paths), for `cargo:rerun-if-changed`.
+    pub inputs: Vec<Utf8PathBuf>,
 }
 
 impl BuildReport {
@@ -72,7 +74,6 @@ pub fn build_with(
     disk: &dyn Disk,
     on_wait: &mut dyn FnMut(&Utf8Path),
 ) -> Result<BuildReport, crate::Error> {
-    let mut loaded = engine::load(&options.root, disk);
     let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
     let mut report = BuildReport {
         loaded: Loaded::default(),
@@ -82,7 +83,35 @@ pub fn build_with(
         emitted: None,
         write: None,
         explanation: None,
+        inputs: Vec::new(),
     };
+    let cache =
+        if options.no_cache { None } else { options.cache_dir.clone().or_else(default_cache_dir).map(CacheStore::new) };
+    let canonical_output = absolute(&report.output, disk);
+
+    // A no-op build: the previous build's inputs and outputs are all as it left them.
+    if let (Some(cache), Some(root)) = (&cache, disk.canonicalize(&options.root)) {
+        if let incremental::PreviousState::Found(state) = incremental::load_state(cache, &canonical_output) {
+            if incremental::unchanged(&state, &root, &options.targets, &canonical_output, disk) {
+                if let Some(manifest) = read_manifest(&report.output, disk) {
+                    let fingerprint = state.fingerprint.clone().unwrap_or_default();
+                    report.hosts = manifest.hosts.keys().copied().collect();
+                    report.write = Some(WriteOutcome {
+                        kept: fingerprint.outputs.keys().cloned().collect(),
+                        ..Default::default()
+                    });
+                    report.explanation = Some(Explanation::all_fresh(&state));
+                    report.inputs =
+                        fingerprint.files.keys().chain(fingerprint.folders.keys()).map(Utf8PathBuf::from).collect();
+                    report.manifest = Some(manifest);
+                    report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
+                    return Ok(report);
+                }
+            }
+        }
+    }
+
+    let mut loaded = engine::load(&options.root, disk);
     let bundle = match loaded.bundle.clone() {
         Some(bundle) if !loaded.has_errors() => bundle,
         _ => {
@@ -120,7 +149,12 @@ pub fn build_with(
         match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
             Ok(outcome) => {
                 let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
-                let state = incremental::current_state(&hooks, &emitted, &emitted.manifest);
+                let mut state = incremental::current_state(&hooks, &emitted, &emitted.manifest);
+                let fingerprint =
+                    fingerprint(&bundle, &canonical_root, &options.targets, &emitted, &report.output, disk);
+                report.inputs =
+                    fingerprint.files.keys().chain(fingerprint.folders.keys()).map(Utf8PathBuf::from).collect();
+                state.fingerprint = Some(fingerprint);
                 let previous = match &cache {
                     Some(cache) => incremental::load_state(cache, &canonical_output),
                     None => incremental::PreviousState::Missing,
@@ -142,6 +176,49 @@ pub fn build_with(
     diagnostic::sort(&mut loaded.diagnostics);
     report.loaded = loaded;
     Ok(report)
+}
+
+/// What this build read and wrote, for recognising the next build as a no-op.
+fn fingerprint(
+    bundle: &crate::engine::Bundle,
+    root: &Utf8Path,
+    targets: &[Target],
+    emitted: &crate::emit::Emitted,
+    output: &Utf8Path,
+    disk: &dyn Disk,
+) -> incremental::Fingerprint {
+    let mut files = std::collections::BTreeMap::new();
+    let mut packages = std::collections::BTreeMap::new();
+    let mut record = |path: Utf8PathBuf| {
+        let digest = incremental::file_digest(&path, disk);
+        files.insert(path.to_string(), digest);
+    };
+    record(root.join(&bundle.config_file));
+    record(root.join("package.json"));
+    for input in emitted.inputs.values().flat_map(|inputs| inputs.keys()) {
+        if input.starts_with("node_modules/") {
+            continue;
+        }
+        record(crate::io::lexical_join(root, input));
+    }
+    for dir in &emitted.package_dirs {
+        packages.insert(dir.to_string(), incremental::folder_digest(dir, disk));
+    }
+    let mut folders = std::collections::BTreeMap::new();
+    for payload in &bundle.normalised.payloads {
+        let dir = crate::io::lexical_join(root, &payload.source);
+        let listed = disk.walk_files(&dir).unwrap_or_default();
+        for file in &listed {
+            record(dir.join(file));
+        }
+        folders.insert(dir.to_string(), listed);
+    }
+    let outputs = incremental::output_stats(output, emitted.files.keys().cloned()).unwrap_or_default();
+    incremental::Fingerprint { root: root.to_string(), targets: targets.to_vec(), files, folders, packages, outputs }
+}
+
+fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest> {
+    serde_json::from_str(&disk.read_to_string(&output.join(MANIFEST_PATH)).ok()?).ok()
 }
 
 /// The file hashes the current artifact's manifest records (empty when there is none).

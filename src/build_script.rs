@@ -111,26 +111,11 @@ fn one_line(diagnostic: &Diagnostic) -> String {
 }
 
 /// Every input the build read that exists: the config, package.json, each handler and module it
-/// imports, carried packages and payload folders; the whole bundle folder when the build failed
-/// before knowing them.
+/// imports and payload files; the whole bundle folder when the build failed before knowing them.
 fn rerun_inputs(root: &Utf8Path, report: &BuildReport) -> Vec<Utf8PathBuf> {
-    let mut inputs = std::collections::BTreeSet::new();
-    if let Some(bundle) = &report.loaded.bundle {
-        inputs.insert(root.join(&bundle.config_file));
-        for payload in &bundle.normalised.payloads {
-            inputs.insert(root.join(&payload.source));
-        }
-    }
-    inputs.insert(root.join("package.json"));
-    match &report.emitted {
-        Some(emitted) => {
-            for path in emitted.inputs.values().flat_map(|inputs| inputs.keys()) {
-                inputs.insert(root.join(path));
-            }
-        }
-        None => {
-            inputs.insert(root.to_path_buf());
-        }
+    let mut inputs: std::collections::BTreeSet<Utf8PathBuf> = report.inputs.iter().cloned().collect();
+    if inputs.is_empty() {
+        inputs.insert(root.to_path_buf());
     }
     inputs.into_iter().filter(|p| p.exists()).collect()
 }

@@ -21,6 +21,84 @@ pub struct BuildState {
     pub generator: String,
     pub tables_revision: String,
     pub hooks: BTreeMap<String, HookState>,
+    /// Everything the build read and wrote, to recognise a no-op build without redoing it.
+    #[serde(default)]
+    pub fingerprint: Option<Fingerprint>,
+}
+
+/// What a build read (by content) and wrote (by size and mtime). When all of it is unchanged, the
+/// next build has nothing to do and does nothing, like cargo's fingerprints.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fingerprint {
+    /// The canonical bundle root.
+    pub root: String,
+    /// The `--target` narrowing the build was asked for.
+    pub targets: Vec<crate::target::Target>,
+    /// Absolute path → SHA-256 of its bytes, or `"absent"`.
+    pub files: BTreeMap<String, String>,
+    /// Absolute folder → the files it held (payload folders, whose new files matter).
+    pub folders: BTreeMap<String, Vec<String>>,
+    /// Absolute package folder → digest over its files.
+    pub packages: BTreeMap<String, String>,
+    /// Artifact-relative path → (size, mtime in nanoseconds) after the build.
+    pub outputs: BTreeMap<String, (u64, i128)>,
+}
+
+/// A file's SHA-256, or `"absent"`.
+pub fn file_digest(path: &camino::Utf8Path, disk: &dyn crate::io::Disk) -> String {
+    disk.read(path).map_or_else(|_| "absent".to_string(), |bytes| crate::digest::sha256_hex(&bytes))
+}
+
+/// A folder's digest: every file's relative path and SHA-256.
+pub fn folder_digest(dir: &camino::Utf8Path, disk: &dyn crate::io::Disk) -> String {
+    let mut hasher = crate::digest::Sha256Hex::new();
+    for path in disk.walk_files(dir).unwrap_or_default() {
+        hasher.update(path.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(file_digest(&dir.join(&path), disk).as_bytes());
+    }
+    hasher.finish()
+}
+
+/// `(size, mtime)` of every output file, or `None` if one cannot be read.
+pub fn output_stats(
+    output: &camino::Utf8Path,
+    paths: impl Iterator<Item = String>,
+) -> Option<BTreeMap<String, (u64, i128)>> {
+    paths
+        .map(|path| {
+            let metadata = std::fs::metadata(output.join(&path)).ok()?;
+            let modified = metadata.modified().ok()?;
+            let nanos = match modified.duration_since(std::time::UNIX_EPOCH) {
+                Ok(d) => d.as_nanos() as i128,
+                Err(e) => -(e.duration().as_nanos() as i128),
+            };
+            Some((path, (metadata.len(), nanos)))
+        })
+        .collect()
+}
+
+/// Whether nothing the previous build read or wrote has changed since, so this build is a no-op.
+pub fn unchanged(
+    state: &BuildState,
+    root: &camino::Utf8Path,
+    targets: &[crate::target::Target],
+    output: &camino::Utf8Path,
+    disk: &dyn crate::io::Disk,
+) -> bool {
+    let Some(fingerprint) = &state.fingerprint else { return false };
+    state.generator == crate::emit::compiler_fingerprint()
+        && state.tables_revision == crate::hosts::tables_revision()
+        && fingerprint.root == root.as_str()
+        && fingerprint.targets == targets
+        && fingerprint.files.iter().all(|(path, digest)| &file_digest(camino::Utf8Path::new(path), disk) == digest)
+        && fingerprint
+            .folders
+            .iter()
+            .all(|(dir, files)| disk.walk_files(camino::Utf8Path::new(dir)).is_ok_and(|now| &now == files))
+        && fingerprint.packages.iter().all(|(dir, digest)| &folder_digest(camino::Utf8Path::new(dir), disk) == digest)
+        && output_stats(output, fingerprint.outputs.keys().cloned()).as_ref() == Some(&fingerprint.outputs)
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -81,6 +159,27 @@ pub struct Explanation {
 }
 
 impl Explanation {
+    /// The explanation of a build that found nothing changed: every hook fresh, every file kept.
+    pub fn all_fresh(state: &BuildState) -> Explanation {
+        let hooks = state
+            .hooks
+            .iter()
+            .map(|(id, hook)| HookVerdict {
+                id: id.clone(),
+                name: hook.name.clone(),
+                status: HookStatus::Fresh,
+                reasons: vec![],
+            })
+            .collect();
+        let files = state
+            .fingerprint
+            .iter()
+            .flat_map(|f| f.outputs.keys())
+            .map(|path| FileVerdict { path: path.clone(), action: FileAction::Kept, reason: "fresh".into() })
+            .collect();
+        Explanation { hooks, files }
+    }
+
     pub fn count(&self, status: HookStatus) -> usize {
         self.hooks.iter().filter(|h| h.status == status).count()
     }
@@ -130,6 +229,7 @@ pub fn current_state(hooks: &[&Hook], emitted: &Emitted, manifest: &ArtifactMani
         generator: crate::emit::compiler_fingerprint(),
         tables_revision: crate::hosts::tables_revision(),
         hooks: states,
+        fingerprint: None,
     }
 }
 

@@ -87,6 +87,8 @@ pub struct CompiledHandlers {
     pub stats: CompileStats,
     /// The module sources read, for rendering diagnostics that point into them.
     pub sources: Vec<SourceFile>,
+    /// Every npm package folder carried into the artifact.
+    pub package_dirs: Vec<Utf8PathBuf>,
 }
 
 /// The artifact path of the compiled form of a root-relative module path.
@@ -256,7 +258,8 @@ pub fn compile_handlers(
         out.sources.push(file);
     }
 
-    let (package_dirs, package_hashes) = carry_packages(&packages, &mut out.files, disk, &mut diagnostics);
+    let (package_dirs, package_hashes, carried) = carry_packages(&packages, &mut out.files, disk, &mut diagnostics);
+    out.package_dirs = carried;
 
     for handler in handlers {
         out.entries.insert(handler.path.clone(), compiled_path(&handler.path));
@@ -402,7 +405,7 @@ fn carry_packages(
     files: &mut BTreeMap<String, Vec<u8>>,
     disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (BTreeMap<String, Vec<String>>, BTreeMap<String, String>) {
+) -> (BTreeMap<String, Vec<String>>, BTreeMap<String, String>, Vec<Utf8PathBuf>) {
     let mut carried: BTreeMap<String, Utf8PathBuf> = BTreeMap::new();
     let mut closure: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (name, dir) in direct {
@@ -469,7 +472,7 @@ fn carry_packages(
         }
         hashes.insert(name.clone(), hasher.finish());
     }
-    (closure, hashes)
+    (closure, hashes, carried.into_values().collect())
 }
 
 /// The packages `package.json` says this one needs at run time, with whether each is optional.

@@ -47,6 +47,8 @@ pub struct Emitted {
     /// and `rerun-if-changed`).
     pub inputs: BTreeMap<String, BTreeMap<String, String>>,
     pub stats: crate::compile::CompileStats,
+    /// The npm package folders carried into the artifact.
+    pub package_dirs: Vec<camino::Utf8PathBuf>,
 }
 
 /// Emits the artifact of `bundle` for `hosts` (the config's targets, narrowed by `--target`).
@@ -218,7 +220,8 @@ pub fn emit(
         files: file_records(&files),
     };
     files.insert(MANIFEST_PATH.to_string(), manifest_bytes(&manifest));
-    (Some(Emitted { files, manifest, inputs, stats: compiled.stats }), diagnostics, sources)
+    let package_dirs = std::mem::take(&mut compiled.package_dirs);
+    (Some(Emitted { files, manifest, inputs, stats: compiled.stats, package_dirs }), diagnostics, sources)
 }
 
 /// Pretty JSON with sorted keys and a final newline: what every generated document looks like.

@@ -1,10 +1,10 @@
-//! The on-disk cache: JSON entries addressed by kind and key, each sealed with a checksum of its
-//! body. The cache lives outside the artifact, may be deleted at any time, and is never trusted
+//! The on-disk cache: JSON entries addressed by kind and key, each a line holding the SHA-256 of
+//! the body followed by the body's JSON text. The cache lives outside the artifact, may be deleted at any time, and is never trusted
 //! blindly: an entry that does not parse or whose checksum does not match is reported as corrupt and
 //! treated as missing.
 
 use camino::{Utf8Path, Utf8PathBuf};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::digest::sha256_hex;
 
@@ -40,25 +40,29 @@ impl CacheStore {
 
     pub fn read(&self, kind: &str, key: &str) -> Lookup {
         let Ok(text) = std::fs::read_to_string(self.path(kind, key)) else { return Lookup::Miss };
-        let Ok(entry) = serde_json::from_str::<Value>(&text) else { return Lookup::Corrupt };
-        let body = &entry["body"];
-        match entry["checksum"].as_str() {
-            Some(checksum) if checksum == sha256_hex(body.to_string().as_bytes()) => Lookup::Hit(body.clone()),
-            _ => Lookup::Corrupt,
+        // An entry is one line of checksum, then the body's JSON text, hashed as stored.
+        let Some((checksum, body)) = text.split_once('\n') else { return Lookup::Corrupt };
+        if checksum != sha256_hex(body.as_bytes()) {
+            return Lookup::Corrupt;
+        }
+        match serde_json::from_str(body) {
+            Ok(value) => Lookup::Hit(value),
+            Err(_) => Lookup::Corrupt,
         }
     }
 
     /// Writes an entry; failures are ignored (a cache that cannot be written only costs speed).
     pub fn write(&self, kind: &str, key: &str, body: &Value) {
         let path = self.path(kind, key);
-        let entry = json!({ "checksum": sha256_hex(body.to_string().as_bytes()), "body": body });
+        let body = body.to_string();
+        let entry = format!("{}\n{body}", sha256_hex(body.as_bytes()));
         let Some(dir) = path.parent() else { return };
         if std::fs::create_dir_all(dir).is_err() {
             return;
         }
         // Write then rename, so a reader never sees half an entry.
         let temporary = dir.join(format!(".{key}.{}.tmp", std::process::id()));
-        if std::fs::write(&temporary, entry.to_string()).is_ok() {
+        if std::fs::write(&temporary, entry).is_ok() {
             let _ = std::fs::rename(&temporary, &path);
         }
     }

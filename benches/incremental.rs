@@ -1,0 +1,175 @@
+//! The incremental build benchmark (issue 5): generates a monorepo of B bundles × H hooks (TypeScript
+//! handlers with relative imports of a shared module), then times, each in a fresh process so peak
+//! memory is per phase:
+//!
+//!   cold build · no-op rebuild · one handler edited · one shared module edited · one config edited
+//!
+//! and the I/O floor: reading and hashing every input once. Prints a table; asserts nothing.
+//!
+//!   cargo bench --bench incremental -- [BUNDLES] [HOOKS]      (default 200 × 10)
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::digest::sha256_hex;
+use agent_bundle::io::RealDisk;
+use camino::Utf8PathBuf;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    if args.first().map(String::as_str) == Some("phase") {
+        return run_phase(Path::new(&args[1]), Path::new(&args[2]));
+    }
+    let bundles: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(200);
+    let hooks: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
+    let temp = tempfile::tempdir().expect("a temporary folder");
+    let repo = temp.path().join("repo");
+    let cache = temp.path().join("cache");
+    generate(&repo, bundles, hooks);
+
+    println!(
+        "agent-bundle incremental build benchmark: {bundles} bundles x {hooks} hooks ({} handlers)",
+        bundles * hooks
+    );
+    println!("{:<26} {:>10} {:>14} {:>14} {:>12}", "phase", "wall ms", "files written", "peak RSS MiB", "x I/O floor");
+    let floor = io_floor(&repo);
+    let row = |name: &str, ms: f64, written: &str, rss: &str| {
+        println!("{name:<26} {ms:>10.1} {written:>14} {rss:>14} {:>12.2}", ms / floor);
+    };
+    row("I/O floor (read + hash)", floor, "-", "-");
+
+    let phase = |name: &str, edit: &dyn Fn(&Path)| {
+        edit(&repo);
+        let (ms, written, rss) = child_phase(&repo, &cache);
+        row(name, ms, &written.to_string(), &format!("{:.1}", rss as f64 / 1024.0));
+    };
+    phase("cold build", &|_| {});
+    phase("no-op rebuild", &|_| {});
+    phase("one handler edited", &|repo| {
+        replace(&repo.join("bundle-000/src/hooks/hook-00.ts"), "refused it", "refused this")
+    });
+    phase("one shared module edited", &|repo| {
+        replace(&repo.join("bundle-000/src/lib/shared.ts"), "'deny'", "'denied'")
+    });
+    phase("one config edited", &|repo| {
+        replace(&repo.join("bundle-000/agent-bundle.config.ts"), "timeout: 5", "timeout: 6")
+    });
+    // Last, since it rebuilds everything into a second cache.
+    println!("{:<26} {:>10.3}", "cold build, ms per hook", last_cold_ms(&repo, &cache, bundles * hooks));
+}
+
+fn replace(path: &Path, from: &str, to: &str) {
+    let content = std::fs::read_to_string(path).unwrap();
+    assert!(content.contains(from), "{} lacks {from}", path.display());
+    std::fs::write(path, content.replacen(from, to, 1)).unwrap();
+}
+
+fn generate(repo: &Path, bundles: usize, hooks: usize) {
+    for b in 0..bundles {
+        let root = repo.join(format!("bundle-{b:03}"));
+        std::fs::create_dir_all(root.join("src/hooks")).unwrap();
+        std::fs::create_dir_all(root.join("src/lib")).unwrap();
+        std::fs::write(
+            root.join("src/lib/shared.ts"),
+            "export interface ToolEvent { readonly toolName: string; readonly toolInput: { readonly command?: string } }\n\
+             export enum Verdict { Allow = 'allow', Deny = 'deny' }\n\
+             export function judge(command: string, banned: readonly string[]): Verdict {\n  \
+             return banned.some((b) => command.includes(b)) ? Verdict.Deny : Verdict.Allow;\n}\n",
+        )
+        .unwrap();
+        let mut entries = String::new();
+        for h in 0..hooks {
+            std::fs::write(
+                root.join(format!("src/hooks/hook-{h:02}.ts")),
+                format!(
+                    "import type {{ ToolEvent }} from '../lib/shared';\nimport {{ judge, Verdict }} from '../lib/shared';\n\n\
+                     export default (event: ToolEvent) => {{\n  const verdict = judge(event.toolInput.command ?? '', ['rm -rf {h}']);\n  \
+                     return verdict === Verdict.Deny ? {{ outcome: 'deny' as const, reason: 'hook {h} refused it' }} : undefined;\n}};\n"
+                ),
+            )
+            .unwrap();
+            entries.push_str(&format!(
+                "      {{ handler: './src/hooks/hook-{h:02}.ts', tools: ['shell'], timeout: 5 }},\n"
+            ));
+        }
+        std::fs::write(
+            root.join("agent-bundle.config.ts"),
+            format!(
+                "export default {{\n  hooks: {{\n    beforeTool: [\n{entries}    ],\n  }},\n  \
+                 plugin: {{ name: 'bundle-{b:03}', description: 'Benchmark bundle.', version: '1.0.0', author: 'bench' }},\n}};\n"
+            ),
+        )
+        .unwrap();
+    }
+}
+
+/// Cold cost per hook: one more cold build of a copy, divided by the number of hooks.
+fn last_cold_ms(repo: &Path, cache: &Path, hooks: usize) -> f64 {
+    let fresh = cache.with_extension("per-hook");
+    let _ = std::fs::remove_dir_all(&fresh);
+    for root in bundle_roots(repo) {
+        let _ = std::fs::remove_dir_all(root.join("artifact"));
+    }
+    let (ms, _, _) = child_phase(repo, &fresh);
+    ms / hooks as f64
+}
+
+fn bundle_roots(repo: &Path) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = std::fs::read_dir(repo).unwrap().map(|e| e.unwrap().path()).collect();
+    roots.sort();
+    roots
+}
+
+/// Milliseconds to read and hash every input (configs and modules) once.
+fn io_floor(repo: &Path) -> f64 {
+    let started = Instant::now();
+    let mut total = 0usize;
+    for entry in walkdir::WalkDir::new(repo).into_iter().filter_map(Result::ok) {
+        let path = entry.path();
+        if entry.file_type().is_file()
+            && path.extension().is_some_and(|e| e == "ts")
+            && !path.to_string_lossy().contains("/artifact/")
+        {
+            let bytes = std::fs::read(path).unwrap();
+            total += sha256_hex(&bytes).len();
+        }
+    }
+    assert!(total > 0);
+    started.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Runs one phase in a child process; returns (ms, files written, peak RSS KiB).
+fn child_phase(repo: &Path, cache: &Path) -> (f64, usize, u64) {
+    let output = Command::new(std::env::current_exe().unwrap()).arg("phase").arg(repo).arg(cache).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    (fields[0].parse().unwrap(), fields[1].parse().unwrap(), fields[2].parse().unwrap())
+}
+
+/// In the child: build every bundle, print "ms written peak_rss_kib".
+fn run_phase(repo: &Path, cache: &Path) {
+    let started = Instant::now();
+    let mut written = 0;
+    for root in bundle_roots(repo) {
+        let options = BuildOptions {
+            root: Utf8PathBuf::from_path_buf(root.clone()).unwrap(),
+            output: Some(Utf8PathBuf::from_path_buf(root.join("artifact")).unwrap()),
+            cache_dir: Some(Utf8PathBuf::from_path_buf(cache.to_path_buf()).unwrap()),
+            ..Default::default()
+        };
+        let report = build(&options, &RealDisk).unwrap();
+        assert!(!report.has_errors(), "{:?}", report.diagnostics());
+        written += report.write.map_or(0, |w| w.written.len());
+    }
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0u64);
+    println!("{ms} {written} {peak}");
+}
