@@ -10,7 +10,7 @@ use crate::diagnostic::{self, Diagnostic};
 use crate::error::Error;
 use crate::io::RealDisk;
 use crate::target::Target;
-use crate::{artifact, build, engine, incremental, inspect, simulate, workspace};
+use crate::{artifact, build, engine, incremental, inspect, simulate, snapshot, workspace};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -46,6 +46,59 @@ pub enum Command {
     /// List or run the hooks of a built artifact.
     #[command(subcommand)]
     Hooks(HooksCommand),
+    /// Golden snapshots of everything hosts read: check, record, review, accept, reject.
+    Snapshot(SnapshotArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    #[command(subcommand)]
+    pub action: Option<SnapshotAction>,
+    /// The bundle folder, or with --recursive the folder to search.
+    #[arg(long, default_value = ".", global = true)]
+    pub root: Utf8PathBuf,
+    /// Snapshot every bundle under --root.
+    #[arg(long, global = true)]
+    pub recursive: bool,
+    /// Snapshot every cargo workspace member that holds a bundle.
+    #[arg(long, global = true)]
+    pub workspace: bool,
+    /// Snapshot this workspace member's bundle (repeatable).
+    #[arg(long = "package", short = 'p', global = true)]
+    pub packages: Vec<String>,
+    /// The Cargo.toml of the workspace.
+    #[arg(long, global = true)]
+    pub manifest_path: Option<Utf8PathBuf>,
+    /// Where golden snapshots and recorded inputs live (`<dir>/<plugin>/<target>.snap`, `<dir>/<plugin>/inputs/`).
+    #[arg(long, default_value = "snapshots", global = true)]
+    pub snapshot_dir: Utf8PathBuf,
+    /// Compare only: write nothing, exit 1 on any difference, new or obsolete snapshot.
+    #[arg(long)]
+    pub check: bool,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Replace plugin versions with [VERSION] in snapshots.
+    #[arg(long)]
+    pub redact_versions: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SnapshotAction {
+    /// Go through pending snapshots one by one: show the diff, then accept, reject or skip.
+    Review,
+    /// Accept every pending snapshot (and delete obsolete ones marked pending).
+    Accept,
+    /// Reject every pending snapshot: the golden files stay as they are.
+    Reject,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    /// A summary table and collapsible diffs, for a pull-request comment or $GITHUB_STEP_SUMMARY.
+    Markdown,
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -172,7 +225,107 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Build(args) => run_build(args, cli.message_format, stdout, stderr),
         Command::Hooks(HooksCommand::List(args)) => run_list(args, stdout),
         Command::Hooks(HooksCommand::Simulate(args)) => run_simulate(args, stdout),
+        Command::Snapshot(args) => run_snapshot(args, stdout),
     }
+}
+
+fn run_snapshot(args: &SnapshotArgs, stdout: &mut dyn Write) -> Result<(), Error> {
+    let pending = || snapshot::pending_files(&args.snapshot_dir, &RealDisk);
+    match args.action {
+        Some(SnapshotAction::Accept) => {
+            for file in pending() {
+                snapshot::accept(&file).map_err(|e| Error::Failed(format!("cannot accept {file}: {e}")))?;
+                writeln!(stdout, "accepted {}", snapshot::golden_of(&file))?;
+            }
+            return Ok(());
+        }
+        Some(SnapshotAction::Reject) => {
+            for file in pending() {
+                snapshot::reject(&file).map_err(|e| Error::Failed(format!("cannot reject {file}: {e}")))?;
+                writeln!(stdout, "rejected {}", snapshot::golden_of(&file))?;
+            }
+            return Ok(());
+        }
+        Some(SnapshotAction::Review) => return review_snapshots(&pending(), stdout),
+        None => {}
+    }
+    let (roots, _) =
+        discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
+    if roots.is_empty() {
+        return Err(Error::Failed("no bundles found (no folder holds an agent-bundle.config.ts)".into()));
+    }
+    let in_ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
+    let options = snapshot::SnapshotOptions {
+        snapshot_dir: args.snapshot_dir.clone(),
+        redact_versions: args.redact_versions,
+        write_pending: !args.check && !in_ci,
+        whole_project: args.recursive || args.workspace,
+    };
+    let report = snapshot::take(&roots, &options, &RealDisk);
+    let rendered = match args.format {
+        ReportFormat::Text => snapshot::report::text(&report),
+        ReportFormat::Markdown => snapshot::report::markdown(&report),
+        ReportFormat::Json => snapshot::report::json(&report),
+    };
+    write!(stdout, "{rendered}")?;
+    if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+        write!(stdout, "{}", snapshot::report::github_annotations(&report))?;
+    }
+    if report.is_clean() {
+        return Ok(());
+    }
+    let next = if options.write_pending {
+        "pending snapshots were written beside the golden ones: `cargo agent-bundle snapshot review` (or `accept` / `reject`)"
+    } else if in_ci && !args.check {
+        "CI is set, so nothing was written; run `cargo agent-bundle snapshot` locally and review"
+    } else {
+        "run `cargo agent-bundle snapshot` to record them, then `cargo agent-bundle snapshot review`"
+    };
+    Err(Error::Failed(format!(
+        "{} snapshot(s) differ, {} bundle(s) failed; {next}",
+        report.differences(),
+        report.failures.len()
+    )))
+}
+
+/// Interactive review: for each pending file, show the change and ask.
+fn review_snapshots(files: &[Utf8PathBuf], stdout: &mut dyn Write) -> Result<(), Error> {
+    if files.is_empty() {
+        writeln!(stdout, "no pending snapshots")?;
+        return Ok(());
+    }
+    let stdin = std::io::stdin();
+    for (index, file) in files.iter().enumerate() {
+        writeln!(stdout, "\n[{}/{}] {}", index + 1, files.len(), snapshot::golden_of(file))?;
+        write!(stdout, "{}", snapshot::pending_diff(file))?;
+        loop {
+            write!(stdout, "accept (a), reject (r), skip (s)? ")?;
+            stdout.flush()?;
+            let mut line = String::new();
+            if stdin.read_line(&mut line)? == 0 {
+                writeln!(stdout, "\nno more input: the rest stays pending")?;
+                return Ok(());
+            }
+            match line.trim() {
+                "a" | "accept" => {
+                    snapshot::accept(file).map_err(|e| Error::Failed(e.to_string()))?;
+                    writeln!(stdout, "accepted")?;
+                    break;
+                }
+                "r" | "reject" => {
+                    snapshot::reject(file).map_err(|e| Error::Failed(e.to_string()))?;
+                    writeln!(stdout, "rejected")?;
+                    break;
+                }
+                "s" | "skip" | "" => {
+                    writeln!(stdout, "skipped")?;
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 fn run_build(
@@ -195,25 +348,9 @@ fn run_build(
             "--output names one folder; with several bundles each builds into its own `artifact`".into(),
         ));
     }
-    let (roots, cache_dir): (Vec<Utf8PathBuf>, Option<Utf8PathBuf>) = if args.recursive {
-        if args.workspace || !args.packages.is_empty() {
-            return Err(Error::Usage(
-                "--recursive walks folders; --workspace and --package read the cargo workspace".into(),
-            ));
-        }
-        let roots = crate::discover::find_bundles(&args.root, &RealDisk)
-            .map_err(|e| Error::Failed(format!("cannot walk `{}`: {e}", args.root)))?;
-        (roots, args.cache_dir.clone())
-    } else {
-        let selection = if args.packages.is_empty() {
-            workspace::Selection::All
-        } else {
-            workspace::Selection::Packages(&args.packages)
-        };
-        let found = workspace::find(args.manifest_path.as_deref(), selection, &RealDisk).map_err(Error::Failed)?;
-        let cache = args.cache_dir.clone().or_else(|| Some(found.target_directory.join("agent-bundle-cache")));
-        (found.bundles.into_iter().map(|b| b.root).collect(), cache)
-    };
+    let (roots, cache_dir) =
+        discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
+    let cache_dir = args.cache_dir.clone().or(cache_dir);
     if roots.is_empty() {
         return Err(Error::Failed("no bundles found (no folder holds an agent-bundle.config.ts)".into()));
     }
@@ -262,6 +399,37 @@ fn run_build(
     } else {
         Err(Error::Failed(format!("{} of {} bundles failed: {}", failed.len(), roots.len(), failed.join(", "))))
     }
+}
+
+/// The bundle roots a multi-bundle command works on, and the shared cache folder of a workspace.
+fn discover_roots(
+    root: &Utf8PathBuf,
+    recursive: bool,
+    all_members: bool,
+    packages: &[String],
+    manifest_path: Option<&camino::Utf8Path>,
+) -> Result<(Vec<Utf8PathBuf>, Option<Utf8PathBuf>), Error> {
+    if recursive {
+        if all_members || !packages.is_empty() {
+            return Err(Error::Usage(
+                "--recursive walks folders; --workspace and --package read the cargo workspace".into(),
+            ));
+        }
+        let roots = crate::discover::find_bundles(root, &RealDisk)
+            .map_err(|e| Error::Failed(format!("cannot walk `{root}`: {e}")))?;
+        return Ok((roots, None));
+    }
+    if !all_members && packages.is_empty() {
+        if manifest_path.is_some() {
+            return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
+        }
+        return Ok((vec![root.clone()], None));
+    }
+    let selection =
+        if packages.is_empty() { workspace::Selection::All } else { workspace::Selection::Packages(packages) };
+    let found = workspace::find(manifest_path, selection, &RealDisk).map_err(Error::Failed)?;
+    let cache = Some(found.target_directory.join("agent-bundle-cache"));
+    Ok((found.bundles.into_iter().map(|b| b.root).collect(), cache))
 }
 
 fn build_options(

@@ -26,6 +26,7 @@ pub mod io;
 pub mod normalise;
 pub mod plan;
 pub mod simulate;
+pub mod snapshot;
 pub mod source;
 pub mod suggest;
 pub mod target;

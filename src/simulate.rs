@@ -74,9 +74,20 @@ pub enum SimulateError {
 pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
     let manifest = read_verified(&request.artifact, disk)?;
     let row = find_row(&manifest.hooks, request.target, &request.hook)?;
-    let envelope = encode(&row, &request.input)?;
-    let timeout = request.timeout.or(row.timeout.map(|s| Duration::from_secs(u64::from(s)))).unwrap_or(DEFAULT_TIMEOUT);
-    let run = run_wrapper(&request.artifact, &row, &envelope, timeout, disk)?;
+    simulate_row(&request.artifact, row, &request.input, request.timeout, disk)
+}
+
+/// Runs the wrapper of one index row of an artifact already checked, with a canonical input.
+pub fn simulate_row(
+    artifact: &Utf8Path,
+    row: IndexRow,
+    input: &Value,
+    timeout: Option<Duration>,
+    disk: &dyn Disk,
+) -> Result<Simulation, SimulateError> {
+    let envelope = encode(&row, input)?;
+    let timeout = timeout.or(row.timeout.map(|s| Duration::from_secs(u64::from(s)))).unwrap_or(DEFAULT_TIMEOUT);
+    let run = run_wrapper(artifact, &row, &envelope, timeout, disk)?;
     let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out {
         match decode_answer(&row, &run.stdout) {
             Ok(outcome) => (Some(outcome), None),
