@@ -189,17 +189,17 @@ fn fingerprint(
 ) -> incremental::Fingerprint {
     let mut files = std::collections::BTreeMap::new();
     let mut packages = std::collections::BTreeMap::new();
-    let mut record = |path: Utf8PathBuf| {
+    let record = |files: &mut std::collections::BTreeMap<String, String>, path: Utf8PathBuf| {
         let digest = incremental::file_digest(&path, disk);
         files.insert(path.to_string(), digest);
     };
-    record(root.join(&bundle.config_file));
-    record(root.join("package.json"));
-    for input in emitted.inputs.values().flat_map(|inputs| inputs.keys()) {
-        if input.starts_with("node_modules/") {
-            continue;
+    record(&mut files, root.join(&bundle.config_file));
+    record(&mut files, root.join("package.json"));
+    // Handler modules were hashed when they were read for compiling; their digests are reused.
+    for (input, digest) in emitted.inputs.values().flat_map(|inputs| inputs.iter()) {
+        if !input.starts_with("node_modules/") {
+            files.insert(crate::io::lexical_join(root, input).to_string(), digest.clone());
         }
-        record(crate::io::lexical_join(root, input));
     }
     for dir in &emitted.package_dirs {
         packages.insert(dir.to_string(), incremental::folder_digest(dir, disk));
@@ -209,7 +209,7 @@ fn fingerprint(
         let dir = crate::io::lexical_join(root, &payload.source);
         let listed = disk.walk_files(&dir).unwrap_or_default();
         for file in &listed {
-            record(dir.join(file));
+            record(&mut files, dir.join(file));
         }
         folders.insert(dir.to_string(), listed);
     }

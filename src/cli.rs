@@ -566,6 +566,9 @@ fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Error> {
     }
     let scope = args.target.map(|t| format!(" for {t}")).unwrap_or_default();
     writeln!(stdout, "Listed {} hook{}{scope}", rows.len(), if rows.len() == 1 { "" } else { "s" })?;
+    if rows.is_empty() {
+        writeln!(stdout, "(prebuilt hooks are in the host documents but are not simulatable, so they are not listed)")?;
+    }
     Ok(())
 }
 

@@ -5,6 +5,8 @@
 //!
 //! Usage: host_e2e [FILTER]   (runs only the checks whose name contains FILTER)
 
+#[path = "../common/mod.rs"]
+mod common;
 mod hosts;
 mod mock;
 
@@ -222,17 +224,9 @@ fn build_into(root: &Path, temp: &Path) -> Result<PathBuf, String> {
     Ok(output)
 }
 
+/// Copies a folder (the harness shares the integration tests' helper).
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), target)?;
-        }
-    }
+    common::copy_tree(from, to);
     Ok(())
 }
 
