@@ -230,13 +230,15 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn bundles_in(dir: &str) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    found.retain(|p| p.join("agent-bundle.config.ts").is_file());
-    found.sort();
+/// Every bundle under testdata/ that builds: all but the deliberate mistakes of testdata/diagnostics
+/// and the monorepo's broken member.
+fn testdata_bundles() -> Vec<PathBuf> {
+    let found = agent_bundle::discover::find_bundles(camino::Utf8Path::new("testdata"), &RealDisk).unwrap_or_default();
     found
+        .into_iter()
+        .filter(|p| !p.starts_with("testdata/diagnostics") && !p.ends_with("tools/broken"))
+        .map(PathBuf::from)
+        .collect()
 }
 
 struct Tally {
@@ -272,7 +274,7 @@ fn main() -> ExitCode {
     let mut tally = Tally { passed: 0, failed: 0 };
 
     // `claude plugin validate --strict` on every artifact the testdata bundles produce.
-    for bundle in bundles_in("testdata/bundles").into_iter().chain(bundles_in("testdata/e2e")) {
+    for bundle in testdata_bundles() {
         let name = format!("claude plugin validate --strict: {}", bundle.display());
         if !name.contains(&filter) {
             continue;
