@@ -366,7 +366,7 @@ fn run_build(
                 summaries.push(
                     build_summary(&report, args).unwrap_or_else(|| serde_json::json!({ "output": report.output })),
                 );
-                report_diagnostics(&report.loaded, format, stderr)?;
+                report_diagnostics(&report.loaded.with_paths_under_root(), format, stderr)?;
                 let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
                 if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
             } else {
@@ -484,7 +484,12 @@ fn print_build_report(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
-    report_diagnostics(&report.loaded, format, stderr)?;
+    let several_bundles = args.recursive || args.workspace || !args.packages.is_empty();
+    if several_bundles {
+        report_diagnostics(&report.loaded.with_paths_under_root(), format, stderr)?;
+    } else {
+        report_diagnostics(&report.loaded, format, stderr)?;
+    }
     let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
     if errors > 0 {
         return Err(Error::Reported { errors });

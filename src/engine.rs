@@ -57,6 +57,27 @@ impl Loaded {
     pub fn has_errors(&self) -> bool {
         diagnostic::has_errors(&self.diagnostics)
     }
+
+    /// The same diagnostics and sources with every file shown under the bundle root, for reports
+    /// that cover several bundles and must say which one a file belongs to.
+    pub fn with_paths_under_root(&self) -> Loaded {
+        let prefix = |path: &Utf8Path| if path.is_absolute() { path.to_path_buf() } else { self.root.join(path) };
+        let mut loaded = Loaded {
+            root: self.root.clone(),
+            bundle: None,
+            sources: Vec::new(),
+            diagnostics: self.diagnostics.clone(),
+        };
+        for source in &self.sources {
+            loaded.sources.push(SourceFile::new(prefix(source.path()), source.text.clone()));
+        }
+        for diagnostic in &mut loaded.diagnostics {
+            for label in &mut diagnostic.labels {
+                label.location.file = prefix(&label.location.file);
+            }
+        }
+        loaded
+    }
 }
 
 /// Loads the bundle at `root` (a path as the user gave it).
