@@ -453,6 +453,8 @@ fn build_summary(report: &build::BuildReport, args: &BuildArgs) -> Option<serde_
     let write = report.write.as_ref()?;
     let mut summary = serde_json::json!({
         "output": report.output,
+        "built": true,
+        "diagnostics": report.diagnostics().iter().map(diagnostic::to_json_value).collect::<Vec<_>>(),
         "plugin": manifest.plugin,
         "hosts": report.hosts,
         "hooks": manifest.hooks,
@@ -484,14 +486,23 @@ fn print_build_report(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
+    // With --json the diagnostics are part of the document on stdout.
     let several_bundles = args.recursive || args.workspace || !args.packages.is_empty();
-    if several_bundles {
+    if several_bundles && !args.json {
         report_diagnostics(&report.loaded.with_paths_under_root(), format, stderr)?;
-    } else {
+    } else if !args.json {
         report_diagnostics(&report.loaded, format, stderr)?;
     }
     let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
     if errors > 0 {
+        if args.json {
+            let failed = serde_json::json!({
+                "output": report.output,
+                "built": false,
+                "diagnostics": report.diagnostics().iter().map(diagnostic::to_json_value).collect::<Vec<_>>(),
+            });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&failed).expect("JSON serialises"))?;
+        }
         return Err(Error::Reported { errors });
     }
     let manifest = report.manifest.as_ref().expect("a build without errors wrote a manifest");
