@@ -1,0 +1,256 @@
+//! `build`: one bundle, or every bundle of a folder or cargo workspace.
+
+use std::io::Write;
+
+use camino::Utf8PathBuf;
+use clap::Args;
+
+use super::{MessageFormat, discover_roots, parse_target, report_diagnostics};
+use crate::error::Error;
+use crate::io::RealDisk;
+use crate::target::Target;
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The bundle folder (holding agent-bundle.config.ts).
+    #[arg(long, default_value = ".")]
+    pub root: Utf8PathBuf,
+    /// Where to write the plugin folder [default: <root>/artifact].
+    #[arg(long)]
+    pub output: Option<Utf8PathBuf>,
+    /// Build only for these hosts (repeatable); narrows the config's targets.
+    #[arg(long = "target", value_parser = parse_target)]
+    pub targets: Vec<Target>,
+    /// Print a JSON summary on stdout instead of text (with `--explain`, the reasons too).
+    #[arg(long)]
+    pub json: bool,
+    /// Say, per hook and per output file, why it was rebuilt or kept.
+    #[arg(long, short = 'v', visible_alias = "verbose")]
+    pub explain: bool,
+    /// Where compiled modules and build state are cached [default: $AGENT_BUNDLE_CACHE_DIR, else ~/.cache/agent-bundle].
+    #[arg(long)]
+    pub cache_dir: Option<Utf8PathBuf>,
+    /// Build without reading or writing the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Build every bundle under --root (skipping node_modules, target, hidden folders and artifacts).
+    #[arg(long)]
+    pub recursive: bool,
+    /// Build every member of the cargo workspace that holds a bundle, sharing one cache in its target folder.
+    #[arg(long)]
+    pub workspace: bool,
+    /// Build this workspace member's bundle (repeatable).
+    #[arg(long = "package", short = 'p')]
+    pub packages: Vec<String>,
+    /// The Cargo.toml of the workspace [default: found from the current folder].
+    #[arg(long)]
+    pub manifest_path: Option<Utf8PathBuf>,
+    /// Stop at the first bundle that fails.
+    #[arg(long)]
+    pub fail_fast: bool,
+}
+
+pub(super) fn run_build(
+    args: &BuildArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
+    let many = args.recursive || args.workspace || !args.packages.is_empty();
+    if !many {
+        if args.manifest_path.is_some() {
+            return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
+        }
+        let options = build_options(args, args.root.clone(), args.output.clone(), args.cache_dir.clone());
+        let report = build_one(&options, stderr)?;
+        return print_build_report(&report, args, format, stdout, stderr);
+    }
+    if args.output.is_some() {
+        return Err(Error::Usage(
+            "--output names one folder; with several bundles each builds into its own `artifact`".into(),
+        ));
+    }
+    let (roots, cache_dir) =
+        discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
+    let cache_dir = args.cache_dir.clone().or(cache_dir);
+    if roots.is_empty() {
+        return Err(Error::Failed("no bundles found (no folder holds an agent-bundle.config.ts)".into()));
+    }
+    let (mut built, mut failed) = (0usize, Vec::new());
+    let mut summaries = Vec::new();
+    for root in &roots {
+        if !args.json {
+            writeln!(stdout, "== {root}")?;
+        }
+        let options = build_options(args, root.clone(), None, cache_dir.clone());
+        let outcome = build_one(&options, stderr).and_then(|report| {
+            if args.json {
+                summaries.push(
+                    build_summary(&report, args).unwrap_or_else(|| serde_json::json!({ "output": report.output })),
+                );
+                report_diagnostics(&report.loaded.with_paths_under_root(), format, stderr)?;
+                let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
+                if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
+            } else {
+                print_build_report(&report, args, format, stdout, stderr)
+            }
+        });
+        match outcome {
+            Ok(()) => built += 1,
+            Err(error) => {
+                if !matches!(error, Error::Reported { .. }) {
+                    writeln!(stderr, "error: {root}: {error}")?;
+                }
+                failed.push(root.to_string());
+                if args.fail_fast {
+                    break;
+                }
+            }
+        }
+    }
+    if args.json {
+        let document = serde_json::json!({ "bundles": summaries, "failed": failed });
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&document).expect("JSON serialises"))?;
+    } else {
+        let skipped = roots.len() - built - failed.len();
+        let skipped = if skipped > 0 { format!(", {skipped} not attempted (--fail-fast)") } else { String::new() };
+        writeln!(stdout, "Built {built} of {} bundles; {} failed{skipped}", roots.len(), failed.len())?;
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Failed(format!("{} of {} bundles failed: {}", failed.len(), roots.len(), failed.join(", "))))
+    }
+}
+
+fn build_options(
+    args: &BuildArgs,
+    root: Utf8PathBuf,
+    output: Option<Utf8PathBuf>,
+    cache_dir: Option<Utf8PathBuf>,
+) -> crate::build::BuildOptions {
+    crate::build::BuildOptions { root, output, targets: args.targets.clone(), cache_dir, no_cache: args.no_cache }
+}
+
+fn build_one(options: &crate::build::BuildOptions, stderr: &mut dyn Write) -> Result<crate::build::BuildReport, Error> {
+    crate::build::build_with(options, &RealDisk, &mut |lock| {
+        let _ = writeln!(stderr, "Waiting for another build of this output to finish (lock: {lock})");
+    })
+}
+
+/// The JSON summary of a successful build.
+fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option<serde_json::Value> {
+    let manifest = report.manifest.as_ref()?;
+    let write = report.write.as_ref()?;
+    let mut summary = serde_json::json!({
+        "output": report.output,
+        "built": true,
+        "diagnostics": report.diagnostics().iter().map(crate::diagnostic::to_json_value).collect::<Vec<_>>(),
+        "plugin": manifest.plugin,
+        "hosts": report.hosts,
+        "hooks": manifest.hooks,
+        "files": manifest.files.len() + 1,
+        "written": write.written,
+        "kept": write.kept.len(),
+        "removed": write.removed,
+    });
+    if let Some(explanation) = &report.explanation {
+        let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
+        summary["modules"] =
+            serde_json::json!({ "compiled": stats.compiled, "cached": stats.cached, "corrupt": stats.corrupt });
+        summary["hookCounts"] = serde_json::json!({
+            "fresh": explanation.count(crate::incremental::HookStatus::Fresh),
+            "rebuilt": explanation.count(crate::incremental::HookStatus::Rebuilt),
+            "removed": explanation.count(crate::incremental::HookStatus::Removed),
+        });
+        if args.explain {
+            summary["explain"] = serde_json::to_value(explanation).expect("JSON serialises");
+        }
+    }
+    Some(summary)
+}
+
+fn print_build_report(
+    report: &crate::build::BuildReport,
+    args: &BuildArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
+    // With --json the diagnostics are part of the document on stdout.
+    let several_bundles = args.recursive || args.workspace || !args.packages.is_empty();
+    if several_bundles && !args.json {
+        report_diagnostics(&report.loaded.with_paths_under_root(), format, stderr)?;
+    } else if !args.json {
+        report_diagnostics(&report.loaded, format, stderr)?;
+    }
+    let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
+    if errors > 0 {
+        if args.json {
+            let failed = serde_json::json!({
+                "output": report.output,
+                "built": false,
+                "diagnostics": report.diagnostics().iter().map(crate::diagnostic::to_json_value).collect::<Vec<_>>(),
+            });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&failed).expect("JSON serialises"))?;
+        }
+        return Err(Error::Reported { errors });
+    }
+    let manifest = report.manifest.as_ref().expect("a build without errors wrote a manifest");
+    let write = report.write.as_ref().expect("a build without errors wrote its output");
+    if args.json {
+        let summary = build_summary(report, args).expect("a build without errors has a summary");
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&summary).expect("JSON serialises"))?;
+    } else {
+        let per_host: Vec<String> = report
+            .hosts
+            .iter()
+            .map(|host| format!("{host} {}", manifest.hooks.iter().filter(|row| row.host == *host).count()))
+            .collect();
+        if let (true, Some(explanation)) = (args.explain, &report.explanation) {
+            for hook in &explanation.hooks {
+                let status = match hook.status {
+                    crate::incremental::HookStatus::Fresh => "fresh",
+                    crate::incremental::HookStatus::Rebuilt => "rebuilt",
+                    crate::incremental::HookStatus::Removed => "removed",
+                };
+                let why =
+                    if hook.reasons.is_empty() { String::new() } else { format!(": {}", hook.reasons.join("; ")) };
+                writeln!(stdout, "hook {status:<8} {}{why}", hook.name)?;
+            }
+            for file in &explanation.files {
+                let action = match file.action {
+                    crate::incremental::FileAction::Written => "wrote",
+                    crate::incremental::FileAction::Kept => "kept",
+                    crate::incremental::FileAction::Removed => "removed",
+                };
+                writeln!(stdout, "{action:<8} {}: {}", file.path, file.reason)?;
+            }
+        }
+        if let Some(explanation) = &report.explanation {
+            let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
+            writeln!(
+                stdout,
+                "{} hooks fresh, {} rebuilt, {} removed; {} files written; {} modules compiled, {} from cache",
+                explanation.count(crate::incremental::HookStatus::Fresh),
+                explanation.count(crate::incremental::HookStatus::Rebuilt),
+                explanation.count(crate::incremental::HookStatus::Removed),
+                write.written.len(),
+                stats.compiled,
+                stats.cached
+            )?;
+        }
+        writeln!(
+            stdout,
+            "Built {} to {}: {} file{} written, {} unchanged, {} removed; simulatable hooks: {}",
+            manifest.plugin.name,
+            report.output,
+            write.written.len(),
+            if write.written.len() == 1 { "" } else { "s" },
+            write.kept.len(),
+            write.removed.len(),
+            if per_host.is_empty() { "none".to_string() } else { per_host.join(", ") }
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,125 @@
+//! `hooks list` and `hooks simulate`: the hooks of a built artifact.
+
+use std::io::Write;
+
+use camino::Utf8PathBuf;
+use clap::{Args, Subcommand};
+
+use super::parse_target;
+use crate::error::Error;
+use crate::io::RealDisk;
+use crate::target::Target;
+
+#[derive(Debug, Subcommand)]
+pub enum HooksCommand {
+    /// List the simulatable hooks of an artifact, after checking its files against their hashes.
+    List(ListArgs),
+    /// Run one hook's real wrapper under node with a canonical input, as the host would.
+    Simulate(SimulateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// The built plugin folder.
+    #[arg(long)]
+    pub artifact: Utf8PathBuf,
+    /// Only this host's hooks.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Option<Target>,
+    /// Print the rows as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input_source").required(true).args(["input", "input_file"])))]
+pub struct SimulateArgs {
+    /// The built plugin folder.
+    #[arg(long)]
+    pub artifact: Utf8PathBuf,
+    /// The host whose wrapper runs.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Target,
+    /// The hook's exact name or id, as `hooks list` prints it.
+    #[arg(long)]
+    pub hook: String,
+    /// The canonical input, a JSON object (`{"sessionId": …}`).
+    #[arg(long)]
+    pub input: Option<String>,
+    /// A file holding the canonical input.
+    #[arg(long)]
+    pub input_file: Option<Utf8PathBuf>,
+    /// Seconds to wait before stopping the wrapper [default: the hook's timeout, else 5].
+    #[arg(long)]
+    pub timeout: Option<u64>,
+    /// Print the run as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Error> {
+    let manifest =
+        crate::artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+    let rows: Vec<_> = manifest.hooks.iter().filter(|row| args.target.is_none_or(|t| row.host == t)).collect();
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&rows).expect("JSON serialises"))?;
+        return Ok(());
+    }
+    let name_width = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
+    let event_width = rows.iter().map(|r| r.event.name().len() + r.native_event.len() + 3).max().unwrap_or(5).max(5);
+    if !rows.is_empty() {
+        writeln!(stdout, "{:<8} {:<name_width$}  {:<event_width$}  WRAPPER", "HOST", "NAME", "EVENT")?;
+    }
+    for row in &rows {
+        let event = format!("{} → {}", row.event, row.native_event);
+        writeln!(stdout, "{:<8} {:<name_width$}  {:<event_width$}  {}", row.host.name(), row.name, event, row.path)?;
+    }
+    let scope = args.target.map(|t| format!(" for {t}")).unwrap_or_default();
+    writeln!(stdout, "Listed {} hook{}{scope}", rows.len(), if rows.len() == 1 { "" } else { "s" })?;
+    if rows.is_empty() {
+        writeln!(stdout, "(prebuilt hooks are in the host documents but are not simulatable, so they are not listed)")?;
+    }
+    Ok(())
+}
+
+pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Result<(), Error> {
+    let text = match (&args.input, &args.input_file) {
+        (Some(text), _) => text.clone(),
+        (None, Some(path)) => fs_err::read_to_string(path).map_err(|e| Error::Failed(e.to_string()))?,
+        (None, None) => unreachable!("clap requires one input"),
+    };
+    let input: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| Error::Usage(format!("the input is not valid JSON: {e}")))?;
+    let request = crate::simulate::SimulateRequest {
+        artifact: args.artifact.clone(),
+        target: args.target,
+        hook: args.hook.clone(),
+        input,
+        timeout: args.timeout.map(std::time::Duration::from_secs),
+    };
+    let run = crate::simulate::simulate(&request, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+    if args.json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&run).expect("JSON serialises"))?;
+    } else {
+        let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { text.trim_end().to_string() };
+        writeln!(stdout, "Simulated {} on {} ({})", run.hook.name, run.hook.host, run.hook.native_event)?;
+        writeln!(stdout, "stdin      {}", run.envelope)?;
+        let exit = match (run.exit_code, run.timed_out) {
+            (_, true) => "timed out (TERM, then KILL)".to_string(),
+            (Some(code), false) => code.to_string(),
+            (None, false) => "killed by a signal".to_string(),
+        };
+        writeln!(stdout, "exit code  {exit}")?;
+        writeln!(stdout, "wall time  {} ms", run.wall_time_ms)?;
+        writeln!(stdout, "stdout     {}", show(&run.stdout))?;
+        writeln!(stdout, "stderr     {}", show(&run.stderr))?;
+        match (&run.outcome, &run.decode_error) {
+            (Some(outcome), _) => writeln!(stdout, "outcome    {outcome}")?,
+            (None, Some(error)) => writeln!(stdout, "outcome    unreadable: {error}")?,
+            (None, None) => {
+                writeln!(stdout, "outcome    none: the hook failed, and the host would carry on as if it had not run")?
+            }
+        }
+    }
+    if run.succeeded() { Ok(()) } else { Err(Error::Failed(format!("hook {} failed", run.hook.name))) }
+}

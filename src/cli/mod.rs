@@ -1,0 +1,145 @@
+//! The command line: argument types (clap) and the dispatch from a parsed command to the engine.
+//! `main` only parses, calls [`run`], prints the error and exits with its code.
+
+use std::io::Write;
+
+use camino::Utf8PathBuf;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::diagnostic::Diagnostic;
+use crate::error::Error;
+use crate::io::RealDisk;
+use crate::target::Target;
+
+mod build;
+mod hooks;
+mod inspect;
+mod snapshot;
+
+pub use self::build::BuildArgs;
+pub use self::hooks::{HooksCommand, ListArgs, SimulateArgs};
+pub use self::inspect::InspectArgs;
+pub use self::snapshot::{ReportFormat, SnapshotAction, SnapshotArgs};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "cargo agent-bundle",
+    bin_name = "cargo agent-bundle",
+    version,
+    about = "Compile coding-agent hooks declared once into native Claude Code, Codex and Cursor plugins",
+    after_help = "Exit codes: 0 success, 1 errors were reported, 2 the command line was wrong."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+
+    /// How diagnostics are printed on stderr.
+    #[arg(long, value_enum, global = true, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MessageFormat {
+    /// rustc-style text with the source line.
+    Human,
+    /// One JSON object per line.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Build the plugin folder that Claude Code, Codex and Cursor load natively.
+    Build(BuildArgs),
+    /// Show what the compiler reads from a bundle and what each host will get.
+    Inspect(InspectArgs),
+    /// List or run the hooks of a built artifact.
+    #[command(subcommand)]
+    Hooks(HooksCommand),
+    /// Golden snapshots of everything hosts read: check, record, review, accept, reject.
+    Snapshot(SnapshotArgs),
+}
+
+pub(crate) fn parse_target(value: &str) -> Result<Target, String> {
+    value.parse()
+}
+
+/// Parses the process arguments, accepting the `agent-bundle` word cargo inserts when it runs
+/// `cargo agent-bundle …` as `cargo-agent-bundle agent-bundle …`.
+pub fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    let mut args: Vec<std::ffi::OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "agent-bundle") {
+        args.remove(1);
+    }
+    Cli::try_parse_from(args)
+}
+
+/// Runs a parsed command, writing its output to `stdout` and diagnostics to `stderr`.
+pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
+    match &cli.command {
+        Command::Inspect(args) => self::inspect::run_inspect(args, cli.message_format, stdout, stderr),
+        Command::Build(args) => self::build::run_build(args, cli.message_format, stdout, stderr),
+        Command::Hooks(HooksCommand::List(args)) => self::hooks::run_list(args, stdout),
+        Command::Hooks(HooksCommand::Simulate(args)) => self::hooks::run_simulate(args, stdout),
+        Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
+    }
+}
+
+/// The bundle roots a multi-bundle command works on, and the shared cache folder of a workspace.
+pub(crate) fn discover_roots(
+    root: &Utf8PathBuf,
+    recursive: bool,
+    all_members: bool,
+    packages: &[String],
+    manifest_path: Option<&camino::Utf8Path>,
+) -> Result<(Vec<Utf8PathBuf>, Option<Utf8PathBuf>), Error> {
+    if recursive {
+        if all_members || !packages.is_empty() {
+            return Err(Error::Usage(
+                "--recursive walks folders; --workspace and --package read the cargo workspace".into(),
+            ));
+        }
+        let roots = crate::discover::find_bundles(root, &RealDisk)
+            .map_err(|e| Error::Failed(format!("cannot walk `{root}`: {e}")))?;
+        return Ok((roots, None));
+    }
+    if !all_members && packages.is_empty() {
+        if manifest_path.is_some() {
+            return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
+        }
+        return Ok((vec![root.clone()], None));
+    }
+    let selection = if packages.is_empty() {
+        crate::workspace::Selection::All
+    } else {
+        crate::workspace::Selection::Packages(packages)
+    };
+    let found = crate::workspace::find(manifest_path, selection, &RealDisk).map_err(Error::Failed)?;
+    let cache = Some(found.target_directory.join("agent-bundle-cache"));
+    Ok((found.bundles.into_iter().map(|b| b.root).collect(), cache))
+}
+
+/// Prints diagnostics on stderr, followed (in human format) by a count line when there are errors.
+pub(crate) fn report_diagnostics(
+    loaded: &crate::engine::Loaded,
+    format: MessageFormat,
+    stderr: &mut dyn Write,
+) -> std::io::Result<()> {
+    let diagnostics: &[Diagnostic] = &loaded.diagnostics;
+    let sources: Vec<_> = loaded.sources.iter().collect();
+    for diagnostic in diagnostics {
+        match format {
+            MessageFormat::Human => writeln!(stderr, "{}", crate::diagnostic::render_human(diagnostic, &sources))?,
+            MessageFormat::Json => writeln!(stderr, "{}", crate::diagnostic::render_json(diagnostic))?,
+        }
+    }
+    if format == MessageFormat::Human {
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        let warnings = diagnostics.len() - errors;
+        if errors > 0 {
+            let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+            let also = if warnings > 0 { format!(", {}", plural(warnings, "warning")) } else { String::new() };
+            writeln!(stderr, "error: {} in `{}`{also}", plural(errors, "error"), loaded.root)?;
+        }
+    }
+    Ok(())
+}
