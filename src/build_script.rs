@@ -1,6 +1,6 @@
 //! Building a bundle from a package's `build.rs`:
 //!
-//! ```no_run
+//! ```ignore
 //! // build.rs
 //! fn main() {
 //!     agent_bundle::build_script().run_or_exit();

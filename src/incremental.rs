@@ -116,7 +116,7 @@ pub struct HookState {
 /// How the previous state was found.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PreviousState {
-    Found(BuildState),
+    Found(Box<BuildState>),
     Missing,
     Corrupt,
 }
@@ -192,7 +192,7 @@ fn state_key(output: &camino::Utf8Path) -> String {
 pub fn load_state(cache: &CacheStore, output: &camino::Utf8Path) -> PreviousState {
     match cache.read("state", &state_key(output)) {
         Lookup::Hit(body) => match serde_json::from_value(body) {
-            Ok(state) => PreviousState::Found(state),
+            Ok(state) => PreviousState::Found(Box::new(state)),
             Err(_) => PreviousState::Corrupt,
         },
         Lookup::Miss => PreviousState::Missing,

@@ -10,7 +10,7 @@ use crate::plan::{Delivery, HookPlan, TargetPlan};
 use crate::target::Target;
 
 /// The hooks `inspect` shows, each with its plan narrowed to `filter` (all targets when `None`).
-fn shown_hooks<'b>(bundle: &'b Bundle, filter: Option<Target>) -> Vec<(&'b Hook, Vec<&'b TargetPlan>)> {
+fn shown_hooks(bundle: &Bundle, filter: Option<Target>) -> Vec<(&Hook, Vec<&TargetPlan>)> {
     bundle
         .normalised
         .hooks

@@ -258,8 +258,9 @@ pub fn compile_handlers(
         out.sources.push(file);
     }
 
-    let (package_dirs, package_hashes, carried) = carry_packages(&packages, &mut out.files, disk, &mut diagnostics);
-    out.package_dirs = carried;
+    let Carried { closure: package_dirs, hashes: package_hashes, dirs } =
+        carry_packages(&packages, &mut out.files, disk, &mut diagnostics);
+    out.package_dirs = dirs;
 
     for handler in handlers {
         out.entries.insert(handler.path.clone(), compiled_path(&handler.path));
@@ -398,14 +399,23 @@ fn find_package(dir: &Utf8Path, name: &str, disk: &dyn Disk) -> Option<Utf8PathB
         .find(|candidate| disk.is_file(&candidate.join("package.json")))
 }
 
-/// Copies each package, and the dependencies it declares, into [`PACKAGES_DIR`]. Returns, per
-/// package a handler imports directly, every package folder it brings along.
+/// What carrying npm packages into the artifact found.
+struct Carried {
+    /// Per package a handler imports directly: every package it brings along (itself included).
+    closure: BTreeMap<String, Vec<String>>,
+    /// Per carried package: a digest over its files.
+    hashes: BTreeMap<String, String>,
+    /// Every carried package's folder.
+    dirs: Vec<Utf8PathBuf>,
+}
+
+/// Copies each package, and the dependencies it declares, into [`PACKAGES_DIR`].
 fn carry_packages(
     direct: &BTreeMap<String, Utf8PathBuf>,
     files: &mut BTreeMap<String, Vec<u8>>,
     disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
-) -> (BTreeMap<String, Vec<String>>, BTreeMap<String, String>, Vec<Utf8PathBuf>) {
+) -> Carried {
     let mut carried: BTreeMap<String, Utf8PathBuf> = BTreeMap::new();
     let mut closure: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (name, dir) in direct {
@@ -472,7 +482,7 @@ fn carry_packages(
         }
         hashes.insert(name.clone(), hasher.finish());
     }
-    (closure, hashes, carried.into_values().collect())
+    Carried { closure, hashes, dirs: carried.into_values().collect() }
 }
 
 /// The packages `package.json` says this one needs at run time, with whether each is optional.

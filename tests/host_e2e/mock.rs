@@ -127,7 +127,7 @@ fn serve(
 }
 
 /// The main loop's next call: as many calls as tool results the conversation already holds.
-fn next_call<'c>(calls: &'c [Call], tool_results: usize) -> Option<&'c Call> {
+fn next_call(calls: &[Call], tool_results: usize) -> Option<&Call> {
     calls.get(tool_results)
 }
 
