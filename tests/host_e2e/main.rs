@@ -119,6 +119,19 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "beforeTool updatedInput grants no permission (no allow rule: nothing runs)",
+            bundle: "rewrite-shell",
+            hosts: &[Host::Claude],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(run.stdout.contains(r#""hook_event":"PreToolUse""#), "the PreToolUse hook did not run")?;
+                ensure(!exists(run, "rewritten.txt"), "the rewrite auto-approved a call the host would have refused")?;
+                ensure(!exists(run, MARKER), "the original command ran")
+            },
+        },
+        Scenario {
             name: "sessionStart additionalContext reaches the first model request",
             bundle: "session-context",
             hosts: BOTH,
