@@ -23,6 +23,7 @@ pub mod hosts;
 pub mod incremental;
 pub mod inspect;
 pub mod io;
+pub mod matrix;
 pub mod normalise;
 pub mod plan;
 pub mod simulate;

@@ -98,3 +98,16 @@ fn every_matcher_compiles_as_a_regex_and_matches_its_hosts_tool_names() {
         }
     }
 }
+
+#[test]
+fn the_readme_carries_the_generated_event_and_hook_matrix() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start = readme.find("<!-- matrix:start -->\n").expect("README has the matrix markers")
+        + "<!-- matrix:start -->\n".len();
+    let end = readme.find("<!-- matrix:end -->").unwrap();
+    assert_eq!(
+        &readme[start..end],
+        agent_bundle::matrix::markdown(),
+        "README's matrix is stale: paste the output of `cargo agent-bundle matrix` between its markers"
+    );
+}

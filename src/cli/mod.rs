@@ -57,6 +57,8 @@ pub enum Command {
     Hooks(HooksCommand),
     /// Golden snapshots of everything hosts read: check, record, review, accept, reject.
     Snapshot(SnapshotArgs),
+    /// Print the Event and hook matrix (events, tool selectors and results per host) as Markdown.
+    Matrix,
 }
 
 pub(crate) fn parse_target(value: &str) -> Result<Target, String> {
@@ -81,6 +83,10 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Hooks(HooksCommand::List(args)) => self::hooks::run_list(args, stdout),
         Command::Hooks(HooksCommand::Simulate(args)) => self::hooks::run_simulate(args, stdout),
         Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
+        Command::Matrix => {
+            write!(stdout, "{}", crate::matrix::markdown())?;
+            Ok(())
+        }
     }
 }
 
