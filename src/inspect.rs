@@ -99,11 +99,26 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         if let Timeout::Seconds(seconds) = hook.timeout {
             let _ = writeln!(out, "  timeout  {seconds} s");
         }
+        let reached = reached_hosts(bundle, hook);
         for plan in plans {
             let _ = writeln!(out, "  {:<9}{}", plan.target.name(), delivery_line(hook, &plan.delivery));
+            if matches!(plan.delivery, Delivery::Native { .. }) {
+                let _ = writeln!(out, "  {:<9}runs {}", "", crate::emit::host_command(hook, plan.target, reached));
+            }
         }
     }
     out
+}
+
+/// How many hosts a hook reaches when the whole config is built (the wrapper file name depends on it).
+fn reached_hosts(bundle: &Bundle, hook: &Hook) -> usize {
+    bundle
+        .plans
+        .iter()
+        .filter(|p| p.hook_id == hook.id)
+        .flat_map(|p| &p.targets)
+        .filter(|t| matches!(t.delivery, Delivery::Native { .. }))
+        .count()
 }
 
 fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {

@@ -193,3 +193,25 @@ fn a_payload_overlapping_the_output_is_refused() {
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("AB4749"));
 }
+
+#[test]
+fn inspect_shows_the_commands_the_built_documents_hold() {
+    let (_guard, artifact) = build_bundle("showcase");
+    let inspect = cli().args(["inspect", "--root", "testdata/bundles/showcase", "--hooks", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&inspect.stdout).unwrap();
+    let documents: String = ["hooks/hooks.json", ".codex-plugin/hooks.json", ".cursor-plugin/hooks.json"]
+        .iter()
+        .map(|path| std::fs::read_to_string(artifact.join(path)).unwrap())
+        .collect();
+    let mut checked = 0;
+    for hook in report["hooks"].as_array().unwrap() {
+        for host in hook["hosts"].as_array().unwrap() {
+            if let Some(command) = host["command"].as_str() {
+                let quoted = serde_json::to_string(command).unwrap();
+                assert!(documents.contains(&quoted), "inspect shows {command}, which no document runs");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 18);
+}

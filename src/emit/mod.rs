@@ -121,14 +121,9 @@ pub fn emit(
         for &(target, delivery) in &reached {
             let Delivery::Native { native_event, matcher, timeout_seconds, .. } = delivery else { continue };
             let table = hosts::table(target);
-            let surface = table.hooks.as_ref().expect("hosts with deliveries have hooks");
             let command = match &hook.handler {
                 Handler::Module { path } => {
-                    let file = if reached.len() == 1 {
-                        format!("hooks/{}.mjs", hook.name)
-                    } else {
-                        format!("hooks/{}.{}.mjs", hook.name, target)
-                    };
+                    let file = wrapper_path(hook, target, reached.len());
                     let mapping = table.event(hook.event).expect("planned events are supported");
                     let contract = contract(hook, table, mapping, *timeout_seconds);
                     let specifier = relative_specifier(&file, &compiled.entries[path]);
@@ -145,12 +140,12 @@ pub fn emit(
                         path: file.clone(),
                     });
                     inputs.insert(hook.id.clone(), compiled.inputs[path].clone());
-                    node_command(&surface.root_token, &file, &[])
+                    host_command(hook, target, reached.len())
                 }
-                Handler::Prebuilt { artifact_path, path, .. } => {
+                Handler::Prebuilt { path, .. } => {
                     let bytes = disk.read(&lexical_join(root, path)).unwrap_or_default();
                     inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), crate::digest::sha256_hex(&bytes))]));
-                    node_command(&surface.root_token, artifact_path, &hook.args)
+                    host_command(hook, target, reached.len())
                 }
             };
             entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
@@ -222,6 +217,21 @@ pub fn emit(
     files.insert(MANIFEST_PATH.to_string(), manifest_bytes(&manifest));
     let package_dirs = std::mem::take(&mut compiled.package_dirs);
     (Some(Emitted { files, manifest, inputs, stats: compiled.stats, package_dirs }), diagnostics, sources)
+}
+
+/// The wrapper of a hook on a host: `hooks/<name>.mjs` when the hook reaches one host,
+/// `hooks/<name>.<host>.mjs` when it reaches several.
+pub fn wrapper_path(hook: &crate::normalise::Hook, target: Target, hosts_reached: usize) -> String {
+    if hosts_reached == 1 { format!("hooks/{}.mjs", hook.name) } else { format!("hooks/{}.{}.mjs", hook.name, target) }
+}
+
+/// The command a host's document runs for a hook: its wrapper, or a prebuilt file with its arguments.
+pub fn host_command(hook: &crate::normalise::Hook, target: Target, hosts_reached: usize) -> String {
+    let surface = hosts::table(target).hooks.as_ref().expect("hosts that receive hooks have a hook surface");
+    match &hook.handler {
+        Handler::Module { .. } => node_command(&surface.root_token, &wrapper_path(hook, target, hosts_reached), &[]),
+        Handler::Prebuilt { artifact_path, .. } => node_command(&surface.root_token, artifact_path, &hook.args),
+    }
 }
 
 /// Pretty JSON with sorted keys and a final newline: what every generated document looks like.
