@@ -146,8 +146,18 @@ pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool) -> Val
         .into_iter()
         .map(|(hook, plans)| {
             let mut value = serde_json::to_value(hook).expect("hooks serialise");
-            value["hosts"] =
-                Value::Array(plans.iter().map(|p| serde_json::to_value(p).expect("plans serialise")).collect());
+            let reached = reached_hosts(bundle, hook);
+            let hosts = plans
+                .iter()
+                .map(|plan| {
+                    let mut host = serde_json::to_value(plan).expect("plans serialise");
+                    if matches!(plan.delivery, Delivery::Native { .. }) {
+                        host["command"] = crate::emit::host_command(hook, plan.target, reached).into();
+                    }
+                    host
+                })
+                .collect();
+            value["hosts"] = Value::Array(hosts);
             value
         })
         .collect();
