@@ -44,6 +44,38 @@ fn entries(document: &Value) -> BTreeMap<(String, String), Entry> {
     found
 }
 
+fn describe_entry_change(lines: &mut Vec<String>, target: &str, event: &str, file: &str, a: &Entry, b: &Entry) {
+    if a.matcher != b.matcher {
+        lines.push(format!(
+            "{target} {event} matcher: {} → {} ({file})",
+            show(a.matcher.as_ref()),
+            show(b.matcher.as_ref())
+        ));
+    }
+    if a.timeout != b.timeout {
+        lines.push(format!(
+            "{target} {event} timeout: {} → {} ({file})",
+            show(a.timeout.as_ref()),
+            show(b.timeout.as_ref())
+        ));
+    }
+}
+
+/// A command with the hook's hash taken out of its file name: what stays when a declaration changes.
+fn stem(command: &str) -> String {
+    let file = short_command(command);
+    let mut parts: Vec<&str> = file.split('-').collect();
+    if let Some(last) = parts.pop() {
+        let hash = last.split('.').next().unwrap_or("");
+        let rest = &last[hash.len()..];
+        if hash.len() == 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return format!("{}-{rest}", parts.join("-"));
+        }
+        parts.push(last);
+    }
+    file
+}
+
 /// The file a command runs, for naming it briefly (`hooks/x.claude.mjs`).
 fn short_command(command: &str) -> String {
     command
@@ -87,29 +119,42 @@ pub fn summarise(old: &SnapshotData, new: &SnapshotData) -> Vec<String> {
             (Some(before), Some(after)) => {
                 let (then, now) = (entries(before), entries(after));
                 let keys: BTreeSet<&(String, String)> = then.keys().chain(now.keys()).collect();
+                // A changed declaration renames its hook: pair what one event lost with what it gained
+                // under the same `<event>-<handler>` stem, and describe the change instead.
+                let mut lost: Vec<&(String, String)> = keys.iter().copied().filter(|k| !now.contains_key(*k)).collect();
+                let mut gained: Vec<&(String, String)> =
+                    keys.iter().copied().filter(|k| !then.contains_key(*k)).collect();
+                let mut pairs = Vec::new();
+                lost.retain(|old| {
+                    let position = gained.iter().position(|new| new.0 == old.0 && stem(&new.1) == stem(&old.1));
+                    match position {
+                        Some(index) => {
+                            pairs.push((*old, gained.remove(index)));
+                            false
+                        }
+                        None => true,
+                    }
+                });
                 for key @ (event, command) in keys {
                     let file = short_command(command);
-                    match (then.get(key), now.get(key)) {
-                        (Some(a), Some(b)) => {
-                            if a.matcher != b.matcher {
-                                lines.push(format!(
-                                    "{target} {event} matcher: {} → {} ({file})",
-                                    show(a.matcher.as_ref()),
-                                    show(b.matcher.as_ref())
-                                ));
-                            }
-                            if a.timeout != b.timeout {
-                                lines.push(format!(
-                                    "{target} {event} timeout: {} → {} ({file})",
-                                    show(a.timeout.as_ref()),
-                                    show(b.timeout.as_ref())
-                                ));
-                            }
-                        }
-                        (None, Some(_)) => lines.push(format!("{target} {event} gains {file}")),
-                        (Some(_), None) => lines.push(format!("{target} {event} loses {file}")),
-                        (None, None) => {}
+                    if let (Some(a), Some(b)) = (then.get(key), now.get(key)) {
+                        describe_entry_change(&mut lines, target, event, &file, a, b);
                     }
+                }
+                for (old, new) in pairs {
+                    let (a, b) = (&then[old], &now[new]);
+                    let file = format!("{} → {}", short_command(&old.1), short_command(&new.1));
+                    if a == b {
+                        lines.push(format!("{target} {} renamed {file}", old.0));
+                    } else {
+                        describe_entry_change(&mut lines, target, &old.0, &file, a, b);
+                    }
+                }
+                for (event, command) in lost {
+                    lines.push(format!("{target} {event} loses {}", short_command(command)));
+                }
+                for (event, command) in gained {
+                    lines.push(format!("{target} {event} gains {}", short_command(command)));
                 }
             }
             (None, None) => {}
@@ -119,11 +164,19 @@ pub fn summarise(old: &SnapshotData, new: &SnapshotData) -> Vec<String> {
         data.index.iter().filter_map(|line| line.split_whitespace().next().map(str::to_string)).collect()
     };
     let (old_hooks, new_hooks) = (hook_names(old), hook_names(new));
+    let name_stem = |name: &str| name.rsplit_once('-').map_or(name.to_string(), |(stem, _)| stem.to_string());
+    let mut added: Vec<&String> = new_hooks.difference(&old_hooks).collect();
     for removed in old_hooks.difference(&new_hooks) {
-        lines.push(format!("hook {removed} removed"));
+        match added.iter().position(|a| name_stem(a) == name_stem(removed)) {
+            Some(index) => {
+                let renamed = added.remove(index);
+                lines.push(format!("hook {removed} is now {renamed} (its declaration changed)"));
+            }
+            None => lines.push(format!("hook {removed} removed")),
+        }
     }
-    for added in new_hooks.difference(&old_hooks) {
-        lines.push(format!("hook {added} added"));
+    for hook in added {
+        lines.push(format!("hook {hook} added"));
     }
     let cases: BTreeSet<&(String, String)> = old.answers.keys().chain(new.answers.keys()).collect();
     for case @ (hook, name) in cases {
@@ -158,6 +211,27 @@ pub fn summarise(old: &SnapshotData, new: &SnapshotData) -> Vec<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_declaration_change_that_renames_a_hook_is_described_as_a_change() {
+        let document = |hash: &str, matcher: &str| {
+            json!({ "hooks": { "PreToolUse": [{ "matcher": matcher, "hooks": [{ "type": "command",
+                "command": format!("node \"${{CLAUDE_PLUGIN_ROOT}}/hooks/before-tool-guard-{hash}.claude.mjs\"") }] }] } })
+        };
+        let mut old = SnapshotData { target: "claude".into(), ..Default::default() };
+        let mut new = old.clone();
+        old.documents.insert("hooks/hooks.json".into(), document("1fff5159", "^(?:Bash)$"));
+        new.documents.insert("hooks/hooks.json".into(), document("89d38e15", "^(?:Bash|mcp__.*)$"));
+        old.index.push("before-tool-guard-1fff5159  beforeTool -> PreToolUse".into());
+        new.index.push("before-tool-guard-89d38e15  beforeTool -> PreToolUse".into());
+        assert_eq!(
+            summarise(&old, &new),
+            [
+                "claude PreToolUse matcher: ^(?:Bash)$ → ^(?:Bash|mcp__.*)$ (hooks/before-tool-guard-1fff5159.claude.mjs → hooks/before-tool-guard-89d38e15.claude.mjs)",
+                "hook before-tool-guard-1fff5159 is now before-tool-guard-89d38e15 (its declaration changed)",
+            ]
+        );
+    }
 
     #[test]
     fn a_matcher_change_is_named_by_host_event_and_values() {
