@@ -32,3 +32,50 @@ fn numbers_keep_their_javascript_value() {
     let value = extract_default_export(&file).value.unwrap().to_json();
     assert_eq!(value, serde_json::json!({ "a": 1000, "b": -0.5, "c": 5, "d": 1000 }));
 }
+
+/// Truncated and corrupted configs never panic the reader: each cut is either readable or reported.
+#[test]
+fn every_truncation_of_every_accepted_form_is_read_or_reported() {
+    use agent_bundle::config::read_config;
+    for entry in std::fs::read_dir("testdata/extract/accepted").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cuts = text.char_indices().map(|(i, _)| i).step_by(3);
+        for cut in cuts {
+            for variant in [text[..cut].to_string(), format!("{}}}{}", &text[..cut], &text[cut..])] {
+                let file = SourceFile::new(name.as_str(), variant);
+                let extracted = extract_default_export(&file);
+                match extracted.value {
+                    Some(value) => {
+                        let _ = read_config(&file, &value);
+                    }
+                    None => {
+                        assert!(!extracted.diagnostics.is_empty(), "{name} cut at {cut}: no value and no diagnostic")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Truncated handler modules never panic the compiler: each cut compiles or reports errors.
+#[test]
+fn every_truncation_of_a_handler_compiles_or_is_reported() {
+    use agent_bundle::compile::compile_module;
+    let handlers = [
+        "testdata/bundles/typescript-features/src/lib/risk.ts",
+        "testdata/bundles/typescript-features/src/hooks/summary.tsx",
+        "testdata/bundles/showcase/src/hooks/guard-shell.ts",
+    ];
+    for path in handlers {
+        let text = std::fs::read_to_string(path).unwrap();
+        for cut in text.char_indices().map(|(i, _)| i).step_by(5) {
+            let file = SourceFile::new(path, text[..cut].to_string());
+            let result = compile_module(&file, &mut |_| None);
+            if let Err(errors) = result {
+                assert!(!errors.0.is_empty(), "{path} cut at {cut}: an error without a message");
+            }
+        }
+    }
+}
