@@ -201,8 +201,9 @@ fn fingerprint(
             files.insert(crate::io::lexical_join(root, input).to_string(), digest.clone());
         }
     }
-    for dir in &emitted.package_dirs {
-        packages.insert(dir.to_string(), incremental::folder_digest(dir, disk));
+    // Package folders were hashed when they were copied; their digests are reused.
+    for (dir, digest) in &emitted.package_digests {
+        packages.insert(dir.to_string(), digest.clone());
     }
     let mut folders = std::collections::BTreeMap::new();
     for payload in &bundle.normalised.payloads {

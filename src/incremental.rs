@@ -50,10 +50,11 @@ pub fn file_digest(path: &camino::Utf8Path, disk: &dyn crate::io::Disk) -> Strin
     disk.read(path).map_or_else(|_| "absent".to_string(), |bytes| crate::digest::sha256_hex(&bytes))
 }
 
-/// A folder's digest: every file's relative path and SHA-256.
+/// A package folder's digest, as the build computed it when copying: every carried file's relative
+/// path and SHA-256.
 pub fn folder_digest(dir: &camino::Utf8Path, disk: &dyn crate::io::Disk) -> String {
     let mut hasher = crate::digest::Sha256Hex::new();
-    for path in disk.walk_files(dir).unwrap_or_default() {
+    for path in disk.walk_files(dir).unwrap_or_default().into_iter().filter(|p| crate::compile::carried_file(p)) {
         hasher.update(path.as_bytes());
         hasher.update(&[0]);
         hasher.update(file_digest(&dir.join(&path), disk).as_bytes());

@@ -87,8 +87,8 @@ pub struct CompiledHandlers {
     pub stats: CompileStats,
     /// The module sources read, for rendering diagnostics that point into them.
     pub sources: Vec<SourceFile>,
-    /// Every npm package folder carried into the artifact.
-    pub package_dirs: Vec<Utf8PathBuf>,
+    /// Every npm package folder carried into the artifact, with the digest of its carried files.
+    pub package_digests: BTreeMap<Utf8PathBuf, String>,
 }
 
 /// The artifact path of the compiled form of a root-relative module path.
@@ -258,9 +258,9 @@ pub fn compile_handlers(
         out.sources.push(file);
     }
 
-    let Carried { closure: package_dirs, hashes: package_hashes, dirs } =
+    let Carried { closure: package_dirs, hashes: package_hashes, digests } =
         carry_packages(&packages, &mut out.files, disk, &mut diagnostics);
-    out.package_dirs = dirs;
+    out.package_digests = digests;
 
     for handler in handlers {
         out.entries.insert(handler.path.clone(), compiled_path(&handler.path));
@@ -405,8 +405,8 @@ struct Carried {
     closure: BTreeMap<String, Vec<String>>,
     /// Per carried package: a digest over its files.
     hashes: BTreeMap<String, String>,
-    /// Every carried package's folder.
-    dirs: Vec<Utf8PathBuf>,
+    /// Every carried package's folder, with its digest.
+    digests: BTreeMap<Utf8PathBuf, String>,
 }
 
 /// Copies each package, and the dependencies it declares, into [`PACKAGES_DIR`].
@@ -465,8 +465,7 @@ fn carry_packages(
         let mut hasher = crate::digest::Sha256Hex::new();
         match disk.walk_files(dir) {
             Ok(paths) => {
-                for path in paths.iter().filter(|p| !p.starts_with("node_modules/.bin/") && *p != ".package-lock.json")
-                {
+                for path in paths.iter().filter(|p| carried_file(p)) {
                     match disk.read(&dir.join(path)) {
                         Ok(bytes) => {
                             hasher.update(path.as_bytes());
@@ -482,7 +481,14 @@ fn carry_packages(
         }
         hashes.insert(name.clone(), hasher.finish());
     }
-    Carried { closure, hashes, dirs: carried.into_values().collect() }
+    let digests = carried.iter().map(|(name, dir)| (dir.clone(), hashes[name].clone())).collect();
+    Carried { closure, hashes, digests }
+}
+
+/// Whether a file of a package folder travels with the package (its `.bin` links and npm's lock
+/// bookkeeping do not). Package digests cover exactly these files.
+pub fn carried_file(path: &str) -> bool {
+    !path.starts_with("node_modules/.bin/") && path != ".package-lock.json"
 }
 
 /// The packages `package.json` says this one needs at run time, with whether each is optional.

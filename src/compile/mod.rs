@@ -5,7 +5,7 @@ mod graph;
 mod module;
 
 pub use graph::{
-    CompileStats, CompiledHandlers, HANDLERS_DIR, HandlerEntry, PACKAGES_DIR, compile_handlers, compiled_path,
-    relative_specifier,
+    CompileStats, CompiledHandlers, HANDLERS_DIR, HandlerEntry, PACKAGES_DIR, carried_file, compile_handlers,
+    compiled_path, relative_specifier,
 };
 pub use module::{CompileErrors, CompiledModule, ImportRef, compile_module};

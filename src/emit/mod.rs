@@ -47,8 +47,8 @@ pub struct Emitted {
     /// and `rerun-if-changed`).
     pub inputs: BTreeMap<String, BTreeMap<String, String>>,
     pub stats: crate::compile::CompileStats,
-    /// The npm package folders carried into the artifact.
-    pub package_dirs: Vec<camino::Utf8PathBuf>,
+    /// The npm package folders carried into the artifact, with the digest of their carried files.
+    pub package_digests: BTreeMap<camino::Utf8PathBuf, String>,
 }
 
 /// Emits the artifact of `bundle` for `hosts` (the config's targets, narrowed by `--target`).
@@ -215,8 +215,8 @@ pub fn emit(
         files: file_records(&files),
     };
     files.insert(MANIFEST_PATH.to_string(), manifest_bytes(&manifest));
-    let package_dirs = std::mem::take(&mut compiled.package_dirs);
-    (Some(Emitted { files, manifest, inputs, stats: compiled.stats, package_dirs }), diagnostics, sources)
+    let package_digests = std::mem::take(&mut compiled.package_digests);
+    (Some(Emitted { files, manifest, inputs, stats: compiled.stats, package_digests }), diagnostics, sources)
 }
 
 /// The wrapper of a hook on a host: `hooks/<name>.mjs` when the hook reaches one host,
