@@ -21,6 +21,29 @@ fn header(first: &str, hosts: &[&HostTable]) -> String {
     format!("{line}\n{rule}\n")
 }
 
+/// One row of a host table: each host's cell, or a footnote number pointing at the recorded reason.
+fn table_row<'t>(
+    out: &mut String,
+    reasons: &mut Vec<String>,
+    item: impl std::fmt::Display,
+    hosts: &[&'t HostTable],
+    cell: impl Fn(&'t HostTable) -> Result<String, &'t str>,
+) {
+    let _ = write!(out, "| `{item}` |");
+    for host in hosts {
+        match cell(host) {
+            Ok(text) => {
+                let _ = write!(out, " {text} |");
+            }
+            Err(reason) => {
+                reasons.push(format!("{} has no `{item}`: {reason}", host.host));
+                let _ = write!(out, " — ({}) |", reasons.len());
+            }
+        }
+    }
+    out.push('\n');
+}
+
 /// The matrix as Markdown.
 pub fn markdown() -> String {
     let hosts = hook_hosts();
@@ -30,38 +53,16 @@ pub fn markdown() -> String {
     out.push_str("**Events**: what each host receives for a config-declared hook.\n\n");
     out.push_str(&header("canonical event", &hosts));
     for event in CanonicalEvent::ALL {
-        let _ = write!(out, "| `{event}` |");
-        for host in &hosts {
-            match host.event(event) {
-                Ok(mapping) => {
-                    let _ = write!(out, " `{}` |", mapping.native);
-                }
-                Err(reason) => {
-                    reasons.push(format!("{} has no `{event}`: {reason}", host.host));
-                    let _ = write!(out, " — ({}) |", reasons.len());
-                }
-            }
-        }
-        out.push('\n');
+        table_row(&mut out, &mut reasons, event, &hosts, |host| host.event(event).map(|m| format!("`{}`", m.native)));
     }
 
     out.push_str("\n**Tool selectors**: the names each host's matcher accepts (joined as `^(?:…)$`).\n\n");
     out.push_str(&header("selector", &hosts));
     for selector in Selector::ALL {
-        let _ = write!(out, "| `{selector}` |");
-        for host in &hosts {
-            match host.selector(selector) {
-                Ok(mapping) => {
-                    let names: Vec<String> = mapping.matches.iter().map(|m| format!("`{m}`")).collect();
-                    let _ = write!(out, " {} |", names.join(", "));
-                }
-                Err(reason) => {
-                    reasons.push(format!("{} has no `{selector}`: {reason}", host.host));
-                    let _ = write!(out, " — ({}) |", reasons.len());
-                }
-            }
-        }
-        out.push('\n');
+        table_row(&mut out, &mut reasons, selector, &hosts, |host| {
+            host.selector(selector)
+                .map(|m| m.matches.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", "))
+        });
     }
 
     out.push_str("\n**Results**: what a handler may return on each event, and how each host receives it.\n\n");
