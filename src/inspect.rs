@@ -112,13 +112,7 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
 
 /// How many hosts a hook reaches when the whole config is built (the wrapper file name depends on it).
 fn reached_hosts(bundle: &Bundle, hook: &Hook) -> usize {
-    bundle
-        .plans
-        .iter()
-        .filter(|p| p.hook_id == hook.id)
-        .flat_map(|p| &p.targets)
-        .filter(|t| matches!(t.delivery, Delivery::Native { .. }))
-        .count()
+    crate::plan::delivered(&bundle.plans, &hook.id, &Target::ALL).len()
 }
 
 fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {

@@ -79,16 +79,7 @@ pub fn emit(
     // Hooks in document order (canonical event, then id), each with the hosts it reaches.
     let mut hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
     hooks.sort_by(|a, b| (a.event, &a.id).cmp(&(b.event, &b.id)));
-    let reached = |hook_id: &str| -> Vec<(Target, &Delivery)> {
-        bundle
-            .plans
-            .iter()
-            .filter(|plan| plan.hook_id == hook_id)
-            .flat_map(|plan| plan.targets.iter())
-            .filter(|t| hosts.contains(&t.target) && matches!(t.delivery, Delivery::Native { .. }))
-            .map(|t| (t.target, &t.delivery))
-            .collect()
-    };
+    let reached = |hook_id: &str| crate::plan::delivered(&bundle.plans, hook_id, &hosts);
 
     let mut modules: Vec<HandlerEntry> = Vec::new();
     for hook in &hooks {

@@ -125,3 +125,14 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
         },
     })
 }
+
+/// The hosts among `within` that receive hook `hook_id` natively, with their delivery.
+pub fn delivered<'p>(plans: &'p [HookPlan], hook_id: &str, within: &[Target]) -> Vec<(Target, &'p Delivery)> {
+    plans
+        .iter()
+        .filter(|plan| plan.hook_id == hook_id)
+        .flat_map(|plan| plan.targets.iter())
+        .filter(|t| within.contains(&t.target) && matches!(t.delivery, Delivery::Native { .. }))
+        .map(|t| (t.target, &t.delivery))
+        .collect()
+}

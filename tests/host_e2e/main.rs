@@ -62,6 +62,11 @@ fn ensure(condition: bool, message: impl Into<String>) -> Result<(), String> {
     if condition { Ok(()) } else { Err(message.into()) }
 }
 
+/// Claude's stream says the PreToolUse hook ran (so a refused call was not a hook that never fired).
+fn claude_ran_pre_tool_use(run: &HostRun) -> Result<(), String> {
+    ensure(run.stdout.contains(r#""hook_event":"PreToolUse""#), "the PreToolUse hook did not run")
+}
+
 fn finished(run: &HostRun) -> Result<(), String> {
     ensure(!run.timed_out, "the host did not finish in time")?;
     ensure(run.exit_code == Some(0), format!("the host exited {:?}", run.exit_code))
@@ -101,7 +106,7 @@ fn scenarios() -> Vec<Scenario> {
             claude_allowed_tools: None,
             check: |_, run| {
                 finished(run)?;
-                ensure(run.stdout.contains(r#""hook_event":"PreToolUse""#), "the PreToolUse hook did not run")?;
+                claude_ran_pre_tool_use(run)?;
                 ensure(!exists(run, MARKER), "the hook auto-approved a call the host would have refused")?;
                 ensure(run.stdout.contains(r#""permission_denials":[{"#), "Claude reported no permission denial")
             },
@@ -126,7 +131,7 @@ fn scenarios() -> Vec<Scenario> {
             claude_allowed_tools: None,
             check: |_, run| {
                 finished(run)?;
-                ensure(run.stdout.contains(r#""hook_event":"PreToolUse""#), "the PreToolUse hook did not run")?;
+                claude_ran_pre_tool_use(run)?;
                 ensure(!exists(run, "rewritten.txt"), "the rewrite auto-approved a call the host would have refused")?;
                 ensure(!exists(run, MARKER), "the original command ran")
             },
