@@ -13,7 +13,23 @@ use crate::io::Disk;
 use crate::target::Target;
 
 pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
-pub const MANIFEST_SCHEMA: u32 = 1;
+/// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
+/// and packages shipped whole are recorded.
+pub const MANIFEST_SCHEMA: u32 = 2;
+
+/// One file of an artifact: its bytes, and whether it is executable (payload scripts, binaries of
+/// packages shipped whole keep their mode).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArtifactFile {
+    pub bytes: Vec<u8>,
+    pub executable: bool,
+}
+
+impl ArtifactFile {
+    pub fn new(bytes: Vec<u8>) -> Self {
+        ArtifactFile { bytes, executable: false }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -25,6 +41,9 @@ pub struct ArtifactManifest {
     pub hosts: BTreeMap<Target, ManifestHost>,
     /// Simulatable hooks, sorted by host, then id. Prebuilt hooks are not here.
     pub hooks: Vec<IndexRow>,
+    /// Packages shipped whole (`bundle.external`), sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shipped: Vec<crate::bundle::ShippedPackage>,
     /// Every file of the artifact but this manifest, sorted by path.
     pub files: Vec<FileRecord>,
 }
@@ -73,6 +92,8 @@ pub struct FileRecord {
     pub path: String,
     pub sha256: String,
     pub bytes: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub executable: bool,
 }
 
 /// Why an artifact cannot be used.
@@ -92,17 +113,21 @@ pub enum ArtifactError {
 
 /// The manifest's bytes: pretty, key-sorted JSON with a final newline.
 pub fn manifest_bytes(manifest: &ArtifactManifest) -> Vec<u8> {
-    let value = serde_json::to_value(manifest).expect("manifests serialise");
-    let mut text = serde_json::to_string_pretty(&value).expect("manifests serialise");
+    let mut text = crate::json::pretty(manifest);
     text.push('\n');
     text.into_bytes()
 }
 
 /// The record of every file, sorted by path.
-pub fn file_records(files: &BTreeMap<String, Vec<u8>>) -> Vec<FileRecord> {
+pub fn file_records(files: &BTreeMap<String, ArtifactFile>) -> Vec<FileRecord> {
     files
         .iter()
-        .map(|(path, bytes)| FileRecord { path: path.clone(), sha256: sha256_hex(bytes), bytes: bytes.len() as u64 })
+        .map(|(path, file)| FileRecord {
+            path: path.clone(),
+            sha256: sha256_hex(&file.bytes),
+            bytes: file.bytes.len() as u64,
+            executable: file.executable,
+        })
         .collect()
 }
 

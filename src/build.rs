@@ -90,25 +90,19 @@ pub fn build_with(
     let canonical_output = absolute(&report.output, disk);
 
     // A no-op build: the previous build's inputs and outputs are all as it left them.
-    if let (Some(cache), Some(root)) = (&cache, disk.canonicalize(&options.root)) {
-        if let incremental::PreviousState::Found(state) = incremental::load_state(cache, &canonical_output) {
-            if incremental::unchanged(&state, &root, &options.targets, &canonical_output, disk) {
-                if let Some(manifest) = read_manifest(&report.output, disk) {
-                    let fingerprint = state.fingerprint.clone().unwrap_or_default();
-                    report.hosts = manifest.hosts.keys().copied().collect();
-                    report.write = Some(WriteOutcome {
-                        kept: fingerprint.outputs.keys().cloned().collect(),
-                        ..Default::default()
-                    });
-                    report.explanation = Some(Explanation::all_fresh(&state));
-                    report.inputs =
-                        fingerprint.files.keys().chain(fingerprint.folders.keys()).map(Utf8PathBuf::from).collect();
-                    report.manifest = Some(manifest);
-                    report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
-                    return Ok(report);
-                }
-            }
-        }
+    if let (Some(cache), Some(root)) = (&cache, disk.canonicalize(&options.root))
+        && let incremental::PreviousState::Found(state) = incremental::load_state(cache, &canonical_output)
+        && incremental::unchanged(&state, &root, &options.targets, &canonical_output)
+        && let Some(manifest) = read_manifest(&report.output, disk)
+    {
+        let fingerprint = state.fingerprint.clone().unwrap_or_default();
+        report.hosts = manifest.hosts.keys().copied().collect();
+        report.write = Some(WriteOutcome { kept: fingerprint.outputs.keys().cloned().collect(), ..Default::default() });
+        report.explanation = Some(Explanation::all_fresh(&state));
+        report.inputs = input_paths(&fingerprint.inputs);
+        report.manifest = Some(manifest);
+        report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
+        return Ok(report);
     }
 
     let mut loaded = engine::load(&options.root, disk);
@@ -152,8 +146,7 @@ pub fn build_with(
                 let mut state = incremental::current_state(&hooks, &emitted, &emitted.manifest);
                 let fingerprint =
                     fingerprint(&bundle, &canonical_root, &options.targets, &emitted, &report.output, disk);
-                report.inputs =
-                    fingerprint.files.keys().chain(fingerprint.folders.keys()).map(Utf8PathBuf::from).collect();
+                report.inputs = input_paths(&fingerprint.inputs);
                 state.fingerprint = Some(fingerprint);
                 let previous = match &cache {
                     Some(cache) => incremental::load_state(cache, &canonical_output),
@@ -187,46 +180,40 @@ fn fingerprint(
     output: &Utf8Path,
     disk: &dyn Disk,
 ) -> incremental::Fingerprint {
-    let mut files = std::collections::BTreeMap::new();
-    let mut packages = std::collections::BTreeMap::new();
-    let record = |files: &mut std::collections::BTreeMap<String, String>, path: Utf8PathBuf| {
-        let digest = incremental::file_digest(&path, disk);
-        files.insert(path.to_string(), digest);
-    };
-    record(&mut files, root.join(&bundle.config_file));
-    record(&mut files, root.join("package.json"));
-    // Handler modules were hashed when they were read for compiling; their digests are reused.
-    for (input, digest) in emitted.inputs.values().flat_map(|inputs| inputs.iter()) {
-        if !input.starts_with("node_modules/") {
-            files.insert(crate::io::lexical_join(root, input).to_string(), digest.clone());
-        }
+    use crate::io::stamp::Recorded;
+    // What bundling read was stamped as it was read; the rest is stamped now.
+    let mut inputs = emitted.read.clone();
+    for file in [root.join(&bundle.config_file), root.join("package.json")] {
+        inputs.files.insert(file.to_string(), Recorded::read_file(&file).0);
     }
-    // Package folders were hashed when they were copied; their digests are reused.
-    for (dir, digest) in &emitted.package_digests {
-        packages.insert(dir.to_string(), digest.clone());
-    }
-    let mut folders = std::collections::BTreeMap::new();
     for payload in &bundle.normalised.payloads {
         let dir = crate::io::lexical_join(root, &payload.source);
-        let listed = disk.walk_files(&dir).unwrap_or_default();
-        for file in &listed {
-            record(&mut files, dir.join(file));
+        for folder in disk.walk_dirs(&dir, &|_| false).unwrap_or_default() {
+            inputs.dirs.insert(folder.to_string(), Recorded::read_dir(&folder));
         }
-        folders.insert(dir.to_string(), listed);
+        for file in disk.walk_files(&dir).unwrap_or_default() {
+            let file = dir.join(file);
+            inputs.files.insert(file.to_string(), Recorded::read_file(&file).0);
+        }
     }
     let outputs = incremental::output_stats(output, emitted.files.keys().cloned()).unwrap_or_default();
-    incremental::Fingerprint { root: root.to_string(), targets: targets.to_vec(), files, folders, packages, outputs }
+    incremental::Fingerprint { root: root.to_string(), targets: targets.to_vec(), inputs, outputs }
+}
+
+/// Every input path, for `cargo:rerun-if-changed`.
+fn input_paths(inputs: &crate::io::stamp::InputSet) -> Vec<Utf8PathBuf> {
+    inputs.files.keys().chain(inputs.dirs.keys()).map(Utf8PathBuf::from).collect()
 }
 
 fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest> {
     serde_json::from_str(&disk.read_to_string(&output.join(MANIFEST_PATH)).ok()?).ok()
 }
 
-/// The file hashes the current artifact's manifest records (empty when there is none).
-fn previous_hashes(output: &Utf8Path, disk: &dyn Disk) -> std::collections::BTreeMap<String, String> {
+/// The file hashes and modes the current artifact's manifest records (empty when there is none).
+fn previous_hashes(output: &Utf8Path, disk: &dyn Disk) -> std::collections::BTreeMap<String, (String, bool)> {
     let Ok(text) = disk.read_to_string(&output.join(MANIFEST_PATH)) else { return Default::default() };
     let Ok(manifest) = serde_json::from_str::<ArtifactManifest>(&text) else { return Default::default() };
-    manifest.files.into_iter().map(|f| (f.path, f.sha256)).collect()
+    manifest.files.into_iter().map(|f| (f.path, (f.sha256, f.executable))).collect()
 }
 
 /// `path` made absolute without requiring it to exist (the output folder usually does not yet).

@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
-use crate::compile::{HANDLERS_DIR, PACKAGES_DIR};
+use crate::bundle::SHIPPED_DIR;
 use crate::emit::{Emitted, RUNTIME_PATH};
+use crate::io::stamp::InputSet;
 use crate::io::{CacheStore, Lookup, WriteOutcome};
 use crate::normalise::Hook;
 
@@ -24,10 +25,16 @@ pub struct BuildState {
     /// Everything the build read and wrote, to recognise a no-op build without redoing it.
     #[serde(default)]
     pub fingerprint: Option<Fingerprint>,
+    /// When this state was saved (the cache entry's mtime): stamps it records are trusted only when
+    /// older than that.
+    #[serde(skip)]
+    pub written_at: i128,
 }
 
-/// What a build read (by content) and wrote (by size and mtime). When all of it is unchanged, the
-/// next build has nothing to do and does nothing, like cargo's fingerprints.
+/// What a build read (by stamp and content) and wrote (by size and mtime). When all of it is
+/// unchanged, the next build has nothing to do and does nothing, like cargo's fingerprints. Inputs
+/// are trusted by their stamps the way git's index trusts them, and re-hashed only when a stamp
+/// changed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Fingerprint {
@@ -35,31 +42,10 @@ pub struct Fingerprint {
     pub root: String,
     /// The `--target` narrowing the build was asked for.
     pub targets: Vec<crate::target::Target>,
-    /// Absolute path → SHA-256 of its bytes, or `"absent"`.
-    pub files: BTreeMap<String, String>,
-    /// Absolute folder → the files it held (payload folders, whose new files matter).
-    pub folders: BTreeMap<String, Vec<String>>,
-    /// Absolute package folder → digest over its files.
-    pub packages: BTreeMap<String, String>,
+    /// Every file and folder the build read, by absolute path.
+    pub inputs: InputSet,
     /// Artifact-relative path → (size, mtime in nanoseconds) after the build.
     pub outputs: BTreeMap<String, (u64, i128)>,
-}
-
-/// A file's SHA-256, or `"absent"`.
-pub fn file_digest(path: &camino::Utf8Path, disk: &dyn crate::io::Disk) -> String {
-    disk.read(path).map_or_else(|_| "absent".to_string(), |bytes| crate::digest::sha256_hex(&bytes))
-}
-
-/// A package folder's digest, as the build computed it when copying: every carried file's relative
-/// path and SHA-256.
-pub fn folder_digest(dir: &camino::Utf8Path, disk: &dyn crate::io::Disk) -> String {
-    let mut hasher = crate::digest::Sha256Hex::new();
-    for path in disk.walk_files(dir).unwrap_or_default().into_iter().filter(|p| crate::compile::carried_file(p)) {
-        hasher.update(path.as_bytes());
-        hasher.update(&[0]);
-        hasher.update(file_digest(&dir.join(&path), disk).as_bytes());
-    }
-    hasher.finish()
 }
 
 /// `(size, mtime)` of every output file, or `None` if one cannot be read.
@@ -69,13 +55,8 @@ pub fn output_stats(
 ) -> Option<BTreeMap<String, (u64, i128)>> {
     paths
         .map(|path| {
-            let metadata = std::fs::metadata(output.join(&path)).ok()?;
-            let modified = metadata.modified().ok()?;
-            let nanos = match modified.duration_since(std::time::UNIX_EPOCH) {
-                Ok(d) => d.as_nanos() as i128,
-                Err(e) => -(e.duration().as_nanos() as i128),
-            };
-            Some((path, (metadata.len(), nanos)))
+            let stamp = crate::io::stamp::stamp(&output.join(&path))?;
+            Some((path, (stamp.len, stamp.mtime_ns)))
         })
         .collect()
 }
@@ -86,19 +67,13 @@ pub fn unchanged(
     root: &camino::Utf8Path,
     targets: &[crate::target::Target],
     output: &camino::Utf8Path,
-    disk: &dyn crate::io::Disk,
 ) -> bool {
     let Some(fingerprint) = &state.fingerprint else { return false };
     state.generator == crate::emit::compiler_fingerprint()
         && state.tables_revision == crate::hosts::tables_revision()
         && fingerprint.root == root.as_str()
         && fingerprint.targets == targets
-        && fingerprint.files.iter().all(|(path, digest)| &file_digest(camino::Utf8Path::new(path), disk) == digest)
-        && fingerprint
-            .folders
-            .iter()
-            .all(|(dir, files)| disk.walk_files(camino::Utf8Path::new(dir)).is_ok_and(|now| &now == files))
-        && fingerprint.packages.iter().all(|(dir, digest)| &folder_digest(camino::Utf8Path::new(dir), disk) == digest)
+        && fingerprint.inputs.unchanged(state.written_at)
         && output_stats(output, fingerprint.outputs.keys().cloned()).as_ref() == Some(&fingerprint.outputs)
 }
 
@@ -111,7 +86,11 @@ pub struct HookState {
     /// The declaration's stable JSON.
     pub declaration: String,
     pub inputs: BTreeMap<String, String>,
+    /// Its wrappers.
     pub outputs: Vec<String>,
+    /// The other files its build produced (its bundle and source map).
+    #[serde(default)]
+    pub products: Vec<String>,
 }
 
 /// How the previous state was found.
@@ -191,9 +170,13 @@ fn state_key(output: &camino::Utf8Path) -> String {
 }
 
 pub fn load_state(cache: &CacheStore, output: &camino::Utf8Path) -> PreviousState {
-    match cache.read("state", &state_key(output)) {
-        Lookup::Hit(body) => match serde_json::from_value(body) {
-            Ok(state) => PreviousState::Found(Box::new(state)),
+    let (found, written_at) = cache.read_with_mtime("state", &state_key(output));
+    match found {
+        Lookup::Hit(body) => match serde_json::from_value::<BuildState>(body) {
+            Ok(mut state) => {
+                state.written_at = written_at;
+                PreviousState::Found(Box::new(state))
+            }
             Err(_) => PreviousState::Corrupt,
         },
         Lookup::Miss => PreviousState::Missing,
@@ -223,6 +206,7 @@ pub fn current_state(hooks: &[&Hook], emitted: &Emitted, manifest: &ArtifactMani
                 declaration: hook.identity.clone(),
                 inputs: inputs.clone(),
                 outputs,
+                products: emitted.products.get(&hook.id).cloned().unwrap_or_default(),
             },
         );
     }
@@ -231,6 +215,7 @@ pub fn current_state(hooks: &[&Hook], emitted: &Emitted, manifest: &ArtifactMani
         tables_revision: crate::hosts::tables_revision(),
         hooks: states,
         fingerprint: None,
+        written_at: i128::MIN,
     }
 }
 
@@ -247,14 +232,8 @@ pub fn explain(previous: &PreviousState, current: &BuildState, write: &WriteOutc
     let mut hooks = Vec::new();
     for (id, now) in &current.hooks {
         let mut reasons = Vec::new();
-        // What this hook's build put in the artifact: its wrappers and its compiled modules.
-        let produced = now.outputs.iter().cloned().chain(
-            now.inputs
-                .keys()
-                .filter(|input| !input.starts_with("node_modules/"))
-                .map(|m| crate::compile::compiled_path(m)),
-        );
-        let rewrote_any = produced.into_iter().any(|o| written.contains(o.as_str()));
+        // What this hook's build put in the artifact: its wrappers, its bundle and map.
+        let rewrote_any = now.outputs.iter().chain(&now.products).any(|o| written.contains(o.as_str()));
         if let Some(global) = global {
             // Without a previous state, the artifact itself is the judge: unchanged outputs are fresh.
             if rewrote_any {
@@ -270,8 +249,14 @@ pub fn explain(previous: &PreviousState, current: &BuildState, write: &WriteOutc
             match before.hooks.get(id) {
                 Some(then) => {
                     let changed = changed_inputs(&then.inputs, &now.inputs);
-                    if !changed.is_empty() {
-                        reasons.push(format!("handler bytes changed: {}", changed.join(", ")));
+                    let (packages, files): (Vec<String>, Vec<String>) =
+                        changed.into_iter().partition(|input| input.starts_with("npm:"));
+                    if !files.is_empty() {
+                        reasons.push(format!("handler bytes changed: {}", files.join(", ")));
+                    }
+                    if !packages.is_empty() {
+                        let names: Vec<&str> = packages.iter().map(|p| &p["npm:".len()..]).collect();
+                        reasons.push(format!("npm package changed: {}", names.join(", ")));
                     }
                 }
                 None => match before.hooks.values().find(|then| then.slot == now.slot) {
@@ -328,30 +313,26 @@ fn file_reason(
     if let Some(global) = global {
         return global.to_string();
     }
-    if let Some((id, _)) = current.hooks.iter().find(|(_, h)| h.outputs.iter().any(|o| o == path)) {
-        let reasons = &hook_reasons[id.as_str()];
-        return if reasons.is_empty() { "output missing".into() } else { reasons.join("; ") };
+    let producers: Vec<&str> = current
+        .hooks
+        .iter()
+        .filter(|(_, h)| h.outputs.iter().chain(&h.products).any(|o| o == path))
+        .map(|(id, _)| id.as_str())
+        .collect();
+    if !producers.is_empty() {
+        let mut reasons: Vec<String> = producers
+            .iter()
+            .flat_map(|id| hook_reasons[id].iter().cloned())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if reasons.is_empty() {
+            reasons.push("output missing".into());
+        }
+        return reasons.join("; ");
     }
-    let all_inputs = |state: &BuildState| -> BTreeMap<String, String> {
-        state.hooks.values().flat_map(|h| h.inputs.clone()).collect()
-    };
-    let source_changed = |source: &str| all_inputs(before).get(source) != all_inputs(current).get(source);
-    if let Some(rest) = path.strip_prefix(&format!("{HANDLERS_DIR}/")) {
-        let stem = rest.trim_end_matches(".mjs");
-        let source =
-            all_inputs(current).into_keys().find(|s| s.rsplit_once('.').map_or(s.as_str(), |(stem, _)| stem) == stem);
-        return match source {
-            Some(source) if source_changed(&source) => format!("handler bytes changed: {source}"),
-            _ => "output missing".into(),
-        };
-    }
-    if let Some(rest) = path.strip_prefix(&format!("{PACKAGES_DIR}/")) {
-        let package = format!("node_modules/{}", crate::diagnostic::messages::package_name(rest));
-        return if source_changed(&package) {
-            format!("npm package changed: {package}")
-        } else {
-            "output missing".into()
-        };
+    if path.starts_with(&format!("{SHIPPED_DIR}/")) || path == "hooks/.gitignore" {
+        return "a package shipped whole (bundle.external) changed".into();
     }
     if path == MANIFEST_PATH {
         return "the artifact's files changed".into();

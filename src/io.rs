@@ -3,6 +3,7 @@
 //! code; only the I/O layer touches the disk" holds by construction.
 
 mod cache;
+pub mod stamp;
 mod writer;
 
 use camino::{Utf8Path, Utf8PathBuf};
@@ -20,6 +21,8 @@ pub trait Disk {
     /// File names in a directory, sorted so that results never depend on directory order.
     fn list_dir(&self, path: &Utf8Path) -> std::io::Result<Vec<String>>;
     fn read(&self, path: &Utf8Path) -> std::io::Result<Vec<u8>>;
+    /// Whether a file has an execute bit set.
+    fn is_executable(&self, path: &Utf8Path) -> bool;
     /// Every file under `dir` (following symlinks), as `/`-separated paths relative to it, sorted.
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>>;
     /// Every folder under `dir` (itself included) that `prune` does not cut off, sorted; `prune`
@@ -65,6 +68,10 @@ impl Disk for RealDisk {
         std::fs::read(path)
     }
 
+    fn is_executable(&self, path: &Utf8Path) -> bool {
+        is_executable(path)
+    }
+
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>> {
         let mut files = Vec::new();
         for entry in walkdir::WalkDir::new(dir).follow_links(true).sort_by_file_name() {
@@ -89,14 +96,20 @@ impl Disk for RealDisk {
         });
         for entry in walker {
             let entry = entry.map_err(std::io::Error::other)?;
-            if entry.file_type().is_dir() {
-                if let Some(path) = Utf8Path::from_path(entry.path()) {
-                    dirs.push(path.to_path_buf());
-                }
+            if entry.file_type().is_dir()
+                && let Some(path) = Utf8Path::from_path(entry.path())
+            {
+                dirs.push(path.to_path_buf());
             }
         }
         Ok(dirs)
     }
+}
+
+/// Whether a file has an execute bit set (following symlinks).
+pub fn is_executable(path: &Utf8Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
 }
 
 /// Joins `relative` onto `base` and removes `.` and `..` segments without touching the disk, so that

@@ -8,9 +8,9 @@
 pub mod artifact;
 pub mod build;
 pub mod build_script;
+pub mod bundle;
 pub mod canonical;
 pub mod cli;
-pub mod compile;
 pub mod config;
 pub mod diagnostic;
 pub mod digest;
@@ -23,6 +23,7 @@ pub mod hosts;
 pub mod incremental;
 pub mod inspect;
 pub mod io;
+pub mod json;
 pub mod matrix;
 pub mod normalise;
 pub mod plan;

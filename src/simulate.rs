@@ -161,7 +161,7 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
                     field.canonical.as_deref().unwrap_or(&field.key)
                 )));
             }
-            (Some(value), Some(Decode::Json)) => Value::String(value.to_string()),
+            (Some(value), Some(Decode::Json)) => Value::String(crate::json::compact(value)),
             (Some(value), _) => value.clone(),
             (None, _) => match &field.simulate {
                 Some(default) => default.clone(),
@@ -187,7 +187,8 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
         )));
     }
     envelope.insert("hook_event_name".into(), Value::String(row.native_event.clone()));
-    Ok(Value::Object(envelope))
+    // Keys sorted, as every JSON agent-bundle writes, whatever order the map keeps them in.
+    Ok(crate::json::sorted(&Value::Object(envelope)))
 }
 
 /// The canonical result a host-native answer stands for (`null` for no answer).
@@ -276,7 +277,7 @@ fn run_wrapper(
         .spawn()
         .map_err(SimulateError::Node)?;
 
-    let input = envelope.to_string().into_bytes();
+    let input = crate::json::compact(envelope).into_bytes();
     let mut stdin = child.stdin.take().expect("stdin is piped");
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);

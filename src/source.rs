@@ -2,10 +2,10 @@
 //! spans turn into `line:column` without keeping any parser state around.
 
 use camino::{Utf8Path, Utf8PathBuf};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A half-open byte range `[start, end)` into one source file's text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Span {
     pub start: u32,
     pub end: u32,
@@ -18,7 +18,7 @@ impl Span {
 }
 
 /// A resolved position, 1-based line and 1-based column counted in characters (what editors show).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Location {
     pub file: Utf8PathBuf,
     pub line: u32,

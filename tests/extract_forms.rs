@@ -14,7 +14,7 @@ fn accepted_forms_extract_without_diagnostics() {
             if name.ends_with(".tsx") { extract_named_export(&file, "config") } else { extract_default_export(&file) };
         assert!(extracted.diagnostics.is_empty(), "{name}: {:#?}", extracted.diagnostics);
         let value = extracted.value.unwrap_or_else(|| panic!("{name}: no value"));
-        insta::assert_json_snapshot!(value.to_json());
+        insta::assert_snapshot!(agent_bundle::json::pretty(&value.to_json()));
     });
 }
 
@@ -54,27 +54,6 @@ fn every_truncation_of_every_accepted_form_is_read_or_reported() {
                         assert!(!extracted.diagnostics.is_empty(), "{name} cut at {cut}: no value and no diagnostic")
                     }
                 }
-            }
-        }
-    }
-}
-
-/// Truncated handler modules never panic the compiler: each cut compiles or reports errors.
-#[test]
-fn every_truncation_of_a_handler_compiles_or_is_reported() {
-    use agent_bundle::compile::compile_module;
-    let handlers = [
-        "testdata/bundles/typescript-features/src/lib/risk.ts",
-        "testdata/bundles/typescript-features/src/hooks/summary.tsx",
-        "testdata/bundles/showcase/src/hooks/guard-shell.ts",
-    ];
-    for path in handlers {
-        let text = std::fs::read_to_string(path).unwrap();
-        for cut in text.char_indices().map(|(i, _)| i).step_by(5) {
-            let file = SourceFile::new(path, text[..cut].to_string());
-            let result = compile_module(&file, &mut |_| None);
-            if let Err(errors) = result {
-                assert!(!errors.0.is_empty(), "{path} cut at {cut}: an error without a message");
             }
         }
     }

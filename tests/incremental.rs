@@ -70,7 +70,7 @@ fn a_no_op_rebuild_writes_nothing_and_keeps_every_mtime() {
 }
 
 #[test]
-fn editing_one_handler_writes_only_its_module_and_the_manifest() {
+fn editing_one_handler_writes_only_its_bundle_and_the_manifest() {
     let ws = workspace("showcase");
     build(&ws);
     let before = mtimes(&ws.output);
@@ -80,21 +80,86 @@ fn editing_one_handler_writes_only_its_module_and_the_manifest() {
     )
     .unwrap();
     let summary = build(&ws);
-    assert_eq!(written(&summary), ["agent-bundle.manifest.json", "hooks/handlers/src/hooks/record-edit.mjs"]);
+    let expected = [
+        "agent-bundle.manifest.json",
+        "hooks/handlers/src/hooks/record-edit.mjs",
+        "hooks/handlers/src/hooks/record-edit.mjs.map",
+    ];
+    assert_eq!(written(&summary), expected);
+    assert_eq!(summary["bundles"]["bundled"], 1, "{summary}");
     let after = mtimes(&ws.output);
     let changed: Vec<&String> = before.iter().zip(&after).filter(|(a, b)| a != b).map(|(a, _)| &a.0).collect();
-    assert_eq!(changed, ["agent-bundle.manifest.json", "hooks/handlers/src/hooks/record-edit.mjs"]);
+    assert_eq!(changed, expected);
 }
 
 #[test]
-fn editing_a_shared_module_writes_only_that_module() {
+fn editing_a_shared_module_rebundles_only_the_handlers_that_import_it() {
     let ws = workspace("showcase");
     build(&ws);
     let policy = ws.bundle.join("src/lib/policy.ts");
     let text = std::fs::read_to_string(&policy).unwrap().replace("'git push --force'", "'git push -f'");
     std::fs::write(&policy, text).unwrap();
     let summary = build(&ws);
-    assert_eq!(written(&summary), ["agent-bundle.manifest.json", "hooks/handlers/src/lib/policy.mjs"]);
+    assert_eq!(
+        written(&summary),
+        [
+            "agent-bundle.manifest.json",
+            "hooks/handlers/src/hooks/guard-shell.mjs",
+            "hooks/handlers/src/hooks/guard-shell.mjs.map"
+        ]
+    );
+    // protect-secrets imports the module too and is rebundled, but tree-shaking leaves its bundle
+    // as it was, so it is not rewritten.
+    assert_eq!(summary["bundles"]["bundled"], 2, "{summary}");
+}
+
+#[test]
+fn touching_an_input_without_changing_it_rebuilds_nothing() {
+    let ws = workspace("showcase");
+    build(&ws);
+    // New mtimes, same bytes: re-hashed, found unchanged, nothing bundled or written.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    for file in ["src/lib/policy.ts", "src/hooks/record-edit.ts", "agent-bundle.config.ts"] {
+        let path = ws.bundle.join(file);
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let summary = build(&ws);
+    assert!(written(&summary).is_empty(), "{summary}");
+    assert_eq!(summary["bundles"]["bundled"], 0, "{summary}");
+}
+
+#[test]
+fn a_new_file_that_changes_what_an_import_resolves_to_rebuilds_its_importer() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().join("bundle");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("agent-bundle.config.ts"),
+        "export default { hooks: { stop: './src/stop.ts' }, plugin: { name: 'shadow', description: 'd', version: '1.0.0', author: 'a' } };\n",
+    )
+    .unwrap();
+    // TypeScript's ESM convention: `./util.js` names util.ts while no util.js exists.
+    std::fs::write(
+        root.join("src/stop.ts"),
+        "import { word } from './util.js';\nexport default () => ({ reason: word });\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("src/util.ts"), "export const word = 'from-ts';\n").unwrap();
+    let ws = Workspace {
+        bundle: root.clone(),
+        output: temp.path().join("out"),
+        cache: temp.path().join("cache"),
+        _temp: temp,
+    };
+    build(&ws);
+    let bundle = || std::fs::read_to_string(ws.output.join("hooks/handlers/src/stop.mjs")).unwrap();
+    assert!(bundle().contains("from-ts"));
+    // Now util.js exists, and Node (and so the bundler) takes it: the folder's listing changed.
+    std::fs::write(root.join("src/util.js"), "export const word = 'from-js';\n").unwrap();
+    let summary = build(&ws);
+    assert_eq!(summary["bundles"]["bundled"], 1, "{summary}");
+    assert!(bundle().contains("from-js"), "{}", bundle());
 }
 
 #[test]
@@ -211,7 +276,7 @@ fn explain_says_why_each_hook_and_file_was_rebuilt_or_kept() {
 
     let no_op = build(&ws);
     assert_eq!(no_op["hookCounts"], serde_json::json!({ "fresh": 7, "rebuilt": 0, "removed": 0 }));
-    assert_eq!(no_op["modules"]["compiled"], 0, "a no-op rebuild recompiled: {no_op}");
+    assert_eq!(no_op["bundles"]["bundled"], 0, "a no-op rebuild rebundled: {no_op}");
     assert_eq!(file_reason(&no_op, "hooks/hooks.json"), "kept fresh");
 
     let policy = ws.bundle.join("src/lib/policy.ts");
@@ -223,14 +288,17 @@ fn explain_says_why_each_hook_and_file_was_rebuilt_or_kept() {
     let edited = build(&ws);
     insta::assert_snapshot!(hook_verdicts(&edited).join("\n"));
     assert_eq!(
-        file_reason(&edited, "hooks/handlers/src/lib/policy.mjs"),
+        file_reason(&edited, "hooks/handlers/src/hooks/guard-shell.mjs"),
         "written handler bytes changed: src/lib/policy.ts"
     );
     assert_eq!(
         file_reason(&edited, "hooks/agent-stop-subagent-done-92f529a2.claude.mjs"),
         "removed no hook produces it any more"
     );
-    assert_eq!(edited["modules"]["compiled"], 1, "only the edited module is recompiled: {edited}");
+    assert_eq!(
+        edited["bundles"]["bundled"], 2,
+        "only the handlers importing the edited module are rebundled: {edited}"
+    );
 
     std::fs::remove_file(ws.output.join("hooks/stop-keep-going-656ce693.codex.mjs")).unwrap();
     let repaired = build(&ws);
@@ -249,13 +317,14 @@ fn a_deleted_or_corrupted_cache_is_detected_and_never_changes_the_output() {
     for entry in walkdir::WalkDir::new(&ws.cache).into_iter().filter_map(Result::ok).filter(|e| e.file_type().is_file())
     {
         let text = std::fs::read_to_string(entry.path()).unwrap();
-        let replacement = if corrupted % 2 == 0 { "{ not json".to_string() } else { text.replace("export", "exports") };
+        // A body changed under its checksum line, or not JSON at all.
+        let replacement = if corrupted % 2 == 0 { "{ not json".to_string() } else { format!("{text} ") };
         std::fs::write(entry.path(), replacement).unwrap();
         corrupted += 1;
     }
     assert!(corrupted > 2);
     let summary = build(&ws);
-    assert!(summary["modules"]["corrupt"].as_u64().unwrap() > 0, "{summary}");
+    assert!(summary["bundles"]["corrupt"].as_u64().unwrap() > 0, "{summary}");
     assert!(written(&summary).is_empty());
     assert_eq!(read_tree(camino::Utf8Path::from_path(&ws.output).unwrap()), reference);
 

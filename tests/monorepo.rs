@@ -40,7 +40,7 @@ fn workspace_builds_every_member_that_holds_a_bundle_with_one_shared_cache() {
     assert!(repo.join("crates/alpha/artifact/agent-bundle.manifest.json").is_file());
     assert!(repo.join("crates/beta/hooks/artifact/agent-bundle.manifest.json").is_file());
     assert!(
-        repo.join("target/agent-bundle-cache/v1/modules").is_dir(),
+        repo.join("target/agent-bundle-cache/v1/bundles").is_dir(),
         "the cache lives in the workspace's target folder"
     );
 }

@@ -110,7 +110,7 @@ pub(super) fn run_build(
     }
     if args.json {
         let document = serde_json::json!({ "bundles": summaries, "failed": failed });
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&document).expect("JSON serialises"))?;
+        writeln!(stdout, "{}", crate::json::pretty(&document))?;
     } else {
         let skipped = roots.len() - built - failed.len();
         let skipped = if skipped > 0 { format!(", {skipped} not attempted (--fail-fast)") } else { String::new() };
@@ -156,8 +156,8 @@ fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option
     });
     if let Some(explanation) = &report.explanation {
         let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
-        summary["modules"] =
-            serde_json::json!({ "compiled": stats.compiled, "cached": stats.cached, "corrupt": stats.corrupt });
+        summary["bundles"] =
+            serde_json::json!({ "bundled": stats.bundled, "cached": stats.cached, "corrupt": stats.corrupt });
         summary["hookCounts"] = serde_json::json!({
             "fresh": explanation.count(crate::incremental::HookStatus::Fresh),
             "rebuilt": explanation.count(crate::incremental::HookStatus::Rebuilt),
@@ -192,7 +192,7 @@ fn print_build_report(
                 "built": false,
                 "diagnostics": report.diagnostics().iter().map(crate::diagnostic::to_json_value).collect::<Vec<_>>(),
             });
-            writeln!(stdout, "{}", serde_json::to_string_pretty(&failed).expect("JSON serialises"))?;
+            writeln!(stdout, "{}", crate::json::pretty(&failed))?;
         }
         return Err(Error::Reported { errors });
     }
@@ -200,7 +200,7 @@ fn print_build_report(
     let write = report.write.as_ref().expect("a build without errors wrote its output");
     if args.json {
         let summary = build_summary(report, args).expect("a build without errors has a summary");
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&summary).expect("JSON serialises"))?;
+        writeln!(stdout, "{}", crate::json::pretty(&summary))?;
     } else {
         let per_host: Vec<String> = report
             .hosts
@@ -231,12 +231,12 @@ fn print_build_report(
             let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
             writeln!(
                 stdout,
-                "{} hooks fresh, {} rebuilt, {} removed; {} files written; {} modules compiled, {} from cache",
+                "{} hooks fresh, {} rebuilt, {} removed; {} files written; {} handlers bundled, {} from cache",
                 explanation.count(crate::incremental::HookStatus::Fresh),
                 explanation.count(crate::incremental::HookStatus::Rebuilt),
                 explanation.count(crate::incremental::HookStatus::Removed),
                 write.written.len(),
-                stats.compiled,
+                stats.bundled,
                 stats.cached
             )?;
         }

@@ -62,7 +62,7 @@ pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Er
         crate::artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
     let rows: Vec<_> = manifest.hooks.iter().filter(|row| args.target.is_none_or(|t| row.host == t)).collect();
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&rows).expect("JSON serialises"))?;
+        writeln!(stdout, "{}", crate::json::pretty(&rows))?;
         return Ok(());
     }
     let name_width = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
@@ -99,7 +99,7 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
     };
     let run = crate::simulate::simulate(&request, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
     if args.json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&run).expect("JSON serialises"))?;
+        writeln!(stdout, "{}", crate::json::pretty(&run))?;
     } else {
         let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { text.trim_end().to_string() };
         writeln!(stdout, "Simulated {} on {} ({})", run.hook.name, run.hook.host, run.hook.native_event)?;

@@ -40,18 +40,18 @@ pub(super) fn run_inspect(
             None => serde_json::json!({}),
         };
         document["diagnostics"] = loaded.diagnostics.iter().map(crate::diagnostic::to_json_value).collect();
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&document).expect("JSON serialises"))?;
+        writeln!(stdout, "{}", crate::json::pretty(&document))?;
     } else {
         report_diagnostics(&loaded, format, stderr)?;
-        if errors == 0 {
-            if let Some(bundle) = &loaded.bundle {
-                let text = if args.hooks {
-                    crate::inspect::render_hooks(bundle, args.target)
-                } else {
-                    crate::inspect::render_summary(bundle, args.target)
-                };
-                write!(stdout, "{text}")?;
-            }
+        if errors == 0
+            && let Some(bundle) = &loaded.bundle
+        {
+            let text = if args.hooks {
+                crate::inspect::render_hooks(bundle, args.target)
+            } else {
+                crate::inspect::render_summary(bundle, args.target)
+            };
+            write!(stdout, "{text}")?;
         }
     }
     if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }

@@ -24,6 +24,14 @@ pub struct Config {
     /// The config's top-level `targets`, as written.
     pub targets: Option<Spanned<Vec<Spanned<String>>>>,
     pub payloads: Vec<PayloadDeclaration>,
+    pub bundle: Option<BundleConfig>,
+}
+
+/// How handlers are bundled.
+#[derive(Clone, Debug, Default)]
+pub struct BundleConfig {
+    /// Packages shipped whole, with their dependencies, instead of bundled.
+    pub external: Vec<Spanned<String>>,
 }
 
 #[derive(Clone, Debug)]

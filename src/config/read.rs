@@ -1,13 +1,16 @@
 //! Reading the extracted value tree into the [`Config`] model: unknown keys (with "did you mean"),
 //! wrong types and missing keys are reported here, every one of them, not just the first.
 
-use super::{Author, Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, PluginConfig, Spanned};
+use super::{
+    Author, BundleConfig, Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, PluginConfig, Spanned,
+};
 use crate::canonical::CanonicalEvent;
 use crate::diagnostic::{Diagnostic, messages};
 use crate::extract::{Node, Property, SPREAD_KEY, Value};
 use crate::source::{Location, SourceFile};
 
-const CONFIG_KEYS: &[&str] = &["hooks", "payload", "plugin", "targets"];
+const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"];
+const BUNDLE_KEYS: &[&str] = &["external"];
 const ENTRY_KEYS: &[&str] = &["args", "handler", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] = &["author", "description", "name", "version"];
@@ -44,6 +47,7 @@ impl Reader<'_> {
                 "plugin" => config.plugin = self.plugin(&property.value),
                 "targets" => config.targets = self.string_list(&property.value, "targets"),
                 "payload" => config.payloads = self.payloads(&property.value),
+                "bundle" => config.bundle = self.bundle(&property.value),
                 _ => self.unknown_key(property, CONFIG_KEYS, "the config"),
             }
         }
@@ -255,6 +259,22 @@ impl Reader<'_> {
                 None
             }
         }
+    }
+
+    /// `bundle: { external: ['pkg', …] }`: how handlers are bundled.
+    fn bundle(&mut self, node: &Node) -> Option<BundleConfig> {
+        let properties = self.object(node, "`bundle`")?;
+        let mut bundle = BundleConfig::default();
+        for property in properties {
+            match property.key.as_str() {
+                "external" => {
+                    bundle.external =
+                        self.string_list(&property.value, "bundle.external").map(|l| l.value).unwrap_or_default()
+                }
+                _ => self.unknown_key(property, BUNDLE_KEYS, "`bundle`"),
+            }
+        }
+        Some(bundle)
     }
 
     fn payloads(&mut self, node: &Node) -> Vec<PayloadDeclaration> {

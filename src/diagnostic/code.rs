@@ -89,13 +89,21 @@ catalogue! {
     PayloadMissingAtBuild = "AB4747", Error, "a payload's source folder is missing when building";
     PrebuiltMissingAtBuild = "AB4748", Error, "a prebuilt handler file is missing when building";
     PayloadOverlapsOutput = "AB4749", Error, "a payload folder and the build output overlap";
-    // Handler modules (AB483x).
+    // Handler modules, their imports and the packages bundled with them (AB483x, AB484x).
     HandlerSyntaxError = "AB4830", Error, "a handler module does not parse or compile";
     UnresolvedImport = "AB4831", Error, "a handler imports a module or package that cannot be found";
-    ImportOutsideRoot = "AB4832", Error, "a handler imports a file outside the bundle root";
-    UnsupportedImport = "AB4833", Error, "a handler imports a file that is not a JavaScript or TypeScript module";
+    UnsupportedImport = "AB4833", Error, "a handler imports a file that is not a JavaScript, TypeScript or JSON module";
     HandlerWithoutDefaultExport = "AB4834", Error, "a handler module has no default export";
-    PackageUnreadable = "AB4835", Error, "an npm package a handler imports cannot be read";
+    PackageUnreadable = "AB4835", Error, "a package `bundle.external` ships whole cannot be read";
+    NativeAddon = "AB4836", Error, "a handler imports a native addon, which cannot be bundled";
+    ReadsOwnFiles = "AB4837", Warning, "a bundled package reads files next to itself at run time";
+    SubpathNotExported = "AB4838", Error, "a handler imports a package subpath the package does not export";
+    ComputedImport = "AB4839", Error, "`import()` of a computed specifier, which cannot be bundled";
+    RequireInEsModule = "AB4840", Error, "`require` in an ES module, where Node does not define it";
+    ExternalNotInstalled = "AB4841", Error, "`bundle.external` names a package that is not installed";
+    ExternalUnused = "AB4842", Warning, "`bundle.external` names a package no handler imports";
+    BundlerError = "AB4849", Error, "the bundler reported an error";
+    BundlerWarning = "AB4850", Warning, "the bundler warns about the bundle's own code";
     // Writing and reading artifacts (AB5xxx, AB6xxx).
     OutputNotAnArtifact = "AB5001", Error, "the output folder exists and was not written by agent-bundle";
     ArtifactWriteFailed = "AB5002", Error, "the artifact could not be written";
@@ -104,6 +112,17 @@ catalogue! {
 impl Serialize for Code {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Code {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|code| code.as_str() == text)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown diagnostic code {text}")))
     }
 }
 

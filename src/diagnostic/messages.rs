@@ -366,6 +366,12 @@ pub fn handler_unsupported_extension(written: &str, at: &Location) -> Diagnostic
     ))
 }
 
+pub fn invalid_external(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::WrongType, format!("`bundle.external` lists `{name}`, which is not an npm package name"))
+        .at(Some(at), "expected `name` or `@scope/name`")
+        .hint("list packages by name, as in `import … from 'name'`; a package is shipped whole with all its files")
+}
+
 pub fn args_without_prebuilt(at: &Location) -> Diagnostic {
     Diagnostic::new(Code::ArgsWithoutPrebuilt, "`args` is only accepted with a prebuilt handler")
         .at(Some(at), "the compiled wrapper takes no arguments")
@@ -493,22 +499,59 @@ pub fn payload_overlaps_output(name: &str, source: &str, output: &str) -> Diagno
 pub fn handler_syntax_error(message: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(Code::HandlerSyntaxError, format!("handler module does not compile: {message}"))
         .at(Some(at), "here")
-        .hint("fix the module; handlers are compiled as TypeScript (`.ts`, `.mts`, `.tsx`) or JavaScript")
+        .hint("fix the module; handlers are bundled as TypeScript (`.ts`, `.mts`, `.cts`, `.tsx`) or JavaScript")
 }
 
-pub fn unresolved_import(specifier: &str, at: &Location) -> Diagnostic {
-    let hint = if specifier.starts_with('.') {
-        "relative imports resolve to `.ts`, `.tsx`, `.mts`, `.js`, `.jsx`, `.mjs` files or an `index` in a folder"
-            .to_string()
-    } else {
-        format!(
-            "install the package (`npm install {}`) so the build can carry it into the artifact",
-            package_name(specifier)
-        )
+/// Why an import resolved nowhere, which decides the hint.
+#[derive(Clone, Copy, Debug)]
+pub enum MissingImport<'a> {
+    /// A relative or absolute path to a file that does not exist.
+    File,
+    /// A `#…` specifier the nearest package.json `imports` does not define.
+    PackageImport,
+    /// A package that is not installed where Node looks for it from the importing file.
+    Package {
+        installer: &'a str,
+    },
+    /// An installed package without the file the specifier names.
+    Subpath,
+    /// A package's own dependency that is not installed.
+    DependencyOf {
+        package: &'a str,
+        installer: &'a str,
+    },
+    Other(&'a str),
+}
+
+pub fn unresolved_import(specifier: &str, missing: MissingImport<'_>, at: Option<&Location>) -> Diagnostic {
+    let name = package_name(specifier);
+    let (label, hint) = match missing {
+        MissingImport::File => (
+            "no such file".to_string(),
+            "relative imports resolve to the file as written, or with `.ts`, `.tsx`, `.mts`, `.cts`, `.js`, `.jsx`, `.mjs`, `.cjs`, `.json` added, or to an `index` file in a folder".to_string(),
+        ),
+        MissingImport::PackageImport => (
+            "not defined in package.json `imports`".to_string(),
+            format!("add an entry matching `{specifier}` to the `imports` field of the nearest package.json, or fix the specifier"),
+        ),
+        MissingImport::Package { installer } => (
+            "not installed".to_string(),
+            format!("install it (`{installer} {name}`); if `{name}` is a tsconfig `paths` alias, check that the path it maps to exists"),
+        ),
+        MissingImport::Subpath => (
+            "no such file in the package".to_string(),
+            format!("`{name}` is installed but has no `{}`; check the package's files for the right subpath", &specifier[name.len()..]),
+        ),
+        MissingImport::DependencyOf { package, installer } => (
+            format!("a dependency of `{package}` that is not installed"),
+            format!(
+                "reinstall the project's packages (`{} install`) so that `{package}` finds its dependency `{name}`",
+                installer.split(' ').next().unwrap_or("npm")
+            ),
+        ),
+        MissingImport::Other(detail) => (detail.to_string(), "fix the specifier or the package it names".to_string()),
     };
-    Diagnostic::new(Code::UnresolvedImport, format!("cannot resolve import `{specifier}`"))
-        .at(Some(at), "not found")
-        .hint(hint)
+    Diagnostic::new(Code::UnresolvedImport, format!("cannot resolve import `{specifier}`")).at(at, label).hint(hint)
 }
 
 /// The npm package name of a bare specifier (`@scope/pkg/sub` → `@scope/pkg`).
@@ -525,16 +568,40 @@ pub fn package_name(specifier: &str) -> &str {
     }
 }
 
-pub fn import_outside_root(specifier: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::ImportOutsideRoot, format!("import `{specifier}` reaches outside the bundle root"))
-        .at(Some(at), "outside the bundle")
-        .hint("move the module into the bundle, or publish it as a package and import it by name")
+pub fn subpath_not_exported(specifier: &str, package: &str, exported: &[String], at: Option<&Location>) -> Diagnostic {
+    let hint = if exported.is_empty() {
+        format!("import one of the entry points `{package}` exports")
+    } else {
+        let more = if exported.len() > 8 { ", …" } else { "" };
+        format!("`{package}` exports {}{more}", list(exported.iter().take(8)))
+    };
+    Diagnostic::new(Code::SubpathNotExported, format!("`{package}` does not export `{specifier}`"))
+        .at(at, "not in the package's `exports`")
+        .note("Node refuses subpaths a package's `exports` does not list, so this import would fail at run time")
+        .hint(hint)
+}
+
+pub fn computed_import(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ComputedImport, "`import()` of a specifier computed at run time")
+        .at(Some(at), "not a string the build can follow")
+        .note("the bundle carries only the modules the build can see; at run time there is no source tree to import from")
+        .hint("import each module with a string literal (`await import('./plugins/a.ts')`), choosing among them at run time")
+}
+
+pub fn require_in_es_module(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::RequireInEsModule, "`require` in an ES module")
+        .at(Some(at), "not defined in an ES module")
+        .note("Node defines `require` only in CommonJS modules; this module imports or exports, so it is an ES module")
+        .hint("use `import` (or `await import()`), or `createRequire(import.meta.url)` from `node:module` if you must")
 }
 
 pub fn unsupported_import(specifier: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::UnsupportedImport, format!("import `{specifier}` is not a JavaScript or TypeScript module"))
-        .at(Some(at), "cannot be compiled into the artifact")
-        .hint("import modules only; read data files at run time relative to `import.meta.url`")
+    Diagnostic::new(
+        Code::UnsupportedImport,
+        format!("import `{specifier}` is not a JavaScript, TypeScript or JSON module"),
+    )
+    .at(Some(at), "cannot be bundled into a hook")
+    .hint("import modules and JSON only; ship other files in a payload and read them at run time")
 }
 
 pub fn handler_without_default_export(path: &str, at: &Location) -> Diagnostic {
@@ -543,12 +610,73 @@ pub fn handler_without_default_export(path: &str, at: &Location) -> Diagnostic {
         .hint("export the handler function: `export default (event) => { … }`")
 }
 
-pub fn package_unreadable(name: &str, detail: &str) -> Diagnostic {
+fn through(chain: &[String]) -> String {
+    if chain.is_empty() { String::new() } else { format!(" (through {})", list(chain)) }
+}
+
+pub fn native_addon(package: &str, why: &str, at: Option<&Location>, chain: &[String]) -> Diagnostic {
+    Diagnostic::new(Code::NativeAddon, format!("`{package}` is a native addon and cannot be bundled{}", through(chain)))
+        .at(at, "imported here")
+        .note(format!("{why}; compiled code for one platform must ship as installed, next to its JavaScript"))
+        .hint(format!("ship it whole: add `bundle: {{ external: ['{package}'] }}` to the config (the plugin then runs only on the platform it was installed for)"))
+}
+
+pub fn reads_own_files(package: &str, inside: &str, at: Option<&Location>, chain: &[String]) -> Diagnostic {
     Diagnostic::new(
-        Code::PackageUnreadable,
-        format!("npm package `{name}` cannot be carried into the artifact: {detail}"),
+        Code::ReadsOwnFiles,
+        format!("`{package}` reads files next to itself at run time, which its bundle does not carry{}", through(chain)),
     )
-    .hint("reinstall it (`npm install`) and build again")
+    .at(at, "imported here")
+    .note(format!("`{inside}` locates files from its own folder (`__dirname`, `import.meta.url`)"))
+    .hint(format!("if the hook uses that part of `{package}`, ship it whole: add `bundle: {{ external: ['{package}'] }}` to the config"))
+}
+
+pub fn bundler_error(message: &str, at: Option<&Location>) -> Diagnostic {
+    with_further_lines(
+        Diagnostic::new(Code::BundlerError, format!("the bundler failed: {}", first_line(message))),
+        message,
+    )
+    .at(at, "in this module")
+    .hint("fix what the bundler names in this module")
+}
+
+pub fn bundler_warning(message: &str, at: Option<&Location>) -> Diagnostic {
+    with_further_lines(
+        Diagnostic::new(Code::BundlerWarning, format!("the bundler warns: {}", first_line(message))),
+        message,
+    )
+    .at(at, "in this module")
+    .hint("the bundle still builds; check what the warning names in this module")
+}
+
+fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or(message).trim()
+}
+
+/// The lines of a bundler message after its first, as notes.
+fn with_further_lines(mut diagnostic: Diagnostic, message: &str) -> Diagnostic {
+    for line in message.lines().skip(1).map(str::trim).filter(|l| !l.is_empty()) {
+        diagnostic = diagnostic.note(line);
+    }
+    diagnostic
+}
+
+pub fn external_not_installed(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ExternalNotInstalled, format!("`bundle.external` names `{name}`, which is not installed"))
+        .at(Some(at), "not found in any node_modules above the bundle")
+        .hint(format!("install it (`npm install {name}`) or remove it from `bundle.external`"))
+}
+
+pub fn external_unused(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ExternalUnused, format!("`bundle.external` names `{name}`, which no handler imports"))
+        .at(Some(at), "no handler imports it, so nothing is shipped")
+        .hint(format!("remove `{name}` from `bundle.external`, or import it from a handler"))
+}
+
+pub fn package_unreadable(name: &str, detail: &str, at: Option<&Location>) -> Diagnostic {
+    Diagnostic::new(Code::PackageUnreadable, format!("package `{name}` cannot be shipped whole: {detail}"))
+        .at(at, "listed here")
+        .hint("reinstall the project's packages and build again")
 }
 
 pub fn output_not_an_artifact(output: &Utf8Path) -> Diagnostic {

@@ -6,7 +6,7 @@ mod code;
 pub mod messages;
 mod render;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use code::Code;
 pub use render::{render_human, render_json, to_json_value};
@@ -14,7 +14,7 @@ pub use render::{render_human, render_json, to_json_value};
 use crate::source::Location;
 use crate::target::Target;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -31,25 +31,25 @@ impl Severity {
 }
 
 /// A source location with the short text printed under it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Label {
     #[serde(flatten)]
     pub location: Location,
     pub message: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub code: Code,
     pub severity: Severity,
     pub message: String,
     /// The first label is the primary one: the place the message is about.
     pub labels: Vec<Label>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Target>,
 }
 

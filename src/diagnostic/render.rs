@@ -52,7 +52,7 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &[&SourceFile]) -> String 
 
 /// Renders one diagnostic as a single line of JSON with stable key order.
 pub fn render_json(diagnostic: &Diagnostic) -> String {
-    to_json_value(diagnostic).to_string()
+    crate::json::compact(&to_json_value(diagnostic))
 }
 
 /// The JSON form of a diagnostic: its fields, the original's check name when it had one, and the

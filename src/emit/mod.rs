@@ -13,13 +13,14 @@ pub use documents::{DocumentEntry, hook_document, node_command, plugin_manifest}
 pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, deadline_ms, wrapper_source};
 
 use crate::artifact::{
-    ArtifactManifest, IndexRow, MANIFEST_PATH, MANIFEST_SCHEMA, ManifestHost, ManifestPlugin, file_records,
-    manifest_bytes,
+    ArtifactFile, ArtifactManifest, IndexRow, MANIFEST_PATH, MANIFEST_SCHEMA, ManifestHost, ManifestPlugin,
+    file_records, manifest_bytes,
 };
-use crate::compile::{HandlerEntry, compile_handlers, relative_specifier};
+use crate::bundle::{BundleStats, HandlerEntry, bundle_handlers};
 use crate::diagnostic::{Diagnostic, messages};
 use crate::engine::Bundle;
 use crate::hosts;
+use crate::io::stamp::InputSet;
 use crate::io::{Disk, lexical_join};
 use crate::normalise::Handler;
 use crate::plan::Delivery;
@@ -41,14 +42,16 @@ pub fn compiler_fingerprint() -> String {
 #[derive(Debug)]
 pub struct Emitted {
     /// Every file, by artifact-relative path, the manifest included.
-    pub files: BTreeMap<String, Vec<u8>>,
+    pub files: BTreeMap<String, ArtifactFile>,
     pub manifest: ArtifactManifest,
-    /// Per hook id, every source it was built from with the SHA-256 of its bytes (for `--explain`
-    /// and `rerun-if-changed`).
+    /// Per hook id, what it was built from with a digest of each (for `--explain`): the bundle's own
+    /// files by root-relative path, packages as `npm:<name>@<version>`.
     pub inputs: BTreeMap<String, BTreeMap<String, String>>,
-    pub stats: crate::compile::CompileStats,
-    /// The npm package folders carried into the artifact, with the digest of their carried files.
-    pub package_digests: BTreeMap<camino::Utf8PathBuf, String>,
+    /// Per hook id, the artifact files its build produced besides its wrappers (its bundle and map).
+    pub products: BTreeMap<String, Vec<String>>,
+    /// Every file and folder bundling read, by absolute path, with stamps and digests.
+    pub read: InputSet,
+    pub stats: BundleStats,
 }
 
 /// Emits the artifact of `bundle` for `hosts` (the config's targets, narrowed by `--target`).
@@ -96,16 +99,23 @@ pub fn emit(
             _ => {}
         }
     }
-    let (mut compiled, compile_diagnostics) = compile_handlers(root, &modules, disk, cache);
-    let sources = std::mem::take(&mut compiled.sources);
-    diagnostics.extend(compile_diagnostics);
+    let mut bundled = bundle_handlers(root, &modules, &bundle.normalised.external, cache);
+    let sources = std::mem::take(&mut bundled.sources);
+    diagnostics.append(&mut bundled.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics, sources);
     }
 
-    let mut files = std::mem::take(&mut compiled.files);
+    let mut files: BTreeMap<String, ArtifactFile> = std::mem::take(&mut bundled.shipped.files);
+    let mut read = std::mem::take(&mut bundled.shipped.inputs);
+    for handler in bundled.handlers.values() {
+        files.insert(handler.path.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()));
+        files.insert(handler.map_path(), ArtifactFile::new(handler.map.as_bytes().to_vec()));
+        read.extend(&handler.inputs);
+    }
     let mut index = Vec::new();
     let mut inputs = BTreeMap::new();
+    let mut products = BTreeMap::new();
     let mut entries: BTreeMap<Target, Vec<DocumentEntry>> = hosts.iter().map(|t| (*t, Vec::new())).collect();
     for hook in &hooks {
         let reached = reached(&hook.id);
@@ -117,9 +127,10 @@ pub fn emit(
                     let file = wrapper_path(hook, target, reached.len());
                     let mapping = table.event(hook.event).expect("planned events are supported");
                     let contract = contract(hook, table, mapping, *timeout_seconds);
-                    let specifier = relative_specifier(&file, &compiled.entries[path]);
+                    let handler = &bundled.handlers[path];
+                    let specifier = relative_specifier(&file, &handler.path);
                     let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
-                    files.insert(file.clone(), source.into_bytes());
+                    files.insert(file.clone(), ArtifactFile::new(source.into_bytes()));
                     index.push(IndexRow {
                         host: target,
                         id: hook.id.clone(),
@@ -130,12 +141,15 @@ pub fn emit(
                         timeout: *timeout_seconds,
                         path: file.clone(),
                     });
-                    inputs.insert(hook.id.clone(), compiled.inputs[path].clone());
+                    inputs.insert(hook.id.clone(), handler.summary.clone());
+                    products.insert(hook.id.clone(), vec![handler.path.clone(), handler.map_path()]);
                     host_command(hook, target, reached.len())
                 }
                 Handler::Prebuilt { path, .. } => {
-                    let bytes = disk.read(&lexical_join(root, path)).unwrap_or_default();
-                    inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), crate::digest::sha256_hex(&bytes))]));
+                    let absolute = lexical_join(root, path);
+                    let (recorded, _) = crate::io::stamp::Recorded::read_file(&absolute);
+                    inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), recorded.sha256.clone())]));
+                    read.files.insert(absolute.to_string(), recorded);
                     host_command(hook, target, reached.len())
                 }
             };
@@ -148,15 +162,16 @@ pub fn emit(
         }
     }
     if !index.is_empty() {
-        files.insert(RUNTIME_PATH.to_string(), RUNTIME_SOURCE.as_bytes().to_vec());
+        files.insert(RUNTIME_PATH.to_string(), ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec()));
     }
 
     let mut manifest_hosts = BTreeMap::new();
     for (target, entries) in &entries {
         let table = hosts::table(*target);
         let surface = table.hooks.as_ref().expect("built hosts have hooks");
-        files.insert(surface.document.clone(), json_bytes(&hook_document(surface, entries)));
-        files.insert(surface.manifest.clone(), json_bytes(&plugin_manifest(surface, &bundle.plugin)));
+        files.insert(surface.document.clone(), ArtifactFile::new(json_bytes(&hook_document(surface, entries))));
+        files
+            .insert(surface.manifest.clone(), ArtifactFile::new(json_bytes(&plugin_manifest(surface, &bundle.plugin))));
         manifest_hosts.insert(
             *target,
             ManifestHost {
@@ -172,9 +187,11 @@ pub fn emit(
         match disk.walk_files(&source) {
             Ok(paths) => {
                 for path in paths {
-                    match disk.read(&source.join(&path)) {
+                    let file = source.join(&path);
+                    match disk.read(&file) {
                         Ok(bytes) => {
-                            files.insert(format!("{}/{path}", payload.name), bytes);
+                            let executable = disk.is_executable(&file);
+                            files.insert(format!("{}/{path}", payload.name), ArtifactFile { bytes, executable });
                         }
                         Err(error) => diagnostics.push(messages::payload_missing_at_build(
                             &payload.name,
@@ -203,11 +220,12 @@ pub fn emit(
         },
         hosts: manifest_hosts,
         hooks: index,
+        shipped: std::mem::take(&mut bundled.shipped.packages),
         files: file_records(&files),
     };
-    files.insert(MANIFEST_PATH.to_string(), manifest_bytes(&manifest));
-    let package_digests = std::mem::take(&mut compiled.package_digests);
-    (Some(Emitted { files, manifest, inputs, stats: compiled.stats, package_digests }), diagnostics, sources)
+    files.insert(MANIFEST_PATH.to_string(), ArtifactFile::new(manifest_bytes(&manifest)));
+    let emitted = Emitted { files, manifest, inputs, products, read, stats: bundled.stats };
+    (Some(emitted), diagnostics, sources)
 }
 
 /// The wrapper of a hook on a host: `hooks/<name>.mjs` when the hook reaches one host,
@@ -225,9 +243,30 @@ pub fn host_command(hook: &crate::normalise::Hook, target: Target, hosts_reached
     }
 }
 
+/// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).
+pub fn relative_specifier(from_file: &str, to_file: &str) -> String {
+    let from_dirs: Vec<&str> = from_file.split('/').collect::<Vec<_>>()[..from_file.split('/').count() - 1].to_vec();
+    let to_parts: Vec<&str> = to_file.split('/').collect();
+    let common = from_dirs.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let ups = from_dirs.len() - common;
+    let rest = to_parts[common..].join("/");
+    if ups == 0 { format!("./{rest}") } else { format!("{}{rest}", "../".repeat(ups)) }
+}
+
 /// Pretty JSON with sorted keys and a final newline: what every generated document looks like.
 pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
-    let mut text = serde_json::to_string_pretty(value).expect("documents serialise");
+    let mut text = crate::json::pretty(value);
     text.push('\n');
     text.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_specifiers_between_artifact_files() {
+        assert_eq!(relative_specifier("hooks/x.claude.mjs", "hooks/handlers/src/a.mjs"), "./handlers/src/a.mjs");
+        assert_eq!(relative_specifier("hooks/handlers/src/a.mjs", "hooks/handlers/lib/b.mjs"), "../lib/b.mjs");
+    }
 }

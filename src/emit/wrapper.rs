@@ -70,7 +70,7 @@ pub fn wrapper_source(
         host = table.host,
         version = table.host_version,
         native = mapping.native,
-        contract = serde_json::to_string_pretty(contract).expect("contracts serialise"),
+        contract = crate::json::pretty(contract),
         handler = serde_json::to_string(handler_specifier).expect("strings serialise"),
     )
 }

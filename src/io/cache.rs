@@ -51,6 +51,13 @@ impl CacheStore {
         }
     }
 
+    /// [`CacheStore::read`], with when the entry was written (its modification time in nanoseconds;
+    /// `i128::MIN` when unknown): stamps an entry records are trusted only when older than that.
+    pub fn read_with_mtime(&self, kind: &str, key: &str) -> (Lookup, i128) {
+        let written_at = crate::io::stamp::mtime_ns(&self.path(kind, key)).unwrap_or(i128::MIN);
+        (self.read(kind, key), written_at)
+    }
+
     /// Writes an entry; failures are ignored (a cache that cannot be written only costs speed).
     pub fn write(&self, kind: &str, key: &str, body: &Value) {
         let path = self.path(kind, key);

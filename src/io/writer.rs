@@ -12,6 +12,7 @@ use std::os::unix::io::AsRawFd;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
+use crate::artifact::ArtifactFile;
 use crate::digest::sha256_hex;
 
 /// What a write did, file by file (artifact-relative paths, sorted).
@@ -44,13 +45,14 @@ impl From<std::io::Error> for WriteError {
 const FAULT_AFTER_WRITES: &str = "AGENT_BUNDLE_FAULT_AFTER_WRITES";
 
 /// Makes `output` hold exactly `files`. `marker` is the file that identifies a folder as ours;
-/// `previous` maps the current artifact's files to their recorded SHA-256 (from its manifest).
+/// `previous` maps the current artifact's files to their recorded SHA-256 and mode (from its
+/// manifest).
 /// `on_wait` is called once if another build holds the lock.
 pub fn write_artifact(
     output: &Utf8Path,
-    files: &BTreeMap<String, Vec<u8>>,
+    files: &BTreeMap<String, ArtifactFile>,
     marker: &str,
-    previous: &BTreeMap<String, String>,
+    previous: &BTreeMap<String, (String, bool)>,
     on_wait: &mut dyn FnMut(&Utf8Path),
 ) -> Result<WriteOutcome, WriteError> {
     let parent = output.parent().filter(|p| !p.as_str().is_empty()).unwrap_or(Utf8Path::new(".")).to_path_buf();
@@ -71,10 +73,13 @@ pub fn write_artifact(
     // Which current files can be kept: recorded with the same hash, and still holding those bytes.
     let mut outcome = WriteOutcome::default();
     let mut keep = BTreeMap::new();
-    for (path, bytes) in files {
-        let new_hash = sha256_hex(bytes);
+    for (path, file) in files {
+        let new_hash = sha256_hex(&file.bytes);
+        let recorded =
+            previous.get(path).is_some_and(|(hash, executable)| hash == &new_hash && *executable == file.executable);
         let unchanged = exists
-            && (previous.get(path) == Some(&new_hash) || path == marker)
+            && (recorded || path == marker)
+            && crate::io::is_executable(&output.join(path)) == file.executable
             && std::fs::read(output.join(path)).is_ok_and(|old| sha256_hex(&old) == new_hash);
         if unchanged {
             keep.insert(path.clone(), ());
@@ -99,7 +104,7 @@ pub fn write_artifact(
     let mut writes = 0usize;
     let assembled = (|| -> std::io::Result<()> {
         fs_err::create_dir_all(&staging)?;
-        for (path, bytes) in files {
+        for (path, file) in files {
             let target = staging.join(path);
             if let Some(dir) = target.parent() {
                 fs_err::create_dir_all(dir)?;
@@ -107,7 +112,11 @@ pub fn write_artifact(
             if keep.contains_key(path) && std::fs::hard_link(output.join(path), &target).is_ok() {
                 continue;
             }
-            fs_err::write(&target, bytes)?;
+            fs_err::write(&target, &file.bytes)?;
+            if file.executable {
+                use std::os::unix::fs::PermissionsExt;
+                fs_err::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
+            }
             writes += 1;
             if fault_after.is_some_and(|n| writes >= n) {
                 std::process::abort();

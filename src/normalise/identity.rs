@@ -50,8 +50,8 @@ impl Identity<'_> {
             },
         );
         object.insert("tools".into(), json!(self.tools.iter().map(|s| s.name()).collect::<Vec<_>>()));
-        // serde_json's map is ordered by key, which is the original's code-unit sort for ASCII keys.
-        Value::Object(object).to_string()
+        // Keys sorted by code unit, as the original's stable JSON sorts them (ASCII keys).
+        crate::json::compact(&Value::Object(object))
     }
 
     /// The first eight hex digits of the SHA-256 of [`Self::stable_json`].

@@ -116,6 +116,9 @@ pub struct Normalised {
     /// Hooks sorted by id.
     pub hooks: Vec<Hook>,
     pub payloads: Vec<Payload>,
+    /// Packages shipped whole instead of bundled (`bundle.external`), sorted by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub external: Vec<crate::bundle::ExternalPackage>,
 }
 
 /// Normalises a config. `root` must be the canonical, absolute bundle root.
@@ -135,7 +138,8 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> (Normalis
         hooks.push(hook);
     }
     hooks.sort_by(|a, b| a.id.cmp(&b.id));
-    (Normalised { targets, hooks, payloads }, n.diagnostics)
+    let external = n.external(config.bundle.as_ref().map_or(&[][..], |b| &b.external));
+    (Normalised { targets, hooks, payloads, external }, n.diagnostics)
 }
 
 struct Normaliser<'a> {
@@ -165,6 +169,21 @@ impl Normaliser<'_> {
             }
         }
         targets.into_iter().collect()
+    }
+
+    /// `bundle.external`: npm package names (`pkg`, `@scope/pkg`), each once.
+    fn external(&mut self, names: &[Spanned<String>]) -> Vec<crate::bundle::ExternalPackage> {
+        let mut external: Vec<crate::bundle::ExternalPackage> = Vec::new();
+        for name in names {
+            let value = name.value.trim();
+            if !is_package_name(value) {
+                self.diagnostics.push(messages::invalid_external(value, &name.at));
+            } else if !external.iter().any(|e| e.name == value) {
+                external.push(crate::bundle::ExternalPackage { name: value.to_string(), declared_at: name.at.clone() });
+            }
+        }
+        external.sort_by(|a, b| a.name.cmp(&b.name));
+        external
     }
 
     fn payloads(&mut self, declarations: &[PayloadDeclaration], selected: &[Target]) -> Vec<Payload> {
@@ -415,4 +434,17 @@ impl Normaliser<'_> {
 /// Where a root-relative path is on disk.
 pub fn absolute_path(root: &Utf8Path, relative: &str) -> Utf8PathBuf {
     lexical_join(root, relative)
+}
+
+/// An npm package name: `name` or `@scope/name`, lowercase URL-safe characters, no path beyond.
+fn is_package_name(name: &str) -> bool {
+    let plain = |part: &str| {
+        !part.is_empty()
+            && !part.starts_with('.')
+            && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._~".contains(&b))
+    };
+    match name.strip_prefix('@') {
+        Some(scoped) => scoped.split_once('/').is_some_and(|(scope, rest)| plain(scope) && plain(rest)),
+        None => plain(name),
+    }
 }

@@ -269,7 +269,7 @@ fn matcher_admits(row: &IndexRow, input: &Value) -> bool {
 fn answer(artifact: &Utf8Path, row: &IndexRow, input: Value, disk: &dyn Disk) -> Answer {
     match simulate::simulate_row(artifact, row.clone(), &input, None, disk) {
         Ok(run) => Answer {
-            stdin: run.envelope.to_string(),
+            stdin: crate::json::compact(&run.envelope),
             exit: match (run.exit_code, run.timed_out) {
                 (_, true) => "timed out".to_string(),
                 (Some(code), false) => code.to_string(),

@@ -40,7 +40,7 @@ pub fn render(data: &SnapshotData) -> String {
         writeln!(out, "# What the host reads. Review changes with `cargo agent-bundle snapshot review`; do not edit.");
     for (path, document) in &data.documents {
         let _ = writeln!(out, "\n{DOCUMENT}{path}");
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(document).expect("documents serialise"));
+        let _ = writeln!(out, "{}", crate::json::pretty(document));
     }
     let _ = writeln!(out, "\n{INDEX}");
     for line in &data.index {
@@ -61,13 +61,12 @@ pub fn render(data: &SnapshotData) -> String {
 /// Reads a snapshot's text back (best effort: a hand-edited file yields what can be recognised).
 pub fn parse(text: &str) -> SnapshotData {
     let mut data = SnapshotData::default();
-    if let Some(header) = text.lines().next() {
-        if let Some(rest) = header.strip_prefix("# agent-bundle snapshot of plugin `") {
-            if let Some((plugin, target)) = rest.split_once("` for ") {
-                data.plugin = plugin.to_string();
-                data.target = target.to_string();
-            }
-        }
+    if let Some(header) = text.lines().next()
+        && let Some(rest) = header.strip_prefix("# agent-bundle snapshot of plugin `")
+        && let Some((plugin, target)) = rest.split_once("` for ")
+    {
+        data.plugin = plugin.to_string();
+        data.target = target.to_string();
     }
     let mut sections: Vec<(&str, Vec<&str>)> = Vec::new();
     for line in text.lines() {

@@ -83,7 +83,7 @@ pub fn json(report: &SnapshotReport) -> String {
         "snapshots": report.snapshots,
         "failures": report.failures,
     });
-    serde_json::to_string_pretty(&value).expect("reports serialise")
+    crate::json::pretty(&value)
 }
 
 /// `::error` workflow commands, one per difference, for GitHub Actions to show on the files.

@@ -1,1 +1,1 @@
-export default { hooks: { stop: './src/hooks/stop.ts' } };
+export default { hooks: { stop: './src/hooks/stop.ts' }, bundle: { external: ['broken-package'] } };

@@ -1,0 +1,177 @@
+//! File stamps: what git's index trusts about a file without reading it (size, mtime, ctime, inode),
+//! kept next to the SHA-256 of its bytes. An input whose stamp is unchanged is trusted unread; a
+//! changed stamp means re-hashing it, so a `touch` costs one read and never a rebuild.
+//!
+//! A stamp taken in the same clock tick as the record it sits in cannot be trusted: the file may be
+//! rewritten within that tick without its stamp changing ("racily clean" in git's words). Callers
+//! therefore pass the modification time of the record itself (`trusted_before`), and only stamps
+//! strictly older than it are taken at their word.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+
+use camino::Utf8Path;
+use serde::{Deserialize, Serialize};
+
+use crate::digest::sha256_hex;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    pub len: u64,
+    pub mtime_ns: i128,
+    pub ctime_ns: i128,
+    pub ino: u64,
+}
+
+impl Stamp {
+    fn of(metadata: &std::fs::Metadata) -> Stamp {
+        Stamp {
+            len: metadata.len(),
+            mtime_ns: i128::from(metadata.mtime()) * 1_000_000_000 + i128::from(metadata.mtime_nsec()),
+            ctime_ns: i128::from(metadata.ctime()) * 1_000_000_000 + i128::from(metadata.ctime_nsec()),
+            ino: metadata.ino(),
+        }
+    }
+}
+
+/// The stamp of a file or folder, following symlinks; `None` when it does not exist.
+pub fn stamp(path: &Utf8Path) -> Option<Stamp> {
+    std::fs::metadata(path).ok().map(|m| Stamp::of(&m))
+}
+
+/// A file's modification time in nanoseconds, for `trusted_before`.
+pub fn mtime_ns(path: &Utf8Path) -> Option<i128> {
+    stamp(path).map(|s| s.mtime_ns)
+}
+
+/// What a build read of one input: its stamp when read (`None`: it did not exist) and a digest of
+/// its content (the bytes of a file; the sorted entry names of a folder).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recorded {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stamp: Option<Stamp>,
+    pub sha256: String,
+}
+
+/// The digest recorded for an input that does not exist.
+pub const ABSENT: &str = "absent";
+
+impl Recorded {
+    /// Records `bytes`, read from a file whose stamp, taken just before the read, is `stamp`.
+    pub fn of_bytes(stamp: Option<Stamp>, bytes: &[u8]) -> Recorded {
+        Recorded { stamp, sha256: sha256_hex(bytes) }
+    }
+
+    /// Stats, then reads a file (in that order, so a write racing the read shows in the next stamp).
+    pub fn read_file(path: &Utf8Path) -> (Recorded, Option<Vec<u8>>) {
+        let stamp = stamp(path);
+        match std::fs::read(path) {
+            Ok(bytes) => (Recorded::of_bytes(stamp, &bytes), Some(bytes)),
+            Err(_) => (Recorded { stamp: None, sha256: ABSENT.to_string() }, None),
+        }
+    }
+
+    /// Records a folder by the names it holds.
+    pub fn read_dir(path: &Utf8Path) -> Recorded {
+        let stamp = stamp(path);
+        Recorded { stamp, sha256: listing_digest(path) }
+    }
+
+    /// Whether the file still holds what was recorded: trusted by its stamp when that is unchanged
+    /// and older than `trusted_before`, otherwise read and hashed again.
+    pub fn file_unchanged(&self, path: &Utf8Path, trusted_before: i128) -> bool {
+        if self.stamp_trusted(path, trusted_before) {
+            return true;
+        }
+        match std::fs::read(path) {
+            Ok(bytes) => sha256_hex(&bytes) == self.sha256,
+            Err(_) => self.sha256 == ABSENT,
+        }
+    }
+
+    /// Whether the folder still holds the same names (see [`Recorded::file_unchanged`]).
+    pub fn dir_unchanged(&self, path: &Utf8Path, trusted_before: i128) -> bool {
+        self.stamp_trusted(path, trusted_before) || listing_digest(path) == self.sha256
+    }
+
+    fn stamp_trusted(&self, path: &Utf8Path, trusted_before: i128) -> bool {
+        match (self.stamp, stamp(path)) {
+            (Some(then), Some(now)) => then == now && then.mtime_ns < trusted_before,
+            (None, None) => self.sha256 == ABSENT,
+            _ => false,
+        }
+    }
+}
+
+fn listing_digest(path: &Utf8Path) -> String {
+    let Ok(entries) = std::fs::read_dir(path) else { return ABSENT.to_string() };
+    let mut names: Vec<String> = entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    sha256_hex(names.join("\n").as_bytes())
+}
+
+/// Files and folders a build read, by absolute path.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputSet {
+    #[serde(default)]
+    pub files: BTreeMap<String, Recorded>,
+    #[serde(default)]
+    pub dirs: BTreeMap<String, Recorded>,
+}
+
+impl InputSet {
+    /// Whether every recorded file and folder is as it was; stops at the first difference.
+    pub fn unchanged(&self, trusted_before: i128) -> bool {
+        self.files.iter().all(|(path, recorded)| recorded.file_unchanged(Utf8Path::new(path), trusted_before))
+            && self.dirs.iter().all(|(path, recorded)| recorded.dir_unchanged(Utf8Path::new(path), trusted_before))
+    }
+
+    /// The first recorded file that changed, for saying why something was rebuilt.
+    pub fn first_changed(&self, trusted_before: i128) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|(path, recorded)| !recorded.file_unchanged(Utf8Path::new(path), trusted_before))
+            .map(|(path, _)| path.as_str())
+    }
+
+    pub fn extend(&mut self, other: &InputSet) {
+        self.files.extend(other.files.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.dirs.extend(other.dirs.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_touched_file_is_rehashed_and_an_edited_one_is_changed() {
+        let temp = tempfile::tempdir().unwrap();
+        let path = camino::Utf8PathBuf::from_path_buf(temp.path().join("a.ts")).unwrap();
+        std::fs::write(&path, "one").unwrap();
+        let (recorded, _) = Recorded::read_file(&path);
+        // Trusted by stamp when the record is newer than the file.
+        assert!(recorded.file_unchanged(&path, i128::MAX));
+        // Same bytes with a new stamp: re-hashed, unchanged.
+        std::fs::write(&path, "one").unwrap();
+        assert!(recorded.file_unchanged(&path, i128::MAX));
+        // Same length, other bytes, and the stamp cannot be trusted (racy): changed.
+        std::fs::write(&path, "two").unwrap();
+        assert!(!recorded.file_unchanged(&path, i128::MIN));
+        std::fs::remove_file(&path).unwrap();
+        assert!(!recorded.file_unchanged(&path, i128::MAX));
+        let (absent, _) = Recorded::read_file(&path);
+        assert!(absent.file_unchanged(&path, i128::MAX));
+    }
+
+    #[test]
+    fn a_folder_changes_when_its_names_change() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = camino::Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
+        std::fs::write(dir.join("a.ts"), "").unwrap();
+        let recorded = Recorded::read_dir(&dir);
+        assert!(recorded.dir_unchanged(&dir, i128::MIN));
+        std::fs::write(dir.join("a.js"), "").unwrap();
+        assert!(!recorded.dir_unchanged(&dir, i128::MIN));
+    }
+}

@@ -1,0 +1,42 @@
+//! JSON as agent-bundle writes it: object keys sorted at every level, whatever order a value was
+//! built in. (serde_json's map keeps insertion order as soon as any crate in the build turns on its
+//! `preserve_order` feature, as the bundler's resolver does; sorted keys must not depend on that.)
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// The value with every object's keys sorted.
+pub fn sorted(value: &Value) -> Value {
+    match value {
+        Value::Object(object) => {
+            let mut entries: Vec<(&String, &Value)> = object.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted(v))).collect::<Map<String, Value>>())
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+fn to_value(value: &impl Serialize) -> Value {
+    sorted(&serde_json::to_value(value).expect("agent-bundle's JSON values serialise"))
+}
+
+/// Pretty-printed, keys sorted.
+pub fn pretty(value: &impl Serialize) -> String {
+    serde_json::to_string_pretty(&to_value(value)).expect("agent-bundle's JSON values serialise")
+}
+
+/// On one line, keys sorted.
+pub fn compact(value: &impl Serialize) -> String {
+    to_value(value).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keys_come_out_sorted_at_every_level() {
+        let value = serde_json::json!({ "b": 1, "a": { "d": [ { "f": 1, "e": 2 } ], "c": 3 } });
+        assert_eq!(super::compact(&value), r#"{"a":{"c":3,"d":[{"e":2,"f":1}]},"b":1}"#);
+    }
+}

@@ -1,3 +1,0 @@
-import { shared } from '../../../shared/policy';
-
-export default () => shared;

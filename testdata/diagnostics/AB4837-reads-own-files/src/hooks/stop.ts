@@ -1,0 +1,3 @@
+import { render } from 'banner-fonts';
+
+export default () => ({ additionalContext: render('hi') });

@@ -1,0 +1,3 @@
+import { stopWords } from './words';
+
+export default () => (stopWords.length ? undefined : undefined);
