@@ -193,7 +193,7 @@ fn fingerprint(
         }
         for file in disk.walk_files(&dir).unwrap_or_default() {
             let file = dir.join(file);
-            inputs.files.insert(file.to_string(), Recorded::read_file(&file).0);
+            inputs.files.insert(file.to_string(), Recorded::read_file_and_mode(&file));
         }
     }
     let outputs = incremental::output_stats(output, emitted.files.keys().cloned()).unwrap_or_default();

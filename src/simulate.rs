@@ -10,7 +10,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::artifact::{ArtifactError, IndexRow, read_verified};
+use crate::artifact::{ArtifactError, ArtifactManifest, IndexRow, MANIFEST_PATH, read_verified};
 use crate::hosts::{self, ContextChannel, Decode, DenyChannel, RewriteChannel};
 use crate::io::Disk;
 use crate::target::Target;
@@ -69,25 +69,75 @@ pub enum SimulateError {
     BadInput(String),
     #[error("cannot run `node`: {0}; hooks run under Node.js 18 or newer, which must be on PATH")]
     Node(std::io::Error),
+    #[error("cannot copy the artifact away from the source tree to run it: {0}")]
+    Isolation(String),
+}
+
+/// An artifact as a host has it once the plugin is installed: a copy in a fresh temporary folder
+/// with no `node_modules` above it, so that a simulation can never pass thanks to packages the
+/// source tree happens to have installed. Only the files the manifest records are copied, with
+/// their modes.
+pub struct IsolatedArtifact {
+    _temp: tempfile::TempDir,
+    root: Utf8PathBuf,
+    /// The artifact as the user named it, shown instead of the temporary copy in output.
+    original: Utf8PathBuf,
+}
+
+impl IsolatedArtifact {
+    pub fn copy(artifact: &Utf8Path, manifest: &ArtifactManifest) -> Result<IsolatedArtifact, SimulateError> {
+        let failed = |e: &dyn std::fmt::Display| SimulateError::Isolation(e.to_string());
+        let temp = tempfile::Builder::new().prefix("agent-bundle-simulate-").tempdir().map_err(|e| failed(&e))?;
+        let root = Utf8PathBuf::from_path_buf(temp.path().join("plugin")).map_err(|_| failed(&"non-UTF-8 path"))?;
+        if let Some(above) = root.ancestors().skip(1).find(|dir| dir.join("node_modules").exists()) {
+            return Err(failed(&format!(
+                "`{above}/node_modules` exists above the temporary folder, and Node would find packages there; set TMPDIR to a folder with no node_modules above it"
+            )));
+        }
+        let records = manifest.files.iter().map(|f| (f.path.as_str(), f.executable));
+        for (path, executable) in records.chain([(MANIFEST_PATH, false)]) {
+            let target = root.join(path);
+            if let Some(dir) = target.parent() {
+                fs_err::create_dir_all(dir).map_err(|e| failed(&e))?;
+            }
+            fs_err::copy(artifact.join(path), &target).map_err(|e| failed(&e))?;
+            use std::os::unix::fs::PermissionsExt;
+            let mode = if executable { 0o755 } else { 0o644 };
+            fs_err::set_permissions(&target, std::fs::Permissions::from_mode(mode)).map_err(|e| failed(&e))?;
+        }
+        Ok(IsolatedArtifact { _temp: temp, root, original: artifact.to_path_buf() })
+    }
+
+    /// Where the copy is.
+    pub fn root(&self) -> &Utf8Path {
+        &self.root
+    }
+
+    /// Output of a wrapper with the copy's path shown as the artifact's own.
+    fn shown(&self, text: String) -> String {
+        text.replace(self.root.as_str(), self.original.as_str())
+    }
 }
 
 pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
     let manifest = read_verified(&request.artifact, disk)?;
     let row = find_row(&manifest.hooks, request.target, &request.hook)?;
-    simulate_row(&request.artifact, row, &request.input, request.timeout, disk)
+    let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
+    simulate_row(&isolated, row, &request.input, request.timeout)
 }
 
-/// Runs the wrapper of one index row of an artifact already checked, with a canonical input.
+/// Runs the wrapper of one index row of an isolated artifact, with a canonical input.
 pub fn simulate_row(
-    artifact: &Utf8Path,
+    artifact: &IsolatedArtifact,
     row: IndexRow,
     input: &Value,
     timeout: Option<Duration>,
-    disk: &dyn Disk,
 ) -> Result<Simulation, SimulateError> {
     let envelope = encode(&row, input)?;
     let timeout = timeout.or(row.timeout.map(|s| Duration::from_secs(u64::from(s)))).unwrap_or(DEFAULT_TIMEOUT);
-    let run = run_wrapper(artifact, &row, &envelope, timeout, disk)?;
+    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout)?;
+    run.stdout = artifact.shown(run.stdout);
+    run.stderr = artifact.shown(run.stderr);
     let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out {
         match decode_answer(&row, &run.stdout) {
             Ok(outcome) => (Some(outcome), None),
@@ -251,16 +301,10 @@ struct Run {
     wall_time: Duration,
 }
 
-fn run_wrapper(
-    artifact: &Utf8Path,
-    row: &IndexRow,
-    envelope: &Value,
-    timeout: Duration,
-    disk: &dyn Disk,
-) -> Result<Run, SimulateError> {
+fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: Duration) -> Result<Run, SimulateError> {
     use std::os::unix::process::CommandExt;
 
-    let root = disk.canonicalize(artifact).unwrap_or_else(|| artifact.to_path_buf());
+    let root = artifact.to_path_buf();
     let table = hosts::table(row.host);
     let token = &table.hooks.as_ref().expect("indexed hosts have hooks").root_token;
     let variable = token.trim_start_matches("${").trim_end_matches('}');

@@ -215,3 +215,36 @@ fn inspect_shows_the_commands_the_built_documents_hold() {
     }
     assert_eq!(checked, 18);
 }
+
+#[test]
+fn payload_files_keep_their_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    copy_tree(std::path::Path::new("testdata/bundles/page-prebuilt"), &bundle);
+    let script = bundle.join("dist/runtime/bin/check.sh");
+    std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+    std::fs::write(&script, "#!/bin/sh\necho checked\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let output = work.path().join("out");
+    assert!(cli().arg("build").arg("--root").arg(&bundle).arg("--output").arg(&output).status().unwrap().success());
+
+    let shipped = output.join("runtime/bin/check.sh");
+    assert!(std::fs::metadata(&shipped).unwrap().permissions().mode() & 0o111 != 0, "the script lost its execute bit");
+    let ran = Command::new(&shipped).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "checked\n");
+    let manifest =
+        agent_bundle::artifact::read_verified(Utf8PathBuf::from_path_buf(output.clone()).unwrap().as_path(), &RealDisk)
+            .unwrap();
+    let record = |path: &str| manifest.files.iter().find(|f| f.path == path).unwrap().executable;
+    assert!(record("runtime/bin/check.sh"));
+    assert!(!record("runtime/hook/index.js"));
+
+    // Only the mode changes: the next build rewrites that file and no other.
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let rebuilt =
+        cli().arg("build").arg("--root").arg(&bundle).arg("--output").arg(&output).arg("--json").output().unwrap();
+    let summary: serde_json::Value = serde_json::from_slice(&rebuilt.stdout).unwrap();
+    assert_eq!(summary["written"], serde_json::json!(["agent-bundle.manifest.json", "runtime/bin/check.sh"]));
+    assert!(std::fs::metadata(&shipped).unwrap().permissions().mode() & 0o111 == 0);
+}

@@ -152,7 +152,7 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
                 Some(span) => modules.locate(&importer, Span::new(span.start, span.end)),
                 None => modules.import_site(&importer, &specifier),
             };
-            out.push(unresolved(root, &importer, &specifier, &failure, at.as_ref()));
+            out.push(unresolved(root, run, &importer, &specifier, &failure, at.as_ref()));
             continue;
         }
         let id = diagnostic.id();
@@ -185,7 +185,7 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
         for u in missing {
             if reported.insert((u.importer.clone(), u.specifier.clone())) {
                 let at = modules.import_site(&u.importer, &u.specifier);
-                out.push(unresolved(root, &u.importer, &u.specifier, &u.failure, at.as_ref()));
+                out.push(unresolved(root, run, &u.importer, &u.specifier, &u.failure, at.as_ref()));
             }
         }
     }
@@ -249,6 +249,26 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
         }
     }
 
+    // Decorators the bundler did not lower (TC39 decorators; it lowers TypeScript's experimental
+    // ones): Node would refuse the bundle at load.
+    if let Some(chunk) = &run.chunk {
+        let decorated: Vec<(String, Vec<Span>)> = modules
+            .scans
+            .iter()
+            .filter(|(_, scan)| !scan.decorators.is_empty())
+            .map(|(path, scan)| (path.to_string(), scan.decorators.clone()))
+            .collect();
+        if !decorated.is_empty() && super::scan::output_has_decorators(&chunk.code) {
+            for (path, spans) in decorated {
+                for span in spans {
+                    if let Some(at) = modules.locate(&path, span) {
+                        out.push(messages::unlowered_decorator(&at));
+                    }
+                }
+            }
+        }
+    }
+
     // The handler itself must default-export its function.
     if let Some(chunk) = &run.chunk
         && !out.iter().any(Diagnostic::is_error)
@@ -264,6 +284,7 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
 /// The diagnostic for a specifier that resolved nowhere, with the hint for its case.
 fn unresolved(
     root: &Utf8Path,
+    run: &Run,
     importer: &str,
     specifier: &str,
     failure: &Failure,
@@ -272,22 +293,34 @@ fn unresolved(
     let importer_package =
         in_node_modules(importer).then(|| packages::nearest_package(Utf8Path::new(importer))).flatten();
     let installer = installer(root);
+    let mapping = specifier.starts_with('#').then(|| imports_mapping(importer, specifier)).flatten();
+    let installed = installed_packages(importer);
+    let name = messages::package_name(specifier);
+    let similar = crate::suggest::did_you_mean(name, installed.iter().map(String::as_str)).filter(|s| *s != name);
+    let similar_subpath: Option<String>;
+    let paths = run
+        .watched
+        .iter()
+        .filter(|w| w.ends_with(".json") && w.contains("tsconfig"))
+        .any(|tsconfig| std::fs::read_to_string(tsconfig).is_ok_and(|text| text.contains("\"paths\"")));
     let missing = match failure {
         Failure::NotExported => {
             let package = package_named(root, importer, messages::package_name(specifier));
             let exported = package.as_ref().map(exported_subpaths).unwrap_or_default();
             return messages::subpath_not_exported(specifier, messages::package_name(specifier), &exported, at);
         }
-        Failure::ImportNotDefined => MissingImport::PackageImport,
+        Failure::ImportNotDefined => MissingImport::PackageImport { maps_to: mapping.as_deref() },
         Failure::Other(detail) => MissingImport::Other(detail),
         Failure::NotFound if is_path_like(specifier) => MissingImport::File,
-        Failure::NotFound if specifier.starts_with('#') => MissingImport::PackageImport,
+        Failure::NotFound if specifier.starts_with('#') => MissingImport::PackageImport { maps_to: mapping.as_deref() },
         Failure::NotFound => match &importer_package {
             Some(package) => MissingImport::DependencyOf { package: &package.name, installer },
-            None if package_named(root, importer, messages::package_name(specifier)).is_some() => {
-                MissingImport::Subpath
+            None if package_named(root, importer, name).is_some() => {
+                let package = package_named(root, importer, name).expect("just found");
+                similar_subpath = similar_subpath_in(&package, specifier);
+                MissingImport::Subpath { similar: similar_subpath.as_deref() }
             }
-            None => MissingImport::Package { installer },
+            None => MissingImport::Package { installer, similar, paths },
         },
     };
     let mut diagnostic = messages::unresolved_import(specifier, missing, at);
@@ -303,6 +336,71 @@ fn unresolved(
         });
     }
     diagnostic
+}
+
+/// A subpath `package` has that `specifier` may be a typo of: a file beside where it points.
+fn similar_subpath_in(package: &Package, specifier: &str) -> Option<String> {
+    let rest = specifier.strip_prefix(&package.name)?.trim_start_matches('/');
+    let (folder, file) = rest.rsplit_once('/').unwrap_or(("", rest));
+    let listing = std::fs::read_dir(package.dir.join(folder)).ok()?;
+    let candidates: Vec<String> = listing
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stem = ["js", "mjs", "cjs", "json", "ts"].iter().find_map(|ext| name.strip_suffix(&format!(".{ext}")));
+            stem.map(str::to_string).or(entry.path().is_dir().then_some(name))
+        })
+        .collect();
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    let found = crate::suggest::did_you_mean(stem, candidates.iter().map(String::as_str))?;
+    let shown = if folder.is_empty() { found.to_string() } else { format!("{folder}/{found}") };
+    Some(format!("{}/{shown}", package.name))
+}
+
+/// Where the nearest package.json `imports` maps a `#…` specifier (`./src/lib/x.ts`), if it does.
+fn imports_mapping(importer: &str, specifier: &str) -> Option<String> {
+    let package = packages::nearest_package(Utf8Path::new(importer))?;
+    let manifest = package.manifest()?;
+    let imports = manifest.get("imports")?.as_object()?;
+    imports.iter().find_map(|(pattern, target)| {
+        let target = match target {
+            serde_json::Value::String(t) => t.clone(),
+            serde_json::Value::Object(conditions) => {
+                ["node", "import", "default"].iter().find_map(|c| conditions.get(*c)?.as_str().map(str::to_string))?
+            }
+            _ => return None,
+        };
+        match pattern.split_once('*') {
+            None => (pattern == specifier).then_some(target),
+            Some((prefix, suffix)) => {
+                let middle = specifier.strip_prefix(prefix)?.strip_suffix(suffix)?;
+                Some(target.replace('*', middle))
+            }
+        }
+    })
+}
+
+/// Names of the packages installed where Node looks from `importer`, for "did you mean".
+fn installed_packages(importer: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for dir in Utf8Path::new(importer).ancestors().skip(1) {
+        let Ok(entries) = std::fs::read_dir(dir.join("node_modules")) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            if name.starts_with('@') {
+                let scoped = std::fs::read_dir(entry.path()).into_iter().flatten().flatten();
+                names.extend(scoped.map(|e| format!("{name}/{}", e.file_name().to_string_lossy())));
+            } else {
+                names.push(name);
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The installed package `name` as Node finds it from `importer`.

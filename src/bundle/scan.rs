@@ -22,6 +22,8 @@ pub(super) struct ModuleScan {
     pub free_requires: Vec<Span>,
     /// Where each statically imported specifier is first written (the string, quotes included).
     pub specifiers: BTreeMap<String, Span>,
+    /// Decorators (`@name` on a class or member).
+    pub decorators: Vec<Span>,
 }
 
 pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
@@ -36,6 +38,7 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
     if !out.syntax_errors.is_empty() {
         return out;
     }
+    out.decorators = decorators_in(&parsed.program);
     let record = &parsed.module_record;
     for (specifier, requests) in &record.requested_modules {
         if let Some(first) = requests.iter().map(|r| r.span).min_by_key(|s| s.start) {
@@ -64,6 +67,29 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
         out.free_requires.sort();
     }
     out
+}
+
+/// Whether bundled output still holds decorators: syntax Node does not run, which the bundler lowers
+/// only in TypeScript's experimental form.
+pub(super) fn output_has_decorators(code: &str) -> bool {
+    if !code.contains('@') {
+        return false;
+    }
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, code, SourceType::mjs()).parse();
+    !decorators_in(&parsed.program).is_empty()
+}
+
+fn decorators_in(program: &oxc::ast::ast::Program<'_>) -> Vec<Span> {
+    struct Decorators(Vec<Span>);
+    impl<'a> oxc::ast_visit::Visit<'a> for Decorators {
+        fn visit_decorator(&mut self, decorator: &oxc::ast::ast::Decorator<'a>) {
+            self.0.push(Span::new(decorator.span.start, decorator.span.end));
+        }
+    }
+    let mut found = Decorators(Vec::new());
+    oxc::ast_visit::Visit::visit_program(&mut found, program);
+    found.0
 }
 
 /// The value of a string literal or a substitution-free template, as written in source.
@@ -98,6 +124,14 @@ mod tests {
         assert!(scan("src/h.ts", declared).free_requires.is_empty());
         assert!(scan("src/h.cjs", "module.exports = () => require('fs');\n").free_requires.is_empty());
         assert!(scan("src/h.js", "module.exports = () => require('fs');\n").free_requires.is_empty());
+    }
+
+    #[test]
+    fn decorators_are_found_in_sources_and_in_output() {
+        let text = "function d(v: unknown) { return v; }\nclass K { @d m() {} }\nexport default K;\n";
+        assert_eq!(scan("src/h.ts", text).decorators.len(), 1);
+        assert!(output_has_decorators("class K { @d m() {} }"));
+        assert!(!output_has_decorators("const x = '@d'; /* @license */"));
     }
 
     #[test]

@@ -196,10 +196,11 @@ fn copy_package(dir: &Utf8Path, to: &str, shipped: &mut Shipped) -> bool {
             continue;
         }
         let Ok(relative) = path.strip_prefix(dir) else { continue };
-        let (recorded, bytes) = Recorded::read_file(path);
+        let (mut recorded, bytes) = Recorded::read_file(path);
         let Some(bytes) = bytes else { continue };
         native |= path.extension() == Some("node");
         let executable = crate::io::is_executable(path);
+        recorded.executable = Some(executable);
         shipped.files.insert(format!("{to}/{relative}"), ArtifactFile { bytes, executable });
         shipped.inputs.files.insert(path.to_string(), recorded);
     }

@@ -102,6 +102,7 @@ catalogue! {
     RequireInEsModule = "AB4840", Error, "`require` in an ES module, where Node does not define it";
     ExternalNotInstalled = "AB4841", Error, "`bundle.external` names a package that is not installed";
     ExternalUnused = "AB4842", Warning, "`bundle.external` names a package no handler imports";
+    UnloweredDecorator = "AB4843", Error, "a decorator the bundler cannot lower for Node 18";
     BundlerError = "AB4849", Error, "the bundler reported an error";
     BundlerWarning = "AB4850", Warning, "the bundler warns about the bundle's own code";
     // Writing and reading artifacts (AB5xxx, AB6xxx).

@@ -507,14 +507,23 @@ pub fn handler_syntax_error(message: &str, at: &Location) -> Diagnostic {
 pub enum MissingImport<'a> {
     /// A relative or absolute path to a file that does not exist.
     File,
-    /// A `#…` specifier the nearest package.json `imports` does not define.
-    PackageImport,
-    /// A package that is not installed where Node looks for it from the importing file.
+    /// A `#…` specifier of the nearest package.json `imports`: not defined there, or (`maps_to`)
+    /// mapped to a file that does not exist.
+    PackageImport {
+        maps_to: Option<&'a str>,
+    },
+    /// A package that is not installed where Node looks for it from the importing file; `similar`
+    /// names an installed one the specifier may be a typo of; `paths` says a tsconfig has `paths`.
     Package {
         installer: &'a str,
+        similar: Option<&'a str>,
+        paths: bool,
     },
-    /// An installed package without the file the specifier names.
-    Subpath,
+    /// An installed package without the file the specifier names; `similar` is a subpath it has
+    /// that the specifier may be a typo of.
+    Subpath {
+        similar: Option<&'a str>,
+    },
     /// A package's own dependency that is not installed.
     DependencyOf {
         package: &'a str,
@@ -530,17 +539,35 @@ pub fn unresolved_import(specifier: &str, missing: MissingImport<'_>, at: Option
             "no such file".to_string(),
             "relative imports resolve to the file as written, or with `.ts`, `.tsx`, `.mts`, `.cts`, `.js`, `.jsx`, `.mjs`, `.cjs`, `.json` added, or to an `index` file in a folder".to_string(),
         ),
-        MissingImport::PackageImport => (
+        MissingImport::PackageImport { maps_to: Some(target) } => (
+            format!("package.json `imports` maps it to `{target}`, which does not exist"),
+            format!("create `{target}`, or fix the specifier or the `imports` entry"),
+        ),
+        MissingImport::PackageImport { maps_to: None } => (
             "not defined in package.json `imports`".to_string(),
             format!("add an entry matching `{specifier}` to the `imports` field of the nearest package.json, or fix the specifier"),
         ),
-        MissingImport::Package { installer } => (
+        MissingImport::Package { similar: Some(similar), .. } => (
             "not installed".to_string(),
-            format!("install it (`{installer} {name}`); if `{name}` is a tsconfig `paths` alias, check that the path it maps to exists"),
+            format!("did you mean `{similar}`, which is installed?"),
         ),
-        MissingImport::Subpath => (
+        MissingImport::Package { installer, similar: None, paths } => (
+            "not installed".to_string(),
+            if paths {
+                format!("install it (`{installer} {name}`); if `{name}` is a tsconfig `paths` alias, check that the file it maps to exists")
+            } else {
+                format!("install it (`{installer} {name}`)")
+            },
+        ),
+        MissingImport::Subpath { similar: Some(similar) } => {
+            ("no such file in the package".to_string(), format!("did you mean `{similar}`?"))
+        }
+        MissingImport::Subpath { similar: None } => (
             "no such file in the package".to_string(),
-            format!("`{name}` is installed but has no `{}`; check the package's files for the right subpath", &specifier[name.len()..]),
+            format!(
+                "`{name}` is installed but has no `{}`; check the package's files for the right subpath",
+                specifier[name.len()..].trim_start_matches('/')
+            ),
         ),
         MissingImport::DependencyOf { package, installer } => (
             format!("a dependency of `{package}` that is not installed"),
@@ -593,6 +620,13 @@ pub fn require_in_es_module(at: &Location) -> Diagnostic {
         .at(Some(at), "not defined in an ES module")
         .note("Node defines `require` only in CommonJS modules; this module imports or exports, so it is an ES module")
         .hint("use `import` (or `await import()`), or `createRequire(import.meta.url)` from `node:module` if you must")
+}
+
+pub fn unlowered_decorator(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::UnloweredDecorator, "a decorator the bundler cannot lower for Node 18")
+        .at(Some(at), "standard (TC39) decorator")
+        .note("Node runs no decorators yet; the bundler lowers TypeScript's experimental decorators only")
+        .hint("set `\"experimentalDecorators\": true` in tsconfig.json (TypeScript's decorators), or apply the function by hand")
 }
 
 pub fn unsupported_import(specifier: &str, at: &Location) -> Diagnostic {

@@ -51,6 +51,9 @@ pub struct Recorded {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stamp: Option<Stamp>,
     pub sha256: String,
+    /// For files whose mode is part of what the build produces (payloads): the execute bit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub executable: Option<bool>,
 }
 
 /// The digest recorded for an input that does not exist.
@@ -59,7 +62,7 @@ pub const ABSENT: &str = "absent";
 impl Recorded {
     /// Records `bytes`, read from a file whose stamp, taken just before the read, is `stamp`.
     pub fn of_bytes(stamp: Option<Stamp>, bytes: &[u8]) -> Recorded {
-        Recorded { stamp, sha256: sha256_hex(bytes) }
+        Recorded { stamp, sha256: sha256_hex(bytes), executable: None }
     }
 
     /// Stats, then reads a file (in that order, so a write racing the read shows in the next stamp).
@@ -67,14 +70,22 @@ impl Recorded {
         let stamp = stamp(path);
         match std::fs::read(path) {
             Ok(bytes) => (Recorded::of_bytes(stamp, &bytes), Some(bytes)),
-            Err(_) => (Recorded { stamp: None, sha256: ABSENT.to_string() }, None),
+            Err(_) => (Recorded { stamp: None, sha256: ABSENT.to_string(), executable: None }, None),
         }
+    }
+
+    /// [`Recorded::read_file`], also recording the execute bit (which a changed mode changes, along
+    /// with the stamp's ctime).
+    pub fn read_file_and_mode(path: &Utf8Path) -> Recorded {
+        let (mut recorded, _) = Recorded::read_file(path);
+        recorded.executable = Some(crate::io::is_executable(path));
+        recorded
     }
 
     /// Records a folder by the names it holds.
     pub fn read_dir(path: &Utf8Path) -> Recorded {
         let stamp = stamp(path);
-        Recorded { stamp, sha256: listing_digest(path) }
+        Recorded { stamp, sha256: listing_digest(path), executable: None }
     }
 
     /// Whether the file still holds what was recorded: trusted by its stamp when that is unchanged
@@ -82,6 +93,9 @@ impl Recorded {
     pub fn file_unchanged(&self, path: &Utf8Path, trusted_before: i128) -> bool {
         if self.stamp_trusted(path, trusted_before) {
             return true;
+        }
+        if self.executable.is_some_and(|executable| executable != crate::io::is_executable(path)) {
+            return false;
         }
         match std::fs::read(path) {
             Ok(bytes) => sha256_hex(&bytes) == self.sha256,

@@ -188,6 +188,7 @@ fn snapshot_bundle(
         return Err(format!("the bundle does not build:\n{rendered}"));
     }
     let manifest = report.manifest.ok_or("the build wrote no manifest")?;
+    let isolated = simulate::IsolatedArtifact::copy(&artifact, &manifest).map_err(|e| e.to_string())?;
     let canonical_root = disk.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
     let canonical_artifact = disk.canonicalize(&artifact).unwrap_or(artifact.clone());
     let inputs_dir = options.snapshot_dir.join(&manifest.plugin.name).join("inputs");
@@ -206,7 +207,7 @@ fn snapshot_bundle(
         for row in manifest.hooks.iter().filter(|row| row.host == *target) {
             data.index.push(index_line(row));
             for (case, input) in recorded_inputs(&inputs_dir, row, disk) {
-                data.answers.insert((row.name.clone(), case), answer(&artifact, row, input, disk));
+                data.answers.insert((row.name.clone(), case), answer(&isolated, row, input));
             }
         }
         let text = render(&data)
@@ -266,8 +267,8 @@ fn matcher_admits(row: &IndexRow, input: &Value) -> bool {
     regex::Regex::new(matcher).map_or(true, |regex| regex.is_match(tool))
 }
 
-fn answer(artifact: &Utf8Path, row: &IndexRow, input: Value, disk: &dyn Disk) -> Answer {
-    match simulate::simulate_row(artifact, row.clone(), &input, None, disk) {
+fn answer(artifact: &simulate::IsolatedArtifact, row: &IndexRow, input: Value) -> Answer {
+    match simulate::simulate_row(artifact, row.clone(), &input, None) {
         Ok(run) => Answer {
             stdin: crate::json::compact(&run.envelope),
             exit: match (run.exit_code, run.timed_out) {

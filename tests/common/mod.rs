@@ -94,3 +94,61 @@ pub fn read_tree(dir: &Utf8Path) -> std::collections::BTreeMap<String, Vec<u8>> 
         .map(|path| (path.clone(), std::fs::read(dir.join(&path)).unwrap()))
         .collect()
 }
+
+/// The folder of real npm packages the bundler is tested against (`testdata/npm`), installed from
+/// its lockfile with `npm ci` when its `node_modules` does not match the lockfile (once, under a
+/// lock, so parallel tests wait for one install). Fails with a clear message when npm cannot run.
+pub fn npm_fixture() -> Utf8PathBuf {
+    let dir = Utf8PathBuf::from("testdata/npm");
+    install_once(&dir, "package-lock.json", &[&["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"]]);
+    dir
+}
+
+/// The pnpm project (`testdata/pnpm`), installed by the pinned pnpm (itself installed with npm into
+/// `target/test-tools`) with a frozen lockfile.
+pub fn pnpm_fixture() -> Utf8PathBuf {
+    let tools = Utf8PathBuf::from("target/test-tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    std::fs::write(
+        tools.join("package.json"),
+        "{ \"name\": \"agent-bundle-test-tools\", \"private\": true, \"dependencies\": { \"pnpm\": \"9.15.9\" } }\n",
+    )
+    .unwrap();
+    install_once(&tools, "package.json", &[&["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts"]]);
+    let pnpm = std::fs::canonicalize(tools.join("node_modules/.bin/pnpm")).expect("pnpm is installed");
+    let store = std::fs::canonicalize(&tools).unwrap().join("pnpm-store");
+    let dir = Utf8PathBuf::from("testdata/pnpm");
+    let pnpm = pnpm.to_string_lossy().into_owned();
+    let store = format!("--store-dir={}", store.display());
+    install_once(
+        &dir,
+        "pnpm-lock.yaml",
+        &[&[pnpm.as_str(), "install", "--frozen-lockfile", "--ignore-scripts", &store]],
+    );
+    dir
+}
+
+fn install_once(dir: &Utf8Path, lockfile: &str, commands: &[&[&str]]) {
+    let wanted = agent_bundle::digest::sha256_hex(&std::fs::read(dir.join(lockfile)).unwrap());
+    let stamp = dir.join("node_modules/.agent-bundle-installed");
+    if std::fs::read_to_string(&stamp).is_ok_and(|s| s == wanted) {
+        return;
+    }
+    let lock = std::fs::File::create(dir.join(".install.lock")).unwrap();
+    lock.lock().unwrap();
+    if std::fs::read_to_string(&stamp).is_ok_and(|s| s == wanted) {
+        return;
+    }
+    for command in commands {
+        let output = Command::new(command[0]).args(&command[1..]).current_dir(dir).output().unwrap_or_else(|e| {
+            panic!("these tests install real packages with `{}` and it cannot run: {e}", command[0])
+        });
+        assert!(
+            output.status.success(),
+            "`{}` in {dir} failed (the tests need the npm registry once):\n{}",
+            command.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    std::fs::write(&stamp, wanted).unwrap();
+}

@@ -1,0 +1,3 @@
+import satisfies from 'semver/functions/satisfies-all';
+
+export default () => ({ additionalContext: String(satisfies) });

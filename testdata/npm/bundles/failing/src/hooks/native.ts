@@ -1,0 +1,3 @@
+import bufferutil from 'bufferutil';
+
+export default () => ({ additionalContext: typeof bufferutil.mask });

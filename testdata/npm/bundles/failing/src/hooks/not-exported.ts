@@ -1,0 +1,3 @@
+import { ZodType } from 'zod/lib/types';
+
+export default () => ({ additionalContext: String(ZodType) });

@@ -1,0 +1,3 @@
+import figlet from 'figlet';
+
+export default () => ({ additionalContext: figlet.textSync('x') });

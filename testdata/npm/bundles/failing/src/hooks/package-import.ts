@@ -1,0 +1,3 @@
+import { helper } from '#lib/helper';
+
+export default () => ({ additionalContext: helper() });

@@ -1,0 +1,3 @@
+import pad from '@fixtures/dynamic-require';
+
+export default () => ({ additionalContext: pad('x') });

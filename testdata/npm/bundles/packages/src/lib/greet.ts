@@ -1,0 +1,1 @@
+export const greet = (who: string): string => `hello ${who}`;

@@ -1,0 +1,1 @@
+export const lazyWord = 'Lazy Module';

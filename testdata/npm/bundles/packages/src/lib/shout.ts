@@ -1,0 +1,1 @@
+export const shout = (what: string): string => `${what.toUpperCase()}!`;

@@ -1,0 +1,293 @@
+//! Bundling with real npm packages (`testdata/npm` and `testdata/pnpm`, installed from their
+//! lockfiles by the tests): every import form DECISIONS D10 names is built, copied away from the
+//! source tree and run under node, and must answer what its handler computes; the forms that would
+//! fail at run time are diagnosed at the importing line; packages shipped whole run relocated; an
+//! artifact survives being published through git with `node_modules/` ignored.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use agent_bundle::artifact::{ArtifactManifest, IndexRow, read_verified};
+use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::io::RealDisk;
+use camino::{Utf8Path, Utf8PathBuf};
+use common::{copy_tree, npm_fixture, pnpm_fixture, read_tree, require_node, run_wrapper};
+use serde_json::json;
+
+/// Builds a bundle into a temporary folder, then copies the artifact into another, fresh one:
+/// nothing of the source tree (and none of its node_modules) is above the copy.
+fn build_relocated(root: &Utf8Path) -> (tempfile::TempDir, Utf8PathBuf, ArtifactManifest) {
+    let built = tempfile::tempdir().unwrap();
+    let output = Utf8PathBuf::from_path_buf(built.path().join("artifact")).unwrap();
+    let options =
+        BuildOptions { root: root.to_path_buf(), output: Some(output.clone()), no_cache: true, ..Default::default() };
+    let report = build(&options, &RealDisk).unwrap();
+    let errors: Vec<String> =
+        report.diagnostics().iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect();
+    assert!(errors.is_empty(), "building {root} failed: {errors:#?}");
+
+    let elsewhere = tempfile::tempdir().unwrap();
+    let moved = Utf8PathBuf::from_path_buf(elsewhere.path().join("plugin")).unwrap();
+    copy_tree(output.as_std_path(), moved.as_std_path());
+    drop(built);
+    // Nothing in the artifact may point back into the source tree.
+    let source_tree = std::env::current_dir().unwrap().to_string_lossy().into_owned();
+    for (path, bytes) in read_tree(&moved) {
+        assert!(!String::from_utf8_lossy(&bytes).contains(&source_tree), "{path} names the source tree {source_tree}");
+    }
+    let manifest = read_verified(&moved, &RealDisk).unwrap();
+    (elsewhere, moved, manifest)
+}
+
+fn tool_input(command: &str) -> serde_json::Value {
+    json!({
+        "sessionId": "s", "transcriptPath": "/t.jsonl", "cwd": "/w", "toolName": "Bash",
+        "toolInput": { "command": command }, "toolUseId": "t1", "toolResponse": { "stdout": "" }
+    })
+}
+
+/// Runs a hook's wrapper as the host would; returns its additionalContext (or the failure).
+fn context_of(artifact: &Utf8Path, row: &IndexRow, command: &str) -> Result<String, String> {
+    let envelope = agent_bundle::simulate::encode(row, &tool_input(command)).unwrap();
+    let run = run_wrapper(artifact, &row.path, agent_bundle::json::compact(&envelope).as_bytes(), &[]);
+    if run.code != Some(0) {
+        return Err(run.stderr);
+    }
+    let answer: serde_json::Value = serde_json::from_str(&run.stdout).map_err(|e| format!("{e}: {}", run.stdout))?;
+    Ok(answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or_default().to_string())
+}
+
+/// The index row of the hook whose handler is `src/hooks/<handler>.ts`.
+fn row<'m>(manifest: &'m ArtifactManifest, handler: &str) -> &'m IndexRow {
+    let slug = format!("-{handler}-");
+    manifest.hooks.iter().find(|r| r.name.contains(&slug)).unwrap_or_else(|| panic!("no hook for {handler}"))
+}
+
+#[test]
+fn every_import_form_runs_from_a_relocated_artifact() {
+    require_node();
+    let npm = npm_fixture();
+    let (_guard, artifact, manifest) = build_relocated(&npm.join("bundles/packages"));
+    let expected = [
+        ("lodash-es", "lodash-es bash-tool-ran"),
+        ("lodash-cjs", "lodash helloBigWorld 2"),
+        ("date-fns", "date-fns 2026-12-01"),
+        ("zod", "zod rm -rf /"),
+        ("yaml", "yaml 2 b: true"),
+        ("semver-subpath", "semver true"),
+        ("mime-types", "mime application/json"),
+        ("nested-versions", "glob true minimatch true"),
+        ("two-versions", "semver 7 make-dir function"),
+        ("workspace-ts", "workspace deny"),
+        ("conditions", "uuid true"),
+        ("json", "json 2 rules"),
+        ("dynamic-import", "dyn lazy-module"),
+        ("syntax", "syntax n1 disposed,next"),
+        ("package-imports", "hello imports"),
+        ("tsconfig-paths", "PATHS!"),
+    ];
+    let mut failures = BTreeMap::new();
+    for (handler, want) in expected {
+        match context_of(&artifact, row(&manifest, handler), "rm -rf /") {
+            Ok(got) if got == want => {}
+            other => {
+                failures.insert(handler, format!("{other:?}, expected {want:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    // No package folder travels with bundled handlers.
+    assert!(read_tree(&artifact).keys().all(|p| !p.contains("node_modules")));
+}
+
+#[test]
+fn a_throw_inside_a_package_names_the_package_and_the_handlers_own_line() {
+    require_node();
+    let npm = npm_fixture();
+    let (_guard, artifact, manifest) = build_relocated(&npm.join("bundles/packages"));
+    let failure = context_of(&artifact, row(&manifest, "throws-in-package"), "x").unwrap_err();
+    assert_eq!(failure.lines().count(), 1, "{failure}");
+    assert!(failure.contains("the handler threw: ZodError"), "{failure}");
+    assert!(failure.contains("(at ../../node_modules/zod/lib/index.mjs:"), "{failure}");
+    assert!(failure.trim_end().ends_with("called from src/hooks/throws-in-package.ts:4:37)"), "{failure}");
+}
+
+#[test]
+fn each_importer_gets_the_copy_of_a_package_it_resolves_to() {
+    let npm = npm_fixture();
+    let (_guard, artifact, _) = build_relocated(&npm.join("bundles/packages"));
+    let sources = |handler: &str| -> Vec<String> {
+        let map =
+            std::fs::read_to_string(artifact.join(format!("hooks/handlers/src/hooks/{handler}.mjs.map"))).unwrap();
+        let map: serde_json::Value = serde_json::from_str(&map).unwrap();
+        map["sources"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect()
+    };
+    let has = |list: &[String], prefix: &str| list.iter().any(|s| s.starts_with(prefix));
+    // glob@7 keeps its nested minimatch@3; the handler's own import gets minimatch@10.
+    let nested = sources("nested-versions");
+    assert!(has(&nested, "../../node_modules/glob/node_modules/minimatch/"), "{nested:#?}");
+    assert!(has(&nested, "../../node_modules/minimatch/dist/"), "{nested:#?}");
+    // semver@7 for the handler, semver@6 nested under make-dir.
+    let versions = sources("two-versions");
+    assert!(has(&versions, "../../node_modules/make-dir/node_modules/semver/"), "{versions:#?}");
+    assert!(has(&versions, "../../node_modules/semver/"), "{versions:#?}");
+    // The workspace sibling's TypeScript source was compiled into the bundle.
+    assert!(has(&sources("workspace-ts"), "../../workspace/shared-ts/src/index.ts"));
+}
+
+#[test]
+fn bundles_are_tree_shaken() {
+    let npm = npm_fixture();
+    let (_guard, artifact, _) = build_relocated(&npm.join("bundles/packages"));
+    let bundle = std::fs::read_to_string(artifact.join("hooks/handlers/src/hooks/lodash-es.mjs")).unwrap();
+    assert!(bundle.contains("function kebabCase") || bundle.contains("kebabCase"));
+    // lodash-es has some 600 modules; a kebabCase handler carries none of the unrelated ones.
+    for unused in ["function zipObjectDeep", "function debounce", "function cloneDeep"] {
+        assert!(!bundle.contains(unused), "the bundle carries {unused}");
+    }
+}
+
+#[test]
+fn imports_that_would_fail_at_run_time_are_diagnosed_at_their_line() {
+    let npm = npm_fixture();
+    let temp = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        root: npm.join("bundles/failing"),
+        output: Some(Utf8PathBuf::from_path_buf(temp.path().join("artifact")).unwrap()),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = build(&options, &RealDisk).unwrap();
+    let found: Vec<String> = report
+        .diagnostics()
+        .iter()
+        .map(|d| {
+            let at = d.primary_location().unwrap();
+            let hint = d.hint.as_deref().unwrap_or("(none)");
+            format!("{} {}:{}:{} {}\n    hint: {hint}", d.code, at.file, at.line, at.column, d.message)
+        })
+        .collect();
+    insta::assert_snapshot!(found.join("\n"));
+    assert!(!temp.path().join("artifact").exists(), "a failed build writes nothing");
+}
+
+#[test]
+fn packages_shipped_whole_run_relocated_with_their_dependencies() {
+    require_node();
+    let npm = npm_fixture();
+    let (_guard, artifact, manifest) = build_relocated(&npm.join("bundles/shipped"));
+    // The compiled addon itself answered (its JavaScript fallback would not be native code), and
+    // figlet found its font files next to it.
+    assert_eq!(context_of(&artifact, row(&manifest, "native"), "x").unwrap(), "native true figlet 6");
+    let shipped: Vec<String> = manifest
+        .shipped
+        .iter()
+        .map(|p| format!("{}@{} {} {}", p.name, p.version, p.path, p.native_platform.as_deref().unwrap_or("-")))
+        .collect();
+    assert_eq!(
+        shipped,
+        [
+            format!("bufferutil@4.0.9 hooks/node_modules/bufferutil {}", node_platform()),
+            "figlet@1.8.0 hooks/node_modules/figlet -".to_string(),
+            "node-gyp-build@4.8.4 hooks/node_modules/node-gyp-build -".to_string(),
+        ]
+    );
+    // Modes travel: figlet's command-line entry stays executable.
+    let record = manifest.files.iter().find(|f| f.path == "hooks/node_modules/figlet/bin/index.js").unwrap();
+    assert!(record.executable);
+    assert!(agent_bundle::io::is_executable(&artifact.join(&record.path)));
+}
+
+fn node_platform() -> String {
+    let output = Command::new("node").args(["-p", "process.platform + '-' + process.arch"]).output().unwrap();
+    String::from_utf8(output.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn a_plugin_published_through_git_with_node_modules_ignored_still_runs() {
+    require_node();
+    let found = Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success());
+    assert!(found, "this test publishes an artifact through git, and `git` is not on PATH; install it");
+    let npm = npm_fixture();
+    for bundle in ["packages", "shipped"] {
+        let (_guard, artifact, _) = build_relocated(&npm.join("bundles").join(bundle));
+        let git = |dir: &Utf8Path, args: &[&str]| {
+            let output = Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"])
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        };
+        // A plugin repository with the ordinary JavaScript .gitignore.
+        std::fs::write(artifact.join(".gitignore"), "node_modules/\n*.log\n").unwrap();
+        git(&artifact, &["init", "-q"]);
+        git(&artifact, &["add", "."]);
+        git(&artifact, &["commit", "-qm", "publish"]);
+        let clones = tempfile::tempdir().unwrap();
+        let clone = Utf8PathBuf::from_path_buf(clones.path().join("clone")).unwrap();
+        git(Utf8Path::from_path(clones.path()).unwrap(), &["clone", "-q", artifact.as_str(), clone.as_str()]);
+        let manifest = read_verified(&clone, &RealDisk).unwrap_or_else(|e| panic!("{bundle}: {e}"));
+        for row in &manifest.hooks {
+            if row.name.contains("throws") {
+                continue;
+            }
+            assert!(context_of(&clone, row, "x").is_ok(), "{bundle} {} fails after a git round trip", row.name);
+        }
+    }
+}
+
+#[test]
+fn a_pnpm_project_bundles_from_real_paths() {
+    require_node();
+    let pnpm = pnpm_fixture();
+    let (_guard, artifact, manifest) = build_relocated(&pnpm);
+    assert_eq!(context_of(&artifact, row(&manifest, "pnpm"), "Rm Rf").unwrap(), "pnpm rm-rf function true");
+}
+
+#[test]
+fn simulate_runs_the_artifact_away_from_the_source_tree() {
+    require_node();
+    let npm = npm_fixture();
+    // Built inside the source tree, beside node_modules that hold the package chosen at run time.
+    let inside = tempfile::Builder::new().prefix(".in-tree-").tempdir_in(npm.as_std_path()).unwrap();
+    let artifact = Utf8PathBuf::from_path_buf(inside.path().join("artifact")).unwrap();
+    let options = BuildOptions {
+        root: npm.join("bundles/in-tree"),
+        output: Some(artifact.clone()),
+        no_cache: true,
+        ..Default::default()
+    };
+    assert!(!build(&options, &RealDisk).unwrap().has_errors());
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let hook = &manifest.hooks[0];
+    // Run where it was built, it passes only thanks to the source tree's node_modules …
+    assert_eq!(context_of(&artifact, hook, "x").unwrap(), "       x");
+    // … which `hooks simulate` does not let it see.
+    let request = agent_bundle::simulate::SimulateRequest {
+        artifact: artifact.clone(),
+        target: hook.host,
+        hook: hook.name.clone(),
+        input: tool_input("x"),
+        timeout: None,
+    };
+    let simulation = agent_bundle::simulate::simulate(&request, &RealDisk).unwrap();
+    assert_eq!(simulation.exit_code, Some(1), "{}", simulation.stdout);
+    assert!(simulation.stderr.contains("Cannot find module 'left-pad'"), "{}", simulation.stderr);
+    assert!(
+        simulation.stderr.contains(artifact.as_str()),
+        "paths are shown as the artifact's own: {}",
+        simulation.stderr
+    );
+}
+
+#[test]
+fn real_packages_build_to_the_same_bytes_every_time() {
+    let npm = npm_fixture();
+    let (_a, first, _) = build_relocated(&npm.join("bundles/packages"));
+    let (_b, second, _) = build_relocated(&npm.join("bundles/packages"));
+    assert_eq!(read_tree(&first), read_tree(&second));
+}
