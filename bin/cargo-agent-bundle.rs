@@ -2,6 +2,9 @@
 
 use agent_bundle::{ExitCode, cli};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let cli = match cli::parse_args(std::env::args_os()) {
         Ok(cli) => cli,

@@ -41,8 +41,11 @@ pub struct BuildReport {
     pub output: Utf8PathBuf,
     /// The hosts built for.
     pub hosts: Vec<Target>,
-    /// What was written, when the build succeeded.
-    pub manifest: Option<ArtifactManifest>,
+    /// What was written, when the build succeeded; read back from the artifact on first use when the
+    /// build was a no-op (see [`BuildReport::manifest`]).
+    manifest: std::sync::OnceLock<Option<ArtifactManifest>>,
+    /// Whether the build succeeded, so that there is a manifest to read.
+    succeeded: bool,
     pub emitted: Option<Emitted>,
     /// Which files the build wrote, kept and removed.
     pub write: Option<WriteOutcome>,
@@ -59,6 +62,13 @@ impl BuildReport {
 
     pub fn has_errors(&self) -> bool {
         diagnostic::has_errors(&self.loaded.diagnostics)
+    }
+
+    /// The artifact manifest of a successful build (a no-op build reads it from the artifact, once).
+    pub fn manifest(&self) -> Option<&ArtifactManifest> {
+        self.manifest
+            .get_or_init(|| if self.succeeded { read_manifest(&self.output, &crate::io::RealDisk) } else { None })
+            .as_ref()
     }
 }
 
@@ -79,7 +89,8 @@ pub fn build_with(
         loaded: Loaded::default(),
         output,
         hosts: Vec::new(),
-        manifest: None,
+        manifest: std::sync::OnceLock::new(),
+        succeeded: false,
         emitted: None,
         write: None,
         explanation: None,
@@ -91,16 +102,14 @@ pub fn build_with(
 
     // A no-op build: the previous build's inputs and outputs are all as it left them.
     if let (Some(cache), Some(root)) = (&cache, disk.canonicalize(&options.root))
-        && let incremental::PreviousState::Found(state) = incremental::load_state(cache, &canonical_output)
-        && incremental::unchanged(&state, &root, &options.targets, &canonical_output)
-        && let Some(manifest) = read_manifest(&report.output, disk)
+        && let Some(fingerprint) = incremental::load_fingerprint(cache, &canonical_output)
+        && incremental::unchanged(&fingerprint, &root, &options.targets, &canonical_output)
     {
-        let fingerprint = state.fingerprint.clone().unwrap_or_default();
-        report.hosts = manifest.hosts.keys().copied().collect();
-        report.write = Some(WriteOutcome { kept: fingerprint.outputs.keys().cloned().collect(), ..Default::default() });
-        report.explanation = Some(Explanation::all_fresh(&state));
+        report.hosts = fingerprint.hosts.clone();
+        report.write = Some(WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() });
+        report.explanation = Some(Explanation::all_fresh(&fingerprint));
         report.inputs = input_paths(&fingerprint.inputs);
-        report.manifest = Some(manifest);
+        report.succeeded = true;
         report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
         return Ok(report);
     }
@@ -143,11 +152,9 @@ pub fn build_with(
         match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
             Ok(outcome) => {
                 let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
-                let mut state = incremental::current_state(&hooks, &emitted, &emitted.manifest);
-                let fingerprint =
-                    fingerprint(&bundle, &canonical_root, &options.targets, &emitted, &report.output, disk);
+                let state = incremental::current_state(&hooks, &emitted, &emitted.manifest);
+                let fingerprint = fingerprint(&bundle, &canonical_root, &options.targets, &report, &emitted, disk);
                 report.inputs = input_paths(&fingerprint.inputs);
-                state.fingerprint = Some(fingerprint);
                 let previous = match &cache {
                     Some(cache) => incremental::load_state(cache, &canonical_output),
                     None => incremental::PreviousState::Missing,
@@ -155,8 +162,13 @@ pub fn build_with(
                 report.explanation = Some(incremental::explain(&previous, &state, &outcome));
                 if let Some(cache) = &cache {
                     incremental::save_state(cache, &canonical_output, &state);
+                    // Last, so that it is newer than every output it vouches for.
+                    if !fingerprint.output_dirs.is_empty() {
+                        incremental::save_fingerprint(cache, &canonical_output, &fingerprint);
+                    }
                 }
-                report.manifest = Some(emitted.manifest.clone());
+                report.manifest = std::sync::OnceLock::from(Some(emitted.manifest.clone()));
+                report.succeeded = true;
                 report.emitted = Some(emitted);
                 report.write = Some(outcome);
             }
@@ -171,13 +183,41 @@ pub fn build_with(
     Ok(report)
 }
 
+/// One bundle of [`build_many`]: its report, and the outputs whose lock it waited for.
+pub type ManyBuilt = (Result<BuildReport, crate::Error>, Vec<Utf8PathBuf>);
+
+/// Builds several bundles, as many at once as the machine has cores (each also bundles its handlers
+/// concurrently), so one bundle's writing overlaps another's bundling. Reports come back in the
+/// order of `options`; each carries the outputs whose lock it waited for.
+pub fn build_many(options: &[BuildOptions], disk: &(dyn Disk + Sync)) -> Vec<ManyBuilt> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<ManyBuilt>>> = options.iter().map(|_| Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(options.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(options) = options.get(index) else { break };
+                    let mut waited = Vec::new();
+                    let report = build_with(options, disk, &mut |lock| waited.push(lock.to_path_buf()));
+                    *results[index].lock().expect("no build panics while holding its slot") = Some((report, waited));
+                }
+            });
+        }
+    });
+    results.into_iter().map(|slot| slot.into_inner().ok().flatten().expect("every bundle was built")).collect()
+}
+
 /// What this build read and wrote, for recognising the next build as a no-op.
 fn fingerprint(
     bundle: &crate::engine::Bundle,
     root: &Utf8Path,
     targets: &[Target],
+    report: &BuildReport,
     emitted: &crate::emit::Emitted,
-    output: &Utf8Path,
     disk: &dyn Disk,
 ) -> incremental::Fingerprint {
     use crate::io::stamp::Recorded;
@@ -196,8 +236,27 @@ fn fingerprint(
             inputs.files.insert(file.to_string(), Recorded::read_file_and_mode(&file));
         }
     }
-    let outputs = incremental::output_stats(output, emitted.files.keys().cloned()).unwrap_or_default();
-    incremental::Fingerprint { root: root.to_string(), targets: targets.to_vec(), inputs, outputs }
+    let outputs: Vec<String> = emitted.files.keys().cloned().collect();
+    let output_dirs = incremental::output_dirs(&report.output, &outputs).unwrap_or_default();
+    incremental::Fingerprint {
+        generator: crate::emit::compiler_fingerprint(),
+        tables_revision: crate::hosts::tables_revision(),
+        root: root.to_string(),
+        targets: targets.to_vec(),
+        hosts: report.hosts.clone(),
+        inputs,
+        outputs,
+        output_dirs,
+        hooks: emitted
+            .manifest
+            .hooks
+            .iter()
+            .map(|row| (row.id.clone(), row.name.clone()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        written_at: i128::MIN,
+    }
 }
 
 /// Every input path, for `cargo:rerun-if-changed`.

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
 use crate::bundle::SHIPPED_DIR;
 use crate::emit::{Emitted, RUNTIME_PATH};
-use crate::io::stamp::InputSet;
+use crate::io::stamp::{InputSet, Stamp};
 use crate::io::{CacheStore, Lookup, WriteOutcome};
 use crate::normalise::Hook;
 
@@ -22,59 +22,84 @@ pub struct BuildState {
     pub generator: String,
     pub tables_revision: String,
     pub hooks: BTreeMap<String, HookState>,
-    /// Everything the build read and wrote, to recognise a no-op build without redoing it.
-    #[serde(default)]
-    pub fingerprint: Option<Fingerprint>,
-    /// When this state was saved (the cache entry's mtime): stamps it records are trusted only when
+}
+
+/// What a build read (by stamp and content) and wrote, kept in its own small cache entry: when all
+/// of it is unchanged, the next build has nothing to do and does nothing, like cargo's fingerprints.
+/// Inputs are trusted by their stamps the way git's index trusts them, and re-hashed only when a
+/// stamp changed. Outputs are trusted while every folder holding them and the artifact manifest keep
+/// their stamps (a file added, removed or replaced changes its folder's); a file edited in place is
+/// not seen here, and `build --no-cache` rewrites it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fingerprint {
+    pub generator: String,
+    pub tables_revision: String,
+    /// The canonical bundle root.
+    pub root: String,
+    /// The `--target` narrowing the build was asked for.
+    pub targets: Vec<crate::target::Target>,
+    /// The hosts built for.
+    pub hosts: Vec<crate::target::Target>,
+    /// Every file and folder the build read, by absolute path.
+    pub inputs: InputSet,
+    /// Every artifact file, artifact-relative.
+    pub outputs: Vec<String>,
+    /// Every artifact folder holding an output (`""`: the artifact itself), with its stamp.
+    pub output_dirs: BTreeMap<String, Stamp>,
+    /// The hooks built, as (id, name).
+    pub hooks: Vec<(String, String)>,
+    /// When this fingerprint was saved (its cache entry's mtime): input stamps are trusted only when
     /// older than that.
     #[serde(skip)]
     pub written_at: i128,
 }
 
-/// What a build read (by stamp and content) and wrote (by size and mtime). When all of it is
-/// unchanged, the next build has nothing to do and does nothing, like cargo's fingerprints. Inputs
-/// are trusted by their stamps the way git's index trusts them, and re-hashed only when a stamp
-/// changed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Fingerprint {
-    /// The canonical bundle root.
-    pub root: String,
-    /// The `--target` narrowing the build was asked for.
-    pub targets: Vec<crate::target::Target>,
-    /// Every file and folder the build read, by absolute path.
-    pub inputs: InputSet,
-    /// Artifact-relative path → (size, mtime in nanoseconds) after the build.
-    pub outputs: BTreeMap<String, (u64, i128)>,
-}
-
-/// `(size, mtime)` of every output file, or `None` if one cannot be read.
-pub fn output_stats(
-    output: &camino::Utf8Path,
-    paths: impl Iterator<Item = String>,
-) -> Option<BTreeMap<String, (u64, i128)>> {
-    paths
-        .map(|path| {
-            let stamp = crate::io::stamp::stamp(&output.join(&path))?;
-            Some((path, (stamp.len, stamp.mtime_ns)))
-        })
-        .collect()
+/// The stamps of every folder that holds one of `outputs`, or `None` if one cannot be read.
+pub fn output_dirs(output: &camino::Utf8Path, outputs: &[String]) -> Option<BTreeMap<String, Stamp>> {
+    let mut dirs: std::collections::BTreeSet<&str> = std::collections::BTreeSet::from([""]);
+    for path in outputs {
+        let mut rest = path.as_str();
+        while let Some((dir, _)) = rest.rsplit_once('/') {
+            dirs.insert(dir);
+            rest = dir;
+        }
+    }
+    dirs.into_iter().map(|dir| Some((dir.to_string(), crate::io::stamp::stamp(&output.join(dir))?))).collect()
 }
 
 /// Whether nothing the previous build read or wrote has changed since, so this build is a no-op.
 pub fn unchanged(
-    state: &BuildState,
+    fingerprint: &Fingerprint,
     root: &camino::Utf8Path,
     targets: &[crate::target::Target],
     output: &camino::Utf8Path,
 ) -> bool {
-    let Some(fingerprint) = &state.fingerprint else { return false };
-    state.generator == crate::emit::compiler_fingerprint()
-        && state.tables_revision == crate::hosts::tables_revision()
+    fingerprint.generator == crate::emit::compiler_fingerprint()
+        && fingerprint.tables_revision == crate::hosts::tables_revision()
         && fingerprint.root == root.as_str()
         && fingerprint.targets == targets
-        && fingerprint.inputs.unchanged(state.written_at)
-        && output_stats(output, fingerprint.outputs.keys().cloned()).as_ref() == Some(&fingerprint.outputs)
+        && fingerprint.inputs.unchanged(fingerprint.written_at)
+        && fingerprint.output_dirs.iter().all(|(dir, then)| crate::io::stamp::stamp(&output.join(dir)) == Some(*then))
+}
+
+fn fingerprint_key(output: &camino::Utf8Path) -> String {
+    crate::digest::sha256_hex(format!("fingerprint\0{output}").as_bytes())
+}
+
+pub fn load_fingerprint(cache: &CacheStore, output: &camino::Utf8Path) -> Option<Fingerprint> {
+    let (found, written_at) = cache.read_typed::<Fingerprint>("fingerprint", &fingerprint_key(output));
+    let mut fingerprint = found?;
+    fingerprint.written_at = written_at;
+    Some(fingerprint)
+}
+
+pub fn save_fingerprint(cache: &CacheStore, output: &camino::Utf8Path, fingerprint: &Fingerprint) {
+    cache.write(
+        "fingerprint",
+        &fingerprint_key(output),
+        &serde_json::to_value(fingerprint).expect("fingerprints serialise"),
+    );
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -140,21 +165,20 @@ pub struct Explanation {
 
 impl Explanation {
     /// The explanation of a build that found nothing changed: every hook fresh, every file kept.
-    pub fn all_fresh(state: &BuildState) -> Explanation {
-        let hooks = state
+    pub fn all_fresh(fingerprint: &Fingerprint) -> Explanation {
+        let hooks = fingerprint
             .hooks
             .iter()
-            .map(|(id, hook)| HookVerdict {
+            .map(|(id, name)| HookVerdict {
                 id: id.clone(),
-                name: hook.name.clone(),
+                name: name.clone(),
                 status: HookStatus::Fresh,
                 reasons: vec![],
             })
             .collect();
-        let files = state
-            .fingerprint
+        let files = fingerprint
+            .outputs
             .iter()
-            .flat_map(|f| f.outputs.keys())
             .map(|path| FileVerdict { path: path.clone(), action: FileAction::Kept, reason: "fresh".into() })
             .collect();
         Explanation { hooks, files }
@@ -170,13 +194,9 @@ fn state_key(output: &camino::Utf8Path) -> String {
 }
 
 pub fn load_state(cache: &CacheStore, output: &camino::Utf8Path) -> PreviousState {
-    let (found, written_at) = cache.read_with_mtime("state", &state_key(output));
-    match found {
+    match cache.read("state", &state_key(output)) {
         Lookup::Hit(body) => match serde_json::from_value::<BuildState>(body) {
-            Ok(mut state) => {
-                state.written_at = written_at;
-                PreviousState::Found(Box::new(state))
-            }
+            Ok(state) => PreviousState::Found(Box::new(state)),
             Err(_) => PreviousState::Corrupt,
         },
         Lookup::Miss => PreviousState::Missing,
@@ -214,8 +234,6 @@ pub fn current_state(hooks: &[&Hook], emitted: &Emitted, manifest: &ArtifactMani
         generator: crate::emit::compiler_fingerprint(),
         tables_revision: crate::hosts::tables_revision(),
         hooks: states,
-        fingerprint: None,
-        written_at: i128::MIN,
     }
 }
 

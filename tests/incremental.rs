@@ -339,15 +339,17 @@ fn a_deleted_or_corrupted_cache_is_detected_and_never_changes_the_output() {
 fn a_different_compiler_build_is_named_as_the_reason() {
     let ws = workspace("showcase");
     build(&ws);
-    // Rewrite the saved state as if an older agent-bundle had made it (entries are checksummed).
-    let state_dir = ws.cache.join("v1/state");
-    let entry = std::fs::read_dir(&state_dir).unwrap().next().unwrap().unwrap().path();
-    let text = std::fs::read_to_string(&entry).unwrap();
-    let (_, body) = text.split_once('\n').unwrap();
-    let mut state: serde_json::Value = serde_json::from_str(body).unwrap();
-    state["generator"] = "agent-bundle 0.0.1 (older)".into();
-    let body = state.to_string();
-    std::fs::write(&entry, format!("{}\n{body}", agent_bundle::digest::sha256_hex(body.as_bytes()))).unwrap();
+    // Rewrite what the build saved as if an older agent-bundle had made it (entries are checksummed).
+    for kind in ["state", "fingerprint"] {
+        let dir = ws.cache.join("v1").join(kind);
+        let entry = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+        let text = std::fs::read_to_string(&entry).unwrap();
+        let (_, body) = text.split_once('\n').unwrap();
+        let mut state: serde_json::Value = serde_json::from_str(body).unwrap();
+        state["generator"] = "agent-bundle 0.0.1 (older)".into();
+        let body = state.to_string();
+        std::fs::write(&entry, format!("{}\n{body}", agent_bundle::digest::sha256_hex(body.as_bytes()))).unwrap();
+    }
     let summary = build(&ws);
     let verdicts = hook_verdicts(&summary);
     assert!(

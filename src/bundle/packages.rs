@@ -86,7 +86,7 @@ pub(super) fn inputs(root: &Utf8Path, run: &Run) -> InputSet {
         }
     }
     for dir in dirs {
-        set.dirs.insert(dir.to_string(), Recorded::read_dir(&dir));
+        set.dirs.insert(dir.to_string(), Recorded::read_resolution_dir(&dir));
     }
     set
 }

@@ -78,12 +78,25 @@ pub(super) fn run_build(
     }
     let (mut built, mut failed) = (0usize, Vec::new());
     let mut summaries = Vec::new();
-    for root in &roots {
+    let all: Vec<crate::build::BuildOptions> =
+        roots.iter().map(|root| build_options(args, root.clone(), None, cache_dir.clone())).collect();
+    // With --fail-fast, bundles are built one after another so that none is built after a failure;
+    // otherwise they are built side by side and reported in order.
+    let mut parallel = if args.fail_fast { Vec::new() } else { crate::build::build_many(&all, &RealDisk) }.into_iter();
+    for (root, options) in roots.iter().zip(&all) {
         if !args.json {
             writeln!(stdout, "== {root}")?;
         }
-        let options = build_options(args, root.clone(), None, cache_dir.clone());
-        let outcome = build_one(&options, stderr).and_then(|report| {
+        let report = match parallel.next() {
+            Some((report, waited)) => {
+                for lock in waited {
+                    writeln!(stderr, "Waited for another build of this output to finish (lock: {lock})")?;
+                }
+                report
+            }
+            None => build_one(options, stderr),
+        };
+        let outcome = report.and_then(|report| {
             if args.json {
                 summaries.push(
                     build_summary(&report, args).unwrap_or_else(|| serde_json::json!({ "output": report.output })),
@@ -140,7 +153,7 @@ fn build_one(options: &crate::build::BuildOptions, stderr: &mut dyn Write) -> Re
 
 /// The JSON summary of a successful build.
 fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option<serde_json::Value> {
-    let manifest = report.manifest.as_ref()?;
+    let manifest = report.manifest()?;
     let write = report.write.as_ref()?;
     let mut summary = serde_json::json!({
         "output": report.output,
@@ -196,7 +209,7 @@ fn print_build_report(
         }
         return Err(Error::Reported { errors });
     }
-    let manifest = report.manifest.as_ref().expect("a build without errors wrote a manifest");
+    let manifest = report.manifest().ok_or_else(|| Error::Failed(format!("`{}` lost its manifest", report.output)))?;
     let write = report.write.as_ref().expect("a build without errors wrote its output");
     if args.json {
         let summary = build_summary(report, args).expect("a build without errors has a summary");

@@ -58,6 +58,19 @@ impl CacheStore {
         (self.read(kind, key), written_at)
     }
 
+    /// An entry read straight into its type (no intermediate JSON tree: the no-op check reads one
+    /// per bundle), with when it was written; `None` when missing, corrupt or of another shape.
+    pub fn read_typed<T: serde::de::DeserializeOwned>(&self, kind: &str, key: &str) -> (Option<T>, i128) {
+        let path = self.path(kind, key);
+        let written_at = crate::io::stamp::mtime_ns(&path).unwrap_or(i128::MIN);
+        let Ok(text) = std::fs::read_to_string(&path) else { return (None, written_at) };
+        let Some((checksum, body)) = text.split_once('\n') else { return (None, written_at) };
+        if checksum != sha256_hex(body.as_bytes()) {
+            return (None, written_at);
+        }
+        (serde_json::from_str(body).ok(), written_at)
+    }
+
     /// Writes an entry; failures are ignored (a cache that cannot be written only costs speed).
     pub fn write(&self, kind: &str, key: &str, body: &Value) {
         let path = self.path(kind, key);

@@ -45,7 +45,8 @@ pub fn mtime_ns(path: &Utf8Path) -> Option<i128> {
 }
 
 /// What a build read of one input: its stamp when read (`None`: it did not exist) and a digest of
-/// its content (the bytes of a file; the sorted entry names of a folder).
+/// its content (the bytes of a file; the sorted entry names of a folder, or of those of its entries
+/// that can change how an import resolves).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Recorded {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,6 +55,28 @@ pub struct Recorded {
     /// For files whose mode is part of what the build produces (payloads): the execute bit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub executable: Option<bool>,
+    /// For folders: which of their entries the digest covers.
+    #[serde(default, skip_serializing_if = "Listing::is_all")]
+    pub listing: Listing,
+}
+
+/// Which entries of a folder its digest covers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Listing {
+    /// Every name (payload folders, whose every file is shipped).
+    #[default]
+    All,
+    /// What can change how an import resolves from the folder: its files and its `node_modules`.
+    /// Other folders (the artifact a build writes beside its sources, say) and hidden entries (the
+    /// output's lock file) cannot, since a file always wins over a folder of the same stem.
+    Resolution,
+}
+
+impl Listing {
+    fn is_all(&self) -> bool {
+        *self == Listing::All
+    }
 }
 
 /// The digest recorded for an input that does not exist.
@@ -62,7 +85,7 @@ pub const ABSENT: &str = "absent";
 impl Recorded {
     /// Records `bytes`, read from a file whose stamp, taken just before the read, is `stamp`.
     pub fn of_bytes(stamp: Option<Stamp>, bytes: &[u8]) -> Recorded {
-        Recorded { stamp, sha256: sha256_hex(bytes), executable: None }
+        Recorded { stamp, sha256: sha256_hex(bytes), executable: None, listing: Listing::All }
     }
 
     /// Stats, then reads a file (in that order, so a write racing the read shows in the next stamp).
@@ -70,7 +93,9 @@ impl Recorded {
         let stamp = stamp(path);
         match std::fs::read(path) {
             Ok(bytes) => (Recorded::of_bytes(stamp, &bytes), Some(bytes)),
-            Err(_) => (Recorded { stamp: None, sha256: ABSENT.to_string(), executable: None }, None),
+            Err(_) => {
+                (Recorded { stamp: None, sha256: ABSENT.to_string(), executable: None, listing: Listing::All }, None)
+            }
         }
     }
 
@@ -84,8 +109,17 @@ impl Recorded {
 
     /// Records a folder by the names it holds.
     pub fn read_dir(path: &Utf8Path) -> Recorded {
+        Recorded::read_listing(path, Listing::All)
+    }
+
+    /// Records a folder by the names that can change how an import resolves from it.
+    pub fn read_resolution_dir(path: &Utf8Path) -> Recorded {
+        Recorded::read_listing(path, Listing::Resolution)
+    }
+
+    fn read_listing(path: &Utf8Path, listing: Listing) -> Recorded {
         let stamp = stamp(path);
-        Recorded { stamp, sha256: listing_digest(path), executable: None }
+        Recorded { stamp, sha256: listing_digest(path, listing), executable: None, listing }
     }
 
     /// Whether the file still holds what was recorded: trusted by its stamp when that is unchanged
@@ -105,7 +139,7 @@ impl Recorded {
 
     /// Whether the folder still holds the same names (see [`Recorded::file_unchanged`]).
     pub fn dir_unchanged(&self, path: &Utf8Path, trusted_before: i128) -> bool {
-        self.stamp_trusted(path, trusted_before) || listing_digest(path) == self.sha256
+        self.stamp_trusted(path, trusted_before) || listing_digest(path, self.listing) == self.sha256
     }
 
     fn stamp_trusted(&self, path: &Utf8Path, trusted_before: i128) -> bool {
@@ -117,9 +151,17 @@ impl Recorded {
     }
 }
 
-fn listing_digest(path: &Utf8Path) -> String {
+fn listing_digest(path: &Utf8Path, listing: Listing) -> String {
     let Ok(entries) = std::fs::read_dir(path) else { return ABSENT.to_string() };
-    let mut names: Vec<String> = entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let counts = |entry: &std::fs::DirEntry| match listing {
+        Listing::All => true,
+        Listing::Resolution => {
+            let name = entry.file_name();
+            name == "node_modules" || (!name.to_string_lossy().starts_with('.') && !entry.path().is_dir())
+        }
+    };
+    let mut names: Vec<String> =
+        entries.flatten().filter(|e| counts(e)).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     sha256_hex(names.join("\n").as_bytes())
 }
@@ -186,6 +228,19 @@ mod tests {
         let recorded = Recorded::read_dir(&dir);
         assert!(recorded.dir_unchanged(&dir, i128::MIN));
         std::fs::write(dir.join("a.js"), "").unwrap();
+        assert!(!recorded.dir_unchanged(&dir, i128::MIN));
+    }
+
+    #[test]
+    fn a_resolution_folder_ignores_subfolders_and_hidden_files_but_not_node_modules() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = camino::Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
+        std::fs::write(dir.join("a.ts"), "").unwrap();
+        let recorded = Recorded::read_resolution_dir(&dir);
+        std::fs::create_dir(dir.join("artifact")).unwrap();
+        std::fs::write(dir.join(".artifact.lock"), "").unwrap();
+        assert!(recorded.dir_unchanged(&dir, i128::MIN));
+        std::fs::create_dir(dir.join("node_modules")).unwrap();
         assert!(!recorded.dir_unchanged(&dir, i128::MIN));
     }
 }

@@ -187,7 +187,7 @@ fn snapshot_bundle(
             .collect();
         return Err(format!("the bundle does not build:\n{rendered}"));
     }
-    let manifest = report.manifest.ok_or("the build wrote no manifest")?;
+    let manifest = report.manifest().cloned().ok_or("the build wrote no manifest")?;
     let isolated = simulate::IsolatedArtifact::copy(&artifact, &manifest).map_err(|e| e.to_string())?;
     let canonical_root = disk.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
     let canonical_artifact = disk.canonicalize(&artifact).unwrap_or(artifact.clone());

@@ -1,0 +1,250 @@
+//! The bundling benchmark (issue 9): handlers importing lodash-es, date-fns and zod, and a
+//! dependency-free one, built by agent-bundle and by esbuild, then run from a folder with no
+//! node_modules above it. Prints, as ratios measured in this one run:
+//!
+//!   * bytes per hook: agent-bundle's bundle (and its source map) against esbuild's bundle of the
+//!     same handler (same target, format and platform; neither minified);
+//!   * start-up, stdin to answer: the real wrapper (envelope checks, handler, result checks, the
+//!     host's answer) against an esbuild bundle of a bare runner around the same handler, and for
+//!     the dependency-free handler also against a `node` that only reads stdin and answers.
+//!
+//! Runs alternate between the commands compared, so drift in the machine's load hits all alike.
+//! Asserts nothing.
+//!
+//!   cargo bench --bench bundling -- [RUNS]      (default 40 start-ups per command)
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::io::RealDisk;
+use camino::Utf8PathBuf;
+
+#[path = "support/install.rs"]
+mod support;
+use support::install;
+
+// The allocator `cargo agent-bundle` runs with.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const HANDLERS: &[(&str, &str)] = &[
+    ("plain", "export default (event: { toolName: string }) => ({ additionalContext: `ran ${event.toolName}` });\n"),
+    (
+        "lodash-es",
+        "import { kebabCase } from 'lodash-es';\n\nexport default (event: { toolName: string }) => ({ additionalContext: kebabCase(`${event.toolName} Tool Ran`) });\n",
+    ),
+    (
+        "date-fns",
+        "import { addDays, format } from 'date-fns';\n\nexport default (event: { toolName: string }) => ({ additionalContext: `${event.toolName} ${format(addDays(new Date(2026, 10, 30), 1), 'yyyy-MM-dd')}` });\n",
+    ),
+    (
+        "zod",
+        "import { z } from 'zod';\n\nconst Input = z.object({ command: z.string().min(1) });\n\nexport default (event: { toolInput: unknown }) => {\n  const parsed = Input.safeParse(event.toolInput);\n  return { additionalContext: parsed.success ? parsed.data.command : 'invalid' };\n};\n",
+    ),
+];
+
+const ENVELOPE: &str = r#"{"cwd":"/w","hook_event_name":"PostToolUse","session_id":"s","tool_input":{"command":"ls"},"tool_name":"Bash","tool_response":{"stdout":""},"tool_use_id":"t","transcript_path":"/t.jsonl"}"#;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let runs: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(40);
+    let packages = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/packages");
+    install(&packages);
+
+    // The bundle lives beside the installed packages, as a plugin author's would.
+    let work = tempfile::Builder::new().prefix(".bench-").tempdir_in(&packages).unwrap();
+    let bundle = work.path().join("bundle");
+    std::fs::create_dir_all(bundle.join("src/hooks")).unwrap();
+    let mut entries = String::new();
+    for (name, source) in HANDLERS {
+        std::fs::write(bundle.join(format!("src/hooks/{name}.ts")), source).unwrap();
+        std::fs::write(bundle.join(format!("src/runner-{name}.ts")), runner(name)).unwrap();
+        entries.push_str(&format!("      {{ handler: './src/hooks/{name}.ts', tools: ['shell'] }},\n"));
+    }
+    std::fs::write(
+        bundle.join("agent-bundle.config.ts"),
+        format!(
+            "export default {{\n  hooks: {{ afterTool: [\n{entries}  ] }},\n  plugin: {{ name: 'bench', description: 'Benchmark.', version: '1.0.0', author: 'bench' }},\n  targets: ['claude'],\n}};\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(work.path().join("bare.mjs"), BARE).unwrap();
+
+    let artifact = work.path().join("artifact");
+    let started = Instant::now();
+    let options = BuildOptions {
+        root: Utf8PathBuf::from_path_buf(bundle.clone()).unwrap(),
+        output: Some(Utf8PathBuf::from_path_buf(artifact.clone()).unwrap()),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = build(&options, &RealDisk).unwrap();
+    assert!(!report.has_errors(), "{:?}", report.diagnostics());
+    let build_ms = started.elapsed().as_secs_f64() * 1000.0;
+
+    let esbuild = packages.join("node_modules/.bin/esbuild");
+    let out = work.path().join("esbuild");
+    for (name, _) in HANDLERS {
+        for (entry, file, extra) in [
+            (format!("src/hooks/{name}.ts"), format!("{name}.mjs"), vec![]),
+            (format!("src/hooks/{name}.ts"), format!("{name}.map.mjs"), vec!["--sourcemap"]),
+            (format!("src/runner-{name}.ts"), format!("runner-{name}.mjs"), vec![]),
+        ] {
+            let status = Command::new(&esbuild)
+                .arg(bundle.join(entry))
+                .args(["--bundle", "--platform=node", "--format=esm", "--target=node18", "--log-level=error"])
+                .args(extra)
+                .arg(format!("--outfile={}", out.join(file).display()))
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+    }
+
+    // Run everything from a folder with no node_modules above it.
+    let away = tempfile::tempdir().unwrap();
+    copy_tree(&artifact, &away.path().join("artifact"));
+    copy_tree(&out, &away.path().join("esbuild"));
+    std::fs::copy(work.path().join("bare.mjs"), away.path().join("bare.mjs")).unwrap();
+    let artifact = away.path().join("artifact");
+    let out = away.path().join("esbuild");
+    let manifest =
+        agent_bundle::artifact::read_verified(camino::Utf8Path::from_path(&artifact).unwrap(), &RealDisk).unwrap();
+    let wrapper_of = |name: &str| {
+        let row = manifest.hooks.iter().find(|r| r.name.contains(&format!("-{name}-"))).unwrap();
+        artifact.join(&row.path)
+    };
+    let size = |path: &Path| std::fs::metadata(path).unwrap().len();
+
+    println!(
+        "agent-bundle bundling benchmark: {} handlers, {runs} start-ups per command, node {}",
+        HANDLERS.len(),
+        node_version()
+    );
+    println!("build of all {} handlers (rolldown, release): {build_ms:.1} ms", HANDLERS.len());
+    println!();
+    println!("bytes per hook (handler bundle; wrapper and runtime listed separately)");
+    println!(
+        "{:<10} {:>12} {:>12} {:>12} {:>8} {:>14} {:>8}",
+        "handler", "agent-bundle", "esbuild", "x esbuild", "", "with maps", "x esbuild"
+    );
+    let runtime = size(&artifact.join("hooks/agent-bundle-runtime.mjs"));
+    for (name, _) in HANDLERS {
+        let ours = size(&artifact.join(format!("hooks/handlers/src/hooks/{name}.mjs")));
+        let our_map = size(&artifact.join(format!("hooks/handlers/src/hooks/{name}.mjs.map")));
+        let theirs = size(&out.join(format!("{name}.mjs")));
+        let their_map = size(&out.join(format!("{name}.map.mjs"))) + size(&out.join(format!("{name}.map.mjs.map")));
+        println!(
+            "{name:<10} {ours:>12} {theirs:>12} {:>12.2} {:>8} {:>14} {:>8.2}",
+            ours as f64 / theirs as f64,
+            "",
+            ours + our_map,
+            (ours + our_map) as f64 / their_map as f64
+        );
+    }
+    println!(
+        "(each hook also has its wrapper, {} bytes for plain, and all share the runtime, {runtime} bytes)",
+        size(&wrapper_of("plain"))
+    );
+
+    println!();
+    println!("start-up, stdin to answer (median ms over {runs} runs; p90 in brackets)");
+    println!(
+        "{:<10} {:>16} {:>16} {:>9} {:>16} {:>9}",
+        "handler", "agent-bundle", "esbuild runner", "ratio", "bare node", "ratio"
+    );
+    for (name, _) in HANDLERS {
+        let mut commands = vec![vec![wrapper_of(name)], vec![out.join(format!("runner-{name}.mjs"))]];
+        if *name == "plain" {
+            commands.push(vec![away.path().join("bare.mjs")]);
+        }
+        let timings = time_alternating(&commands, runs);
+        let ours = timings[0];
+        let runner = timings[1];
+        let bare = timings.get(2).copied();
+        println!(
+            "{name:<10} {:>16} {:>16} {:>9.3} {:>16} {:>9}",
+            show(ours),
+            show(runner),
+            ours.0 / runner.0,
+            bare.map(show).unwrap_or_else(|| "-".into()),
+            bare.map(|b| format!("{:.3}", ours.0 / b.0)).unwrap_or_else(|| "-".into()),
+        );
+    }
+}
+
+fn show((median, p90): (f64, f64)) -> String {
+    format!("{median:.1} [{p90:.1}]")
+}
+
+/// Runs each command `runs` times, interleaved, with the envelope on stdin; (median, p90) ms each.
+fn time_alternating(commands: &[Vec<PathBuf>], runs: usize) -> Vec<(f64, f64)> {
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); commands.len()];
+    for round in 0..runs + 3 {
+        for (index, command) in commands.iter().enumerate() {
+            let started = Instant::now();
+            let mut child = Command::new("node")
+                .args(command)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(ENVELOPE.as_bytes()).unwrap();
+            let output = child.wait_with_output().unwrap();
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            assert!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
+            assert!(!output.stdout.is_empty(), "{command:?} answered nothing");
+            // The first rounds warm the file cache.
+            if round >= 3 {
+                samples[index].push(ms);
+            }
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            (s[s.len() / 2], s[(s.len() * 9) / 10])
+        })
+        .collect()
+}
+
+/// An esbuild-bundled stand-in for a hook: read stdin, parse, call the handler, print an answer.
+fn runner(name: &str) -> String {
+    format!(
+        "import handler from './hooks/{name}.ts';\n\
+         const chunks = [];\n\
+         for await (const chunk of process.stdin) chunks.push(chunk);\n\
+         const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8'));\n\
+         const result = await handler({{ toolName: envelope.tool_name, toolInput: envelope.tool_input }});\n\
+         process.stdout.write(JSON.stringify({{ hookSpecificOutput: {{ hookEventName: 'PostToolUse', additionalContext: result.additionalContext }} }}));\n"
+    )
+}
+
+/// The floor: node reading stdin and answering, with no handler at all.
+const BARE: &str = "const chunks = [];\n\
+    for await (const chunk of process.stdin) chunks.push(chunk);\n\
+    const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8'));\n\
+    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: envelope.hook_event_name } }));\n";
+
+fn node_version() -> String {
+    let output = Command::new("node").arg("--version").output().expect("the benchmark runs node");
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
