@@ -22,9 +22,8 @@ use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 
-#[path = "support/install.rs"]
-mod support;
-use support::install;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 // The allocator `cargo agent-bundle` runs with.
 #[global_allocator]
@@ -52,7 +51,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let runs: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(40);
     let packages = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/packages");
-    install(&packages);
+    common::npm_installed(camino::Utf8Path::from_path(&packages).unwrap());
 
     // The bundle lives beside the installed packages, as a plugin author's would.
     let work = tempfile::Builder::new().prefix(".bench-").tempdir_in(&packages).unwrap();
@@ -106,8 +105,8 @@ fn main() {
 
     // Run everything from a folder with no node_modules above it.
     let away = tempfile::tempdir().unwrap();
-    copy_tree(&artifact, &away.path().join("artifact"));
-    copy_tree(&out, &away.path().join("esbuild"));
+    common::copy_tree(&artifact, &away.path().join("artifact"));
+    common::copy_tree(&out, &away.path().join("esbuild"));
     std::fs::copy(work.path().join("bare.mjs"), away.path().join("bare.mjs")).unwrap();
     let artifact = away.path().join("artifact");
     let out = away.path().join("esbuild");
@@ -234,17 +233,4 @@ const BARE: &str = "const chunks = [];\n\
 fn node_version() -> String {
     let output = Command::new("node").arg("--version").output().expect("the benchmark runs node");
     String::from_utf8_lossy(&output.stdout).trim().to_string()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

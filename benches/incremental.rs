@@ -19,8 +19,8 @@ use agent_bundle::digest::sha256_hex;
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 
-#[path = "support/install.rs"]
-mod bundling_support;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 // The allocator `cargo agent-bundle` runs with.
 #[global_allocator]
@@ -89,7 +89,7 @@ fn main() {
 
 fn esbuild() -> PathBuf {
     let packages = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/packages");
-    bundling_support::install(&packages);
+    common::npm_installed(camino::Utf8Path::from_path(&packages).unwrap());
     packages
 }
 

@@ -42,6 +42,9 @@ suite=$(cargo test --locked --features host-e2e --test host_e2e --no-run 2>&1 \
   | sed -n 's/.*Executable tests\/host_e2e\/main.rs (\(.*\))$/\1/p' | tail -n 1)
 [ -x "$suite" ] || { echo "host-e2e: could not find the built suite" >&2; exit 1; }
 
+echo "== installing the npm fixtures some bundles import (testdata/npm, testdata/pnpm)"
+"$suite" --install-fixtures
+
 echo "== running offline against the mock model server"
 if [ "$(id -u)" = 0 ]; then
   exec unshare --net sh -c 'ip link set lo up && exec "$0" "$@"' "$suite" "$@"

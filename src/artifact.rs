@@ -106,7 +106,7 @@ pub enum ArtifactError {
     #[error("{MANIFEST_PATH} in `{path}` cannot be read: {detail}")]
     BadManifest { path: String, detail: String },
     #[error(
-        "the artifact in `{path}` was changed after it was built: {detail}; rebuild it with `cargo agent-bundle build`"
+        "the artifact in `{path}` was changed after it was built: {detail}; rebuild it with `cargo agent-bundle build --no-cache`"
     )]
     Tampered { path: String, detail: String },
 }

@@ -358,3 +358,47 @@ fn a_different_compiler_build_is_named_as_the_reason() {
     );
     assert!(written(&summary).is_empty(), "the same bytes: nothing to write");
 }
+
+#[test]
+fn an_edited_package_rebuilds_only_the_hooks_that_import_it_and_explain_names_it() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().join("bundle");
+    let package = root.join("node_modules/tiny-format");
+    std::fs::create_dir_all(&package).unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        package.join("package.json"),
+        r#"{ "name": "tiny-format", "version": "1.2.0", "main": "index.js" }"#,
+    )
+    .unwrap();
+    std::fs::write(package.join("index.js"), "exports.shout = (s) => s.toUpperCase();\n").unwrap();
+    std::fs::write(
+        root.join("agent-bundle.config.ts"),
+        "export default { hooks: { stop: ['./src/uses.ts', './src/plain.ts'] }, plugin: { name: 'pkg-edit', description: 'd', version: '1.0.0', author: 'a' } };\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/uses.ts"),
+        "import { shout } from 'tiny-format';\nexport default () => void shout('x');\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("src/plain.ts"), "export default () => undefined;\n").unwrap();
+    let ws = Workspace { bundle: root, output: temp.path().join("out"), cache: temp.path().join("cache"), _temp: temp };
+    build(&ws);
+
+    std::fs::write(package.join("index.js"), "exports.shout = (s) => `${s.toUpperCase()}!`;\n").unwrap();
+    let summary = build(&ws);
+    assert_eq!(summary["bundles"]["bundled"], 1, "{summary}");
+    assert_eq!(
+        written(&summary),
+        ["agent-bundle.manifest.json", "hooks/handlers/src/uses.mjs", "hooks/handlers/src/uses.mjs.map"]
+    );
+    let verdicts = hook_verdicts(&summary);
+    assert!(verdicts.iter().any(|v| v.starts_with("fresh stop-plain-")), "{verdicts:#?}");
+    assert!(
+        verdicts
+            .iter()
+            .any(|v| v.starts_with("rebuilt stop-uses-") && v.ends_with("npm package changed: tiny-format@1.2.0")),
+        "{verdicts:#?}"
+    );
+}

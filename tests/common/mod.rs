@@ -100,8 +100,14 @@ pub fn read_tree(dir: &Utf8Path) -> std::collections::BTreeMap<String, Vec<u8>> 
 /// lock, so parallel tests wait for one install). Fails with a clear message when npm cannot run.
 pub fn npm_fixture() -> Utf8PathBuf {
     let dir = Utf8PathBuf::from("testdata/npm");
-    install_once(&dir, "package-lock.json", &[&["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"]]);
+    npm_installed(&dir);
     dir
+}
+
+/// Installs a folder's npm packages from its lockfile (`npm ci`) unless its node_modules already
+/// matches the lockfile.
+pub fn npm_installed(dir: &Utf8Path) {
+    install_once(dir, "package-lock.json", &[&["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"]]);
 }
 
 /// The pnpm project (`testdata/pnpm`), installed by the pinned pnpm (itself installed with npm into

@@ -4,6 +4,8 @@
 //! network namespace); it prints one line per check and a closing `N passed, N failed` line.
 //!
 //! Usage: host_e2e [FILTER]   (runs only the checks whose name contains FILTER)
+//!        host_e2e --install-fixtures   (installs the npm fixtures some bundles import; needs the
+//!                                       registry, so the script runs it outside the namespace)
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -41,7 +43,7 @@ impl Host {
 
 struct Scenario {
     name: &'static str,
-    /// The bundle under `testdata/e2e/`.
+    /// The bundle under `testdata/` (its plugin is named `e2e-<last segment>`).
     bundle: &'static str,
     hosts: &'static [Host],
     calls: fn() -> Vec<Call>,
@@ -77,7 +79,7 @@ fn scenarios() -> Vec<Scenario> {
     vec![
         Scenario {
             name: "beforeTool deny blocks the shell command and the model gets the reason",
-            bundle: "deny-shell",
+            bundle: "e2e/deny-shell",
             hosts: BOTH,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
@@ -88,8 +90,23 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "beforeTool deny decided by bundled npm packages (zod, lodash-es) blocks the command",
+            bundle: "npm/bundles/npm-guard",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the denied command ran")?;
+                ensure(
+                    run.any_request_contains("E2E_NPM_DENY blocked-by-bundled-packages"),
+                    "no model request carried the reason the bundled packages computed",
+                )
+            },
+        },
+        Scenario {
             name: "beforeTool continue lets the command run",
-            bundle: "continue-shell",
+            bundle: "e2e/continue-shell",
             hosts: BOTH,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
@@ -100,7 +117,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "beforeTool continue grants no permission (no allow rule: the command stays refused)",
-            bundle: "continue-shell",
+            bundle: "e2e/continue-shell",
             hosts: &[Host::Claude],
             calls: shell_marker,
             claude_allowed_tools: None,
@@ -113,7 +130,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "beforeTool updatedInput rewrites the command that runs",
-            bundle: "rewrite-shell",
+            bundle: "e2e/rewrite-shell",
             hosts: BOTH,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
@@ -125,7 +142,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "beforeTool updatedInput grants no permission (no allow rule: nothing runs)",
-            bundle: "rewrite-shell",
+            bundle: "e2e/rewrite-shell",
             hosts: &[Host::Claude],
             calls: shell_marker,
             claude_allowed_tools: None,
@@ -138,7 +155,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "sessionStart additionalContext reaches the first model request",
-            bundle: "session-context",
+            bundle: "e2e/session-context",
             hosts: BOTH,
             calls: Vec::new,
             claude_allowed_tools: None,
@@ -152,7 +169,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "afterTool additionalContext reaches the model after the tool result",
-            bundle: "after-context",
+            bundle: "e2e/after-context",
             hosts: BOTH,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
@@ -168,7 +185,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "stop deny keeps the agent going once with the reason, then the run ends",
-            bundle: "stop-once",
+            bundle: "e2e/stop-once",
             hosts: BOTH,
             calls: Vec::new,
             claude_allowed_tools: None,
@@ -185,7 +202,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "a handler that throws is a non-blocking hook error: the command runs, nothing is fabricated",
-            bundle: "throws",
+            bundle: "e2e/throws",
             hosts: BOTH,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
@@ -201,7 +218,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "tools ['file.write'] fires for the host's write tool and not for the shell",
-            bundle: "file-write-only",
+            bundle: "e2e/file-write-only",
             hosts: BOTH,
             calls: || {
                 vec![
@@ -254,7 +271,12 @@ fn testdata_bundles() -> Vec<PathBuf> {
     let found = agent_bundle::discover::find_bundles(camino::Utf8Path::new("testdata"), &RealDisk).unwrap_or_default();
     found
         .into_iter()
-        .filter(|p| !p.starts_with("testdata/diagnostics") && !p.ends_with("tools/broken"))
+        .filter(|p| {
+            !p.starts_with("testdata/diagnostics")
+                && !p.ends_with("tools/broken")
+                && !p.ends_with("bundles/failing")
+                && !p.as_str().contains("/.in-tree-")
+        })
         .map(PathBuf::from)
         .collect()
 }
@@ -282,6 +304,11 @@ impl Tally {
 
 fn main() -> ExitCode {
     let filter = std::env::args().nth(1).unwrap_or_default();
+    if filter == "--install-fixtures" {
+        common::npm_fixture();
+        common::pnpm_fixture();
+        return ExitCode::SUCCESS;
+    }
     let programs = match Programs::locate() {
         Ok(programs) => programs,
         Err(why) => {
@@ -321,9 +348,9 @@ fn main() -> ExitCode {
             let started = Instant::now();
             let result = (|| {
                 let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-                let bundle = Path::new("testdata/e2e").join(scenario.bundle);
+                let bundle = Path::new("testdata").join(scenario.bundle);
                 let artifact = build_into(&bundle, temp.path())?;
-                let plugin = format!("e2e-{}", scenario.bundle);
+                let plugin = format!("e2e-{}", scenario.bundle.rsplit('/').next().unwrap_or(scenario.bundle));
                 let run = match host {
                     Host::Claude => run_claude(
                         &programs,
