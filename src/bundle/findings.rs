@@ -117,10 +117,16 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
                 out.push(messages::computed_import(&at));
             }
         }
-        for span in scan.free_requires {
+        for &(name, span) in &scan.free_commonjs {
             if let Some(at) = modules.locate(&path, span) {
-                out.push(messages::require_in_es_module(&at));
+                out.push(messages::commonjs_in_es_module(name, &at));
             }
+        }
+        let own_location_reported = scan.free_commonjs.iter().any(|(name, _)| *name != "require");
+        if let Some(span) = scan.reads_own_files.filter(|_| !own_location_reported)
+            && let Some(at) = modules.locate(&path, span)
+        {
+            out.push(messages::module_reads_own_files(&at));
         }
     }
 
@@ -158,6 +164,16 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
         let id = diagnostic.id();
         if matches!(kind, EventKind::ParseError) && id.as_ref().is_some_and(|id| broken_files.contains(id)) {
             continue;
+        }
+        if matches!(kind, EventKind::MissingExportError) {
+            let message = diagnostic.to_message_with(&DiagnosticOptions { cwd: root.as_std_path().to_path_buf() });
+            if let Some(found) = missing_export(root, &mut modules, &message) {
+                // An empty message marks an import of a file that is not a module, which AB4833 reports.
+                if !found.message.is_empty() {
+                    out.push(found);
+                }
+                continue;
+            }
         }
         let message = diagnostic.to_message_with(&DiagnosticOptions { cwd: root.as_std_path().to_path_buf() });
         // Paths in messages as everywhere else: relative to the bundle root.
@@ -269,6 +285,33 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
         }
     }
 
+    // `require('./…')` the bundler could not follow (a UMD wrapper's): it can never succeed.
+    if let Some(chunk) = &run.chunk {
+        let mut seen = BTreeSet::new();
+        for (line, column, specifier) in super::scan::live_relative_requires(&chunk.code) {
+            // A compiled addon's require belongs to AB4836, which says so already.
+            if specifier.ends_with(".node") || out.iter().any(|d| d.code == crate::diagnostic::Code::NativeAddon) {
+                continue;
+            }
+            let Some(module) = super::sourcemap::source_at(&chunk.map, line, column) else { continue };
+            let absolute = crate::io::lexical_join(root, &module);
+            let package = in_node_modules(absolute.as_str()).then(|| packages::nearest_package(&absolute)).flatten();
+            match package {
+                Some(package) if !external.contains(&package.name) => {
+                    if seen.insert(package.dir.clone()) {
+                        let (at, chain) = modules.package_site(&package);
+                        out.push(messages::unfollowed_require(&package.name, &module, &specifier, at.as_ref(), &chain));
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    let at = modules.locate(absolute.as_str(), Span::default());
+                    out.push(messages::unfollowed_require(&module, &module, &specifier, at.as_ref(), &[]));
+                }
+            }
+        }
+    }
+
     // The handler itself must default-export its function.
     if let Some(chunk) = &run.chunk
         && !out.iter().any(Diagnostic::is_error)
@@ -279,6 +322,43 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
 
     let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();
     Findings { diagnostics: out, sources }
+}
+
+/// A named import the imported module does not export, at the name in the importing file, with the
+/// export it may be a typo of. Read from the bundler's message: `"name" is not exported by
+/// "module", imported by "importer".`
+fn missing_export(root: &Utf8Path, modules: &mut Modules<'_>, message: &str) -> Option<Diagnostic> {
+    let quoted: Vec<&str> = message.split('"').skip(1).step_by(2).collect();
+    let [name, module, importer] = quoted[..] else { return None };
+    let module_path = crate::io::lexical_join(root, module);
+    let importer_path = crate::io::lexical_join(root, importer);
+    // A file that is not a module has no exports at all: AB4833 says so already.
+    let extension = module_path.extension().unwrap_or("");
+    if !matches!(extension, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "json") {
+        return Some(Diagnostic::new(crate::diagnostic::Code::UnsupportedImport, String::new()));
+    }
+    let text = modules.files.get(importer_path.as_str())?.text.clone();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let start = text.match_indices(name).map(|(i, _)| i).find(|&i| {
+        !text[..i].chars().next_back().is_some_and(is_ident)
+            && !text[i + name.len()..].chars().next().is_some_and(is_ident)
+    })?;
+    let at = modules.locate(importer_path.as_str(), Span::new(start as u32, (start + name.len()) as u32))?;
+    let exported = modules
+        .files
+        .get(module_path.as_str())
+        .map(|file| super::scan::exported_names(module_path.as_str(), &file.text))
+        .unwrap_or_default();
+    let similar = crate::suggest::did_you_mean(name, exported.iter().map(String::as_str));
+    // Named as the importer wrote it (`lodash-es`), not as it resolved.
+    let written = modules
+        .run
+        .observed
+        .resolved
+        .iter()
+        .find(|(from, _, _, id)| from == importer_path.as_str() && id == module_path.as_str())
+        .map_or(module, |(_, specifier, _, _)| specifier.as_str());
+    Some(messages::missing_export(name, written, similar, &at))
 }
 
 /// The diagnostic for a specifier that resolved nowhere, with the hint for its case.
@@ -298,6 +378,7 @@ fn unresolved(
     let name = messages::package_name(specifier);
     let similar = crate::suggest::did_you_mean(name, installed.iter().map(String::as_str)).filter(|s| *s != name);
     let similar_subpath: Option<String>;
+    let similar_file: Option<String>;
     let paths = run
         .watched
         .iter()
@@ -311,7 +392,10 @@ fn unresolved(
         }
         Failure::ImportNotDefined => MissingImport::PackageImport { maps_to: mapping.as_deref() },
         Failure::Other(detail) => MissingImport::Other(detail),
-        Failure::NotFound if is_path_like(specifier) => MissingImport::File,
+        Failure::NotFound if is_path_like(specifier) => {
+            similar_file = similar_relative(importer, specifier);
+            MissingImport::File { similar: similar_file.as_deref() }
+        }
         Failure::NotFound if specifier.starts_with('#') => MissingImport::PackageImport { maps_to: mapping.as_deref() },
         Failure::NotFound => match &importer_package {
             Some(package) => MissingImport::DependencyOf { package: &package.name, installer },
@@ -336,6 +420,25 @@ fn unresolved(
         });
     }
     diagnostic
+}
+
+/// A module beside where a relative specifier points that it may be a typo of, written the way the
+/// specifier is (`./helpres` → `./helpers`, `../lib/polcy.js` → `../lib/policy.js`).
+fn similar_relative(importer: &str, specifier: &str) -> Option<String> {
+    let (folder, file) = specifier.rsplit_once('/')?;
+    let dir = crate::io::lexical_join(Utf8Path::new(importer).parent()?, folder);
+    let written_extension = file.rsplit_once('.').map(|(_, ext)| ext);
+    let strip = |name: &str| -> String {
+        let known = ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "json"];
+        match name.rsplit_once('.') {
+            Some((stem, ext)) if known.contains(&ext) && written_extension.is_none() => stem.to_string(),
+            _ => name.to_string(),
+        }
+    };
+    let candidates: Vec<String> =
+        std::fs::read_dir(&dir).ok()?.flatten().map(|e| strip(&e.file_name().to_string_lossy())).collect();
+    let found = crate::suggest::did_you_mean(file, candidates.iter().map(String::as_str))?;
+    Some(format!("{folder}/{found}"))
 }
 
 /// A subpath `package` has that `specifier` may be a typo of: a file beside where it points.

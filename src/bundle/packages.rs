@@ -67,12 +67,13 @@ pub(super) fn inputs(root: &Utf8Path, run: &Run) -> InputSet {
         }
     }
     let mut dirs = BTreeSet::new();
+    let mut node_modules = BTreeSet::new();
     for path in observed.modules.keys() {
         let path = Utf8Path::new(path);
         if in_node_modules(path.as_str()) {
             // The node_modules folder the package was found in: installs and removals change it.
             if let Some(index) = path.as_str().rfind("/node_modules/") {
-                dirs.insert(Utf8PathBuf::from(&path.as_str()[..index + "/node_modules".len()]));
+                node_modules.insert(Utf8PathBuf::from(&path.as_str()[..index + "/node_modules".len()]));
             }
         } else {
             // The module's folder and every folder up to the root: where new files and new
@@ -87,6 +88,10 @@ pub(super) fn inputs(root: &Utf8Path, run: &Run) -> InputSet {
     }
     for dir in dirs {
         set.dirs.insert(dir.to_string(), Recorded::read_resolution_dir(&dir));
+    }
+    // Packages are folders: every name in a node_modules folder counts.
+    for dir in node_modules {
+        set.dirs.insert(dir.to_string(), Recorded::read_dir(&dir));
     }
     set
 }

@@ -18,8 +18,11 @@ pub(super) struct ModuleScan {
     pub syntax_errors: Vec<(String, Span)>,
     /// `import(…)` whose specifier is not a string: the specifier's span.
     pub computed_imports: Vec<Span>,
-    /// Uses of a `require` nothing in the module declares, in an ES module.
-    pub free_requires: Vec<Span>,
+    /// Uses of a CommonJS variable (`require`, `__dirname`, `__filename`) nothing in the module
+    /// declares, in an ES module: the name and where.
+    pub free_commonjs: Vec<(&'static str, Span)>,
+    /// Where the module refers to its own location to read a file (`import.meta.url` with a file read).
+    pub reads_own_files: Option<Span>,
     /// Where each statically imported specifier is first written (the string, quotes included).
     pub specifiers: BTreeMap<String, Span>,
     /// Decorators (`@name` on a class or member).
@@ -57,16 +60,73 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
     if is_es_module && !path.ends_with(".cjs") && !path.ends_with(".cts") {
         let semantic = SemanticBuilder::new().with_build_nodes(true).build(&parsed.program).semantic;
         let scoping = semantic.scoping();
-        if let Some(references) = scoping.root_unresolved_references().get("require") {
-            for &reference in references.iter() {
+        for name in ["require", "__dirname", "__filename"] {
+            for &reference in scoping.root_unresolved_references().get(name).into_iter().flatten() {
                 let node = semantic.nodes().get_node(scoping.get_reference(reference).node_id());
                 let span = oxc::span::GetSpan::span(&node.kind());
-                out.free_requires.push(Span::new(span.start, span.end));
+                out.free_commonjs.push((name, Span::new(span.start, span.end)));
             }
         }
-        out.free_requires.sort();
+        out.free_commonjs.sort_by_key(|(_, span)| *span);
     }
+    out.reads_own_files = super::packages::reads_own_files(text).map(|offset| Span::new(offset as u32, offset as u32));
     out
+}
+
+/// The names a module exports directly (not through `export *`), for "did you mean".
+pub(super) fn exported_names(path: &str, text: &str) -> Vec<String> {
+    let Ok(source_type) = SourceType::from_path(path) else { return Vec::new() };
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, text, source_type).parse();
+    let record = &parsed.module_record;
+    record
+        .local_export_entries
+        .iter()
+        .chain(record.indirect_export_entries.iter())
+        .filter_map(|entry| match &entry.export_name {
+            oxc::syntax::module_record::ExportExportName::Name(name) => Some(name.name.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `require('./…')` calls a bundle still makes at run time (a UMD wrapper's `require` passed as a
+/// parameter, which no bundler follows): the relative file is not in the artifact, so they can never
+/// succeed. Each with its (0-based) line and column in the bundle.
+pub(super) fn live_relative_requires(code: &str) -> Vec<(usize, usize, String)> {
+    if !code.contains("require(\"./") && !code.contains("require(\"../") && !code.contains("require('./") {
+        return Vec::new();
+    }
+    struct Requires(Vec<(u32, String)>);
+    impl<'a> oxc::ast_visit::Visit<'a> for Requires {
+        fn visit_call_expression(&mut self, call: &oxc::ast::ast::CallExpression<'a>) {
+            use oxc::ast::ast::{Argument, Expression};
+            if let Expression::Identifier(callee) = &call.callee
+                && matches!(callee.name.as_str(), "require" | "__require")
+                && let Some(Argument::StringLiteral(literal)) = call.arguments.first()
+            {
+                let value = literal.value.as_str();
+                if value.starts_with("./") || value.starts_with("../") {
+                    self.0.push((call.span.start, value.to_string()));
+                }
+            }
+            oxc::ast_visit::walk::walk_call_expression(self, call);
+        }
+    }
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, code, SourceType::mjs()).parse();
+    let mut found = Requires(Vec::new());
+    oxc::ast_visit::Visit::visit_program(&mut found, &parsed.program);
+    found
+        .0
+        .into_iter()
+        .map(|(offset, specifier)| {
+            let before = &code[..offset as usize];
+            let line = before.matches('\n').count();
+            let column = before.rsplit('\n').next().unwrap_or("").encode_utf16().count();
+            (line, column, specifier)
+        })
+        .collect()
 }
 
 /// Whether bundled output still holds decorators: syntax Node does not run, which the bundler lowers
@@ -114,16 +174,19 @@ mod tests {
         assert!(found.syntax_errors.is_empty());
         let shown = |span: &Span| &text[span.start as usize..span.end as usize];
         assert_eq!(found.computed_imports.iter().map(shown).collect::<Vec<_>>(), ["name", "`./x${name}`"]);
-        assert_eq!(found.free_requires.iter().map(shown).collect::<Vec<_>>(), ["require"]);
+        assert_eq!(found.free_commonjs.iter().map(|(_, s)| shown(s)).collect::<Vec<_>>(), ["require"]);
         assert_eq!(found.specifiers.keys().collect::<Vec<_>>(), ["./lazy", "a"]);
     }
 
     #[test]
     fn a_declared_require_and_commonjs_modules_are_fine() {
         let declared = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport default () => require('fs');\n";
-        assert!(scan("src/h.ts", declared).free_requires.is_empty());
-        assert!(scan("src/h.cjs", "module.exports = () => require('fs');\n").free_requires.is_empty());
-        assert!(scan("src/h.js", "module.exports = () => require('fs');\n").free_requires.is_empty());
+        assert!(scan("src/h.ts", declared).free_commonjs.is_empty());
+        assert!(scan("src/h.cjs", "module.exports = () => require('fs');\n").free_commonjs.is_empty());
+        assert!(scan("src/h.js", "module.exports = () => require('fs');\n").free_commonjs.is_empty());
+        let dirname = "export default () => require('path').join(__dirname, 'x');\n";
+        let names: Vec<&str> = scan("src/h.ts", dirname).free_commonjs.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["require", "__dirname"]);
     }
 
     #[test]
@@ -132,6 +195,13 @@ mod tests {
         assert_eq!(scan("src/h.ts", text).decorators.len(), 1);
         assert!(output_has_decorators("class K { @d m() {} }"));
         assert!(!output_has_decorators("const x = '@d'; /* @license */"));
+    }
+
+    #[test]
+    fn relative_requires_left_in_a_bundle_are_found_with_their_module() {
+        let code = "//#region node_modules/umd/main.js\n(function (factory) { factory(require); })(function (require) {\n  return require(\"./impl/format\");\n});\n//#endregion\nconst fs = __require(\"fs\");\n";
+        assert_eq!(live_relative_requires(code), [(2, 9, "./impl/format".to_string())]);
+        assert!(live_relative_requires("const fs = __require(\"fs\");").is_empty());
     }
 
     #[test]

@@ -96,13 +96,15 @@ catalogue! {
     HandlerWithoutDefaultExport = "AB4834", Error, "a handler module has no default export";
     PackageUnreadable = "AB4835", Error, "a package `bundle.external` ships whole cannot be read";
     NativeAddon = "AB4836", Error, "a handler imports a native addon, which cannot be bundled";
-    ReadsOwnFiles = "AB4837", Warning, "a bundled package reads files next to itself at run time";
+    ReadsOwnFiles = "AB4837", Warning, "bundled code reads files next to itself at run time";
     SubpathNotExported = "AB4838", Error, "a handler imports a package subpath the package does not export";
     ComputedImport = "AB4839", Error, "`import()` of a computed specifier, which cannot be bundled";
-    RequireInEsModule = "AB4840", Error, "`require` in an ES module, where Node does not define it";
+    RequireInEsModule = "AB4840", Error, "`require`, `__dirname` or `__filename` in an ES module, where Node does not define them";
     ExternalNotInstalled = "AB4841", Error, "`bundle.external` names a package that is not installed";
     ExternalUnused = "AB4842", Warning, "`bundle.external` names a package no handler imports";
     UnloweredDecorator = "AB4843", Error, "a decorator the bundler cannot lower for Node 18";
+    UnfollowedRequire = "AB4844", Error, "a bundled package requires a relative file in a way the bundler cannot follow";
+    MissingExport = "AB4845", Error, "a handler imports a name the imported module does not export";
     BundlerError = "AB4849", Error, "the bundler reported an error";
     BundlerWarning = "AB4850", Warning, "the bundler warns about the bundle's own code";
     // Writing and reading artifacts (AB5xxx, AB6xxx).

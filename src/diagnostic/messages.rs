@@ -342,10 +342,14 @@ pub fn duplicate_hook(name: &str, at: &Location, first: &Location) -> Diagnostic
         .hint("remove one declaration, or change it (a different timeout or tools) if both are meant")
 }
 
-pub fn handler_not_found(written: &str, relative: &str, at: &Location) -> Diagnostic {
+pub fn handler_not_found(written: &str, relative: &str, similar: Option<&str>, at: &Location) -> Diagnostic {
+    let hint = match similar {
+        Some(similar) => format!("did you mean `./{similar}`?"),
+        None => "handler paths are relative to the bundle root (the folder holding the config); create the file or fix the path".to_string(),
+    };
     Diagnostic::new(Code::HandlerNotFound, format!("handler `{written}` does not exist"))
         .at(Some(at), format!("no file at `{relative}`"))
-        .hint("handler paths are relative to the bundle root (the folder holding the config); create the file or fix the path")
+        .hint(hint)
 }
 
 pub fn handler_outside_root(written: &str, at: &Location) -> Diagnostic {
@@ -505,8 +509,11 @@ pub fn handler_syntax_error(message: &str, at: &Location) -> Diagnostic {
 /// Why an import resolved nowhere, which decides the hint.
 #[derive(Clone, Copy, Debug)]
 pub enum MissingImport<'a> {
-    /// A relative or absolute path to a file that does not exist.
-    File,
+    /// A relative or absolute path to a file that does not exist; `similar` is a file beside it the
+    /// specifier may be a typo of.
+    File {
+        similar: Option<&'a str>,
+    },
     /// A `#…` specifier of the nearest package.json `imports`: not defined there, or (`maps_to`)
     /// mapped to a file that does not exist.
     PackageImport {
@@ -535,7 +542,10 @@ pub enum MissingImport<'a> {
 pub fn unresolved_import(specifier: &str, missing: MissingImport<'_>, at: Option<&Location>) -> Diagnostic {
     let name = package_name(specifier);
     let (label, hint) = match missing {
-        MissingImport::File => (
+        MissingImport::File { similar: Some(similar) } => {
+            ("no such file".to_string(), format!("did you mean `{similar}`?"))
+        }
+        MissingImport::File { similar: None } => (
             "no such file".to_string(),
             "relative imports resolve to the file as written, or with `.ts`, `.tsx`, `.mts`, `.cts`, `.js`, `.jsx`, `.mjs`, `.cjs`, `.json` added, or to an `index` file in a folder".to_string(),
         ),
@@ -615,11 +625,54 @@ pub fn computed_import(at: &Location) -> Diagnostic {
         .hint("import each module with a string literal (`await import('./plugins/a.ts')`), choosing among them at run time")
 }
 
-pub fn require_in_es_module(at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::RequireInEsModule, "`require` in an ES module")
+pub fn commonjs_in_es_module(name: &str, at: &Location) -> Diagnostic {
+    let hint = if name == "require" {
+        "use `import` (or `await import()`), or `createRequire(import.meta.url)` from `node:module` if you must"
+    } else {
+        "a handler's bundle does not carry the files beside its sources: import JSON and modules instead, or ship files in a payload; for this module's own location use `import.meta.url`"
+    };
+    Diagnostic::new(Code::RequireInEsModule, format!("`{name}` in an ES module"))
         .at(Some(at), "not defined in an ES module")
-        .note("Node defines `require` only in CommonJS modules; this module imports or exports, so it is an ES module")
-        .hint("use `import` (or `await import()`), or `createRequire(import.meta.url)` from `node:module` if you must")
+        .note(format!(
+            "Node defines `{name}` only in CommonJS modules; this module imports or exports, so it is an ES module"
+        ))
+        .hint(hint)
+}
+
+pub fn module_reads_own_files(at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::ReadsOwnFiles,
+        "this module reads a file next to itself at run time, which its bundle does not carry",
+    )
+    .at(Some(at), "its own location")
+    .note("a handler runs from hooks/handlers/ in the plugin; the files beside its sources are not there")
+    .hint("import JSON or modules instead (they are bundled), or ship the file in a payload and read it from there")
+}
+
+pub fn unfollowed_require(
+    package: &str,
+    module: &str,
+    specifier: &str,
+    at: Option<&Location>,
+    chain: &[String],
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnfollowedRequire,
+        format!("`{package}` requires `{specifier}` in a way the bundler cannot follow{}", through(chain)),
+    )
+    .at(at, "imported here")
+    .note(format!("`{module}` calls `require('{specifier}')` through a variable (a UMD wrapper's, say); the file is not in the bundle, so the call fails at run time"))
+    .hint(format!("ship it whole: add `bundle: {{ external: ['{package}'] }}` to the config, or import a build of the package meant for bundlers (its ESM entry)"))
+}
+
+pub fn missing_export(name: &str, module: &str, similar: Option<&str>, at: &Location) -> Diagnostic {
+    let hint = match similar {
+        Some(similar) => format!("did you mean `{similar}`?"),
+        None => format!("import a name `{module}` exports, or its default export"),
+    };
+    Diagnostic::new(Code::MissingExport, format!("`{module}` does not export `{name}`"))
+        .at(Some(at), "not exported")
+        .hint(hint)
 }
 
 pub fn unlowered_decorator(at: &Location) -> Diagnostic {

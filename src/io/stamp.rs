@@ -15,12 +15,27 @@ use serde::{Deserialize, Serialize};
 
 use crate::digest::sha256_hex;
 
+/// Stored as `[len, mtime_ns, ctime_ns, ino]`: fingerprints hold one per input and are read on every
+/// build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "(u64, i128, i128, u64)", into = "(u64, i128, i128, u64)")]
 pub struct Stamp {
     pub len: u64,
     pub mtime_ns: i128,
     pub ctime_ns: i128,
     pub ino: u64,
+}
+
+impl From<(u64, i128, i128, u64)> for Stamp {
+    fn from((len, mtime_ns, ctime_ns, ino): (u64, i128, i128, u64)) -> Stamp {
+        Stamp { len, mtime_ns, ctime_ns, ino }
+    }
+}
+
+impl From<Stamp> for (u64, i128, i128, u64) {
+    fn from(stamp: Stamp) -> Self {
+        (stamp.len, stamp.mtime_ns, stamp.ctime_ns, stamp.ino)
+    }
 }
 
 impl Stamp {

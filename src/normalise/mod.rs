@@ -21,7 +21,7 @@ use crate::source::Location;
 use crate::target::Target;
 
 /// Extensions a compiled handler module may have.
-pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "js", "jsx", "mjs"];
+pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
 
 /// Payload names the plugin layout keeps for itself.
 const RESERVED_PAYLOAD_NAMES: &[&str] =
@@ -169,6 +169,21 @@ impl Normaliser<'_> {
             }
         }
         targets.into_iter().collect()
+    }
+
+    /// A file beside `missing` (or in a folder of a similar name) that its path may be a typo of, as
+    /// a root-relative path.
+    fn similar_file(&self, missing: &Utf8Path) -> Option<String> {
+        let mut dir = missing.parent()?.to_path_buf();
+        if !self.disk.is_dir(&dir) {
+            let parent = dir.parent()?;
+            let names = self.disk.list_dir(parent).ok()?;
+            let name = crate::suggest::did_you_mean(dir.file_name()?, names.iter().map(String::as_str))?;
+            dir = parent.join(name);
+        }
+        let names = self.disk.list_dir(&dir).ok()?;
+        let found = crate::suggest::did_you_mean(missing.file_name()?, names.iter().map(String::as_str))?;
+        self.inside_root(&dir.join(found))
     }
 
     /// `bundle.external`: npm package names (`pkg`, `@scope/pkg`), each once.
@@ -339,7 +354,13 @@ impl Normaliser<'_> {
                     return None;
                 }
                 if !self.disk.is_file(&absolute) {
-                    self.diagnostics.push(messages::handler_not_found(&path.value, &relative, &path.at));
+                    let similar = self.similar_file(&absolute);
+                    self.diagnostics.push(messages::handler_not_found(
+                        &path.value,
+                        &relative,
+                        similar.as_deref(),
+                        &path.at,
+                    ));
                     return None;
                 }
                 Some(Handler::Module { path: relative })

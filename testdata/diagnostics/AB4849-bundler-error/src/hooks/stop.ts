@@ -1,3 +1,6 @@
-import { stopWords } from './words';
+import { words } from './words';
 
-export default () => (stopWords.length ? undefined : undefined);
+export default () => {
+  words = [];
+  return undefined;
+};

@@ -1,1 +1,1 @@
-export const words = ['done'];
+export let words = ['done'];

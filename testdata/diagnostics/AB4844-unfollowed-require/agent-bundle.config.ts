@@ -1,0 +1,1 @@
+export default { hooks: { stop: './src/hooks/stop.ts' } };

@@ -1,0 +1,3 @@
+import { parse } from 'umd-parser';
+
+export default () => (parse(' x ') ? undefined : undefined);

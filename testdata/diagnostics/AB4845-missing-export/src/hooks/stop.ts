@@ -1,0 +1,3 @@
+import { stopWord } from './words';
+
+export default () => (stopWord.length ? undefined : undefined);

@@ -1,0 +1,3 @@
+import { kebabCaze } from 'lodash-es';
+
+export default () => ({ additionalContext: kebabCaze('x') });
