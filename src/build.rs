@@ -98,12 +98,18 @@ pub fn build_with(
     };
     let cache =
         if options.no_cache { None } else { options.cache_dir.clone().or_else(default_cache_dir).map(CacheStore::new) };
-    let canonical_output = absolute(&report.output, disk);
+    let canonical_root = disk.canonicalize(&options.root);
+    let canonical_output = match (&canonical_root, options.output.is_none()) {
+        // The default output sits in the root: its canonical path follows from the root's, unless it
+        // is a link of its own.
+        (Some(root), true) if !report.output.is_symlink() => root.join("artifact"),
+        _ => absolute(&report.output, disk),
+    };
 
     // A no-op build: the previous build's inputs and outputs are all as it left them.
-    if let (Some(cache), Some(root)) = (&cache, disk.canonicalize(&options.root))
+    if let (Some(cache), Some(root)) = (&cache, &canonical_root)
         && let Some(fingerprint) = incremental::load_fingerprint(cache, &canonical_output)
-        && incremental::unchanged(&fingerprint, &root, &options.targets, &canonical_output)
+        && incremental::unchanged(&fingerprint, root, &options.targets, &canonical_output)
     {
         report.hosts = fingerprint.hosts.clone();
         report.write = Some(WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() });
@@ -139,10 +145,7 @@ pub fn build_with(
         .filter(|t| options.targets.is_empty() || options.targets.contains(t))
         .filter(|t| crate::hosts::table(*t).has_hooks())
         .collect();
-    let canonical_root = disk.canonicalize(&options.root).unwrap_or_else(|| options.root.clone());
-    let canonical_output = absolute(&report.output, disk);
-    let cache =
-        if options.no_cache { None } else { options.cache_dir.clone().or_else(default_cache_dir).map(CacheStore::new) };
+    let canonical_root = canonical_root.unwrap_or_else(|| options.root.clone());
     let (emitted, diagnostics, sources) =
         emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, disk, cache.as_ref());
     loaded.diagnostics.extend(diagnostics);

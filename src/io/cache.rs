@@ -61,9 +61,18 @@ impl CacheStore {
     /// An entry read straight into its type (no intermediate JSON tree: the no-op check reads one
     /// per bundle), with when it was written; `None` when missing, corrupt or of another shape.
     pub fn read_typed<T: serde::de::DeserializeOwned>(&self, kind: &str, key: &str) -> (Option<T>, i128) {
-        let path = self.path(kind, key);
-        let written_at = crate::io::stamp::mtime_ns(&path).unwrap_or(i128::MIN);
-        let Ok(text) = std::fs::read_to_string(&path) else { return (None, written_at) };
+        use std::io::Read;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(mut file) = std::fs::File::open(self.path(kind, key)) else { return (None, i128::MIN) };
+        // The open file's own metadata: one call for both its mtime and its size.
+        let Ok(metadata) = file.metadata() else { return (None, i128::MIN) };
+        let written_at = i128::from(metadata.mtime()) * 1_000_000_000 + i128::from(metadata.mtime_nsec());
+        // A read of the size the metadata gave (an entry rewritten meanwhile fails its checksum).
+        let mut bytes = vec![0u8; metadata.len() as usize];
+        if file.read_exact(&mut bytes).is_err() {
+            return (None, written_at);
+        }
+        let Ok(text) = String::from_utf8(bytes) else { return (None, written_at) };
         let Some((checksum, body)) = text.split_once('\n') else { return (None, written_at) };
         if checksum != sha256_hex(body.as_bytes()) {
             return (None, written_at);
