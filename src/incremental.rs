@@ -83,23 +83,15 @@ pub fn unchanged(
         && fingerprint.output_dirs.iter().all(|(dir, then)| crate::io::stamp::stamp(&output.join(dir)) == Some(*then))
 }
 
-fn fingerprint_key(output: &camino::Utf8Path) -> String {
-    crate::digest::sha256_hex(format!("fingerprint\0{output}").as_bytes())
-}
-
 pub fn load_fingerprint(cache: &CacheStore, output: &camino::Utf8Path) -> Option<Fingerprint> {
-    let (found, written_at) = cache.read_typed::<Fingerprint>("fingerprint", &fingerprint_key(output));
+    let (found, written_at) = cache.read_typed::<Fingerprint>("fingerprint", &state_key(output));
     let mut fingerprint = found?;
     fingerprint.written_at = written_at;
     Some(fingerprint)
 }
 
 pub fn save_fingerprint(cache: &CacheStore, output: &camino::Utf8Path, fingerprint: &Fingerprint) {
-    cache.write(
-        "fingerprint",
-        &fingerprint_key(output),
-        &serde_json::to_value(fingerprint).expect("fingerprints serialise"),
-    );
+    cache.write("fingerprint", &state_key(output), &serde_json::to_value(fingerprint).expect("fingerprints serialise"));
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

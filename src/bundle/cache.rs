@@ -33,8 +33,6 @@ pub(super) struct Entry {
     warnings: Vec<StoredDiagnostic>,
     /// The texts warnings point into, by display path.
     sources: BTreeMap<String, String>,
-    #[serde(skip)]
-    pub warnings_restored: Vec<Diagnostic>,
 }
 
 /// A diagnostic with the byte spans of its labels, which its JSON form leaves out.
@@ -53,6 +51,20 @@ pub(super) enum Found {
 }
 
 impl Entry {
+    /// The warnings the bundle was built with, their spans restored.
+    pub fn warnings(&self) -> Vec<Diagnostic> {
+        self.warnings
+            .iter()
+            .map(|stored| {
+                let mut diagnostic = stored.diagnostic.clone();
+                for (label, span) in diagnostic.labels.iter_mut().zip(&stored.spans) {
+                    label.location.span = *span;
+                }
+                diagnostic
+            })
+            .collect()
+    }
+
     pub fn sources(&self) -> Vec<SourceFile> {
         self.sources.iter().map(|(path, text)| SourceFile::new(path.as_str(), text.clone())).collect()
     }
@@ -67,20 +79,7 @@ pub(super) fn lookup(store: &CacheStore, key: &str) -> Found {
     match found {
         Lookup::Hit(body) => match serde_json::from_value::<Entry>(body) {
             // Stamps are trusted only when older than the entry that recorded them (see stamp.rs).
-            Ok(mut entry) if entry.inputs.unchanged(written_at) => {
-                entry.warnings_restored = entry
-                    .warnings
-                    .iter()
-                    .map(|stored| {
-                        let mut diagnostic = stored.diagnostic.clone();
-                        for (label, span) in diagnostic.labels.iter_mut().zip(&stored.spans) {
-                            label.location.span = *span;
-                        }
-                        diagnostic
-                    })
-                    .collect();
-                Found::Fresh(Box::new(entry))
-            }
+            Ok(entry) if entry.inputs.unchanged(written_at) => Found::Fresh(Box::new(entry)),
             Ok(_) => Found::Stale,
             Err(_) => Found::Corrupt,
         },
@@ -114,7 +113,6 @@ pub(super) fn store(
         summary: bundled.summary.clone(),
         warnings,
         sources,
-        warnings_restored: Vec::new(),
     };
     store.write(KIND, key, &serde_json::to_value(&entry).expect("cache entries serialise"));
 }

@@ -223,7 +223,7 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
             }
             continue;
         }
-        let module = matches!(extension, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "json");
+        let module = super::is_module_extension(extension);
         if !module
             && !extension.is_empty()
             && !in_node_modules(&importer)
@@ -334,15 +334,11 @@ fn missing_export(root: &Utf8Path, modules: &mut Modules<'_>, message: &str) -> 
     let importer_path = crate::io::lexical_join(root, importer);
     // A file that is not a module has no exports at all: AB4833 says so already.
     let extension = module_path.extension().unwrap_or("");
-    if !matches!(extension, "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "json") {
+    if !super::is_module_extension(extension) {
         return Some(Diagnostic::new(crate::diagnostic::Code::UnsupportedImport, String::new()));
     }
     let text = modules.files.get(importer_path.as_str())?.text.clone();
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    let start = text.match_indices(name).map(|(i, _)| i).find(|&i| {
-        !text[..i].chars().next_back().is_some_and(is_ident)
-            && !text[i + name.len()..].chars().next().is_some_and(is_ident)
-    })?;
+    let start = packages::find_identifier(&text, name)?;
     let at = modules.locate(importer_path.as_str(), Span::new(start as u32, (start + name.len()) as u32))?;
     let exported = modules
         .files
@@ -429,9 +425,8 @@ fn similar_relative(importer: &str, specifier: &str) -> Option<String> {
     let dir = crate::io::lexical_join(Utf8Path::new(importer).parent()?, folder);
     let written_extension = file.rsplit_once('.').map(|(_, ext)| ext);
     let strip = |name: &str| -> String {
-        let known = ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "json"];
         match name.rsplit_once('.') {
-            Some((stem, ext)) if known.contains(&ext) && written_extension.is_none() => stem.to_string(),
+            Some((stem, ext)) if super::is_module_extension(ext) && written_extension.is_none() => stem.to_string(),
             _ => name.to_string(),
         }
     };
@@ -508,11 +503,8 @@ fn installed_packages(importer: &str) -> Vec<String> {
 
 /// The installed package `name` as Node finds it from `importer`.
 fn package_named(root: &Utf8Path, importer: &str, name: &str) -> Option<Package> {
-    let start = Utf8Path::new(importer).parent().unwrap_or(root);
-    start.ancestors().find_map(|dir| {
-        let json = dir.join("node_modules").join(name).join("package.json");
-        json.is_file().then(|| Package::read(&json)).flatten()
-    })
+    let dir = packages::installed(Utf8Path::new(importer).parent().unwrap_or(root), name)?;
+    Package::read(&dir.join("package.json"))
 }
 
 /// The subpaths a package's `exports` lists, for the hint.

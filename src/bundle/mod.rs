@@ -29,6 +29,14 @@ use crate::io::CacheStore;
 use crate::io::stamp::InputSet;
 use crate::source::{Location, SourceFile};
 
+/// Extensions of the files the bundler takes as modules (and reads as text).
+const MODULE_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json"];
+
+/// Whether a path's extension is one of a module's.
+fn is_module_extension(extension: &str) -> bool {
+    MODULE_EXTENSIONS.contains(&extension)
+}
+
 /// Where handler bundles go in the artifact.
 pub const HANDLERS_DIR: &str = "hooks/handlers";
 
@@ -113,7 +121,7 @@ pub fn bundle_handlers(
         match cache.map(|store| cache::lookup(store, &key)) {
             Some(cache::Found::Fresh(entry)) => {
                 out.stats.cached += 1;
-                out.diagnostics.extend(entry.warnings_restored.clone());
+                out.diagnostics.extend(entry.warnings());
                 out.sources.extend(entry.sources());
                 out.handlers.insert(handler.path.clone(), entry.into_bundled(bundle_path(&handler.path, handlers)));
                 continue;

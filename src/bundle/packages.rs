@@ -116,6 +116,19 @@ pub(super) fn summary(root: &Utf8Path, inputs: &InputSet, observed: &Observed) -
     summary
 }
 
+/// The package `name` as Node finds it from files in `dir`: `dir/node_modules/<name>` or the
+/// nearest ancestor's, followed to its real folder (pnpm links).
+pub(super) fn installed(dir: &Utf8Path, name: &str) -> Option<Utf8PathBuf> {
+    dir.ancestors().find_map(|ancestor| {
+        let candidate = ancestor.join("node_modules").join(name);
+        if !candidate.join("package.json").is_file() {
+            return None;
+        }
+        let real = std::fs::canonicalize(&candidate).ok()?;
+        Utf8PathBuf::from_path_buf(real).ok()
+    })
+}
+
 /// The package whose folder holds `path`: the nearest package.json above it.
 pub(super) fn nearest_package(path: &Utf8Path) -> Option<Package> {
     path.ancestors().skip(1).find_map(|dir| {
@@ -151,8 +164,8 @@ pub(super) fn reads_own_files(text: &str) -> Option<usize> {
         .min()
 }
 
-/// The first occurrence of `needle` not inside a longer identifier.
-fn find_identifier(text: &str, needle: &str) -> Option<usize> {
+/// The first occurrence of `needle` not inside a longer identifier (nor after a `.`).
+pub(super) fn find_identifier(text: &str, needle: &str) -> Option<usize> {
     let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     text.match_indices(needle).map(|(i, _)| i).find(|&i| {
         let before = text[..i].chars().next_back();

@@ -27,9 +27,6 @@ const LOCATION_SHIM: &str = "import { fileURLToPath } from 'node:url';\n\
     export const __filename = fileURLToPath(import.meta.url);\n\
     export const __dirname = dirname(__filename);\n";
 
-/// Extensions of modules the bundler reads as text, which this plugin reads for it.
-const TEXT_MODULES: &[&str] = &["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json"];
-
 /// Why a specifier resolved nowhere, as the resolver said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Failure {
@@ -131,7 +128,7 @@ impl Plugin for AgentBundlePlugin {
             return Ok(Some(HookLoadOutput { code: LOCATION_SHIM.into(), ..Default::default() }));
         }
         let path = Utf8Path::new(args.id);
-        let text_module = path.extension().is_some_and(|ext| TEXT_MODULES.contains(&ext));
+        let text_module = path.extension().is_some_and(super::is_module_extension);
         if !text_module || !path.is_absolute() {
             return Ok(None);
         }

@@ -54,7 +54,7 @@ pub(super) fn ship(
     let mut diagnostics = Vec::new();
     let mut queue: VecDeque<(Utf8PathBuf, String, Option<String>)> = VecDeque::new();
     for package in external {
-        let Some(dir) = find_package(root, &package.name) else {
+        let Some(dir) = packages::installed(root, &package.name) else {
             diagnostics.push(messages::external_not_installed(&package.name, &package.declared_at));
             continue;
         };
@@ -90,7 +90,7 @@ pub(super) fn ship(
         let mut dependencies = dependencies_of(&package);
         dependencies.sort();
         for (dependency, optional) in dependencies {
-            match find_from(&dir, &dependency) {
+            match packages::installed(&dir, &dependency) {
                 Some(found) => queue.push_back((found, dependency, Some(slot.clone()))),
                 None if optional => {}
                 None => {
@@ -146,24 +146,6 @@ fn slot_for(placed: &BTreeMap<String, Utf8PathBuf>, name: &str, dir: &Utf8Path, 
         }
     }
     Slot::New(name.to_string())
-}
-
-/// The package `name` as Node finds it from the bundle root (real path).
-fn find_package(root: &Utf8Path, name: &str) -> Option<Utf8PathBuf> {
-    find_from(root, name)
-}
-
-/// The package `name` as Node finds it from files in `dir`: `dir/node_modules/<name>` or the
-/// nearest ancestor's, followed to its real folder (pnpm links).
-fn find_from(dir: &Utf8Path, name: &str) -> Option<Utf8PathBuf> {
-    dir.ancestors().find_map(|ancestor| {
-        let candidate = ancestor.join("node_modules").join(name);
-        if !candidate.join("package.json").is_file() {
-            return None;
-        }
-        let real = std::fs::canonicalize(&candidate).ok()?;
-        Utf8PathBuf::from_path_buf(real).ok()
-    })
 }
 
 /// What a package needs installed beside it at run time, with whether it may be absent.

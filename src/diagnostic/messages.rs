@@ -662,7 +662,7 @@ pub fn unfollowed_require(
     )
     .at(at, "imported here")
     .note(format!("`{module}` calls `require('{specifier}')` through a variable (a UMD wrapper's, say); the file is not in the bundle, so the call fails at run time"))
-    .hint(format!("ship it whole: add `bundle: {{ external: ['{package}'] }}` to the config, or import a build of the package meant for bundlers (its ESM entry)"))
+    .hint(format!("ship it whole: {}, or import a build of the package meant for bundlers (its ESM entry)", external_entry(package)))
 }
 
 pub fn missing_export(name: &str, module: &str, similar: Option<&str>, at: &Location) -> Diagnostic {
@@ -697,6 +697,11 @@ pub fn handler_without_default_export(path: &str, at: &Location) -> Diagnostic {
         .hint("export the handler function: `export default (event) => { … }`")
 }
 
+/// How a package is shipped whole instead of bundled.
+fn external_entry(package: &str) -> String {
+    format!("add `bundle: {{ external: ['{package}'] }}` to the config")
+}
+
 fn through(chain: &[String]) -> String {
     if chain.is_empty() { String::new() } else { format!(" (through {})", list(chain)) }
 }
@@ -705,17 +710,23 @@ pub fn native_addon(package: &str, why: &str, at: Option<&Location>, chain: &[St
     Diagnostic::new(Code::NativeAddon, format!("`{package}` is a native addon and cannot be bundled{}", through(chain)))
         .at(at, "imported here")
         .note(format!("{why}; compiled code for one platform must ship as installed, next to its JavaScript"))
-        .hint(format!("ship it whole: add `bundle: {{ external: ['{package}'] }}` to the config (the plugin then runs only on the platform it was installed for)"))
+        .hint(format!(
+            "ship it whole: {} (the plugin then runs only on the platform it was installed for)",
+            external_entry(package)
+        ))
 }
 
 pub fn reads_own_files(package: &str, inside: &str, at: Option<&Location>, chain: &[String]) -> Diagnostic {
     Diagnostic::new(
         Code::ReadsOwnFiles,
-        format!("`{package}` reads files next to itself at run time, which its bundle does not carry{}", through(chain)),
+        format!(
+            "`{package}` reads files next to itself at run time, which its bundle does not carry{}",
+            through(chain)
+        ),
     )
     .at(at, "imported here")
     .note(format!("`{inside}` locates files from its own folder (`__dirname`, `import.meta.url`)"))
-    .hint(format!("if the hook uses that part of `{package}`, ship it whole: add `bundle: {{ external: ['{package}'] }}` to the config"))
+    .hint(format!("if the hook uses that part of `{package}`, ship it whole: {}", external_entry(package)))
 }
 
 pub fn bundler_error(message: &str, at: Option<&Location>) -> Diagnostic {

@@ -197,14 +197,6 @@ impl InputSet {
             && self.dirs.iter().all(|(path, recorded)| recorded.dir_unchanged(Utf8Path::new(path), trusted_before))
     }
 
-    /// The first recorded file that changed, for saying why something was rebuilt.
-    pub fn first_changed(&self, trusted_before: i128) -> Option<&str> {
-        self.files
-            .iter()
-            .find(|(path, recorded)| !recorded.file_unchanged(Utf8Path::new(path), trusted_before))
-            .map(|(path, _)| path.as_str())
-    }
-
     pub fn extend(&mut self, other: &InputSet) {
         self.files.extend(other.files.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.dirs.extend(other.dirs.iter().map(|(k, v)| (k.clone(), v.clone())));
