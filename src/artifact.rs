@@ -15,7 +15,7 @@ use crate::target::Target;
 pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
 /// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
 /// and packages shipped whole are recorded.
-pub const MANIFEST_SCHEMA: u32 = 2;
+pub const MANIFEST_SCHEMA: u32 = 3;
 
 /// One file of an artifact: its bytes, and whether it is executable (payload scripts, binaries of
 /// packages shipped whole keep their mode).
@@ -64,6 +64,8 @@ pub struct ManifestPlugin {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManifestHost {
     pub revision: String,
+    /// SHA-256 of the host table the build used: `hooks simulate` warns when the binary's differs.
+    pub table_digest: String,
     pub manifest: String,
     pub document: String,
 }
@@ -82,6 +84,12 @@ pub struct IndexRow {
     /// Seconds, when the hook sets its own timeout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<u32>,
+    /// Seconds the host lets the hook run: the plan's effective timeout, which the wrapper's own
+    /// deadline and `hooks simulate` also use.
+    pub effective_timeout: u32,
+    /// Any failure of the hook blocks the tool.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fail_closed: bool,
     /// The wrapper, relative to the artifact root.
     pub path: String,
 }

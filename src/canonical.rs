@@ -76,6 +76,86 @@ impl std::fmt::Display for CanonicalEvent {
     }
 }
 
+/// A part of a handler's result that a host may or may not be able to deliver. The outcomes other
+/// than `continue` are parts too: each is a separate choice of the handler with its own channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ResultPart {
+    #[serde(rename = "deny")]
+    Deny,
+    #[serde(rename = "allow")]
+    Allow,
+    #[serde(rename = "ask")]
+    Ask,
+    #[serde(rename = "additionalContext")]
+    AdditionalContext,
+    #[serde(rename = "updatedInput")]
+    UpdatedInput,
+}
+
+impl ResultPart {
+    pub const ALL: [ResultPart; 5] =
+        [ResultPart::Deny, ResultPart::Allow, ResultPart::Ask, ResultPart::AdditionalContext, ResultPart::UpdatedInput];
+
+    /// The key or outcome as a handler writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultPart::Deny => "deny",
+            ResultPart::Allow => "allow",
+            ResultPart::Ask => "ask",
+            ResultPart::AdditionalContext => "additionalContext",
+            ResultPart::UpdatedInput => "updatedInput",
+        }
+    }
+
+    /// How a message names the part (`a denial`, `additionalContext`).
+    pub fn described(self) -> &'static str {
+        match self {
+            ResultPart::Deny => "a denial",
+            ResultPart::Allow => "an explicit allow",
+            ResultPart::Ask => "an ask",
+            ResultPart::AdditionalContext => "additionalContext",
+            ResultPart::UpdatedInput => "updatedInput",
+        }
+    }
+
+    /// Whether a host without a channel for this part drops it (with a note) rather than failing the
+    /// hook. A denial is never dropped, and neither is an ask: both exist to stop a tool call, and a
+    /// host that cannot carry them must not see the call pass silently (DECISIONS D6).
+    pub fn droppable(self) -> bool {
+        matches!(self, ResultPart::Allow | ResultPart::AdditionalContext)
+    }
+}
+
+impl std::fmt::Display for ResultPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl CanonicalEvent {
+    /// The page's per-event rule that makes `part` illegal on this event, on every host; `None` when
+    /// the event admits it ("sessionStart, afterTool, and agentStart cannot deny, stop, or replace
+    /// input"; "stop accepts only continue, or deny with a reason"; allow and ask are permission
+    /// decisions, so only beforeTool has them; workspaceOpen only observes).
+    pub fn refuses(self, part: ResultPart) -> Option<&'static str> {
+        use CanonicalEvent as E;
+        use ResultPart as P;
+        match (self, part) {
+            (E::BeforeTool, _) => None,
+            (E::WorkspaceOpen, _) => Some("workspaceOpen only observes: return nothing or \"continue\""),
+            (_, P::Allow | P::Ask) => Some("only beforeTool makes permission decisions (allow, ask)"),
+            (E::SessionStart | E::AfterTool | E::AgentStart, P::Deny) => {
+                Some("sessionStart, afterTool and agentStart cannot deny")
+            }
+            (E::SessionStart | E::AfterTool | E::AgentStart | E::Stop | E::AgentStop, P::UpdatedInput) => {
+                Some("only beforeTool can replace input (updatedInput)")
+            }
+            (E::Stop, P::AdditionalContext) => Some("stop accepts only continue, or deny with a reason"),
+            _ => None,
+        }
+    }
+}
+
 /// A canonical tool selector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Selector {

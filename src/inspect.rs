@@ -117,7 +117,9 @@ fn reached_hosts(bundle: &Bundle, hook: &Hook) -> usize {
 
 fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
     match delivery {
-        Delivery::Native { native_event, matcher, timeout_seconds, host_default_timeout_seconds } => {
+        Delivery::Native {
+            native_event, matcher, timeout_seconds, host_default_timeout_seconds, fail_closed, ..
+        } => {
             let mut line = native_event.clone();
             if hook.event.accepts_tools() {
                 let _ = write!(line, "  matcher {}", matcher.as_deref().unwrap_or("(every tool)"));
@@ -128,6 +130,16 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
                 (None, None) => "host default".to_string(),
             };
             let _ = write!(line, "  timeout {timeout}");
+            match fail_closed {
+                Some(how) if how.entry.is_some() => {
+                    let keys: Vec<String> = how.entry.iter().flatten().map(|(k, v)| format!("{k}: {v}")).collect();
+                    let _ = write!(line, "  fail-closed ({}, and exit {} from the wrapper)", keys.join(", "), how.exit);
+                }
+                Some(how) => {
+                    let _ = write!(line, "  fail-closed (exit {} from the wrapper)", how.exit);
+                }
+                None => {}
+            }
             line
         }
         Delivery::Absent { reason } => format!("not delivered: {reason}"),

@@ -3,8 +3,10 @@
 
 use std::fmt::Write as _;
 
-use crate::canonical::{CanonicalEvent, Selector};
-use crate::hosts::{self, ContextChannel, DenyChannel, HostTable, RewriteChannel};
+use crate::canonical::{CanonicalEvent, ResultPart, Selector};
+use crate::hosts::{
+    self, ContextChannel, DenyChannel, HostTable, PartSupport, PermissionChannel, ResultChannels, RewriteChannel,
+};
 use crate::target::Target;
 
 fn hook_hosts() -> Vec<&'static HostTable> {
@@ -44,6 +46,59 @@ fn table_row<'t>(
     out.push('\n');
 }
 
+/// The short label of a part in a Results cell.
+fn short(part: ResultPart) -> &'static str {
+    match part {
+        ResultPart::AdditionalContext => "context",
+        ResultPart::UpdatedInput => "rewrite",
+        other => other.name(),
+    }
+}
+
+/// A Results cell line for a part the host delivers: the field it is written as.
+fn delivered(result: &ResultChannels, part: ResultPart) -> String {
+    let permission = |channel: Option<PermissionChannel>, decision: &str| match channel {
+        Some(PermissionChannel::PermissionDecision) => format!("`permissionDecision: \"{decision}\"`"),
+        Some(PermissionChannel::CursorPermission) => format!("`permission: \"{decision}\"`"),
+        None => unreachable!("a delivered part has a channel"),
+    };
+    let how = match part {
+        ResultPart::AdditionalContext => match result.additional_context {
+            Some(ContextChannel::HookSpecificOutput) => "`hookSpecificOutput.additionalContext`".to_string(),
+            Some(ContextChannel::AdditionalContext) => "`additional_context`".to_string(),
+            None => unreachable!("a delivered part has a channel"),
+        },
+        ResultPart::Deny => {
+            let how = match result.deny {
+                Some(DenyChannel::PermissionDecision) => "`permissionDecision: \"deny\"`",
+                Some(DenyChannel::DecisionBlock) => "`decision: \"block\"`",
+                Some(DenyChannel::CursorPermission) => "`permission: \"deny\"`",
+                Some(DenyChannel::FollowupMessage) => "`followup_message`",
+                None => unreachable!("a delivered part has a channel"),
+            };
+            let when =
+                result.deny_when.as_ref().map(|c| format!(" when `{}` is {}", c.key, c.equals)).unwrap_or_default();
+            format!("{how}{when}")
+        }
+        ResultPart::Allow => permission(result.allow, "allow"),
+        ResultPart::Ask => permission(result.ask, "ask"),
+        ResultPart::UpdatedInput => {
+            let how = match result.updated_input {
+                Some(RewriteChannel::HookSpecificOutput) => "`hookSpecificOutput.updatedInput`",
+                Some(RewriteChannel::CursorUpdatedInput) => "`updated_input`",
+                None => unreachable!("a delivered part has a channel"),
+            };
+            let decision = result
+                .rewrite_decision
+                .as_ref()
+                .map(|d| format!(" with `permissionDecision: \"{d}\"`"))
+                .unwrap_or_default();
+            format!("{how}{decision}")
+        }
+    };
+    format!("{}: {how}", short(part))
+}
+
 /// The matrix as Markdown.
 pub fn markdown() -> String {
     let hosts = hook_hosts();
@@ -65,7 +120,13 @@ pub fn markdown() -> String {
         });
     }
 
-    out.push_str("\n**Results**: what a handler may return on each event, and how each host receives it.\n\n");
+    out.push_str(
+        "\n**Results**: what a handler may return on each event, and how each host receives it. A part marked\n",
+    );
+    out.push_str(
+        "*dropped* is legal but has no channel on that host: the wrapper delivers the rest (a denial above all)\n",
+    );
+    out.push_str("and names what it dropped in one note on stderr. A part marked *refused* fails the hook there.\n\n");
     out.push_str(&header("event", &hosts));
     for event in CanonicalEvent::ALL {
         let _ = write!(out, "| `{event}` |");
@@ -74,43 +135,66 @@ pub fn markdown() -> String {
                 out.push_str(" — |");
                 continue;
             };
-            let result = &mapping.result;
             let mut parts = vec!["continue".to_string()];
-            if let Some(channel) = result.additional_context {
-                parts.push(match channel {
-                    ContextChannel::HookSpecificOutput => "context: `hookSpecificOutput.additionalContext`".into(),
-                    ContextChannel::AdditionalContext => "context: `additional_context`".into(),
-                });
-            }
-            if let Some(channel) = result.deny {
-                let how = match channel {
-                    DenyChannel::PermissionDecision => "`permissionDecision: \"deny\"`",
-                    DenyChannel::DecisionBlock => "`decision: \"block\"`",
-                    DenyChannel::CursorPermission => "`permission: \"deny\"`",
-                    DenyChannel::FollowupMessage => "`followup_message`",
-                };
-                let when =
-                    result.deny_when.as_ref().map(|c| format!(" when `{}` is {}", c.key, c.equals)).unwrap_or_default();
-                parts.push(format!("deny: {how}{when}"));
-            }
-            if let Some(channel) = result.updated_input {
-                let how = match channel {
-                    RewriteChannel::HookSpecificOutput => "`hookSpecificOutput.updatedInput`",
-                    RewriteChannel::CursorUpdatedInput => "`updated_input`",
-                };
-                let decision = result
-                    .rewrite_decision
-                    .as_ref()
-                    .map(|d| format!(" with `permissionDecision: \"{d}\"`"))
-                    .unwrap_or_default();
-                parts.push(format!("rewrite: {how}{decision}"));
+            for part in ResultPart::ALL {
+                if event.refuses(part).is_some() {
+                    continue;
+                }
+                match host.result_part(event, part) {
+                    PartSupport::Deliver => parts.push(delivered(&mapping.result, part)),
+                    PartSupport::Drop(reason) => {
+                        reasons.push(format!("{} drops {} on `{event}`: {reason}", host.host, part.described()));
+                        parts.push(format!("{}: *dropped* ({})", short(part), reasons.len()));
+                    }
+                    PartSupport::Refuse(reason) => {
+                        reasons.push(format!("{} refuses {} on `{event}`: {reason}", host.host, part.described()));
+                        parts.push(format!("{}: *refused* ({})", short(part), reasons.len()));
+                    }
+                }
             }
             let _ = write!(out, " {} |", parts.join("<br>"));
         }
         out.push('\n');
     }
+    out.push_str("\nIllegal on every host (the hook fails): ");
+    let mut rules: Vec<&str> =
+        CanonicalEvent::ALL.iter().flat_map(|e| ResultPart::ALL.iter().filter_map(move |p| e.refuses(*p))).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    out.push_str(&rules.join("; "));
+    out.push_str(".\n");
 
-    out.push_str("\n**Why a cell is empty**\n\n");
+    out.push_str(
+        "\n**Fail-closed guards** (`failClosed: true` on beforeTool): how a failure of the hook blocks the tool.\n\n",
+    );
+    out.push_str(&header("failure", &hosts));
+    out.push_str("| caught by the wrapper (throw, bad result, bad stdin, its deadline) |");
+    for host in &hosts {
+        let cell = host
+            .event(CanonicalEvent::BeforeTool)
+            .ok()
+            .and_then(|m| m.fail_closed.as_ref())
+            .map_or_else(|| "—".to_string(), |how| format!("exit {}, the reason on stderr", how.exit));
+        let _ = write!(out, " {cell} |");
+    }
+    out.push_str("\n| not caught (the host's kill at its timeout, a crash before the wrapper runs) |");
+    for host in &hosts {
+        let how = host.event(CanonicalEvent::BeforeTool).ok().and_then(|m| m.fail_closed.as_ref());
+        match how.and_then(|h| h.entry.as_ref()) {
+            Some(entry) => {
+                let keys: Vec<String> = entry.iter().map(|(k, v)| format!("`{k}: {v}`")).collect();
+                let _ = write!(out, " {} in the entry |", keys.join(", "));
+            }
+            None => {
+                let uncovered = how.and_then(|h| h.uncovered.as_deref()).unwrap_or("the host has no failure field");
+                reasons.push(format!("{}: {uncovered}", host.host));
+                let _ = write!(out, " fails open ({}) |", reasons.len());
+            }
+        }
+    }
+    out.push('\n');
+
+    out.push_str("\n**Why a cell is empty, dropped or refused**\n\n");
     for (index, reason) in reasons.iter().enumerate() {
         let _ = writeln!(out, "{}. {reason}", index + 1);
     }

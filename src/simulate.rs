@@ -11,12 +11,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::artifact::{ArtifactError, ArtifactManifest, IndexRow, MANIFEST_PATH, read_verified};
-use crate::hosts::{self, ContextChannel, Decode, DenyChannel, RewriteChannel};
+use crate::hosts::{self, ContextChannel, Decode, DenyChannel, PermissionChannel, RewriteChannel};
 use crate::io::Disk;
 use crate::target::Target;
 
-/// How long a simulation waits when the hook sets no timeout of its own (the original's default).
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 /// After TERM, how long the wrapper gets before KILL.
 const KILL_GRACE: Duration = Duration::from_millis(250);
 /// Most bytes kept of each output stream.
@@ -27,9 +25,17 @@ pub struct SimulateRequest {
     pub target: Target,
     /// A hook name or id, exactly as `hooks list` prints it.
     pub hook: String,
-    /// The canonical (camelCase) input object.
-    pub input: Value,
+    pub input: SimulateInput,
     pub timeout: Option<Duration>,
+}
+
+/// What a simulation feeds the wrapper.
+pub enum SimulateInput {
+    /// A canonical (camelCase) input object, encoded into the host's envelope from its table. The
+    /// same input works for every host: fields a host does not send are left out.
+    Canonical(Value),
+    /// A native envelope as a host sent it (a captured receipt), written to stdin as given.
+    Native(Value),
 }
 
 #[derive(Debug, Serialize)]
@@ -50,6 +56,9 @@ pub struct Simulation {
     pub decode_error: Option<String>,
     #[serde(rename = "wallTimeMs")]
     pub wall_time_ms: u128,
+    /// Why this run may differ from what the host would do (other host tables than the binary's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl Simulation {
@@ -67,6 +76,9 @@ pub enum SimulateError {
     NoSuchHook(String),
     #[error("{0}")]
     BadInput(String),
+    /// The host would never run this hook for this input (its matcher or event does not admit it).
+    #[error("{0}")]
+    NotAdmitted(String),
     #[error("cannot run `node`: {0}; hooks run under Node.js 18 or newer, which must be on PATH")]
     Node(std::io::Error),
     #[error("cannot copy the artifact away from the source tree to run it: {0}")]
@@ -122,8 +134,52 @@ impl IsolatedArtifact {
 pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
     let manifest = read_verified(&request.artifact, disk)?;
     let row = find_row(&manifest.hooks, request.target, &request.hook)?;
+    let envelope = match &request.input {
+        SimulateInput::Canonical(input) => encode(&row, input)?,
+        SimulateInput::Native(envelope) => envelope.clone(),
+    };
+    admitted(&row, &envelope)?;
     let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
-    simulate_row(&isolated, row, &request.input, request.timeout)
+    let mut run = run_envelope(&isolated, row, envelope, request.timeout)?;
+    let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
+    if built_with != Some(hosts::table_digest(request.target).as_str()) {
+        run.warnings.push(format!(
+            "this artifact was built with another {} host table than this agent-bundle's ({}); the simulation decodes with this binary's table, so rebuild the artifact for a faithful run",
+            request.target,
+            manifest.generator
+        ));
+    }
+    Ok(run)
+}
+
+/// Refuses an envelope the host would never hand this hook: another event, or a tool its matcher
+/// does not admit.
+pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
+    let Value::Object(fields) = envelope else {
+        return Err(SimulateError::BadInput(format!("a native envelope must be a JSON object, got {envelope}")));
+    };
+    if let Some(event) = fields.get("hook_event_name").and_then(Value::as_str)
+        && event != row.native_event
+    {
+        return Err(SimulateError::NotAdmitted(format!(
+            "{} runs `{}` on {}, not on {event}: the host would not run it for this envelope",
+            row.host, row.name, row.native_event
+        )));
+    }
+    let Some(matcher) = &row.matcher else { return Ok(()) };
+    let table = hosts::table(row.host);
+    let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
+    let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    let tool_key = surface.input_fields(mapping).find(|f| f.canonical.as_deref() == Some("toolName")).map(|f| &f.key);
+    let Some(tool) = tool_key.and_then(|key| fields.get(key)).and_then(Value::as_str) else { return Ok(()) };
+    let regex = regex::Regex::new(matcher).map_err(|e| SimulateError::BadInput(format!("matcher {matcher}: {e}")))?;
+    if regex.is_match(tool) {
+        return Ok(());
+    }
+    Err(SimulateError::NotAdmitted(format!(
+        "{}'s matcher {matcher} for `{}` does not admit the tool `{tool}`: the host would not run this hook for it",
+        row.host, row.name
+    )))
 }
 
 /// Runs the wrapper of one index row of an isolated artifact, with a canonical input.
@@ -134,7 +190,17 @@ pub fn simulate_row(
     timeout: Option<Duration>,
 ) -> Result<Simulation, SimulateError> {
     let envelope = encode(&row, input)?;
-    let timeout = timeout.or(row.timeout.map(|s| Duration::from_secs(u64::from(s)))).unwrap_or(DEFAULT_TIMEOUT);
+    run_envelope(artifact, row, envelope, timeout)
+}
+
+fn run_envelope(
+    artifact: &IsolatedArtifact,
+    row: IndexRow,
+    envelope: Value,
+    timeout: Option<Duration>,
+) -> Result<Simulation, SimulateError> {
+    // The host's own limit for this hook, the same value its document and wrapper use.
+    let timeout = timeout.unwrap_or(Duration::from_secs(u64::from(row.effective_timeout)));
     let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout)?;
     run.stdout = artifact.shown(run.stdout);
     run.stderr = artifact.shown(run.stderr);
@@ -156,6 +222,7 @@ pub fn simulate_row(
         outcome,
         decode_error,
         wall_time_ms: run.wall_time.as_millis(),
+        warnings: Vec::new(),
     })
 }
 
@@ -190,13 +257,19 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
     let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
     let fields: Vec<_> = surface.input_fields(mapping).filter(|f| f.key != "hook_event_name").collect();
-    let known: Vec<&str> = fields.iter().filter_map(|f| f.canonical.as_deref()).collect();
-    if let Some(unknown) = input.keys().find(|k| !known.contains(&k.as_str()) && k.as_str() != "hookEventName") {
+    // A canonical field that some host sends on this event is fine on every host: where this host
+    // does not send it, the handler simply does not get it. Only a field no host knows is a mistake.
+    let known_anywhere = canonical_fields(row.event);
+    if let Some(unknown) = input.keys().find(|k| !known_anywhere.contains(k.as_str()) && k.as_str() != "hookEventName")
+    {
+        let known: Vec<String> = known_anywhere.iter().map(|k| format!("`{k}`")).collect();
+        let hint = crate::suggest::did_you_mean(unknown, known_anywhere.iter().map(String::as_str))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
         return Err(SimulateError::BadInput(format!(
-            "`{unknown}` is not a canonical field of {} {}; it takes {}",
-            row.host,
+            "`{unknown}` is not a canonical field of {} on any host{hint}; it takes {}",
             row.event,
-            known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+            known.join(", ")
         )));
     }
     let mut envelope = Map::new();
@@ -241,6 +314,15 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
     Ok(crate::json::sorted(&Value::Object(envelope)))
 }
 
+/// Every canonical payload key any host sends on `event`.
+fn canonical_fields(event: crate::canonical::CanonicalEvent) -> std::collections::BTreeSet<String> {
+    hosts::tables()
+        .iter()
+        .filter_map(|table| Some((table.hooks.as_ref()?, table.event(event).ok()?)))
+        .flat_map(|(surface, mapping)| surface.input_fields(mapping).filter_map(|f| f.canonical.clone()))
+        .collect()
+}
+
 /// The canonical result a host-native answer stands for (`null` for no answer).
 pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
     if stdout.trim().is_empty() {
@@ -281,12 +363,32 @@ pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
     if let Some(updated) = updated {
         result.insert("updatedInput".into(), updated.clone());
     }
-    match reason {
-        Some(reason) => {
+    // An explicit permission decision; the one a host needs beside a rewrite stands for `continue`,
+    // since that is what the wrapper writes for a plain rewrite.
+    let decision = |channel: Option<PermissionChannel>| match channel {
+        Some(PermissionChannel::PermissionDecision) => specific.and_then(|s| s.get("permissionDecision")),
+        Some(PermissionChannel::CursorPermission) => answer.get("permission"),
+        None => None,
+    };
+    let implied_by_rewrite = updated.is_some()
+        && (channels.rewrite_decision.as_deref() == Some("allow")
+            || channels.updated_input == Some(RewriteChannel::CursorUpdatedInput));
+    let permission = if decision(channels.ask) == Some(&Value::from("ask")) {
+        Some("ask")
+    } else if decision(channels.allow) == Some(&Value::from("allow")) && !implied_by_rewrite {
+        Some("allow")
+    } else {
+        None
+    };
+    match (reason, permission) {
+        (Some(reason), _) => {
             result.insert("outcome".into(), "deny".into());
             result.insert("reason".into(), reason.clone());
         }
-        None => {
+        (None, Some(permission)) => {
+            result.insert("outcome".into(), permission.into());
+        }
+        (None, None) => {
             result.insert("outcome".into(), "continue".into());
         }
     }

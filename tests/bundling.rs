@@ -271,7 +271,7 @@ fn simulate_runs_the_artifact_away_from_the_source_tree() {
         artifact: artifact.clone(),
         target: hook.host,
         hook: hook.name.clone(),
-        input: tool_input("x"),
+        input: agent_bundle::simulate::SimulateInput::Canonical(tool_input("x")),
         timeout: None,
     };
     let simulation = agent_bundle::simulate::simulate(&request, &RealDisk).unwrap();

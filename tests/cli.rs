@@ -194,3 +194,87 @@ fn simulate_stops_a_hanging_wrapper_with_term_then_kill() {
     assert_eq!(report["stdout"], "");
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
+
+/// `hooks simulate` behaves like the host: it refuses what the host would never run, waits the
+/// host's own timeout, accepts a captured native envelope, and takes one canonical input on every host.
+#[test]
+fn simulate_behaves_like_the_host() {
+    let temp = tempfile::tempdir().unwrap();
+    let artifact = temp.path().join("artifact");
+    let built = cli().args(["build", "--root", "testdata/bundles/showcase", "--output"]).arg(&artifact).status();
+    assert!(built.unwrap().success());
+    let simulate = |args: &[&str]| {
+        let output = cli().args(["hooks", "simulate", "--artifact"]).arg(&artifact).args(args).output().unwrap();
+        (output.status.code(), String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap())
+    };
+    let guard = "before-tool-guard-shell-1fff5159";
+
+    // A tool the matcher does not admit: the host would not run the hook, so neither does simulate.
+    let (code, _, stderr) = simulate(&[
+        "--target",
+        "claude",
+        "--hook",
+        guard,
+        "--input",
+        r#"{"sessionId":"s","cwd":"/w","transcriptPath":"/t","toolName":"Read","toolInput":{"file_path":"a"},"toolUseId":"t"}"#,
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("does not admit the tool `Read`"), "{stderr}");
+
+    // A captured envelope, replayed as the host sent it.
+    let (code, stdout, stderr) = simulate(&[
+        "--target",
+        "claude",
+        "--hook",
+        guard,
+        "--native-input-file",
+        "testdata/envelopes/claude-code/PreToolUse.json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("outcome    continue (no output)"), "{stdout}");
+    assert!(stdout.contains("823983f9-9bf3-4232-abc5-1f3b0ff0c604"), "the envelope was not sent as given: {stdout}");
+    // ...and one of another event is refused.
+    let (code, _, stderr) = simulate(&[
+        "--target",
+        "claude",
+        "--hook",
+        guard,
+        "--native-input-file",
+        "testdata/envelopes/claude-code/PostToolUse.json",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("not on PostToolUse"), "{stderr}");
+
+    // One canonical input for every host: fields a host does not send are simply not sent.
+    let input = r#"{"sessionId":"s","cwd":"/w","transcriptPath":"/t","agentId":"a","agentType":"Explore","agentTranscriptPath":"/a","lastAssistantMessage":"done","stopHookActive":false,"turnId":"t1","model":"m","permissionMode":"default"}"#;
+    for target in ["claude", "codex", "cursor"] {
+        let (code, stdout, stderr) =
+            simulate(&["--target", target, "--hook", "agent-stop-subagent-done-92f529a2", "--json", "--input", input]);
+        assert_eq!(code, Some(0), "{target}: {stdout} {stderr}");
+        let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(run["hook"]["effectiveTimeout"], 30, "{target}: the declared timeout is the effective one");
+    }
+    // A field no host knows is still a mistake, with a suggestion.
+    let (code, _, stderr) = simulate(&[
+        "--target",
+        "codex",
+        "--hook",
+        "agent-stop-subagent-done-92f529a2",
+        "--input",
+        r#"{"agentTyp":"x"}"#,
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("did you mean `agentType`?"), "{stderr}");
+
+    // The default wait is the host's effective timeout for the hook, recorded in the index.
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(artifact.join("agent-bundle.manifest.json")).unwrap()).unwrap();
+    let effective = |host: &str, name: &str| {
+        index["hooks"].as_array().unwrap().iter().find(|r| r["host"] == host && r["name"] == name).unwrap()
+            ["effectiveTimeout"]
+            .clone()
+    };
+    assert_eq!(effective("claude", guard), 10);
+    assert_eq!(effective("claude", "stop-keep-going-656ce693"), 600, "Claude Code's documented default");
+    assert_eq!(effective("cursor", "stop-keep-going-656ce693"), 600, "Cursor documents none: the fallback");
+}

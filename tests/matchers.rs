@@ -22,6 +22,7 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         native_tools: native_tools.to_vec(),
         timeout: Timeout::HostDefault,
         args: Vec::new(),
+        fail_closed: false,
         declared_at: at.clone(),
         tools_at: Some(at),
         identity: String::new(),

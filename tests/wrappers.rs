@@ -27,12 +27,21 @@ const SHAPES: &[&str] = &[
     "rewrite + context",
     "logs, then context",
     "async deny",
+    "allow",
+    "ask",
+    "allow + rewrite",
+    "allow + context",
+    "children with inherited stdio, then context",
+    "writes to fd 1, then context",
     "deny without reason",
     "deny with blank reason",
     "reason without deny",
     "deny + rewrite",
     "stop",
-    "allow",
+    "unknown outcome",
+    "mutates its input",
+    "throws in a timer",
+    "leaves a rejection",
     "unknown key",
     "context not a string",
     "reason not a string",
@@ -90,7 +99,11 @@ fn every_host_event_and_result_shape() {
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let rows = manifest.hooks.clone();
-    assert_eq!(rows.len(), 19, "six events on three hosts, and workspaceOpen on cursor");
+    assert_eq!(
+        rows.len(),
+        22,
+        "six events on three hosts, a fail-closed beforeTool on each, and workspaceOpen on cursor"
+    );
 
     let results: Vec<(String, String)> = std::thread::scope(|scope| {
         let handles: Vec<_> = rows
@@ -107,17 +120,27 @@ fn every_host_event_and_result_shape() {
                             envelope.as_bytes(),
                             &[("AGENT_BUNDLE_TEST_SHAPE", shape)],
                         );
-                        // Whatever the shape, a failure never leaves anything on stdout.
+                        // Whatever the shape, a failure never leaves anything on stdout, and it
+                        // blocks (exit 2) exactly when the hook is fail-closed.
                         if run.code != Some(0) {
                             assert_eq!(run.stdout, "", "{} {shape}: a failing wrapper printed on stdout", row.path);
-                            assert_eq!(run.code, Some(1), "{} {shape}: failures exit 1", row.path);
+                            let blocking = if row.fail_closed { 2 } else { 1 };
+                            assert_eq!(run.code, Some(blocking), "{} {shape}: failures exit {blocking}", row.path);
                             let ours =
                                 run.stderr.lines().filter(|l| l.starts_with("Agent Bundle hook error: ")).count();
                             assert_eq!(ours, 1, "{} {shape}: one error line on stderr", row.path);
                         }
+                        // Nothing a handler or its children print reaches the answer channel.
+                        assert!(
+                            !run.stdout.contains("child") && !run.stdout.contains("direct write"),
+                            "{} {shape}: output leaked into the answer: {}",
+                            row.path,
+                            run.stdout
+                        );
                         let _ = write!(text, "\n## {shape}\n{}", describe(&run, &artifact));
                     }
-                    (format!("{}-{}", row.host, row.event), text)
+                    let closed = if row.fail_closed { "-fail-closed" } else { "" };
+                    (format!("{}-{}{closed}", row.host, row.event), text)
                 })
             })
             .collect();
@@ -134,20 +157,65 @@ fn a_hanging_handler_is_bounded_by_the_hook_timeout() {
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     for (host, event) in [(Target::Claude, "beforeTool"), (Target::Codex, "stop"), (Target::Cursor, "sessionStart")] {
-        let row = manifest.hooks.iter().find(|r| r.host == host && r.event.name() == event).unwrap();
-        let started = std::time::Instant::now();
-        let run = run_wrapper(
-            &artifact,
-            &row.path,
-            envelope_for(row).to_string().as_bytes(),
-            &[("AGENT_BUNDLE_TEST_SHAPE", "hangs")],
-        );
-        assert_eq!(run.code, Some(1));
-        assert_eq!(run.stdout, "");
-        assert!(run.stderr.contains("did not finish within 1800 ms"), "{}", run.stderr);
-        // The hook's timeout is 2 s; the wrapper gives up before the host would kill it.
-        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        let row = manifest.hooks.iter().find(|r| r.host == host && r.event.name() == event && !r.fail_closed).unwrap();
+        for shape in ["hangs", "answers late"] {
+            let started = std::time::Instant::now();
+            let run = run_wrapper(
+                &artifact,
+                &row.path,
+                envelope_for(row).to_string().as_bytes(),
+                &[("AGENT_BUNDLE_TEST_SHAPE", shape)],
+            );
+            assert_eq!(run.code, Some(1), "{shape}: {}", run.stderr);
+            assert_eq!(run.stdout, "", "{shape}: the late answer must not follow the deadline's failure");
+            assert_eq!(run.stderr.lines().count(), 1, "{shape}: settled once: {}", run.stderr);
+            // 2 s less a fifth, counted from node's start: the host's kill at 2 s never comes first.
+            assert!(run.stderr.contains("did not finish within 1600 ms of the hook's start"), "{}", run.stderr);
+            assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        }
     }
+}
+
+#[test]
+fn a_fail_closed_guard_blocks_with_the_hosts_exit_on_every_failure() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let guards: Vec<_> = manifest.hooks.iter().filter(|r| r.fail_closed).collect();
+    assert_eq!(guards.len(), 3, "one fail-closed beforeTool per host");
+    for row in guards {
+        let envelope = envelope_for(row).to_string();
+        let cases: [(&str, &[u8]); 4] = [
+            ("throws", envelope.as_bytes()),
+            ("hangs", envelope.as_bytes()),
+            ("unknown key", envelope.as_bytes()),
+            ("nothing", b"{not json"),
+        ];
+        for (shape, stdin) in cases {
+            let run = run_wrapper(&artifact, &row.path, stdin, &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
+            assert_eq!(run.code, Some(2), "{} {shape}: {}", row.host, run.stderr);
+            assert_eq!(run.stdout, "");
+            assert!(
+                run.stderr.trim_end().ends_with("the hook is fail-closed, so the tool call is blocked"),
+                "{}",
+                run.stderr
+            );
+        }
+        // A guard that works is not blocked by being fail-closed.
+        let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_SHAPE", "nothing")]);
+        assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{}", run.stderr);
+    }
+    // The hosts' own fields cover what the wrapper cannot catch (a kill at the timeout).
+    let claude: Value = serde_json::from_slice(&std::fs::read(artifact.join("hooks/hooks.json")).unwrap()).unwrap();
+    let entries: Vec<&Value> =
+        claude["hooks"]["PreToolUse"].as_array().unwrap().iter().map(|g| &g["hooks"][0]).collect();
+    assert_eq!(entries.iter().filter(|e| e["onFailure"] == "block").count(), 1, "{entries:?}");
+    let cursor: Value =
+        serde_json::from_slice(&std::fs::read(artifact.join(".cursor-plugin/hooks.json")).unwrap()).unwrap();
+    let entries = cursor["hooks"]["preToolUse"].as_array().unwrap();
+    assert_eq!(entries.iter().filter(|e| e["failClosed"] == true).count(), 1, "{entries:?}");
+    let codex = std::fs::read_to_string(artifact.join(".codex-plugin/hooks.json")).unwrap();
+    assert!(!codex.contains("onFailure") && !codex.contains("failClosed"), "Codex entries have no such field");
 }
 
 #[test]
@@ -168,7 +236,9 @@ fn every_recorded_host_envelope_is_accepted_by_the_matching_wrapper() {
             let bytes = std::fs::read(&path).unwrap();
             let envelope: Value = serde_json::from_slice(&bytes).unwrap();
             let native = envelope["hook_event_name"].as_str().unwrap();
-            let Some(row) = manifest.hooks.iter().find(|r| r.host == host && r.native_event == native) else {
+            let Some(row) =
+                manifest.hooks.iter().find(|r| r.host == host && r.native_event == native && !r.fail_closed)
+            else {
                 // Events the seven config events do not map to (UserPromptSubmit, SessionEnd, …).
                 let mapped = agent_bundle::canonical::CanonicalEvent::ALL
                     .iter()
@@ -199,8 +269,9 @@ fn malformed_stdin_is_refused_with_exit_1_and_nothing_on_stdout() {
     require_node();
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
-    let row =
-        |host: Target, event: &str| manifest.hooks.iter().find(|r| r.host == host && r.event.name() == event).unwrap();
+    let row = |host: Target, event: &str| {
+        manifest.hooks.iter().find(|r| r.host == host && r.event.name() == event && !r.fail_closed).unwrap()
+    };
     let claude_before = row(Target::Claude, "beforeTool");
     let codex_stop = row(Target::Codex, "stop");
     let valid = envelope_for(claude_before);

@@ -32,7 +32,9 @@ pub struct ListArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("input_source").required(true).args(["input", "input_file"])))]
+#[command(group(
+    clap::ArgGroup::new("input_source").required(true).args(["input", "input_file", "native_input", "native_input_file"])
+))]
 pub struct SimulateArgs {
     /// The built plugin folder.
     #[arg(long)]
@@ -49,7 +51,13 @@ pub struct SimulateArgs {
     /// A file holding the canonical input.
     #[arg(long)]
     pub input_file: Option<Utf8PathBuf>,
-    /// Seconds to wait before stopping the wrapper [default: the hook's timeout, else 5].
+    /// A native envelope as the host sends it (a captured receipt), written to stdin as given.
+    #[arg(long)]
+    pub native_input: Option<String>,
+    /// A file holding a native envelope.
+    #[arg(long)]
+    pub native_input_file: Option<Utf8PathBuf>,
+    /// Seconds to wait before stopping the wrapper [default: the hook's effective timeout on the host].
     #[arg(long)]
     pub timeout: Option<u64>,
     /// Print the run as JSON.
@@ -83,21 +91,31 @@ pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Er
 }
 
 pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Result<(), Error> {
-    let text = match (&args.input, &args.input_file) {
-        (Some(text), _) => text.clone(),
-        (None, Some(path)) => fs_err::read_to_string(path).map_err(|e| Error::Failed(e.to_string()))?,
-        (None, None) => unreachable!("clap requires one input"),
+    use crate::simulate::{SimulateError, SimulateInput};
+    let read = |path: &Utf8PathBuf| fs_err::read_to_string(path).map_err(|e| Error::Failed(e.to_string()));
+    let (text, native) = match (&args.input, &args.input_file, &args.native_input, &args.native_input_file) {
+        (Some(text), ..) => (text.clone(), false),
+        (_, Some(path), ..) => (read(path)?, false),
+        (_, _, Some(text), _) => (text.clone(), true),
+        (_, _, _, Some(path)) => (read(path)?, true),
+        _ => unreachable!("clap requires one input"),
     };
-    let input: serde_json::Value =
+    let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| Error::Usage(format!("the input is not valid JSON: {e}")))?;
     let request = crate::simulate::SimulateRequest {
         artifact: args.artifact.clone(),
         target: args.target,
         hook: args.hook.clone(),
-        input,
+        input: if native { SimulateInput::Native(value) } else { SimulateInput::Canonical(value) },
         timeout: args.timeout.map(std::time::Duration::from_secs),
     };
-    let run = crate::simulate::simulate(&request, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+    let run = crate::simulate::simulate(&request, &RealDisk).map_err(|e| match e {
+        SimulateError::NotAdmitted(message) | SimulateError::BadInput(message) => Error::Usage(message),
+        other => Error::Failed(other.to_string()),
+    })?;
+    for warning in &run.warnings {
+        eprintln!("warning: {warning}");
+    }
     if args.json {
         writeln!(stdout, "{}", crate::json::pretty(&run))?;
     } else {
@@ -114,6 +132,7 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
         writeln!(stdout, "stdout     {}", show(&run.stdout))?;
         writeln!(stdout, "stderr     {}", show(&run.stderr))?;
         match (&run.outcome, &run.decode_error) {
+            (Some(serde_json::Value::Null), _) => writeln!(stdout, "outcome    continue (no output)")?,
             (Some(outcome), _) => writeln!(stdout, "outcome    {outcome}")?,
             (None, Some(error)) => writeln!(stdout, "outcome    unreadable: {error}")?,
             (None, None) => {

@@ -86,6 +86,8 @@ pub struct HookDeclaration {
     /// Selector strings, trimmed.
     pub tools: Vec<Spanned<String>>,
     pub args: Option<Spanned<Vec<String>>>,
+    /// `failClosed: true`: any failure of the hook blocks the tool (DECISIONS D6).
+    pub fail_closed: Option<Spanned<bool>>,
 }
 
 #[derive(Clone, Debug)]

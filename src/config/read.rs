@@ -11,7 +11,7 @@ use crate::source::{Location, SourceFile};
 
 const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"];
 const BUNDLE_KEYS: &[&str] = &["external"];
-const ENTRY_KEYS: &[&str] = &["args", "handler", "targets", "timeout", "tools"];
+const ENTRY_KEYS: &[&str] = &["args", "failClosed", "handler", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] = &["author", "description", "name", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
@@ -90,6 +90,7 @@ impl Reader<'_> {
             timeout: None,
             tools: Vec::new(),
             args: None,
+            fail_closed: None,
         };
         match &node.value {
             Value::Unreadable => None,
@@ -106,6 +107,7 @@ impl Reader<'_> {
                         }
                         "targets" => hook.targets = self.string_list(value, "targets"),
                         "timeout" => hook.timeout = self.timeout(value),
+                        "failClosed" => hook.fail_closed = self.boolean(value, "failClosed"),
                         "tools" => {
                             hook.tools = self
                                 .string_list(value, "tools")
@@ -331,6 +333,17 @@ impl Reader<'_> {
             Value::Unreadable => None,
             other => {
                 self.diagnostics.push(messages::wrong_type(what, "an object", other, &self.at(node)));
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, node: &Node, key: &str) -> Option<Spanned<bool>> {
+        match &node.value {
+            Value::Bool(b) => Some(Spanned { value: *b, at: self.at(node) }),
+            Value::Unreadable => None,
+            other => {
+                self.diagnostics.push(messages::wrong_type(&format!("`{key}`"), "a boolean", other, &self.at(node)));
                 None
             }
         }

@@ -67,6 +67,7 @@ catalogue! {
     UnknownEntryTarget = "AB4203", Error, "a hook's `targets` names an unknown host";
     PortableTarget = "AB4204", Error, "a hook explicitly targets `portable`, which has no hooks";
     InvalidTimeout = "AB4205", Error, "`timeout` is not a positive whole number of seconds";
+    FailClosedOnOtherEvent = "AB4206", Error, "`failClosed` on an event other than beforeTool";
     NativeSelectorUnknownTarget = "AB4210", Error, "a native selector names an unknown host";
     NativeSelectorHooklessTarget = "AB4211", Error, "a native selector names a host without hooks";
     NativeSelectorUnselectedTarget = "AB4212", Error, "a native selector names a host the hook does not target";
@@ -77,6 +78,7 @@ catalogue! {
     SelectorUnmapped = "AB4230", Error, "a tool selector has no native matcher on a selected host", original = "<target>.hook.tool.<selector>";
     NoApplicableSelector = "AB4231", Error, "a hook selects tools only of other hosts, leaving a host with an empty matcher", original = "<target>.hook.tool.unselected";
     EventUnsupported = "AB4232", Error, "no selected host can receive the hook's event", original = "<target>.hook.event.<event>";
+    FailClosedUncovered = "AB4234", Error, "a fail-closed prebuilt hook targets a host that has no failure field, so nothing would block";
     HostedToolSelector = "AB4233", Error, "a native selector names a tool that runs on the host's servers and never fires hooks", original = "codex.hook.tool.hosted";
     // Payloads and prebuilt handlers (AB47xx).
     ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";

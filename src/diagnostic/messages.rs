@@ -232,6 +232,31 @@ pub fn invalid_timeout(shown: &str, found: Option<&str>, at: &Location) -> Diagn
     .hint("write the timeout in whole seconds, e.g. `timeout: 10`, or leave it out to use the host's default")
 }
 
+pub fn fail_closed_on_other_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::FailClosedOnOtherEvent,
+        format!("`failClosed` has no meaning on `{event}`: only a beforeTool hook guards a tool call that a failure could block"),
+    )
+    .at(Some(at), "fail-closed on a non-guard event")
+    .hint("remove `failClosed`, or move the guard to `beforeTool`")
+}
+
+pub fn fail_closed_uncovered(hook: &Hook, table: &HostTable, uncovered: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::FailClosedUncovered,
+        format!(
+            "hook `{}` is fail-closed, but its prebuilt handler runs without the agent-bundle wrapper, and {} has no failure field in its hook entries",
+            hook.name, table.host
+        ),
+    )
+    .at(Some(&hook.declared_at), "nothing would block on this host")
+    .note(uncovered.to_string())
+    .hint(format!(
+        "use a handler module (the wrapper blocks with exit 2 on {}), or leave {} out of this hook's `targets`",
+        table.host, table.target
+    ))
+}
+
 pub fn tools_on_non_tool_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::ToolsOnNonToolEvent,

@@ -12,6 +12,8 @@ pub struct DocumentEntry {
     pub native_event: String,
     pub matcher: Option<String>,
     pub timeout_seconds: Option<u32>,
+    /// The host's own fail-closed keys (`onFailure: "block"`, `failClosed: true`).
+    pub fail_closed_entry: Option<Map<String, Value>>,
     pub command: String,
 }
 
@@ -24,6 +26,9 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                 let mut handler = json!({ "type": "command", "command": entry.command });
                 if let Some(timeout) = entry.timeout_seconds {
                     handler["timeout"] = timeout.into();
+                }
+                for (key, value) in entry.fail_closed_entry.iter().flatten() {
+                    handler[key] = value.clone();
                 }
                 let mut group = json!({ "hooks": [handler] });
                 if let Some(matcher) = &entry.matcher {
@@ -38,6 +43,9 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                 }
                 if let Some(timeout) = entry.timeout_seconds {
                     flat["timeout"] = timeout.into();
+                }
+                for (key, value) in entry.fail_closed_entry.iter().flatten() {
+                    flat[key] = value.clone();
                 }
                 flat
             }

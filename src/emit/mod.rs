@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use camino::Utf8Path;
 
 pub use documents::{DocumentEntry, hook_document, node_command, plugin_manifest};
-pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, deadline_ms, wrapper_source};
+pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, deadline_ms, starts_child_processes, wrapper_source};
 
 use crate::artifact::{
     ArtifactFile, ArtifactManifest, IndexRow, MANIFEST_PATH, MANIFEST_SCHEMA, ManifestHost, ManifestPlugin,
@@ -120,14 +120,26 @@ pub fn emit(
     for hook in &hooks {
         let reached = reached(&hook.id);
         for &(target, delivery) in &reached {
-            let Delivery::Native { native_event, matcher, timeout_seconds, .. } = delivery else { continue };
+            let Delivery::Native {
+                native_event, matcher, timeout_seconds, effective_timeout_seconds, fail_closed, ..
+            } = delivery
+            else {
+                continue;
+            };
             let table = hosts::table(target);
             let command = match &hook.handler {
                 Handler::Module { path } => {
                     let file = wrapper_path(hook, target, reached.len());
                     let mapping = table.event(hook.event).expect("planned events are supported");
-                    let contract = contract(hook, table, mapping, *timeout_seconds);
                     let handler = &bundled.handlers[path];
+                    let contract = contract(
+                        hook,
+                        table,
+                        mapping,
+                        *effective_timeout_seconds,
+                        fail_closed.as_ref(),
+                        starts_child_processes(&handler.code),
+                    );
                     let specifier = relative_specifier(&file, &handler.path);
                     let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
                     files.insert(file.clone(), ArtifactFile::new(source.into_bytes()));
@@ -139,6 +151,8 @@ pub fn emit(
                         native_event: native_event.clone(),
                         matcher: matcher.clone(),
                         timeout: *timeout_seconds,
+                        effective_timeout: *effective_timeout_seconds,
+                        fail_closed: fail_closed.is_some(),
                         path: file.clone(),
                     });
                     inputs.insert(hook.id.clone(), handler.summary.clone());
@@ -157,6 +171,7 @@ pub fn emit(
                 native_event: native_event.clone(),
                 matcher: matcher.clone(),
                 timeout_seconds: *timeout_seconds,
+                fail_closed_entry: fail_closed.as_ref().and_then(|how| how.entry.clone()),
                 command,
             });
         }
@@ -176,6 +191,7 @@ pub fn emit(
             *target,
             ManifestHost {
                 revision: table.revision.clone(),
+                table_digest: hosts::table_digest(*target),
                 manifest: surface.manifest.clone(),
                 document: surface.document.clone(),
             },

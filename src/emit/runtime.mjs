@@ -4,15 +4,20 @@
 //
 // What it does, in order: read stdin to the end (at most 1 MiB); parse exactly one JSON object;
 // check `hook_event_name` and every envelope field the host contract lists; decode the envelope
-// into the canonical payload; call the handler's default export; check its result against what the
-// host can deliver on this event; print the host's own answer. Any failure prints one line on
-// stderr, nothing on stdout, and exits 1, which every host treats as a non-blocking error.
+// into the canonical payload; call the handler's default export with deep-frozen copies; check its
+// result against the envelope as it was before the handler ran; print the host's own answer. A part
+// of a legal result the host has no channel for is dropped with one note on stderr (the rest, a
+// denial above all, is still delivered). Any failure prints one line on stderr, nothing on stdout,
+// and exits 1, which every host treats as a non-blocking error, or, for a fail-closed hook, exits
+// with the host's blocking code (2), so the tool call is refused. The hook settles exactly once.
 
-import { readFileSync } from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 
 const STDIN_LIMIT = 1024 * 1024;
 const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput'];
+const OUTCOMES = ['continue', 'allow', 'ask', 'deny'];
 
 const TYPE_WORDS = {
   'string': 'a string',
@@ -28,45 +33,138 @@ const TYPE_WORDS = {
 class HookError extends Error {}
 
 export async function runHook(contract, loadHandler) {
-  const writeAnswer = process.stdout.write.bind(process.stdout);
-  // Stdout carries only the answer: a handler's console.log or stdout writes go to stderr.
-  process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+  const answer = openAnswerChannel(contract);
+  let settled = false;
+  // The one way out: the first caller wins, every later one (a late answer after the deadline, an
+  // error thrown by a timer after the answer) is ignored.
+  const settle = (code, stderrLines, stdout) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(deadline);
+    const exit = () => process.exit(code);
+    const finish = () => (stdout === undefined ? exit() : answer.write(stdout, exit));
+    if (stderrLines.length === 0) {
+      finish();
+    } else {
+      process.stderr.write(stderrLines.map((line) => `${line}\n`).join(''), finish);
+    }
+  };
+  const fail = (message) => settle(contract.hook.failClosed?.exit ?? 1, [failureLine(contract, message)]);
 
+  process.on('uncaughtException', (error) => {
+    fail(`the handler threw outside its promise: ${describeError(error)}${whereThrown(error)}`);
+  });
+  process.on('unhandledRejection', (reason) => {
+    fail(`the handler left a promise rejected: ${describeError(reason)}${whereThrown(reason)}`);
+  });
+  // Counted from the process's start, not from here: the host's clock started before node did.
   const deadline = setTimeout(
-    () => fail(contract, `the handler did not finish within ${contract.hook.deadlineMs} ms (the hook's timeout)`),
-    contract.hook.deadlineMs,
+    () => fail(`the handler did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`),
+    Math.max(0, contract.hook.deadlineMs - performance.now()),
   );
   try {
     const envelope = parseEnvelope(await readStdin());
     const payload = decodeEnvelope(contract, envelope);
+    if (contract.hook.childProcesses) {
+      keepChildrenOffTheAnswer();
+    }
     const handler = await loadDefaultExport(loadHandler);
     let result;
     try {
-      result = await handler(payload, Object.freeze({
+      result = await handler(deepFrozenCopy(payload), Object.freeze({
         target: contract.hook.target,
         nativeEvent: contract.hook.nativeEvent,
-        nativeInput: envelope,
+        nativeInput: deepFrozenCopy(envelope),
       }));
     } catch (error) {
       throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
     }
-    const output = project(contract, checkResult(contract, envelope, result));
-    clearTimeout(deadline);
-    if (output === undefined) {
-      process.exit(0);
-    } else {
-      writeAnswer(output, () => process.exit(0));
-    }
+    const checked = checkResult(contract, envelope, result);
+    const output = project(contract, checked);
+    const notes = dropped(contract, checked);
+    settle(0, notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], output);
   } catch (error) {
-    clearTimeout(deadline);
-    fail(contract, error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
+    fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
   }
 }
 
-function fail(contract, message) {
+function failureLine(contract, message) {
+  const { name, target, nativeEvent, failClosed } = contract.hook;
+  const blocked = failClosed ? '; the hook is fail-closed, so the tool call is blocked' : '';
+  return `Agent Bundle hook error: ${name} (${target} ${nativeEvent}): ${message}${blocked}`.replace(/\s*\n\s*/g, ' ');
+}
+
+function noteLine(contract, notes, result, output) {
   const { name, target, nativeEvent } = contract.hook;
-  const line = `Agent Bundle hook error: ${name} (${target} ${nativeEvent}): ${message}`.replace(/\s*\n\s*/g, ' ');
-  process.stderr.write(`${line}\n`, () => process.exit(1));
+  const kept = result.outcome === 'deny'
+    ? 'the denial was delivered'
+    : output === undefined ? 'nothing else to deliver, the hook continues' : 'the rest of the result was delivered';
+  return `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): dropped ${notes.join('; ')}; ${kept}`.replace(/\s*\n\s*/g, ' ');
+}
+
+// Fd 1 is the host's answer channel, so nothing but the answer may reach it: the handler's console
+// and process.stdout go to stderr, and so do direct writes to fd 1 (a logger's `fs.writeSync(1)`).
+// Returns the one writer that still reaches fd 1.
+function openAnswerChannel() {
+  const writeAnswer = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+  let answering = false;
+  const offFd1 = (fd) => (fd === 1 && !answering ? 2 : fd);
+  const { write, writeSync, writev } = fs;
+  fs.write = (fd, ...rest) => write(offFd1(fd), ...rest);
+  fs.writeSync = (fd, ...rest) => writeSync(offFd1(fd), ...rest);
+  fs.writev = (fd, ...rest) => writev(offFd1(fd), ...rest);
+  syncBuiltinESMExports();
+  return {
+    write(text, callback) {
+      answering = true;
+      try {
+        writeAnswer(text, callback);
+      } finally {
+        answering = false;
+      }
+    },
+  };
+}
+
+// A child process started with inherited stdio would write straight into fd 1: its stdout is sent
+// to stderr instead. Loaded only for handlers whose bundle uses child_process (the build knows), so
+// other hooks do not pay for the module.
+function keepChildrenOffTheAnswer() {
+  const childProcess = createRequire(import.meta.url)('node:child_process');
+  const offStdout = (stdio) => {
+    const list = typeof stdio === 'string' ? [stdio, stdio, stdio] : Array.isArray(stdio) ? [...stdio] : undefined;
+    if (list === undefined) return stdio;
+    if (list[1] === 'inherit' || list[1] === 1 || list[1] === process.stdout) list[1] = 2;
+    return list;
+  };
+  const { spawn } = childProcess.ChildProcess.prototype;
+  childProcess.ChildProcess.prototype.spawn = function spawnOffTheAnswer(options) {
+    return spawn.call(this, options && typeof options === 'object' ? { ...options, stdio: offStdout(options.stdio) } : options);
+  };
+  for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
+    const original = childProcess[name];
+    childProcess[name] = (...args) => {
+      const last = args.at(-1);
+      if (last && typeof last === 'object' && !Array.isArray(last) && last.stdio !== undefined) {
+        args[args.length - 1] = { ...last, stdio: offStdout(last.stdio) };
+      }
+      return original(...args);
+    };
+  }
+  syncBuiltinESMExports();
+}
+
+function deepFrozenCopy(value) {
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 async function readStdin() {
@@ -196,24 +294,23 @@ function checkResult(contract, envelope, result) {
   }
   const { reason, additionalContext, updatedInput } = result;
   const outcome = result.outcome ?? 'continue';
-  const channels = contract.result;
   if (outcome === 'stop') {
     throw new HookError('outcome "stop" is not supported: return "deny" with a reason to block, or "continue"');
   }
-  if (outcome !== 'continue' && outcome !== 'deny') {
-    throw new HookError(`outcome must be "continue" or "deny", got ${show(outcome)}`);
+  if (!OUTCOMES.includes(outcome)) {
+    throw new HookError(`outcome must be one of ${OUTCOMES.map((o) => JSON.stringify(o)).join(', ')}, got ${show(outcome)}`);
   }
   if (reason !== undefined && typeof reason !== 'string') {
     throw new HookError(`reason must be a string, got ${show(reason)}`);
   }
+  if (outcome !== 'continue') {
+    refuseIllegal(contract, where, outcome);
+  }
   if (outcome === 'deny') {
-    if (!channels.deny) {
-      throw new HookError(`${where} cannot deny; return "continue"`);
-    }
     if (reason === undefined || reason.trim() === '') {
       throw new HookError('a denial needs a non-empty reason: the host shows it to the model');
     }
-    const when = channels.denyWhen;
+    const when = contract.result.denyWhen;
     if (when && envelope[when.key] !== when.equals) {
       throw new HookError(`${where} honours a denial only when ${when.key} is ${JSON.stringify(when.equals)}, got ${show(envelope[when.key])}`);
     }
@@ -224,22 +321,64 @@ function checkResult(contract, envelope, result) {
     if (typeof additionalContext !== 'string') {
       throw new HookError(`additionalContext must be a string, got ${show(additionalContext)}`);
     }
-    if (!channels.additionalContext) {
-      throw new HookError(`${where} has no channel for additionalContext`);
-    }
+    refuseIllegal(contract, where, 'additionalContext');
   }
   if (updatedInput !== undefined) {
     if (!isPlainObject(updatedInput)) {
       throw new HookError(`updatedInput must be a plain object, got ${show(updatedInput)}`);
     }
-    if (!channels.updatedInput) {
-      throw new HookError(`${where} cannot replace input (updatedInput)`);
-    }
+    refuseIllegal(contract, where, 'updatedInput');
     if (outcome === 'deny') {
       throw new HookError('updatedInput cannot be combined with a denial');
     }
   }
   return { outcome, reason, additionalContext, updatedInput };
+}
+
+const PART_WORDS = {
+  deny: 'a denial',
+  allow: 'an explicit allow',
+  ask: 'an ask',
+  additionalContext: 'additionalContext',
+  updatedInput: 'updatedInput',
+};
+
+// What the build decided for one part of a result on this host event: 'deliver', { drop } or
+// { refuse }. Anything else means the wrapper and its runtime disagree, an internal error.
+function partSupport(contract, part) {
+  const support = contract.parts?.[part];
+  if (support === 'deliver' || typeof support?.drop === 'string' || typeof support?.refuse === 'string') {
+    return support;
+  }
+  throw new Error(`the contract has no rule for the result part ${JSON.stringify(part)}`);
+}
+
+function refuseIllegal(contract, where, part) {
+  const support = partSupport(contract, part);
+  if (support.refuse !== undefined) {
+    throw new HookError(`${where} cannot take ${PART_WORDS[part]}: ${support.refuse}`);
+  }
+}
+
+function delivers(contract, part) {
+  return partSupport(contract, part) === 'deliver';
+}
+
+/// The parts of a checked result this host has no channel for, each with the recorded reason.
+function dropped(contract, result) {
+  const notes = [];
+  const dropNote = (part) => {
+    const { drop } = partSupport(contract, part);
+    if (drop !== undefined) notes.push(`${PART_WORDS[part]} (${drop})`);
+  };
+  if (result.outcome === 'allow' || result.outcome === 'ask') {
+    // A rewrite that the host applies only with an allow carries the allow itself.
+    const carriedByRewrite = result.outcome === 'allow' && result.updatedInput !== undefined
+      && contract.result.rewriteDecision === 'allow';
+    if (!carriedByRewrite) dropNote(result.outcome);
+  }
+  if (result.additionalContext !== undefined) dropNote('additionalContext');
+  return notes;
 }
 
 /// The host-native answer for a checked result, as JSON text, or undefined when there is nothing
@@ -249,11 +388,17 @@ function project(contract, result) {
   const answer = {};
   let specific;
   const hookSpecific = () => (specific ??= { hookEventName: contract.hook.nativeEvent });
-  if (result.additionalContext !== undefined) {
-    if (channels.additionalContext === 'hookSpecificOutput') {
-      hookSpecific().additionalContext = result.additionalContext;
-    } else {
-      answer.additional_context = result.additionalContext;
+  const unknown = (part, channel) => new Error(`unknown ${part} channel ${show(channel)} in the contract`);
+  if (result.additionalContext !== undefined && delivers(contract, 'additionalContext')) {
+    switch (channels.additionalContext) {
+      case 'hookSpecificOutput':
+        hookSpecific().additionalContext = result.additionalContext;
+        break;
+      case 'additional_context':
+        answer.additional_context = result.additionalContext;
+        break;
+      default:
+        throw unknown('additionalContext', channels.additionalContext);
     }
   }
   if (result.outcome === 'deny') {
@@ -271,17 +416,36 @@ function project(contract, result) {
         answer.followup_message = result.reason;
         break;
       default:
-        throw new HookError(`unknown deny channel ${show(channels.deny)}`);
+        throw unknown('deny', channels.deny);
+    }
+  }
+  if ((result.outcome === 'allow' || result.outcome === 'ask') && delivers(contract, result.outcome)) {
+    const channel = channels[result.outcome];
+    switch (channel) {
+      case 'permissionDecision':
+        hookSpecific().permissionDecision = result.outcome;
+        break;
+      case 'cursorPermission':
+        answer.permission = result.outcome;
+        break;
+      default:
+        throw unknown(result.outcome, channel);
     }
   }
   if (result.updatedInput !== undefined) {
-    if (channels.updatedInput === 'hookSpecificOutput') {
-      hookSpecific().updatedInput = result.updatedInput;
-      if (channels.rewriteDecision) {
-        hookSpecific().permissionDecision = channels.rewriteDecision;
-      }
-    } else {
-      Object.assign(answer, { permission: 'allow', updated_input: result.updatedInput });
+    switch (channels.updatedInput) {
+      case 'hookSpecificOutput':
+        hookSpecific().updatedInput = result.updatedInput;
+        if (channels.rewriteDecision && specific.permissionDecision === undefined) {
+          specific.permissionDecision = channels.rewriteDecision;
+        }
+        break;
+      case 'cursorUpdatedInput':
+        answer.updated_input = result.updatedInput;
+        answer.permission ??= 'allow';
+        break;
+      default:
+        throw unknown('updatedInput', channels.updatedInput);
     }
   }
   if (specific) {

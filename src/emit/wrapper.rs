@@ -4,7 +4,8 @@
 use serde_json::json;
 
 use crate::canonical::CanonicalEvent;
-use crate::hosts::{EventMapping, HookSurface, HostTable};
+use crate::canonical::ResultPart;
+use crate::hosts::{EventMapping, FailClosed, HostTable, PartSupport};
 use crate::normalise::Hook;
 
 /// The shared runtime, embedded in the binary and written next to the wrappers.
@@ -12,39 +13,66 @@ pub const RUNTIME_SOURCE: &str = include_str!("runtime.mjs");
 /// Its artifact path.
 pub const RUNTIME_PATH: &str = "hooks/agent-bundle-runtime.mjs";
 
-/// What the wrapper waits for when neither the hook nor the host table gives a timeout.
-const FALLBACK_TIMEOUT_SECONDS: u32 = 600;
-
-/// The wrapper's own deadline: a little before the host's, so that a hanging handler ends with
-/// the wrapper's clear message rather than the host's kill.
-pub fn deadline_ms(timeout_seconds: Option<u32>, surface: &HookSurface) -> u64 {
-    let seconds = timeout_seconds.or(surface.default_timeout_seconds).unwrap_or(FALLBACK_TIMEOUT_SECONDS);
-    let total = u64::from(seconds) * 1000;
-    total - (total / 10).min(1000)
+/// The wrapper's own deadline, in milliseconds since the node process started: before the host's
+/// kill, so that a hanging handler ends with the wrapper's clear message (and, fail-closed, with the
+/// blocking exit) rather than with a kill the host may treat as fail-open. A fifth of the timeout,
+/// at least 300 ms and at most a second, is left for the host's spawn and node's start-up.
+pub fn deadline_ms(effective_timeout_seconds: u32) -> u64 {
+    let total = u64::from(effective_timeout_seconds) * 1000;
+    total - (total / 5).clamp(300, 1000).min(total / 2)
 }
 
-/// The contract object a wrapper passes to the runtime: the host table's slice for this event.
+/// Whether bundled code may start child processes, whose inherited stdout the runtime must keep off
+/// the answer channel. A textual test over the bundle: a false positive only costs the module load.
+pub fn starts_child_processes(bundle_code: &str) -> bool {
+    bundle_code.contains("child_process")
+}
+
+/// The contract object a wrapper passes to the runtime: the plan's facts for this hook on this host
+/// and the host table's slice for its event, with what happens to each part of a result decided
+/// here ([`HostTable::result_part`]), so the runtime only carries it out.
 pub fn contract(
     hook: &Hook,
     table: &HostTable,
     mapping: &EventMapping,
-    timeout_seconds: Option<u32>,
+    effective_timeout_seconds: u32,
+    fail_closed: Option<&FailClosed>,
+    child_processes: bool,
 ) -> serde_json::Value {
     let surface = table.hooks.as_ref().expect("planned hosts have hooks");
     let input: Vec<_> = surface.input_fields(mapping).collect();
+    let parts: serde_json::Map<String, serde_json::Value> = ResultPart::ALL
+        .iter()
+        .map(|&part| {
+            let support = match table.result_part(hook.event, part) {
+                PartSupport::Deliver => json!("deliver"),
+                PartSupport::Drop(reason) => json!({ "drop": reason }),
+                PartSupport::Refuse(reason) => json!({ "refuse": reason }),
+            };
+            (part.name().to_string(), support)
+        })
+        .collect();
+    let mut hook_facts = json!({
+        "name": hook.name,
+        "id": hook.id,
+        "event": hook.event,
+        "target": table.target,
+        "nativeEvent": mapping.native,
+        "deadlineMs": deadline_ms(effective_timeout_seconds),
+    });
+    if let Some(how) = fail_closed {
+        hook_facts["failClosed"] = json!({ "exit": how.exit });
+    }
+    if child_processes {
+        hook_facts["childProcesses"] = json!(true);
+    }
     json!({
-        "hook": {
-            "name": hook.name,
-            "id": hook.id,
-            "event": hook.event,
-            "target": table.target,
-            "nativeEvent": mapping.native,
-            "deadlineMs": deadline_ms(timeout_seconds, surface),
-        },
+        "hook": hook_facts,
         "host": format!("{} {}", table.host, table.host_version),
         "revision": table.revision,
         "input": input,
         "result": mapping.result,
+        "parts": parts,
     })
 }
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::canonical::{CanonicalEvent, Selector};
+use crate::canonical::{CanonicalEvent, ResultPart, Selector};
 use crate::target::Target;
 
 /// The embedded table files, in [`Target::ALL`] order.
@@ -103,6 +103,25 @@ pub struct EventMapping {
     /// Which parts of a handler's result this host can deliver on this event, and how.
     #[serde(default)]
     pub result: ResultChannels,
+    /// How a fail-closed hook on this event blocks when it fails (only tool events that can deny).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_closed: Option<FailClosed>,
+}
+
+/// What makes a failing hook block the tool on a host (DECISIONS D6, `failClosed: true`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FailClosed {
+    /// Keys the hook's entry in the host document gains, so that failures the wrapper cannot catch
+    /// (the host's own kill at the timeout, a crash before the runtime loads) also block. `None`:
+    /// the host has no such field.
+    pub entry: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The exit code with which the wrapper blocks when it catches the failure itself (the reason
+    /// goes on stderr, which the host shows the model).
+    pub exit: i32,
+    /// What stays uncovered without an entry field, for `inspect` and the matrix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncovered: Option<String>,
 }
 
 /// One field of a host's stdin envelope: how it is checked and which canonical payload key it
@@ -191,6 +210,53 @@ pub struct ResultChannels {
     /// together with one (DECISIONS D6: the least-privileged decision that makes the host apply it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rewrite_decision: Option<String>,
+    /// An explicit `outcome: 'allow'`, written as the host's permission decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow: Option<PermissionChannel>,
+    /// `outcome: 'ask'`: the host asks the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<PermissionChannel>,
+    /// Why a part has no channel here, where the table records it (otherwise a message is derived).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub missing: BTreeMap<ResultPart, String>,
+    /// Parts the page names as illegal on this host's event, beyond the canonical rules ("on Codex
+    /// agentStop cannot add context"): they fail the hook instead of being dropped.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub refuses: BTreeMap<ResultPart, String>,
+}
+
+/// A permission decision's field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionChannel {
+    /// `hookSpecificOutput.permissionDecision` (Claude Code, Codex).
+    PermissionDecision,
+    /// Cursor's top-level `permission`.
+    CursorPermission,
+}
+
+/// What a wrapper does with one part of a result on one host event (DECISIONS D6).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PartSupport {
+    /// Written through the host's channel.
+    Deliver,
+    /// Legal, but this host has no channel: the rest is delivered and one note on stderr names it.
+    Drop(String),
+    /// Illegal here: the hook fails with this reason.
+    Refuse(String),
+}
+
+impl ResultChannels {
+    fn has(&self, part: ResultPart) -> bool {
+        match part {
+            ResultPart::Deny => self.deny.is_some(),
+            ResultPart::Allow => self.allow.is_some(),
+            ResultPart::Ask => self.ask.is_some(),
+            ResultPart::AdditionalContext => self.additional_context.is_some(),
+            ResultPart::UpdatedInput => self.updated_input.is_some(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -276,6 +342,29 @@ impl HostTable {
         }
     }
 
+    /// What a wrapper of `event` on this host does with `part` of a result: the one place that
+    /// combines the page's canonical rules, the host's own refusals and its channels.
+    pub fn result_part(&self, event: CanonicalEvent, part: ResultPart) -> PartSupport {
+        if let Some(rule) = event.refuses(part) {
+            return PartSupport::Refuse(rule.to_string());
+        }
+        let Ok(mapping) = self.event(event) else {
+            return PartSupport::Refuse(format!("{} does not receive {event}", self.host));
+        };
+        let result = &mapping.result;
+        if let Some(reason) = result.refuses.get(&part) {
+            return PartSupport::Refuse(reason.clone());
+        }
+        if result.has(part) {
+            return PartSupport::Deliver;
+        }
+        let reason =
+            result.missing.get(&part).cloned().unwrap_or_else(|| {
+                format!("{} has no channel for {} on {}", self.host, part.described(), mapping.native)
+            });
+        if part.droppable() { PartSupport::Drop(reason) } else { PartSupport::Refuse(reason) }
+    }
+
     pub fn has_hooks(&self) -> bool {
         self.hooks.is_some()
     }
@@ -301,6 +390,12 @@ pub fn tables() -> &'static [HostTable; 4] {
             table
         })
     })
+}
+
+/// A digest of one host table's bytes, recorded in the artifact manifest.
+pub fn table_digest(target: Target) -> String {
+    let source = TABLE_SOURCES.iter().find(|(t, _)| *t == target).map(|(_, s)| *s).expect("every target has a table");
+    crate::digest::sha256_hex(source.as_bytes())
 }
 
 /// A digest of every host table's bytes: changes whenever any table does, so caches keyed on it

@@ -22,6 +22,8 @@ pub struct Identity<'a> {
     pub args: &'a [String],
     /// `<payload>/<path inside the payload>`, only for prebuilt handlers.
     pub prebuilt_path: Option<&'a str>,
+    /// Hashed only when set, so hooks declared before the key existed keep their names.
+    pub fail_closed: bool,
 }
 
 impl Identity<'_> {
@@ -32,6 +34,9 @@ impl Identity<'_> {
             object.insert("args".into(), json!(self.args));
         }
         object.insert("event".into(), json!(self.event.name()));
+        if self.fail_closed {
+            object.insert("failClosed".into(), json!(true));
+        }
         object.insert("handler".into(), json!(self.handler));
         if !self.native_tools.is_empty() {
             let native: Vec<Value> =
@@ -98,7 +103,17 @@ mod tests {
         tools: &'a [Selector],
         timeout: Timeout,
     ) -> Identity<'a> {
-        Identity { event, handler, targets, tools, native_tools: &[], timeout, args: &[], prebuilt_path: None }
+        Identity {
+            event,
+            handler,
+            targets,
+            tools,
+            native_tools: &[],
+            timeout,
+            args: &[],
+            prebuilt_path: None,
+            fail_closed: false,
+        }
     }
 
     const BOTH: &[Target] = &[Target::Claude, Target::Codex];

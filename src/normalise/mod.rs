@@ -45,6 +45,9 @@ pub struct Hook {
     pub timeout: Timeout,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
+    /// Any failure of the hook blocks the tool (only on beforeTool; DECISIONS D6).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fail_closed: bool,
     /// Where the declaration is, for diagnostics of later stages.
     #[serde(skip)]
     pub declared_at: Location,
@@ -281,6 +284,14 @@ impl Normaliser<'_> {
 
         let (tools, native_tools) = self.selectors(&declaration.tools, &targets);
         let timeout = self.timeout(declaration);
+        let fail_closed = match &declaration.fail_closed {
+            Some(flag) if flag.value && event != CanonicalEvent::BeforeTool => {
+                self.diagnostics.push(messages::fail_closed_on_other_event(event, &flag.at));
+                false
+            }
+            Some(flag) => flag.value,
+            None => false,
+        };
 
         let args = match (&declaration.args, &handler) {
             (Some(args), Some(Handler::Prebuilt { .. })) => args.value.clone(),
@@ -319,6 +330,7 @@ impl Normaliser<'_> {
             timeout,
             args: &args,
             prebuilt_path,
+            fail_closed,
         };
         let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
         let identity = identity.stable_json();
@@ -333,6 +345,7 @@ impl Normaliser<'_> {
             native_tools,
             timeout,
             args,
+            fail_closed,
             declared_at: declaration.at.clone(),
             tools_at,
             identity,

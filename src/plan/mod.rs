@@ -10,8 +10,12 @@ pub use matcher::render_matcher;
 
 use crate::diagnostic::{Diagnostic, messages};
 use crate::hosts;
-use crate::normalise::{Hook, Timeout};
+use crate::normalise::{Handler, Hook, Timeout};
 use crate::target::Target;
+
+/// What a hook may run for when neither the declaration nor the host documents a timeout (Cursor):
+/// the longest default of the documented hosts, so the wrapper never gives up before the host.
+pub const UNDOCUMENTED_TIMEOUT_SECONDS: u32 = 600;
 
 /// What one host gets for one hook.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -29,6 +33,13 @@ pub enum Delivery {
         /// The host's default, shown when `timeout_seconds` is `None` (`None`: not documented).
         #[serde(rename = "hostDefaultTimeoutSeconds", skip_serializing_if = "Option::is_none")]
         host_default_timeout_seconds: Option<u32>,
+        /// How long the host lets the hook run: the declared timeout, else the host's default, else
+        /// [`UNDOCUMENTED_TIMEOUT_SECONDS`]. The wrapper's deadline and `hooks simulate` use it.
+        #[serde(rename = "effectiveTimeoutSeconds")]
+        effective_timeout_seconds: u32,
+        /// How a failure of a fail-closed hook blocks on this host.
+        #[serde(rename = "failClosed", skip_serializing_if = "Option::is_none")]
+        fail_closed: Option<hosts::FailClosed>,
     },
     /// The host lacks the event; the hook is simply absent from its document.
     Absent { reason: String },
@@ -79,8 +90,8 @@ pub fn plan(hooks: &[Hook]) -> (Vec<HookPlan>, Vec<Diagnostic>) {
 fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -> Option<TargetPlan> {
     let table = hosts::table(target);
     let surface = table.hooks.as_ref()?;
-    let native_event = match table.event(hook.event) {
-        Ok(mapping) => mapping.native.clone(),
+    let mapping = match table.event(hook.event) {
+        Ok(mapping) => mapping,
         Err(reason) => {
             return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.to_string() } });
         }
@@ -111,10 +122,22 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
         Timeout::Seconds(seconds) => Some(seconds),
         Timeout::HostDefault => None,
     };
+    let fail_closed = if hook.fail_closed {
+        let how =
+            mapping.fail_closed.clone().expect("fail-closed hooks are beforeTool hooks, which every host can block");
+        if let (Handler::Prebuilt { .. }, None) = (&hook.handler, &how.entry) {
+            let uncovered = how.uncovered.as_deref().unwrap_or("the host has no failure field");
+            diagnostics.push(messages::fail_closed_uncovered(hook, table, uncovered));
+            return None;
+        }
+        Some(how)
+    } else {
+        None
+    };
     Some(TargetPlan {
         target,
         delivery: Delivery::Native {
-            native_event,
+            native_event: mapping.native.clone(),
             matcher: render_matcher(&alternatives),
             timeout_seconds,
             host_default_timeout_seconds: if timeout_seconds.is_none() {
@@ -122,6 +145,10 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             } else {
                 None
             },
+            effective_timeout_seconds: timeout_seconds
+                .or(surface.default_timeout_seconds)
+                .unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS),
+            fail_closed,
         },
     })
 }

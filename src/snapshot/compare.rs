@@ -21,6 +21,16 @@ pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
 struct Entry {
     matcher: Option<String>,
     timeout: Option<Value>,
+    /// The entry carries a host's fail-closed keys (`onFailure: "block"`, `failClosed: true`).
+    fail_closed: bool,
+}
+
+/// Whether a document entry carries the fail-closed keys of any host table.
+fn has_fail_closed_keys(handler: &Value) -> bool {
+    crate::hosts::tables().iter().filter_map(|t| t.hooks.as_ref()).flat_map(|s| s.events.values()).any(|event| {
+        let entry = event.supported().ok().and_then(|m| m.fail_closed.as_ref()).and_then(|f| f.entry.as_ref());
+        entry.is_some_and(|keys| keys.iter().all(|(k, v)| handler.get(k) == Some(v)))
+    })
 }
 
 /// (native event, command) → entry, from a Claude/Codex (grouped) or Cursor (flat) hook document.
@@ -36,7 +46,11 @@ fn entries(document: &Value) -> BTreeMap<(String, String), Entry> {
             };
             for handler in handlers {
                 let Some(command) = handler.get("command").and_then(Value::as_str) else { continue };
-                let entry = Entry { matcher: matcher.clone(), timeout: handler.get("timeout").cloned() };
+                let entry = Entry {
+                    matcher: matcher.clone(),
+                    timeout: handler.get("timeout").cloned(),
+                    fail_closed: has_fail_closed_keys(handler),
+                };
                 found.insert((event.clone(), command.to_string()), entry);
             }
         }
@@ -57,6 +71,14 @@ fn describe_entry_change(lines: &mut Vec<String>, target: &str, event: &str, fil
             "{target} {event} timeout: {} → {} ({file})",
             show(a.timeout.as_ref()),
             show(b.timeout.as_ref())
+        ));
+    }
+    if a.fail_closed != b.fail_closed {
+        let word = |closed: bool| if closed { "fail-closed" } else { "fail-open" };
+        lines.push(format!(
+            "{target} {event} failure policy: {} → {} ({file})",
+            word(a.fail_closed),
+            word(b.fail_closed)
         ));
     }
 }

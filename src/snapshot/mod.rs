@@ -222,7 +222,8 @@ fn snapshot_bundle(
 fn index_line(row: &IndexRow) -> String {
     let matcher = row.matcher.as_deref().map(|m| format!("  matcher {m}")).unwrap_or_default();
     let timeout = row.timeout.map_or_else(|| "host default".to_string(), |t| format!("{t} s"));
-    format!("{}  {} -> {}{matcher}  timeout {timeout}  {}", row.name, row.event, row.native_event, row.path)
+    let policy = if row.fail_closed { "  fail-closed" } else { "" };
+    format!("{}  {} -> {}{matcher}  timeout {timeout}{policy}  {}", row.name, row.event, row.native_event, row.path)
 }
 
 /// Recorded inputs for a hook: `inputs/<hook name>/*.json` and `inputs/<canonical event>/*.json`,

@@ -217,6 +217,81 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "a fail-closed guard that throws blocks the command, and the model gets the reason",
+            bundle: "e2e/fail-closed-throws",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the command ran although its fail-closed guard failed")?;
+                ensure(run.any_request_contains("E2E_FAIL_CLOSED"), "no model request carried the guard's failure")
+            },
+        },
+        Scenario {
+            name: "a fail-closed guard killed outright (SIGKILL) still blocks through onFailure: block",
+            bundle: "e2e/fail-closed-killed",
+            hosts: &[Host::Claude],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                claude_ran_pre_tool_use(run)?;
+                ensure(!exists(run, MARKER), "the command ran although its fail-closed guard died")
+            },
+        },
+        Scenario {
+            name: "control: the same killed guard without failClosed fails open (the command runs)",
+            bundle: "e2e/killed-fail-open",
+            hosts: &[Host::Claude],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                claude_ran_pre_tool_use(run)?;
+                ensure(
+                    exists(run, MARKER),
+                    "the command was blocked without failClosed: the proof above proves nothing",
+                )
+            },
+        },
+        Scenario {
+            name: "without the host's field a killed fail-closed guard fails open, as the matrix says",
+            bundle: "e2e/fail-closed-killed",
+            hosts: &[Host::Codex],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "Codex blocked: its table (no failure field) is out of date")
+            },
+        },
+        Scenario {
+            name: "beforeTool allow runs the command with no allow rule and no prompt (default mode)",
+            bundle: "e2e/allow-shell",
+            hosts: &[Host::Claude],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                claude_ran_pre_tool_use(run)?;
+                ensure(exists(run, MARKER), "the explicitly allowed command did not run")?;
+                ensure(!run.stdout.contains(r#""permission_denials":[{"#), "Claude still reported a permission denial")
+            },
+        },
+        Scenario {
+            name: "beforeTool allow, which Codex cannot take, is dropped: the hook does not fail, the command runs",
+            bundle: "e2e/allow-shell",
+            hosts: &[Host::Codex],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "the command did not run")?;
+                ensure(!run.stdout.contains("unsupported"), "Codex reported the hook's answer as unsupported")
+            },
+        },
+        Scenario {
             name: "tools ['file.write'] fires for the host's write tool and not for the shell",
             bundle: "e2e/file-write-only",
             hosts: BOTH,

@@ -1,11 +1,15 @@
 // Every config event on every host, all with one handler that returns the result shape named by the
 // AGENT_BUNDLE_TEST_SHAPE environment variable. tests/wrappers.rs runs each wrapper with each shape.
+// The second beforeTool entry is fail-closed: every failure must block with the host's exit 2.
 import { defineConfig } from 'agent-bundle/config';
 
 export default defineConfig({
   hooks: {
     sessionStart: { handler: './src/hooks/shape.ts', timeout: 2 },
-    beforeTool: { handler: './src/hooks/shape.ts', timeout: 2 },
+    beforeTool: [
+      { handler: './src/hooks/shape.ts', timeout: 2 },
+      { handler: './src/hooks/shape.ts', timeout: 2, failClosed: true },
+    ],
     afterTool: { handler: './src/hooks/shape.ts', timeout: 2 },
     stop: { handler: './src/hooks/shape.ts', timeout: 2 },
     agentStart: { handler: './src/hooks/shape.ts', timeout: 2 },

@@ -1,5 +1,8 @@
 // Returns (or throws) the result shape named by AGENT_BUNDLE_TEST_SHAPE.
-type Shape = () => unknown;
+import { execSync, spawn, spawnSync } from 'node:child_process';
+import { writeSync } from 'node:fs';
+
+type Shape = (payload: Record<string, unknown>) => unknown;
 
 const rewrite = { command: 'echo rewritten' };
 
@@ -23,13 +26,42 @@ const shapes: Record<string, Shape> = {
     await new Promise((resolve) => setTimeout(resolve, 5));
     return { outcome: 'deny', reason: 'decided later' };
   },
+  'allow': () => ({ outcome: 'allow' }),
+  'ask': () => ({ outcome: 'ask' }),
+  'allow + rewrite': () => ({ outcome: 'allow', updatedInput: rewrite }),
+  'allow + context': () => ({ outcome: 'allow', additionalContext: 'extra context' }),
+  'children with inherited stdio, then context': async () => {
+    spawnSync('echo', ['child spawnSync output'], { stdio: 'inherit' });
+    execSync('echo child execSync output', { stdio: 'inherit' });
+    await new Promise((resolve) => spawn('echo', ['child spawn output'], { stdio: 'inherit' }).on('close', resolve));
+    await new Promise((resolve) => spawn('echo', ['child spawn array output'], { stdio: [0, 1, 2] }).on('close', resolve));
+    return { additionalContext: 'extra context' };
+  },
+  'writes to fd 1, then context': () => {
+    writeSync(1, 'a direct write to fd 1\n');
+    return { additionalContext: 'extra context' };
+  },
   // Illegal shapes.
   'deny without reason': () => ({ outcome: 'deny' }),
   'deny with blank reason': () => ({ outcome: 'deny', reason: '   ' }),
   'reason without deny': () => ({ reason: 'why not' }),
   'deny + rewrite': () => ({ outcome: 'deny', reason: 'no', updatedInput: rewrite }),
   'stop': () => ({ outcome: 'stop' }),
-  'allow': () => ({ outcome: 'allow' }),
+  'unknown outcome': () => ({ outcome: 'approve' }),
+  'mutates its input': (payload: Record<string, unknown>) => {
+    payload.sessionId = 'changed';
+    return { additionalContext: 'extra context' };
+  },
+  'throws in a timer': () => {
+    setTimeout(() => {
+      throw new Error('a timer broke');
+    }, 1);
+    return new Promise(() => {});
+  },
+  'leaves a rejection': () => {
+    Promise.reject(new Error('nobody awaited this'));
+    return new Promise(() => {});
+  },
   'unknown key': () => ({ decision: 'block' }),
   'context not a string': () => ({ additionalContext: 42 }),
   'reason not a string': () => ({ outcome: 'deny', reason: 7 }),
@@ -43,13 +75,16 @@ const shapes: Record<string, Shape> = {
   },
   'rejects': () => Promise.reject(new TypeError('the handler gave up')),
   'hangs': () => new Promise(() => {}),
+  // Answers just after the wrapper's deadline: the deadline must win, alone.
+  'answers late': () =>
+    new Promise((resolve) => setTimeout(() => resolve({ outcome: 'deny', reason: 'too late' }), 1700)),
 };
 
-export default (): unknown => {
+export default (payload: Record<string, unknown>): unknown => {
   const name = process.env.AGENT_BUNDLE_TEST_SHAPE ?? 'nothing';
   const shape = shapes[name];
   if (!shape) {
     throw new Error(`unknown test shape ${name}`);
   }
-  return shape();
+  return shape(payload);
 };
