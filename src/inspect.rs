@@ -96,8 +96,14 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         if !tools.is_empty() {
             let _ = writeln!(out, "  tools    {}", tools.join(", "));
         }
+        if !hook.sources.is_empty() {
+            let _ = writeln!(out, "  sources  {}", hook.sources.join(", "));
+        }
         if let Timeout::Seconds(seconds) = hook.timeout {
             let _ = writeln!(out, "  timeout  {seconds} s");
+        }
+        if hook.fail_closed {
+            let _ = writeln!(out, "  failure  blocks the tool (failClosed)");
         }
         let reached = reached_hosts(bundle, hook);
         for plan in plans {
@@ -123,6 +129,8 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
             let mut line = native_event.clone();
             if hook.event.accepts_tools() {
                 let _ = write!(line, "  matcher {}", matcher.as_deref().unwrap_or("(every tool)"));
+            } else if let Some(matcher) = matcher {
+                let _ = write!(line, "  matcher {matcher}");
             }
             let timeout = match (timeout_seconds, host_default_timeout_seconds) {
                 (Some(seconds), _) => format!("{seconds} s"),

@@ -170,14 +170,20 @@ pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
     let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
-    let tool_key = surface.input_fields(mapping).find(|f| f.canonical.as_deref() == Some("toolName")).map(|f| &f.key);
-    let Some(tool) = tool_key.and_then(|key| fields.get(key)).and_then(Value::as_str) else { return Ok(()) };
+    // What the host's matcher compares: the session's source on sessionStart, else the tool name.
+    let (key, what) = match mapping.source_matcher.as_ref().and_then(|m| m.supported().ok()) {
+        Some(source) => (Some(&source.field), "source"),
+        None => {
+            (surface.input_fields(mapping).find(|f| f.canonical.as_deref() == Some("toolName")).map(|f| &f.key), "tool")
+        }
+    };
+    let Some(value) = key.and_then(|key| fields.get(key)).and_then(Value::as_str) else { return Ok(()) };
     let regex = regex::Regex::new(matcher).map_err(|e| SimulateError::BadInput(format!("matcher {matcher}: {e}")))?;
-    if regex.is_match(tool) {
+    if regex.is_match(value) {
         return Ok(());
     }
     Err(SimulateError::NotAdmitted(format!(
-        "{}'s matcher {matcher} for `{}` does not admit the tool `{tool}`: the host would not run this hook for it",
+        "{}'s matcher {matcher} for `{}` does not admit the {what} `{value}`: the host would not run this hook for it",
         row.host, row.name
     )))
 }

@@ -23,6 +23,7 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         timeout: Timeout::HostDefault,
         args: Vec::new(),
         fail_closed: false,
+        sources: Vec::new(),
         declared_at: at.clone(),
         tools_at: Some(at),
         identity: String::new(),

@@ -341,3 +341,52 @@ fn malformed_stdin_is_refused_with_exit_1_and_nothing_on_stdout() {
     }
     insta::assert_snapshot!(summary);
 }
+
+/// Guards as real plugins write them (testdata/bundles/guards), on all three hosts: what each host
+/// gets for a dangerous command, a safe one, and a policy that breaks.
+#[test]
+fn guards_as_real_plugins_write_them() {
+    require_node();
+    let (_guard, artifact) = build_bundle("guards");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let mut summary = String::new();
+    for host in [Target::Claude, Target::Codex, Target::Cursor] {
+        let shell = match host {
+            Target::Cursor => "Shell",
+            _ => "Bash",
+        };
+        for (handler, command) in [
+            ("deny-dangerous", "rm -rf /"),
+            ("deny-dangerous", "ls"),
+            ("allow-safe", "git status"),
+            ("allow-safe", "make deploy"),
+            ("policy", "cat .env"),
+            ("policy", ""),
+        ] {
+            let row = manifest
+                .hooks
+                .iter()
+                .find(|r| r.host == host && r.name.starts_with(&format!("before-tool-{handler}-")))
+                .unwrap();
+            let input = json!({
+                "sessionId": "s", "transcriptPath": "/t", "cwd": "/w", "toolName": shell,
+                "toolInput": { "command": command }, "toolUseId": "t1", "turnId": "u1", "model": "m",
+                "permissionMode": "default",
+            });
+            let envelope = encode(row, &input).unwrap();
+            let run = run_wrapper(&artifact, &row.path, envelope.to_string().as_bytes(), &[]);
+            if handler == "policy" && command.is_empty() {
+                assert_eq!(run.code, Some(2), "{host}: a broken fail-closed policy must block");
+            }
+            if handler == "deny-dangerous" && !command.starts_with("ls") {
+                assert!(run.stdout.contains("deny"), "{host}: the denial must reach the host: {}", run.stdout);
+            }
+            let _ = writeln!(
+                summary,
+                "{host} {handler} `{command}` -> {}",
+                describe(&run, &artifact).trim_end().replace('\n', " | ")
+            );
+        }
+    }
+    insta::assert_snapshot!(summary);
+}

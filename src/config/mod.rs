@@ -88,6 +88,8 @@ pub struct HookDeclaration {
     pub args: Option<Spanned<Vec<String>>>,
     /// `failClosed: true`: any failure of the hook blocks the tool (DECISIONS D6).
     pub fail_closed: Option<Spanned<bool>>,
+    /// sessionStart only: the session sources the hook runs for.
+    pub sources: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Clone, Debug)]

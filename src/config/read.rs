@@ -11,7 +11,7 @@ use crate::source::{Location, SourceFile};
 
 const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"];
 const BUNDLE_KEYS: &[&str] = &["external"];
-const ENTRY_KEYS: &[&str] = &["args", "failClosed", "handler", "targets", "timeout", "tools"];
+const ENTRY_KEYS: &[&str] = &["args", "failClosed", "handler", "sources", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] = &["author", "description", "name", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
@@ -91,6 +91,7 @@ impl Reader<'_> {
             tools: Vec::new(),
             args: None,
             fail_closed: None,
+            sources: None,
         };
         match &node.value {
             Value::Unreadable => None,
@@ -108,6 +109,7 @@ impl Reader<'_> {
                         "targets" => hook.targets = self.string_list(value, "targets"),
                         "timeout" => hook.timeout = self.timeout(value),
                         "failClosed" => hook.fail_closed = self.boolean(value, "failClosed"),
+                        "sources" => hook.sources = self.string_list(value, "sources"),
                         "tools" => {
                             hook.tools = self
                                 .string_list(value, "tools")

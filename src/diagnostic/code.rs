@@ -68,8 +68,10 @@ catalogue! {
     PortableTarget = "AB4204", Error, "a hook explicitly targets `portable`, which has no hooks";
     InvalidTimeout = "AB4205", Error, "`timeout` is not a positive whole number of seconds";
     FailClosedOnOtherEvent = "AB4206", Error, "`failClosed` on an event other than beforeTool";
+    InvalidSources = "AB4207", Error, "`sources` on an event other than sessionStart, or a source no host sends";
     NativeSelectorUnknownTarget = "AB4210", Error, "a native selector names an unknown host";
     NativeSelectorHooklessTarget = "AB4211", Error, "a native selector names a host without hooks";
+    NativeSelectorRegex = "AB4214", Error, "a native selector holds regex characters, so it would match no tool";
     NativeSelectorUnselectedTarget = "AB4212", Error, "a native selector names a host the hook does not target";
     EntryTargetNotSelected = "AB4213", Error, "a hook's target is not among the config's targets";
     HandlerNotFound = "AB4220", Error, "the handler file does not exist";
@@ -79,6 +81,7 @@ catalogue! {
     NoApplicableSelector = "AB4231", Error, "a hook selects tools only of other hosts, leaving a host with an empty matcher", original = "<target>.hook.tool.unselected";
     EventUnsupported = "AB4232", Error, "no selected host can receive the hook's event", original = "<target>.hook.event.<event>";
     FailClosedUncovered = "AB4234", Error, "a fail-closed prebuilt hook targets a host that has no failure field, so nothing would block";
+    SourcesUnfilterable = "AB4235", Error, "a sessionStart hook filters by `sources` on a host that cannot filter by source";
     HostedToolSelector = "AB4233", Error, "a native selector names a tool that runs on the host's servers and never fires hooks", original = "codex.hook.tool.hosted";
     // Payloads and prebuilt handlers (AB47xx).
     ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";

@@ -232,6 +232,38 @@ pub fn invalid_timeout(shown: &str, found: Option<&str>, at: &Location) -> Diagn
     .hint("write the timeout in whole seconds, e.g. `timeout: 10`, or leave it out to use the host's default")
 }
 
+pub fn sources_on_other_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidSources,
+        format!("`sources` has no meaning on `{event}`: only sessionStart hooks start from a session source"),
+    )
+    .at(Some(at), "sources on a non-session event")
+    .hint("remove `sources`, or move the handler to `sessionStart`")
+}
+
+pub fn unknown_session_source(value: &str, known: &[&str], at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::InvalidSources, format!("`{value}` is not a session source any host sends"))
+        .at(Some(at), "unknown session source");
+    let listed = known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+    match did_you_mean(value, known.iter().copied()) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`? Sources are {listed}")),
+        None => diagnostic.hint(format!("sources are {listed}")),
+    }
+}
+
+pub fn sources_unfilterable(hook: &Hook, table: &HostTable, reason: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::SourcesUnfilterable,
+        format!("hook `{}` runs only for some session sources, but {} cannot filter sessionStart by source", hook.name, table.host),
+    )
+    .at(Some(&hook.declared_at), "the filter would not hold on this host")
+    .note(reason.to_string())
+    .hint(format!(
+        "leave {} out of this hook's `targets`, or drop `sources` and check `event.source` in the handler where the host sends it",
+        table.target
+    ))
+}
+
 pub fn fail_closed_on_other_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::FailClosedOnOtherEvent,
@@ -346,6 +378,27 @@ pub fn native_selector_unselected_target(target: Target, hook_targets: &[Target]
     )
     .at(Some(at), "host not targeted")
     .hint(format!("add `{target}` to the hook's targets, or remove this selector"))
+}
+
+pub fn native_selector_regex(target: Target, name: &str, found: &[char], at: &Location) -> Diagnostic {
+    let shown: Vec<String> = found.iter().map(|c| format!("`{c}`")).collect();
+    let diagnostic = Diagnostic::new(
+        Code::NativeSelectorRegex,
+        format!(
+            "`{target}:{name}` holds regex characters ({}), so it names no tool and the hook would never fire",
+            shown.join(", ")
+        ),
+    )
+    .at(Some(at), "not a tool name");
+    let names: Vec<&str> = name.split('|').map(str::trim).filter(|n| !n.is_empty()).collect();
+    if found == ['|'] && names.len() > 1 {
+        let each: Vec<String> = names.iter().map(|n| format!("'{target}:{n}'")).collect();
+        diagnostic.hint(format!("write one selector per tool: {}", each.join(", ")))
+    } else {
+        diagnostic.hint(format!(
+            "a native selector is one tool name, or a pattern with `*` for any run of characters (`{target}:mcp__github__*`)"
+        ))
+    }
 }
 
 pub fn hosted_tool_selector(table: &HostTable, name: &str, at: &Location) -> Diagnostic {

@@ -106,6 +106,20 @@ pub struct EventMapping {
     /// How a fail-closed hook on this event blocks when it fails (only tool events that can deny).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_closed: Option<FailClosed>,
+    /// Whether the host's matcher on this event compares an envelope field other than the tool name
+    /// (SessionStart's `source`), or why it cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_matcher: Option<Support<SourceMatcher>>,
+}
+
+/// A matcher over a session's source: what a sessionStart entry's `sources` are written as.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SourceMatcher {
+    /// The envelope field the host's matcher compares.
+    pub field: String,
+    /// The values the host sends in it.
+    pub values: Vec<String>,
 }
 
 /// What makes a failing hook block the tool on a host (DECISIONS D6, `failClosed: true`).
@@ -390,6 +404,19 @@ pub fn tables() -> &'static [HostTable; 4] {
             table
         })
     })
+}
+
+/// Every session source a host's sessionStart matcher knows, sorted.
+pub fn session_sources() -> Vec<&'static str> {
+    let mut sources: Vec<&str> = tables()
+        .iter()
+        .filter_map(|t| t.event(CanonicalEvent::SessionStart).ok())
+        .filter_map(|m| m.source_matcher.as_ref()?.supported().ok())
+        .flat_map(|m| m.values.iter().map(String::as_str))
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    sources
 }
 
 /// A digest of one host table's bytes, recorded in the artifact manifest.

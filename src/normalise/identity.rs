@@ -24,6 +24,8 @@ pub struct Identity<'a> {
     pub prebuilt_path: Option<&'a str>,
     /// Hashed only when set, so hooks declared before the key existed keep their names.
     pub fail_closed: bool,
+    /// sessionStart sources; hashed only when non-empty.
+    pub sources: &'a [String],
 }
 
 impl Identity<'_> {
@@ -45,6 +47,9 @@ impl Identity<'_> {
         }
         if let Some(prebuilt) = self.prebuilt_path {
             object.insert("prebuiltPath".into(), json!(prebuilt));
+        }
+        if !self.sources.is_empty() {
+            object.insert("sources".into(), json!(self.sources));
         }
         object.insert("targets".into(), json!(self.targets.iter().map(|t| t.name()).collect::<Vec<_>>()));
         object.insert(
@@ -113,6 +118,7 @@ mod tests {
             args: &[],
             prebuilt_path: None,
             fail_closed: false,
+            sources: &[],
         }
     }
 
@@ -200,5 +206,22 @@ mod tests {
                 "hook:session-start:session-start:7ab7e8a5".to_string()
             )
         );
+    }
+
+    #[test]
+    fn fail_closed_and_sources_are_hashed_only_when_set() {
+        let plain = identity(CanonicalEvent::BeforeTool, "src/hooks/guard.ts", BOTH, &[], Timeout::HostDefault);
+        assert!(!plain.stable_json().contains("failClosed"));
+        let closed = Identity { fail_closed: true, ..plain };
+        assert_eq!(
+            closed.stable_json(),
+            r#"{"event":"beforeTool","failClosed":true,"handler":"src/hooks/guard.ts","targets":["claude","codex"],"timeout":"host-default","tools":[]}"#
+        );
+        let sources = ["resume".to_string(), "startup".to_string()];
+        let greeted = Identity {
+            sources: &sources,
+            ..identity(CanonicalEvent::SessionStart, "src/hooks/greet.ts", BOTH, &[], Timeout::HostDefault)
+        };
+        assert!(greeted.stable_json().contains(r#""sources":["resume","startup"],"targets""#));
     }
 }

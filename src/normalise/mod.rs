@@ -48,6 +48,9 @@ pub struct Hook {
     /// Any failure of the hook blocks the tool (only on beforeTool; DECISIONS D6).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fail_closed: bool,
+    /// sessionStart only: the session sources it runs for (sorted, de-duplicated; empty: all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
     /// Where the declaration is, for diagnostics of later stages.
     #[serde(skip)]
     pub declared_at: Location,
@@ -292,6 +295,7 @@ impl Normaliser<'_> {
             Some(flag) => flag.value,
             None => false,
         };
+        let sources = self.sources(declaration);
 
         let args = match (&declaration.args, &handler) {
             (Some(args), Some(Handler::Prebuilt { .. })) => args.value.clone(),
@@ -331,6 +335,7 @@ impl Normaliser<'_> {
             args: &args,
             prebuilt_path,
             fail_closed,
+            sources: &sources,
         };
         let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
         let identity = identity.stable_json();
@@ -346,6 +351,7 @@ impl Normaliser<'_> {
             timeout,
             args,
             fail_closed,
+            sources,
             declared_at: declaration.at.clone(),
             tools_at,
             identity,
@@ -439,6 +445,11 @@ impl Normaliser<'_> {
                 self.diagnostics.push(messages::native_selector_unselected_target(target, hook_targets, &tool.at));
                 continue;
             }
+            let regex = crate::plan::regex_characters(name);
+            if !regex.is_empty() {
+                self.diagnostics.push(messages::native_selector_regex(target, name, &regex, &tool.at));
+                continue;
+            }
             if surface.hosted_tools.iter().any(|hosted| hosted == name) {
                 self.diagnostics.push(messages::hosted_tool_selector(table, name, &tool.at));
                 continue;
@@ -446,6 +457,28 @@ impl Normaliser<'_> {
             native.insert(NativeSelector { target, name: name.to_string() });
         }
         (canonical.into_iter().collect(), native.into_iter().collect())
+    }
+
+    /// The `sources` of a sessionStart entry, each one a source some host sends.
+    fn sources(&mut self, declaration: &HookDeclaration) -> Vec<String> {
+        let Some(declared) = &declaration.sources else { return Vec::new() };
+        if declaration.event != CanonicalEvent::SessionStart {
+            self.diagnostics.push(messages::sources_on_other_event(declaration.event, &declared.at));
+            return Vec::new();
+        }
+        if declared.value.is_empty() {
+            self.diagnostics.push(messages::empty_targets("the `sessionStart` hook's `sources`", &declared.at));
+        }
+        let known = hosts::session_sources();
+        let mut sources = BTreeSet::new();
+        for source in &declared.value {
+            if known.contains(&source.value.as_str()) {
+                sources.insert(source.value.clone());
+            } else {
+                self.diagnostics.push(messages::unknown_session_source(&source.value, &known, &source.at));
+            }
+        }
+        sources.into_iter().collect()
     }
 
     fn timeout(&mut self, declaration: &HookDeclaration) -> Timeout {

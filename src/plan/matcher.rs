@@ -13,6 +13,20 @@ pub fn render_matcher(alternatives: &[String]) -> Option<String> {
     if unique.is_empty() { None } else { Some(format!("^(?:{})$", unique.join("|"))) }
 }
 
+/// The regex alternative for a native selector's name: the name itself, with each `*` standing for
+/// any run of characters (`mcp__github__*` → `mcp__github__.*`, a server-scoped MCP matcher).
+pub fn native_alternative(name: &str) -> String {
+    name.split('*').map(escape_regex).collect::<Vec<_>>().join(".*")
+}
+
+/// The regex characters a native selector's name may not hold (`*` is its one wildcard): with them,
+/// the escaped name would never equal a real tool name, and the hook would be dead.
+pub fn regex_characters(name: &str) -> Vec<char> {
+    let mut found: Vec<char> = name.chars().filter(|c| "\\^$|?+()[]{}".contains(*c)).collect();
+    found.dedup();
+    found
+}
+
 /// Escapes a literal tool name for use inside a regex (JavaScript and Rust `regex` agree on these).
 pub fn escape_regex(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
@@ -38,5 +52,10 @@ mod tests {
             Some("^(?:Bash|PowerShell)$")
         );
         assert_eq!(escape_regex("mcp__demo.echo"), "mcp__demo\\.echo");
+        assert_eq!(native_alternative("mcp__github__*"), "mcp__github__.*");
+        assert_eq!(native_alternative("mcp__demo.echo"), "mcp__demo\\.echo");
+        assert_eq!(regex_characters("Bash|Read"), vec!['|']);
+        assert_eq!(regex_characters("mcp__.+"), vec!['+']);
+        assert!(regex_characters("mcp__github__*").is_empty());
     }
 }

@@ -6,7 +6,7 @@ mod matcher;
 
 use serde::Serialize;
 
-pub use matcher::render_matcher;
+pub use matcher::{regex_characters, render_matcher};
 
 use crate::diagnostic::{Diagnostic, messages};
 use crate::hosts;
@@ -109,9 +109,30 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
         }
     }
     alternatives
-        .extend(hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::escape_regex(&n.name)));
+        .extend(hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::native_alternative(&n.name)));
     if failed {
         return None;
+    }
+    if !hook.sources.is_empty() {
+        match mapping.source_matcher.as_ref().map(|m| m.supported()) {
+            Some(Ok(matcher)) => {
+                let unknown = hook.sources.iter().find(|s| !matcher.values.contains(s));
+                if let Some(source) = unknown {
+                    let reason = format!("{} does not send source `{source}`", table.host);
+                    diagnostics.push(messages::sources_unfilterable(hook, table, &reason));
+                    return None;
+                }
+                alternatives.extend(hook.sources.iter().map(|s| matcher::escape_regex(s)));
+            }
+            Some(Err(reason)) => {
+                diagnostics.push(messages::sources_unfilterable(hook, table, reason));
+                return None;
+            }
+            None => {
+                diagnostics.push(messages::sources_unfilterable(hook, table, "its sessionStart has no source matcher"));
+                return None;
+            }
+        }
     }
     let has_any_selector = !hook.tools.is_empty() || !hook.native_tools.is_empty();
     if has_any_selector && alternatives.is_empty() {

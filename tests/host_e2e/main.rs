@@ -168,6 +168,28 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "sessionStart sources ['startup'] runs on a new session",
+            bundle: "e2e/session-sources-startup",
+            hosts: BOTH,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(run.first_request_index_containing("E2E_SOURCES_MARKER") == Some(0), "the hook did not run")
+            },
+        },
+        Scenario {
+            name: "sessionStart sources ['resume'] does not run on a new session (the host's source matcher)",
+            bundle: "e2e/session-sources-resume",
+            hosts: BOTH,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(!run.any_request_contains("E2E_SOURCES_MARKER"), "the hook ran for a startup session")
+            },
+        },
+        Scenario {
             name: "afterTool additionalContext reaches the model after the tool result",
             bundle: "e2e/after-context",
             hosts: BOTH,
