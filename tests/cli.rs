@@ -278,3 +278,16 @@ fn simulate_behaves_like_the_host() {
     assert_eq!(effective("claude", "stop-keep-going-656ce693"), 600, "Claude Code's documented default");
     assert_eq!(effective("cursor", "stop-keep-going-656ce693"), 600, "Cursor documents none: the fallback");
 }
+
+#[test]
+fn hooks_list_for_a_host_the_artifact_lacks_names_the_hosts_it_has() {
+    let temp = tempfile::tempdir().unwrap();
+    let artifact = temp.path().join("artifact");
+    let built =
+        cli().args(["build", "--root", "testdata/bundles/page-declaring-a-hook", "--output"]).arg(&artifact).status();
+    assert!(built.unwrap().success());
+    let output = cli().args(["hooks", "list", "--target", "cursor", "--artifact"]).arg(&artifact).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("was not built for cursor: it has claude, codex"), "{stderr}");
+}

@@ -319,6 +319,13 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
     {
         out.push(messages::handler_without_default_export(&handler.path, &handler.declared_at));
     }
+    let entry = crate::io::lexical_join(root, &handler.path);
+    if !out.iter().any(Diagnostic::is_error)
+        && let Some((what, span)) = modules.scans.get(entry.as_str()).and_then(|scan| scan.uncallable_default)
+        && let Some(at) = modules.locate(entry.as_str(), span)
+    {
+        out.push(messages::default_export_not_a_function(&handler.path, what, &at, &handler.declared_at));
+    }
 
     let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();
     Findings { diagnostics: out, sources }

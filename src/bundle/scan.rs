@@ -27,6 +27,9 @@ pub(super) struct ModuleScan {
     pub specifiers: BTreeMap<String, Span>,
     /// Decorators (`@name` on a class or member).
     pub decorators: Vec<Span>,
+    /// The default export, when it is statically something a host's wrapper cannot call: what it is
+    /// ("an object") and where.
+    pub uncallable_default: Option<(&'static str, Span)>,
 }
 
 pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
@@ -42,6 +45,7 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
         return out;
     }
     out.decorators = decorators_in(&parsed.program);
+    out.uncallable_default = uncallable_default(&parsed.program);
     let record = &parsed.module_record;
     for (specifier, requests) in &record.requested_modules {
         if let Some(first) = requests.iter().map(|r| r.span).min_by_key(|s| s.start) {
@@ -140,6 +144,70 @@ pub(super) fn output_has_decorators(code: &str) -> bool {
     !decorators_in(&parsed.program).is_empty()
 }
 
+/// What the default export statically is when calling it cannot work: a literal, an object, an
+/// array, a class (a class is a function to `typeof`, but calling it without `new` throws), or a
+/// top-level `const` or class declaration holding one of these.
+fn uncallable_default(program: &oxc::ast::ast::Program<'_>) -> Option<(&'static str, Span)> {
+    use oxc::ast::ast::{Declaration, ExportDefaultDeclarationKind, Expression, Statement, VariableDeclarationKind};
+    use oxc::span::GetSpan;
+    const CLASS: &str = "a class (calling it without `new` throws)";
+    let kind = |expression: &Expression<'_>| -> Option<&'static str> {
+        Some(match expression.get_inner_expression() {
+            Expression::ObjectExpression(_) => "an object",
+            Expression::ArrayExpression(_) => "an array",
+            Expression::StringLiteral(_) | Expression::TemplateLiteral(_) => "a string",
+            Expression::NumericLiteral(_) | Expression::BigIntLiteral(_) => "a number",
+            Expression::BooleanLiteral(_) => "a boolean",
+            Expression::NullLiteral(_) => "null",
+            Expression::RegExpLiteral(_) => "a regular expression",
+            Expression::ClassExpression(_) => CLASS,
+            Expression::NewExpression(_) => "an object made with `new`",
+            _ => return None,
+        })
+    };
+    // What a top-level name is bound to, when it is a const or a class.
+    let binding = |name: &str| -> Option<&'static str> {
+        program.body.iter().find_map(|statement| {
+            let declaration = match statement {
+                Statement::ExportDeclaration(export) => &export.declaration,
+                other => other.as_declaration()?,
+            };
+            match declaration {
+                Declaration::ClassDeclaration(class) if class.id.as_ref().is_some_and(|id| id.name == name) => {
+                    Some(CLASS)
+                }
+                Declaration::VariableDeclaration(variables) if variables.kind == VariableDeclarationKind::Const => {
+                    variables.declarations.iter().find_map(|declarator| {
+                        let id = declarator.id.get_binding_identifier()?;
+                        if id.name != name {
+                            return None;
+                        }
+                        kind(declarator.init.as_ref()?)
+                    })
+                }
+                _ => None,
+            }
+        })
+    };
+    program.body.iter().find_map(|statement| {
+        let Statement::ExportDefaultDeclaration(export) = statement else { return None };
+        let found = match &export.declaration {
+            ExportDefaultDeclarationKind::ClassDeclaration(_) => Some(CLASS),
+            ExportDefaultDeclarationKind::FunctionDeclaration(_)
+            | ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => None,
+            other => {
+                let expression = other.as_expression()?;
+                match expression.get_inner_expression() {
+                    Expression::Identifier(name) => binding(&name.name),
+                    _ => kind(expression),
+                }
+            }
+        }?;
+        let span = export.declaration.span();
+        Some((found, Span::new(span.start, span.end)))
+    })
+}
+
 fn decorators_in(program: &oxc::ast::ast::Program<'_>) -> Vec<Span> {
     struct Decorators(Vec<Span>);
     impl<'a> oxc::ast_visit::Visit<'a> for Decorators {
@@ -226,5 +294,19 @@ mod tests {
                 assert!(found.syntax_errors.iter().all(|(message, _)| !message.is_empty()), "{path} cut at {cut}");
             }
         }
+    }
+
+    #[test]
+    fn a_default_export_that_cannot_be_called_is_found() {
+        let kind = |text: &str| scan("src/h.ts", text).uncallable_default.map(|(what, _)| what);
+        assert_eq!(kind("export default { run() {} };\n"), Some("an object"));
+        assert_eq!(kind("const handler = { run() {} };\nexport default handler;\n"), Some("an object"));
+        assert_eq!(kind("export default class Guard {}\n"), Some("a class (calling it without `new` throws)"));
+        assert_eq!(kind("class Guard {}\nexport default Guard;\n"), Some("a class (calling it without `new` throws)"));
+        assert_eq!(kind("export default 'deny';\n"), Some("a string"));
+        assert_eq!(kind("export default () => undefined;\n"), None);
+        assert_eq!(kind("export default function handle() {}\n"), None);
+        assert_eq!(kind("const handle = () => undefined;\nexport default handle;\n"), None);
+        assert_eq!(kind("import make from './make';\nexport default make();\n"), None);
     }
 }

@@ -68,6 +68,16 @@ pub struct SimulateArgs {
 pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Error> {
     let manifest =
         crate::artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+    if let Some(target) = args.target
+        && !manifest.hosts.contains_key(&target)
+    {
+        let built: Vec<&str> = manifest.hosts.keys().map(|t| t.name()).collect();
+        return Err(Error::Failed(format!(
+            "the artifact at `{}` was not built for {target}: it has {}; rebuild with {target} in the config's `targets`",
+            args.artifact,
+            if built.is_empty() { "no hosts".to_string() } else { built.join(", ") }
+        )));
+    }
     let rows: Vec<_> = manifest.hooks.iter().filter(|row| args.target.is_none_or(|t| row.host == t)).collect();
     if args.json {
         writeln!(stdout, "{}", crate::json::pretty(&rows))?;

@@ -110,6 +110,7 @@ catalogue! {
     UnloweredDecorator = "AB4843", Error, "a decorator the bundler cannot lower for Node 18";
     UnfollowedRequire = "AB4844", Error, "a bundled package requires a relative file in a way the bundler cannot follow";
     MissingExport = "AB4845", Error, "a handler imports a name the imported module does not export";
+    DefaultExportNotAFunction = "AB4846", Error, "a handler's default export is statically not a function";
     BundlerError = "AB4849", Error, "the bundler reported an error";
     BundlerWarning = "AB4850", Warning, "the bundler warns about the bundle's own code";
     // Writing and reading artifacts (AB5xxx, AB6xxx).

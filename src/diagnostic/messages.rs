@@ -430,6 +430,21 @@ pub fn handler_not_found(written: &str, relative: &str, similar: Option<&str>, a
         .hint(hint)
 }
 
+pub fn handler_is_folder(written: &str, index: Option<&str>, at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::HandlerNotFound, format!("handler `{written}` is a folder, not a module"))
+        .at(Some(at), "a folder");
+    match index {
+        Some(index) => diagnostic.hint(format!("did you mean `./{index}`? A handler names its module file")),
+        None => diagnostic.hint("point `handler` at the module file inside the folder, e.g. `./src/hooks/guard.ts`"),
+    }
+}
+
+pub fn handler_without_extension(written: &str, relative: &str, found: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::HandlerNotFound, format!("handler `{written}` lacks its extension"))
+        .at(Some(at), format!("no file at `{relative}`"))
+        .hint(format!("did you mean `./{found}`? Handler paths name the file with its extension"))
+}
+
 pub fn handler_outside_root(written: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(Code::HandlerOutsideRoot, format!("handler `{written}` lies outside the bundle root"))
         .at(Some(at), "outside the bundle")
@@ -520,7 +535,8 @@ pub fn selector_unmapped(hook: &Hook, selector: Selector, table: &HostTable, rea
         Code::SelectorUnmapped,
         format!("tool selector `{selector}` has no equivalent on {} {}", table.host, table.host_version),
     )
-    .at(hook.tools_at.as_ref().or(Some(&hook.declared_at)), format!("`{selector}` does not map on `{}`", table.target))
+    .at(Some(&hook.declared_at), "in this hook")
+    .at(hook.tools_at.as_ref(), format!("`{selector}` does not map on `{}`", table.target))
     .for_target(table.target)
     .note(reason)
     .note("every selector of a hook must map on every host the hook targets")
@@ -529,7 +545,8 @@ pub fn selector_unmapped(hook: &Hook, selector: Selector, table: &HostTable, rea
 
 pub fn no_applicable_selector(hook: &Hook, target: Target) -> Diagnostic {
     Diagnostic::new(Code::NoApplicableSelector, format!("hook `{}` selects only other hosts' native tools, so `{target}` would get an empty matcher and never fire", hook.name))
-        .at(hook.tools_at.as_ref().or(Some(&hook.declared_at)), format!("nothing here applies to `{target}`"))
+        .at(Some(&hook.declared_at), format!("this hook targets `{target}`"))
+        .at(hook.tools_at.as_ref(), format!("nothing here applies to `{target}`"))
         .for_target(target)
         .hint(format!("add a selector that maps on `{target}` (a canonical one or `{target}:<tool>`), or remove `{target}` from the hook's targets"))
 }
@@ -773,6 +790,16 @@ pub fn handler_without_default_export(path: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(Code::HandlerWithoutDefaultExport, format!("handler `{path}` has no default export"))
         .at(Some(at), "declared here")
         .hint("export the handler function: `export default (event) => { … }`")
+}
+
+pub fn default_export_not_a_function(path: &str, what: &str, at: &Location, declared_at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::DefaultExportNotAFunction,
+        format!("handler `{path}` default-exports {what}, but the wrapper calls its default export with the event"),
+    )
+    .at(Some(at), "not a function")
+    .at(Some(declared_at), "used as a handler here")
+    .hint("export the handler function: `export default (event) => { … }` (or `export default function handle(event) { … }`)")
 }
 
 /// How a package is shipped whole instead of bundled.

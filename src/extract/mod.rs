@@ -240,7 +240,7 @@ impl<'a> Reader<'a> {
             Expr::Object(_) => Some(self.value(expr)),
             Expr::Ident(ident) => self.exported_identifier(&ident.sym, ident.span),
             other => {
-                self.diagnostics.push(messages::unsupported_export_shape(describe(other), &self.locate(other.span())));
+                self.diagnostics.push(messages::unsupported_export_shape(&describe(other), &self.locate(other.span())));
                 None
             }
         }
@@ -313,7 +313,7 @@ impl<'a> Reader<'a> {
                     Expr::Lit(Lit::Num(n)) => {
                         Value::Number(if unary.op == UnaryOp::Minus { -n.value } else { n.value })
                     }
-                    _ => self.unreadable(describe(expr), expr.span()),
+                    _ => self.unreadable(&describe(expr), expr.span()),
                 }
             }
             Expr::Array(array) => {
@@ -336,7 +336,7 @@ impl<'a> Reader<'a> {
             }
             Expr::Object(object) => Value::Object(self.object(&object.props)),
             Expr::Ident(ident) => return self.identifier_value(&ident.sym, ident.span),
-            other => self.unreadable(describe(other), other.span()),
+            other => self.unreadable(&describe(other), other.span()),
         };
         Node { value, span }
     }
@@ -476,8 +476,32 @@ fn unwrap_type_syntax(mut expr: &Expr) -> &Expr {
     }
 }
 
-/// Names an expression kind for a message ("a function call").
-fn describe(expr: &Expr) -> &'static str {
+/// Names an expression for a message: a call by its callee ("a call of `resolveHandler(…)`"), any
+/// other expression by its kind ("a property access").
+fn describe(expr: &Expr) -> String {
+    if let Expr::Call(call) = expr
+        && let Some(callee) = call.callee.as_expr().and_then(|c| callee_name(unwrap_type_syntax(c)))
+    {
+        return format!("a call of `{callee}(…)`");
+    }
+    describe_kind(expr).to_string()
+}
+
+/// `f`, `a.b` or `a.b.c` for a callee made of names, else nothing.
+fn callee_name(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Ident(ident) => Some(ident.sym.to_string()),
+        Expr::Member(member) => {
+            let property = member.prop.as_ident()?.sym.to_string();
+            let object = callee_name(unwrap_type_syntax(&member.obj)).unwrap_or_else(|| "…".to_string());
+            Some(format!("{object}.{property}"))
+        }
+        Expr::This(_) => Some("this".into()),
+        _ => None,
+    }
+}
+
+fn describe_kind(expr: &Expr) -> &'static str {
     match expr {
         Expr::Call(_) => "a function call",
         Expr::New(_) => "a `new` expression",

@@ -367,9 +367,31 @@ impl Normaliser<'_> {
                     self.diagnostics.push(messages::handler_outside_root(&path.value, &path.at));
                     return None;
                 };
+                if self.disk.is_dir(&absolute) {
+                    let index = HANDLER_EXTENSIONS
+                        .iter()
+                        .map(|ext| absolute.join(format!("index.{ext}")))
+                        .find(|candidate| self.disk.is_file(candidate))
+                        .and_then(|found| self.inside_root(&found));
+                    self.diagnostics.push(messages::handler_is_folder(&path.value, index.as_deref(), &path.at));
+                    return None;
+                }
                 let extension = relative.rsplit_once('.').map(|(_, ext)| ext).unwrap_or("");
                 if !HANDLER_EXTENSIONS.contains(&extension) {
-                    self.diagnostics.push(messages::handler_unsupported_extension(&path.value, &path.at));
+                    let with_extension = HANDLER_EXTENSIONS
+                        .iter()
+                        .map(|ext| Utf8PathBuf::from(format!("{absolute}.{ext}")))
+                        .find(|candidate| self.disk.is_file(candidate))
+                        .and_then(|found| self.inside_root(&found));
+                    match with_extension {
+                        Some(found) => self.diagnostics.push(messages::handler_without_extension(
+                            &path.value,
+                            &relative,
+                            &found,
+                            &path.at,
+                        )),
+                        None => self.diagnostics.push(messages::handler_unsupported_extension(&path.value, &path.at)),
+                    }
                     return None;
                 }
                 if !self.disk.is_file(&absolute) {
