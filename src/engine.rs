@@ -40,7 +40,50 @@ pub struct PluginInfo {
     /// From `plugin.author`, else from `author` in the bundle's package.json.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<Author>,
+    /// From `plugin.license`, else from `license` in the bundle's package.json.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    /// The bundle's own files that describe the plugin and reach the artifact: its README, its
+    /// license file and its icon, by root-relative path.
+    #[serde(skip_serializing_if = "PluginFiles::is_empty")]
+    pub files: PluginFiles,
 }
+
+/// The bundle root's README and LICENSE and the plugin's icon, each when present.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginFiles {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readme: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
+}
+
+impl PluginFiles {
+    pub fn is_empty(&self) -> bool {
+        self.readme.is_none() && self.license.is_none() && self.icon.is_none()
+    }
+
+    /// Each file with where it lands in the artifact: the README and license at its root, the icon
+    /// where `icon_path` (a host's icon location) says.
+    pub fn placed<'p>(&'p self, icon_paths: &'p [&'p str]) -> Vec<(&'p str, &'p str)> {
+        let mut placed: Vec<(&str, &str)> = Vec::new();
+        placed.extend(self.readme.as_deref().map(|p| (p, p)));
+        placed.extend(self.license.as_deref().map(|p| (p, p)));
+        if let Some(icon) = &self.icon {
+            placed.extend(icon_paths.iter().map(|destination| (icon.as_str(), *destination)));
+        }
+        placed
+    }
+}
+
+/// The names a README and a license file have at a bundle's root, in the order they are preferred.
+const README_NAMES: &[&str] = &["README.md"];
+const LICENSE_NAMES: &[&str] = &["LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING"];
+/// The icon taken when the config names none.
+const DEFAULT_ICON: &str = "icon.png";
 
 /// The result of loading: a bundle unless an error stopped the stages, the sources diagnostics point
 /// into, and every diagnostic, sorted by position.
@@ -121,6 +164,7 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     loaded.diagnostics.extend(plan_diagnostics);
 
     let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
+    plugin.files = plugin_files(config.plugin.as_ref(), &canonical_root, disk, &mut loaded.diagnostics);
     fill_from_package_json(&mut plugin, &canonical_root, disk);
     let missing: Vec<&str> = [
         ("author", plugin.author.is_none()),
@@ -165,7 +209,66 @@ fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut
         description: plugin.and_then(|p| p.description.clone()),
         version: plugin.and_then(|p| p.version.clone()),
         author: plugin.and_then(|p| p.author.clone()),
+        license: plugin.and_then(|p| p.license.clone()),
+        files: PluginFiles::default(),
     }
+}
+
+/// Finds the README, license file and icon, and checks the icon is a PNG the plugin directory takes.
+fn plugin_files(
+    plugin: Option<&PluginConfig>,
+    root: &Utf8Path,
+    disk: &dyn Disk,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> PluginFiles {
+    let first = |names: &[&str]| names.iter().find(|name| disk.is_file(&root.join(name))).map(|name| name.to_string());
+    let icon = match plugin.and_then(|p| p.icon.as_ref()) {
+        Some(declared) => {
+            let relative = declared.value.trim_start_matches("./");
+            let absolute = crate::io::lexical_join(root, relative);
+            let inside = crate::io::relative_to(&absolute, root);
+            match (inside, disk.read(&absolute)) {
+                (Some(inside), Ok(bytes)) => match crate::icon::png_size(&bytes) {
+                    Some(size) => {
+                        if let Some(problem) = crate::icon::directory_problem(size) {
+                            diagnostics.push(messages::icon_unsuitable(&declared.value, &problem, Some(&declared.at)));
+                        }
+                        Some(inside)
+                    }
+                    None => {
+                        diagnostics.push(messages::icon_invalid(&declared.value, "is not a PNG file", &declared.at));
+                        None
+                    }
+                },
+                (None, _) => {
+                    diagnostics.push(messages::icon_invalid(
+                        &declared.value,
+                        "lies outside the bundle root",
+                        &declared.at,
+                    ));
+                    None
+                }
+                (Some(_), Err(_)) => {
+                    diagnostics.push(messages::icon_invalid(&declared.value, "does not exist", &declared.at));
+                    None
+                }
+            }
+        }
+        None => {
+            let found = first(&[DEFAULT_ICON]);
+            if let Some(found) = &found
+                && let Ok(bytes) = disk.read(&root.join(found))
+            {
+                match crate::icon::png_size(&bytes).map(crate::icon::directory_problem) {
+                    Some(None) => {}
+                    Some(Some(problem)) => diagnostics.push(messages::icon_unsuitable(found, &problem, None)),
+                    None => diagnostics.push(messages::icon_unsuitable(found, "it is not a PNG file", None)),
+                }
+            }
+            found
+        }
+    };
+    PluginFiles { readme: first(README_NAMES), license: first(LICENSE_NAMES), icon }
 }
 
 /// Takes `author`, `version` and `description` from the bundle's package.json when the config gives
@@ -179,6 +282,9 @@ fn fill_from_package_json(plugin: &mut PluginInfo, root: &Utf8Path, disk: &dyn D
     }
     if plugin.version.is_none() {
         plugin.version = text_field("version").map(str::to_string);
+    }
+    if plugin.license.is_none() {
+        plugin.license = text_field("license").map(str::to_string);
     }
     if plugin.description.is_none() {
         plugin.description = text_field("description").map(str::to_string);

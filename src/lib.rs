@@ -20,6 +20,7 @@ pub mod engine;
 pub mod error;
 pub mod extract;
 pub mod hosts;
+pub mod icon;
 pub mod incremental;
 pub mod inspect;
 pub mod io;

@@ -248,3 +248,40 @@ fn payload_files_keep_their_mode() {
     assert_eq!(summary["written"], serde_json::json!(["agent-bundle.manifest.json", "runtime/bin/check.sh"]));
     assert!(std::fs::metadata(&shipped).unwrap().permissions().mode() & 0o111 == 0);
 }
+
+/// `license` comes from package.json when the config has none, and the bundle's README is shipped;
+/// editing the README rebuilds the artifact (it is an input like any other).
+#[test]
+fn package_json_license_and_the_readme_reach_the_artifact() {
+    let temp = tempfile::tempdir().unwrap();
+    let bundle = temp.path().join("licensed");
+    std::fs::create_dir_all(bundle.join("src")).unwrap();
+    std::fs::write(
+        bundle.join("agent-bundle.config.ts"),
+        "export default { hooks: { stop: './src/stop.ts' }, plugin: { name: 'licensed' } };\n",
+    )
+    .unwrap();
+    std::fs::write(bundle.join("src/stop.ts"), "export default () => undefined;\n").unwrap();
+    std::fs::write(
+        bundle.join("package.json"),
+        r#"{ "name": "licensed", "version": "1.2.3", "description": "d", "author": "A <a@example.com>", "license": "Apache-2.0" }"#,
+    )
+    .unwrap();
+    std::fs::write(bundle.join("README.md"), "# licensed\n\nFirst words.\n").unwrap();
+    let build = || {
+        let status =
+            cli().arg("build").arg("--root").arg(&bundle).env("XDG_CACHE_HOME", temp.path().join("cache")).status();
+        assert!(status.unwrap().success());
+    };
+    build();
+    let artifact = bundle.join("artifact");
+    let claude: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(artifact.join(".claude-plugin/plugin.json")).unwrap()).unwrap();
+    assert_eq!(claude["license"], "Apache-2.0");
+    let codex = std::fs::read_to_string(artifact.join(".codex-plugin/plugin.json")).unwrap();
+    assert!(!codex.contains("\"license\""), "Codex's manifest model has no license: {codex}");
+    assert_eq!(std::fs::read_to_string(artifact.join("README.md")).unwrap(), "# licensed\n\nFirst words.\n");
+    std::fs::write(bundle.join("README.md"), "# licensed\n\nOther words.\n").unwrap();
+    build();
+    assert_eq!(std::fs::read_to_string(artifact.join("README.md")).unwrap(), "# licensed\n\nOther words.\n");
+}

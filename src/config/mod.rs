@@ -40,6 +40,10 @@ pub struct PluginConfig {
     pub description: Option<String>,
     pub version: Option<String>,
     pub author: Option<Author>,
+    /// An SPDX license id for the manifests.
+    pub license: Option<String>,
+    /// A square PNG in the bundle, shown by hosts that show plugin icons.
+    pub icon: Option<Spanned<String>>,
     pub at: Location,
 }
 

@@ -13,7 +13,7 @@ const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"
 const BUNDLE_KEYS: &[&str] = &["external"];
 const ENTRY_KEYS: &[&str] = &["args", "failClosed", "handler", "sources", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
-const PLUGIN_KEYS: &[&str] = &["author", "description", "name", "version"];
+const PLUGIN_KEYS: &[&str] = &["author", "description", "icon", "license", "name", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
 const PAYLOAD_KEYS: &[&str] = &["source", "targets"];
 
@@ -192,11 +192,25 @@ impl Reader<'_> {
 
     fn plugin(&mut self, node: &Node) -> Option<PluginConfig> {
         let properties = self.object(node, "`plugin`")?;
-        let mut plugin = PluginConfig { name: None, description: None, version: None, author: None, at: self.at(node) };
+        let mut plugin = PluginConfig {
+            name: None,
+            description: None,
+            version: None,
+            author: None,
+            license: None,
+            icon: None,
+            at: self.at(node),
+        };
         let mut saw_name = false;
         for property in properties {
             let key = property.key.as_str();
             match key {
+                "license" => plugin.license = self.string(&property.value, "plugin.license"),
+                "icon" => {
+                    plugin.icon = self
+                        .string(&property.value, "plugin.icon")
+                        .map(|value| Spanned { value, at: self.at(&property.value) })
+                }
                 "name" | "description" | "version" => {
                     if key == "name" {
                         saw_name = true;

@@ -56,6 +56,8 @@ catalogue! {
     MissingKey = "AB1022", Error, "a required key is missing";
     InvalidPluginName = "AB1023", Error, "the plugin name is not a kebab-case identifier";
     UnknownEvent = "AB1024", Error, "a `hooks` key is not one of the seven canonical events";
+    InvalidIcon = "AB1026", Error, "`plugin.icon` does not name a PNG file inside the bundle";
+    UnsuitableIcon = "AB1027", Warning, "the plugin icon is not a square PNG of 512 to 2048 pixels under 2 MB, which the Claude plugin directory requires";
     IncompletePluginMetadata = "AB1025", Warning, "the plugin lacks an author, description or version, which `claude plugin validate --strict` requires";
     // Targets and hook declarations (AB41xx/AB42xx, numbered as in the original).
     UnknownTarget = "AB4100", Error, "`targets` names a host agent-bundle does not know";

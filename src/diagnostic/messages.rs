@@ -184,6 +184,22 @@ pub fn incomplete_plugin_metadata(missing: &[&str], plugin_at: Option<&Location>
         ))
 }
 
+pub fn icon_invalid(written: &str, problem: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::InvalidIcon, format!("`plugin.icon` `{written}` {problem}"))
+        .at(Some(at), "not a PNG in the bundle")
+        .hint("point `plugin.icon` at a square PNG inside the bundle (512 to 2048 pixels), or leave it out")
+}
+
+pub fn icon_unsuitable(written: &str, problem: &str, at: Option<&Location>) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnsuitableIcon,
+        format!("the plugin icon `{written}` would be refused by the Claude plugin directory: {problem}"),
+    )
+    .at(at, "unsuitable icon")
+    .note("the icon is still shipped; hosts that do not list plugins in a directory ignore it")
+    .hint("use a square PNG of 512 to 2048 pixels on each side, under 2 MB")
+}
+
 // ---------------------------------------------------------------------------------------------
 // Hook declarations
 

@@ -70,6 +70,9 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
     if let Some(version) = &plugin.version {
         manifest["version"] = version.clone().into();
     }
+    if let (Some(license), true) = (&plugin.license, surface.manifest_license) {
+        manifest["license"] = license.clone().into();
+    }
     if let (Some(author), true) = (&plugin.author, surface.manifest_author) {
         manifest["author"] = serde_json::to_value(author).expect("authors serialise");
     }

@@ -198,6 +198,20 @@ pub fn emit(
         );
     }
 
+    // The plugin's README, license file and icon: what a plugin directory shows next to the hooks.
+    let icon_paths: Vec<&str> = hosts.iter().filter_map(|t| hosts::table(*t).hooks.as_ref()?.icon.as_deref()).collect();
+    for (source, destination) in bundle.plugin.files.placed(&icon_paths) {
+        let absolute = root.join(source);
+        let (recorded, bytes) = crate::io::stamp::Recorded::read_file(&absolute);
+        match bytes {
+            Some(bytes) => {
+                files.insert(destination.to_string(), ArtifactFile::new(bytes));
+                read.files.insert(absolute.to_string(), recorded);
+            }
+            None => diagnostics.push(messages::payload_missing_at_build("plugin", source)),
+        }
+    }
+
     for payload in shipped_payloads {
         let source = lexical_join(root, &payload.source);
         match disk.walk_files(&source) {

@@ -51,6 +51,12 @@ pub struct HookSurface {
     pub manifest_points_to_document: bool,
     /// Whether the plugin manifest carries `author` (Codex 0.171's manifest model has no such key).
     pub manifest_author: bool,
+    /// Whether the plugin manifest carries `license` (an SPDX id): Claude Code's plugin directory
+    /// requires it or a LICENSE file; the other hosts' manifest models have no such key.
+    pub manifest_license: bool,
+    /// Where the host looks for the plugin's icon (a square PNG), if it shows one.
+    #[serde(default)]
+    pub icon: Option<String>,
     /// The placeholder the host replaces with the installed plugin's root in a hook command.
     pub root_token: String,
     /// What the host waits for a hook when the declaration gives no timeout (`None`: not documented).

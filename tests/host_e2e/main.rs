@@ -436,6 +436,24 @@ fn main() -> ExitCode {
         tally.record(&name, started, result);
     }
 
+    // The Claude plugin directory's own checks on the showcase, which ships a README, a license and an icon.
+    let name = "claude plugin validate --strict --profile directory: testdata/bundles/showcase";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_into(Path::new("testdata/bundles/showcase"), temp.path())?;
+            let home = temp.path().join("home");
+            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+            let mut command = std::process::Command::new(&programs.claude);
+            command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
+            command.args(["plugin", "validate", "--strict", "--profile", "directory"]).arg(&artifact);
+            let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
+            ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))
+        })();
+        tally.record(name, started, result);
+    }
+
     for scenario in scenarios() {
         for &host in scenario.hosts {
             let name = format!("{} {}", host.name(), scenario.name);

@@ -18,6 +18,7 @@ export default defineConfig({
     description: 'Every kind of hook declaration, for trying agent-bundle out.',
     version: '0.1.0',
     author: { name: 'agent-bundle examples', url: 'https://example.com/agent-bundle' },
+    license: 'MIT',
   },
   targets: ['claude', 'codex', 'cursor', 'portable'],
 });
