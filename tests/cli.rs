@@ -277,6 +277,22 @@ fn simulate_behaves_like_the_host() {
     assert_eq!(effective("claude", guard), 10);
     assert_eq!(effective("claude", "stop-keep-going-656ce693"), 600, "Claude Code's documented default");
     assert_eq!(effective("cursor", "stop-keep-going-656ce693"), 600, "Cursor documents none: the fallback");
+
+    // An artifact built with another host table than this binary's gets a warning, and still runs.
+    let manifest_path = artifact.join("agent-bundle.manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    manifest["hosts"]["claude"]["tableDigest"] = "0".repeat(64).into();
+    std::fs::write(&manifest_path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    let (code, _, stderr) = simulate(&[
+        "--target",
+        "claude",
+        "--hook",
+        guard,
+        "--native-input-file",
+        "testdata/envelopes/claude-code/PreToolUse.json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("warning: this artifact was built with another claude host table"), "{stderr}");
 }
 
 #[test]

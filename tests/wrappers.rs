@@ -247,7 +247,7 @@ fn every_recorded_host_envelope_is_accepted_by_the_matching_wrapper() {
                 let _ = writeln!(summary, "{folder}/{name}: {native} is not a config event");
                 continue;
             };
-            for shape in ["nothing", "deny", "context"] {
+            for shape in ["nothing", "deny", "context", "allow"] {
                 let run = run_wrapper(&artifact, &row.path, &bytes, &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
                 if shape == "nothing" {
                     assert_eq!(run.code, Some(0), "{folder}/{name}: {}", run.stderr);
@@ -389,4 +389,38 @@ fn guards_as_real_plugins_write_them() {
         }
     }
     insta::assert_snapshot!(summary);
+}
+
+/// A contract whose answer channel the runtime does not know is an internal error, never an allow.
+#[test]
+fn an_unknown_answer_channel_is_an_internal_error_not_an_answer() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let row = manifest
+        .hooks
+        .iter()
+        .find(|r| r.host == Target::Cursor && r.event.name() == "beforeTool" && !r.fail_closed)
+        .unwrap();
+    let wrapper = artifact.join(&row.path);
+    let text = std::fs::read_to_string(&wrapper).unwrap();
+    assert!(text.contains(r#""updatedInput": "cursorUpdatedInput""#), "{text}");
+    std::fs::write(
+        &wrapper,
+        text.replace(r#""updatedInput": "cursorUpdatedInput""#, r#""updatedInput": "somethingNew""#),
+    )
+    .unwrap();
+    let run = run_wrapper(
+        &artifact,
+        &row.path,
+        envelope_for(row).to_string().as_bytes(),
+        &[("AGENT_BUNDLE_TEST_SHAPE", "rewrite")],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(run.stdout, "", "nothing, and above all no permission: allow, may reach the host");
+    assert!(
+        run.stderr.contains("internal error: Error: unknown updatedInput channel \"somethingNew\""),
+        "{}",
+        run.stderr
+    );
 }

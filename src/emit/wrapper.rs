@@ -102,3 +102,17 @@ pub fn wrapper_source(
         handler = serde_json::to_string(handler_specifier).expect("strings serialise"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::deadline_ms;
+
+    #[test]
+    fn the_deadline_leaves_the_host_room_even_for_a_one_second_timeout() {
+        assert_eq!(deadline_ms(1), 700);
+        assert_eq!(deadline_ms(2), 1600);
+        assert_eq!(deadline_ms(5), 4000);
+        assert_eq!(deadline_ms(10), 9000);
+        assert_eq!(deadline_ms(600), 599_000);
+    }
+}
