@@ -356,6 +356,19 @@ fn build_into(root: &Path, temp: &Path) -> Result<PathBuf, String> {
     Ok(output)
 }
 
+/// `claude plugin validate --strict` (and `extra` flags) on the artifact of a bundle.
+fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), String> {
+    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let artifact = build_into(bundle, temp.path())?;
+    let home = temp.path().join("home");
+    std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+    let mut command = std::process::Command::new(&programs.claude);
+    command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
+    command.args(["plugin", "validate", "--strict"]).args(extra).arg(&artifact);
+    let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
+    ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))
+}
+
 /// Copies a folder (the harness shares the integration tests' helper).
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     common::copy_tree(from, to);
@@ -422,17 +435,7 @@ fn main() -> ExitCode {
             continue;
         }
         let started = Instant::now();
-        let result = (|| {
-            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let artifact = build_into(&bundle, temp.path())?;
-            let home = temp.path().join("home");
-            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
-            let mut command = std::process::Command::new(&programs.claude);
-            command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
-            command.args(["plugin", "validate", "--strict"]).arg(&artifact);
-            let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
-            ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))
-        })();
+        let result = validate(&programs, &bundle, &[]);
         tally.record(&name, started, result);
     }
 
@@ -440,17 +443,7 @@ fn main() -> ExitCode {
     let name = "claude plugin validate --strict --profile directory: testdata/bundles/showcase";
     if name.contains(&filter) {
         let started = Instant::now();
-        let result = (|| {
-            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let artifact = build_into(Path::new("testdata/bundles/showcase"), temp.path())?;
-            let home = temp.path().join("home");
-            std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
-            let mut command = std::process::Command::new(&programs.claude);
-            command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
-            command.args(["plugin", "validate", "--strict", "--profile", "directory"]).arg(&artifact);
-            let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
-            ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))
-        })();
+        let result = validate(&programs, Path::new("testdata/bundles/showcase"), &["--profile", "directory"]);
         tally.record(name, started, result);
     }
 
