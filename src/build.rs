@@ -17,12 +17,15 @@ pub struct BuildOptions {
     pub root: Utf8PathBuf,
     /// Where the artifact goes; `<root>/artifact` when `None`.
     pub output: Option<Utf8PathBuf>,
-    /// Narrows the config's targets (DECISIONS D3: names do not change with it).
+    /// Narrows the config's targets (D3 in docs/decisions.md: names do not change with it).
     pub targets: Vec<Target>,
     /// Where compiled modules and build state are cached; [`default_cache_dir`] when `None`.
     pub cache_dir: Option<Utf8PathBuf>,
     /// Build without any cache (every module compiled, no state kept).
     pub no_cache: bool,
+    /// The output is a throw-away folder (`snapshot`'s): bundles are cached as usual, but no build
+    /// state or fingerprint is kept for it, since no later build will ever look it up.
+    pub temporary_output: bool,
 }
 
 /// `AGENT_BUNDLE_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-bundle`, else `~/.cache/agent-bundle`. The
@@ -107,7 +110,7 @@ pub fn build_with(
     };
 
     // A no-op build: the previous build's inputs and outputs are all as it left them.
-    if let (Some(cache), Some(root)) = (&cache, &canonical_root)
+    if let (Some(cache), Some(root), false) = (&cache, &canonical_root, options.temporary_output)
         && let Some(fingerprint) = incremental::load_fingerprint(cache, &canonical_output)
         && incremental::unchanged(&fingerprint, root, &options.targets, &canonical_output)
     {
@@ -155,20 +158,22 @@ pub fn build_with(
         match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
             Ok(outcome) => {
                 let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
-                let state = incremental::current_state(&hooks, &emitted, &emitted.manifest);
+                let state = incremental::current_state(&hooks, &emitted, &emitted.manifest, &canonical_output);
                 let fingerprint = fingerprint(&bundle, &canonical_root, &options.targets, &report, &emitted, disk);
                 report.inputs = input_paths(&fingerprint.inputs);
-                let previous = match &cache {
+                let state_cache = cache.as_ref().filter(|_| !options.temporary_output);
+                let previous = match state_cache {
                     Some(cache) => incremental::load_state(cache, &canonical_output),
                     None => incremental::PreviousState::Missing,
                 };
                 report.explanation = Some(incremental::explain(&previous, &state, &outcome));
-                if let Some(cache) = &cache {
+                if let Some(cache) = state_cache {
                     incremental::save_state(cache, &canonical_output, &state);
                     // Last, so that it is newer than every output it vouches for.
                     if !fingerprint.output_dirs.is_empty() {
                         incremental::save_fingerprint(cache, &canonical_output, &fingerprint);
                     }
+                    incremental::evict_orphans(cache, EVICTION_CHECKS);
                 }
                 report.manifest = std::sync::OnceLock::from(Some(emitted.manifest.clone()));
                 report.succeeded = true;
@@ -185,6 +190,10 @@ pub fn build_with(
     report.loaded = loaded;
     Ok(report)
 }
+
+/// How many build-state entries a build checks for an output that no longer exists: enough to keep
+/// a busy cache clean over a few builds, few enough that a build never notices the cost.
+const EVICTION_CHECKS: usize = 64;
 
 /// One bundle of [`build_many`]: its report, and the outputs whose lock it waited for.
 pub type ManyBuilt = (Result<BuildReport, crate::Error>, Vec<Utf8PathBuf>);

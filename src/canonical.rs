@@ -120,7 +120,7 @@ impl ResultPart {
 
     /// Whether a host without a channel for this part drops it (with a note) rather than failing the
     /// hook. A denial is never dropped, and neither is an ask: both exist to stop a tool call, and a
-    /// host that cannot carry them must not see the call pass silently (DECISIONS D6).
+    /// host that cannot carry them must not see the call pass silently (D6 in docs/decisions.md).
     pub fn droppable(self) -> bool {
         matches!(self, ResultPart::Allow | ResultPart::AdditionalContext)
     }

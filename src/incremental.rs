@@ -21,6 +21,9 @@ use crate::normalise::Hook;
 pub struct BuildState {
     pub generator: String,
     pub tables_revision: String,
+    /// The canonical output folder the state is about: when it is gone, so is the state's use.
+    #[serde(default)]
+    pub output: String,
     pub hooks: BTreeMap<String, HookState>,
 }
 
@@ -196,6 +199,32 @@ pub fn load_state(cache: &CacheStore, output: &camino::Utf8Path) -> PreviousStat
     }
 }
 
+/// Removes the state and fingerprint of outputs that no longer hold an artifact (and unreadable
+/// entries), checking at most `limit` entries: a cache shared by every bundle of a machine would
+/// otherwise keep one entry per folder ever built into. Entries of other compiler versions are kept:
+/// a machine may switch between two, and each keeps its own no-op builds.
+pub fn evict_orphans(cache: &CacheStore, limit: usize) {
+    for key in cache.keys("state").into_iter().take(limit) {
+        #[derive(Deserialize)]
+        struct Owner {
+            #[serde(default)]
+            output: String,
+        }
+        let (owner, _) = cache.read_typed::<Owner>("state", &key);
+        let orphaned = match owner {
+            None => true,
+            // States written before they named their output cannot be judged; they age out with
+            // the cache layout.
+            Some(owner) if owner.output.is_empty() => false,
+            Some(owner) => !camino::Utf8Path::new(&owner.output).join(crate::artifact::MANIFEST_PATH).is_file(),
+        };
+        if orphaned {
+            cache.remove("state", &key);
+            cache.remove("fingerprint", &key);
+        }
+    }
+}
+
 pub fn save_state(cache: &CacheStore, output: &camino::Utf8Path, state: &BuildState) {
     cache.write("state", &state_key(output), &serde_json::to_value(state).expect("states serialise"));
 }
@@ -205,7 +234,12 @@ fn slot(hook: &Hook) -> String {
 }
 
 /// The state this build leaves for the next one.
-pub fn current_state(hooks: &[&Hook], emitted: &Emitted, manifest: &ArtifactManifest) -> BuildState {
+pub fn current_state(
+    hooks: &[&Hook],
+    emitted: &Emitted,
+    manifest: &ArtifactManifest,
+    output: &camino::Utf8Path,
+) -> BuildState {
     let mut states = BTreeMap::new();
     for hook in hooks {
         let Some(inputs) = emitted.inputs.get(&hook.id) else { continue };
@@ -225,6 +259,7 @@ pub fn current_state(hooks: &[&Hook], emitted: &Emitted, manifest: &ArtifactMani
     BuildState {
         generator: crate::emit::compiler_fingerprint(),
         tables_revision: crate::hosts::tables_revision(),
+        output: output.to_string(),
         hooks: states,
     }
 }

@@ -1,4 +1,4 @@
-//! The Event and hook matrix (DECISIONS D5): rendered from the host tables alone, so the README and
+//! The Event and hook matrix (D5 in docs/decisions.md): rendered from the host tables alone, so the README and
 //! `cargo agent-bundle matrix` can never disagree with what the compiler does.
 
 use std::fmt::Write as _;

@@ -16,7 +16,7 @@ impl Target {
     /// Every target, in the order names sort (`claude`, `codex`, `cursor`, `portable`).
     pub const ALL: [Target; 4] = [Target::Claude, Target::Codex, Target::Cursor, Target::Portable];
 
-    /// Selected when neither the config nor the command line names targets (DECISIONS D3): the
+    /// Selected when neither the config nor the command line names targets (D3 in docs/decisions.md): the
     /// original's registry default, so hook names agree with it.
     pub const DEFAULT_SELECTION: [Target; 2] = [Target::Claude, Target::Codex];
 

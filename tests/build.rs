@@ -7,12 +7,7 @@ use std::process::Command;
 
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
-use common::{build_bundle, copy_tree, read_tree, require_node};
-use insta_cmd::get_cargo_bin;
-
-fn cli() -> Command {
-    Command::new(get_cargo_bin("cargo-agent-bundle"))
-}
+use common::{build_bundle, cli, copy_tree, read_tree, require_node};
 
 /// The artifact as one reviewable text: the file list with sizes, then every JSON document.
 fn render_artifact(artifact: &camino::Utf8Path) -> String {
@@ -269,8 +264,7 @@ fn package_json_license_and_the_readme_reach_the_artifact() {
     .unwrap();
     std::fs::write(bundle.join("README.md"), "# licensed\n\nFirst words.\n").unwrap();
     let build = || {
-        let status =
-            cli().arg("build").arg("--root").arg(&bundle).env("XDG_CACHE_HOME", temp.path().join("cache")).status();
+        let status = cli().arg("build").arg("--root").arg(&bundle).status();
         assert!(status.unwrap().success());
     };
     build();

@@ -15,6 +15,8 @@ fn cargo_build(example: &Path) -> std::process::Output {
         .args(["build", "--offline", "--manifest-path"])
         .arg(example.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", Path::new(env!("CARGO_MANIFEST_DIR")).join("target/build-script-example"))
+        // The build script builds the bundle: into a cache of its own, not the developer's.
+        .env("AGENT_BUNDLE_CACHE_DIR", common::sandbox_dir("build-script-cache"))
         .output()
         .unwrap()
 }

@@ -1,5 +1,5 @@
 //! Bundling with real npm packages (`testdata/npm` and `testdata/pnpm`, installed from their
-//! lockfiles by the tests): every import form DECISIONS D10 names is built, copied away from the
+//! lockfiles by the tests): every import form D10 in docs/decisions.md names is built, copied away from the
 //! source tree and run under node, and must answer what its handler computes; the forms that would
 //! fail at run time are diagnosed at the importing line; packages shipped whole run relocated; an
 //! artifact survives being published through git with `node_modules/` ignored.

@@ -4,13 +4,9 @@ mod common;
 
 use std::process::Command;
 
-use common::copy_tree;
+use common::{cli, copy_tree};
 
-use insta_cmd::{assert_cmd_snapshot, get_cargo_bin};
-
-fn cli() -> Command {
-    Command::new(get_cargo_bin("cargo-agent-bundle"))
-}
+use insta_cmd::assert_cmd_snapshot;
 
 /// `cargo agent-bundle …` runs the binary with the subcommand's own name as first argument.
 fn as_cargo_runs_it() -> Command {

@@ -24,7 +24,8 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
 fn build_fixture(dir: &Utf8PathBuf) -> Loaded {
     let temp = tempfile::tempdir().unwrap();
     let output = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).unwrap();
-    let options = BuildOptions { root: dir.clone(), output: Some(output), targets: Vec::new(), ..Default::default() };
+    let cache_dir = Some(Utf8PathBuf::from_path_buf(temp.path().join("cache")).unwrap());
+    let options = BuildOptions { root: dir.clone(), output: Some(output), cache_dir, ..Default::default() };
     build(&options, &RealDisk).unwrap().loaded
 }
 

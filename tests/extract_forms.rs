@@ -1,4 +1,4 @@
-//! Each file in `testdata/extract/accepted/` is one syntax form DECISIONS D2 accepts; each must
+//! Each file in `testdata/extract/accepted/` is one syntax form D2 in docs/decisions.md accepts; each must
 //! extract without a diagnostic, and its value is a snapshot.
 
 use agent_bundle::extract::{extract_default_export, extract_named_export};

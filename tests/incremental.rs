@@ -5,15 +5,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::SystemTime;
 
-use common::{copy_tree, read_tree};
-use insta_cmd::get_cargo_bin;
-
-fn cli() -> Command {
-    Command::new(get_cargo_bin("cargo-agent-bundle"))
-}
+use common::{cli, copy_tree, read_tree};
 
 struct Workspace {
     _temp: tempfile::TempDir,
@@ -401,4 +395,23 @@ fn an_edited_package_rebuilds_only_the_hooks_that_import_it_and_explain_names_it
             .any(|v| v.starts_with("rebuilt stop-uses-") && v.ends_with("npm package changed: tiny-format@1.2.0")),
         "{verdicts:#?}"
     );
+}
+
+/// The cache forgets the build state of an output that no longer exists, the next time any build
+/// writes to it.
+#[test]
+fn state_of_a_deleted_output_is_evicted_by_a_later_build() {
+    let ws = workspace("showcase");
+    build(&ws);
+    let states = |cache: &Path| -> usize { std::fs::read_dir(cache.join("v1/state")).map(|d| d.count()).unwrap_or(0) };
+    assert_eq!(states(&ws.cache), 1);
+    std::fs::remove_dir_all(&ws.output).unwrap();
+    let elsewhere = Workspace { output: ws.output.with_file_name("other-out"), ..workspace("showcase") };
+    let elsewhere = Workspace { cache: ws.cache.clone(), ..elsewhere };
+    build(&elsewhere);
+    assert_eq!(states(&ws.cache), 1, "the deleted output's state is gone, the new one's kept");
+    assert!(!ws.cache.join("v1/fingerprint").read_dir().unwrap().any(|e| {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        text.contains(&format!("\"{}\"", ws.output.display()))
+    }));
 }

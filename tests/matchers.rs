@@ -1,4 +1,4 @@
-//! The matcher every host gets for every canonical selector (DECISIONS D5), as one reviewed table,
+//! The matcher every host gets for every canonical selector (D5 in docs/decisions.md), as one reviewed table,
 //! plus the page's selector rules run through the whole pipeline.
 
 use std::fmt::Write as _;
@@ -79,7 +79,7 @@ fn native_selectors_of_other_hosts_do_not_leak_into_a_hosts_matcher() {
 
 #[test]
 fn every_matcher_compiles_as_a_regex_and_matches_its_hosts_tool_names() {
-    // The tool names each host really reports (spec/hosts-*.md); the matcher must accept exactly these.
+    // The tool names each host really reports (recorded by the real-host suite and the hosts' docs); the matcher must accept exactly these.
     let cases: &[(Target, Selector, &[&str], &[&str])] = &[
         (Target::Claude, Selector::Shell, &["Bash", "PowerShell"], &["bash", "BashOutput", "Write"]),
         (Target::Claude, Selector::FileWrite, &["Write", "Edit", "NotebookEdit"], &["Read", "WriteFile"]),

@@ -4,14 +4,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::copy_tree;
-use insta_cmd::get_cargo_bin;
-
-fn cli() -> Command {
-    Command::new(get_cargo_bin("cargo-agent-bundle"))
-}
+use common::{cli, copy_tree};
 
 fn monorepo() -> tempfile::TempDir {
     let temp = tempfile::tempdir().unwrap();

@@ -4,10 +4,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::copy_tree;
-use insta_cmd::get_cargo_bin;
 
 struct Project {
     _temp: tempfile::TempDir,
@@ -29,7 +28,7 @@ impl Project {
     }
 
     fn snapshot(&self, args: &[&str]) -> Output {
-        Command::new(get_cargo_bin("cargo-agent-bundle"))
+        common::cli()
             .current_dir(&self.dir)
             .env_remove("CI")
             .env_remove("GITHUB_ACTIONS")
@@ -159,7 +158,7 @@ fn review_accepts_rejects_and_skips_per_file() {
     let project = Project::new();
     project.edit("src/hooks/session-start.ts", "run the tests", "run the full tests");
     project.snapshot(&[]);
-    let mut review = Command::new(get_cargo_bin("cargo-agent-bundle"))
+    let mut review = common::cli()
         .current_dir(&project.dir)
         .args(["snapshot", "review"])
         .stdin(std::process::Stdio::piped())
@@ -183,7 +182,7 @@ fn review_accepts_rejects_and_skips_per_file() {
 fn nothing_is_written_when_ci_is_set() {
     let project = Project::new();
     project.edit("src/hooks/session-start.ts", "run the tests", "run the full tests");
-    let output = Command::new(get_cargo_bin("cargo-agent-bundle"))
+    let output = common::cli()
         .current_dir(&project.dir)
         .env("CI", "true")
         .args(["snapshot", "--root", "bundles", "--recursive"])
@@ -227,7 +226,7 @@ fn markdown_json_and_github_annotations_for_pull_requests() {
     assert_eq!(json["clean"], false);
     assert_eq!(json["differences"], 3);
 
-    let annotated = Command::new(get_cargo_bin("cargo-agent-bundle"))
+    let annotated = common::cli()
         .current_dir(&project.dir)
         .env("GITHUB_ACTIONS", "true")
         .args(["snapshot", "--check", "--root", "bundles", "--recursive"])
@@ -235,4 +234,35 @@ fn markdown_json_and_github_annotations_for_pull_requests() {
         .unwrap();
     let stdout = String::from_utf8(annotated.stdout).unwrap();
     assert!(stdout.contains("::error file=snapshots/showcase/claude.snap,title=snapshot changed::"), "{stdout}");
+}
+
+/// `snapshot` keeps no build state for its throw-away builds, and says so when it cannot write a
+/// pending file instead of claiming it did.
+#[test]
+fn snapshot_keeps_no_build_state_and_reports_pending_files_it_cannot_write() {
+    let project = Project::new();
+    let cache = common::sandbox_dir("snapshot-cache");
+    let run = |args: &[&str]| {
+        common::cli()
+            .current_dir(&project.dir)
+            .env("AGENT_BUNDLE_CACHE_DIR", &cache)
+            .arg("snapshot")
+            .args(args)
+            .args(["--root", "bundles", "--recursive"])
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["--check"]).status.success());
+    assert!(cache.join("v1/bundles").is_dir(), "bundles are cached as usual");
+    assert!(!cache.join("v1/state").exists(), "no state for a temporary output");
+    assert!(!cache.join("v1/fingerprint").exists(), "no fingerprint for a temporary output");
+
+    project.edit("src/hooks/guard-shell.ts", "is not allowed", "is refused");
+    // A folder where the pending file would go: writing it fails.
+    std::fs::create_dir_all(project.dir.join("snapshots/showcase/claude.snap.new")).unwrap();
+    let output = run(&[]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("pending snapshots could not be written: cannot write"), "{stderr}");
+    assert!(!stderr.contains("pending snapshots were written"), "{stderr}");
 }

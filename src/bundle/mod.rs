@@ -1,4 +1,4 @@
-//! Bundling handlers (DECISIONS D10): each handler module, with every module and npm package it
+//! Bundling handlers (D10 in docs/decisions.md): each handler module, with every module and npm package it
 //! imports, becomes one self-contained ES module for Node 18+, tree-shaken, with a source map, by
 //! rolldown (the bundler behind Vite). Everything is resolved at build time the way Node would
 //! resolve it at run time; what would fail there is a diagnostic here, at the importing line.

@@ -142,7 +142,14 @@ fn build_options(
     output: Option<Utf8PathBuf>,
     cache_dir: Option<Utf8PathBuf>,
 ) -> crate::build::BuildOptions {
-    crate::build::BuildOptions { root, output, targets: args.targets.clone(), cache_dir, no_cache: args.no_cache }
+    crate::build::BuildOptions {
+        root,
+        output,
+        targets: args.targets.clone(),
+        cache_dir,
+        no_cache: args.no_cache,
+        temporary_output: false,
+    }
 }
 
 fn build_one(options: &crate::build::BuildOptions, stderr: &mut dyn Write) -> Result<crate::build::BuildReport, Error> {

@@ -105,6 +105,13 @@ pub(super) fn run_snapshot(args: &SnapshotArgs, stdout: &mut dyn Write) -> Resul
     if report.is_clean() {
         return Ok(());
     }
+    if !report.write_errors.is_empty() {
+        return Err(Error::Failed(format!(
+            "{} snapshot(s) differ, and pending snapshots could not be written: {}",
+            report.differences(),
+            report.write_errors.join("; ")
+        )));
+    }
     let next = if options.write_pending {
         "pending snapshots were written beside the golden ones: `cargo agent-bundle snapshot review` (or `accept` / `reject`)"
     } else if in_ci && !args.check {

@@ -90,7 +90,7 @@ pub struct HookDeclaration {
     /// Selector strings, trimmed.
     pub tools: Vec<Spanned<String>>,
     pub args: Option<Spanned<Vec<String>>>,
-    /// `failClosed: true`: any failure of the hook blocks the tool (DECISIONS D6).
+    /// `failClosed: true`: any failure of the hook blocks the tool (D6 in docs/decisions.md).
     pub fail_closed: Option<Spanned<bool>>,
     /// sessionStart only: the session sources the hook runs for.
     pub sources: Option<Spanned<Vec<Spanned<String>>>>,

@@ -1,5 +1,5 @@
 //! Emitting: from a planned bundle to the bytes of every file of the composite plugin folder
-//! (DECISIONS D4). Nothing here touches the disk except through [`Disk`] reads of sources; the
+//! (D4 in docs/decisions.md). Nothing here touches the disk except through [`Disk`] reads of sources; the
 //! result is a map of artifact paths to bytes that the I/O layer writes in one step.
 
 mod documents;

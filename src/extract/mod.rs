@@ -1,4 +1,4 @@
-//! Static extraction (DECISIONS D2): parse a config module with swc and read its default export as
+//! Static extraction (D2 in docs/decisions.md): parse a config module with swc and read its default export as
 //! data, without running any of it. Every form D2 lists is accepted; anything that would need code
 //! to run is a diagnostic pointing at it, and reading goes on so that one pass reports every problem.
 

@@ -1,4 +1,4 @@
-//! Host tables: what each host can receive, as data (DECISIONS D5). One JSON file per host, pinned to
+//! Host tables: what each host can receive, as data (D5 in docs/decisions.md). One JSON file per host, pinned to
 //! the host version it was observed on, embedded in the binary and parsed once. These tables are the
 //! single source for normalisation, planning and `inspect`; nothing else in the crate spells a native
 //! event name or matcher.
@@ -128,7 +128,7 @@ pub struct SourceMatcher {
     pub values: Vec<String>,
 }
 
-/// What makes a failing hook block the tool on a host (DECISIONS D6, `failClosed: true`).
+/// What makes a failing hook block the tool on a host (D6 in docs/decisions.md, `failClosed: true`).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct FailClosed {
@@ -227,7 +227,7 @@ pub struct ResultChannels {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated_input: Option<RewriteChannel>,
     /// The permission decision written beside a rewrite, for hosts that apply `updatedInput` only
-    /// together with one (DECISIONS D6: the least-privileged decision that makes the host apply it).
+    /// together with one (D6 in docs/decisions.md: the least-privileged decision that makes the host apply it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rewrite_decision: Option<String>,
     /// An explicit `outcome: 'allow'`, written as the host's permission decision.
@@ -255,7 +255,7 @@ pub enum PermissionChannel {
     CursorPermission,
 }
 
-/// What a wrapper does with one part of a result on one host event (DECISIONS D6).
+/// What a wrapper does with one part of a result on one host event (D6 in docs/decisions.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum PartSupport {

@@ -80,6 +80,21 @@ impl CacheStore {
         (serde_json::from_str(body).ok(), written_at)
     }
 
+    /// The keys of every entry of a kind, in no particular order.
+    pub fn keys(&self, kind: &str) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join(LAYOUT).join(kind)) else { return Vec::new() };
+        entries
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter_map(|name| name.strip_suffix(".json").map(str::to_string))
+            .filter(|key| !key.starts_with('.'))
+            .collect()
+    }
+
+    /// Removes an entry (a missing one is fine).
+    pub fn remove(&self, kind: &str, key: &str) {
+        let _ = std::fs::remove_file(self.path(kind, key));
+    }
+
     /// Writes an entry; failures are ignored (a cache that cannot be written only costs speed).
     pub fn write(&self, kind: &str, key: &str, body: &Value) {
         let path = self.path(kind, key);

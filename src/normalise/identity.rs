@@ -1,4 +1,4 @@
-//! Hook identity (DECISIONS D3, reference §1): the original's stable JSON of the declaration, its
+//! Hook identity (D3 in docs/decisions.md): the original's stable JSON of the declaration, its
 //! SHA-256, and the `<event>-<handler>-<hash8>` name built from it, bit for bit.
 
 use serde_json::{Map, Value, json};

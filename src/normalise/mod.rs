@@ -1,4 +1,4 @@
-//! Normalisation (reference §1): turns each hook declaration into a [`Hook`] record with resolved
+//! Normalisation: turns each hook declaration into a [`Hook`] record with resolved
 //! paths, sorted de-duplicated targets and tools, and the original's name and id; and judges the
 //! declaration's meaning (targets exist, handler files exist inside the bundle, selectors parse).
 //! Host-specific questions (does a selector map on this host?) belong to [`crate::plan`].
@@ -45,7 +45,7 @@ pub struct Hook {
     pub timeout: Timeout,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
-    /// Any failure of the hook blocks the tool (only on beforeTool; DECISIONS D6).
+    /// Any failure of the hook blocks the tool (only on beforeTool; D6 in docs/decisions.md).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fail_closed: bool,
     /// sessionStart only: the session sources it runs for (sorted, de-duplicated; empty: all).

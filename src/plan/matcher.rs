@@ -1,4 +1,4 @@
-//! Tool matchers (DECISIONS D5): one anchored regex per hook and host, `^(?:a|b|…)$`, so that it
+//! Tool matchers (D5 in docs/decisions.md): one anchored regex per hook and host, `^(?:a|b|…)$`, so that it
 //! means the same thing on every host whether the host searches unanchored (Claude, Codex) or not.
 
 /// The matcher for a list of regex alternatives, or `None` (fire for every tool) when there are none.

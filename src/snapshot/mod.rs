@@ -1,4 +1,4 @@
-//! Golden snapshots of everything a host reads (DECISIONS D8): per bundle and target, the plugin
+//! Golden snapshots of everything a host reads (D8 in docs/decisions.md): per bundle and target, the plugin
 //! manifest, the hook document, the hook index, and the real wrappers' answers to recorded inputs.
 //! `--check` compares and writes nothing; the default mode leaves `.snap.new` files for review
 //! (never when `CI` is set); `accept`, `reject` and `review` settle them, insta-style.
@@ -71,6 +71,9 @@ pub struct BundleFailure {
 pub struct SnapshotReport {
     pub snapshots: Vec<SnapshotResult>,
     pub failures: Vec<BundleFailure>,
+    /// Pending files that could not be written (or stale ones removed), each with why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub write_errors: Vec<String>,
 }
 
 impl SnapshotReport {
@@ -79,7 +82,7 @@ impl SnapshotReport {
     }
 
     pub fn is_clean(&self) -> bool {
-        self.differences() == 0 && self.failures.is_empty()
+        self.differences() == 0 && self.failures.is_empty() && self.write_errors.is_empty()
     }
 }
 
@@ -95,7 +98,7 @@ pub fn take(roots: &[Utf8PathBuf], options: &SnapshotOptions, disk: &dyn Disk) -
                     plugins.insert(plugin.clone());
                     let path = options.snapshot_dir.join(&plugin).join(format!("{target}.{SNAPSHOT_EXTENSION}"));
                     produced.insert(path.clone());
-                    report.snapshots.push(compare_with_golden(&path, &text, options));
+                    report.snapshots.push(compare_with_golden(&path, &text, options, &mut report.write_errors));
                 }
             }
             Err(message) => report.failures.push(BundleFailure { root: root.clone(), message }),
@@ -117,7 +120,10 @@ pub fn take(roots: &[Utf8PathBuf], options: &SnapshotOptions, disk: &dyn Disk) -
             if name.ends_with(&format!(".{SNAPSHOT_EXTENSION}")) && !produced.contains(&path) {
                 let summary = vec![format!("{path} is not produced by any bundle any more")];
                 if options.write_pending {
-                    let _ = std::fs::write(pending(&path, OBSOLETE_SUFFIX), "");
+                    let obsolete = pending(&path, OBSOLETE_SUFFIX);
+                    if let Err(error) = std::fs::write(&obsolete, "") {
+                        report.write_errors.push(format!("cannot write {obsolete}: {error}"));
+                    }
                 }
                 let old = std::fs::read_to_string(&path).unwrap_or_default();
                 report.snapshots.push(SnapshotResult {
@@ -137,13 +143,21 @@ fn pending(path: &Utf8Path, suffix: &str) -> Utf8PathBuf {
     Utf8PathBuf::from(format!("{path}{suffix}"))
 }
 
-fn compare_with_golden(path: &Utf8Path, text: &str, options: &SnapshotOptions) -> SnapshotResult {
+fn compare_with_golden(
+    path: &Utf8Path,
+    text: &str,
+    options: &SnapshotOptions,
+    write_errors: &mut Vec<String>,
+) -> SnapshotResult {
     let golden = std::fs::read_to_string(path).ok();
     let new_file = pending(path, PENDING_SUFFIX);
     match golden {
         Some(old) if old == text => {
-            if options.write_pending {
-                let _ = std::fs::remove_file(&new_file);
+            if options.write_pending
+                && let Err(error) = std::fs::remove_file(&new_file)
+                && error.kind() != std::io::ErrorKind::NotFound
+            {
+                write_errors.push(format!("cannot remove the stale {new_file}: {error}"));
             }
             SnapshotResult { path: path.to_path_buf(), status: Status::Unchanged, summary: vec![], diff: String::new() }
         }
@@ -157,10 +171,13 @@ fn compare_with_golden(path: &Utf8Path, text: &str, options: &SnapshotOptions) -
                 if lines.is_empty() { vec!["the text changed".to_string()] } else { lines }
             };
             if options.write_pending {
-                if let Some(dir) = new_file.parent() {
-                    let _ = std::fs::create_dir_all(dir);
+                let written = new_file
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|()| std::fs::write(&new_file, text));
+                if let Err(error) = written {
+                    write_errors.push(format!("cannot write {new_file}: {error}"));
                 }
-                let _ = std::fs::write(&new_file, text);
             }
             SnapshotResult { path: path.to_path_buf(), status, summary, diff: unified_diff(&old, text, path.as_str()) }
         }
@@ -175,7 +192,14 @@ fn snapshot_bundle(
 ) -> Result<Vec<(String, Target, String)>, String> {
     let temp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary folder: {e}"))?;
     let artifact = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).map_err(|_| "non-UTF-8 temporary path")?;
-    let build_options = BuildOptions { root: root.to_path_buf(), output: Some(artifact.clone()), ..Default::default() };
+    // A throw-away output: the bundle cache speeds it up, but no build state is kept for a folder
+    // that is deleted right after.
+    let build_options = BuildOptions {
+        root: root.to_path_buf(),
+        output: Some(artifact.clone()),
+        temporary_output: true,
+        ..Default::default()
+    };
     let report = build(&build_options, disk).map_err(|e| e.to_string())?;
     if report.has_errors() {
         let sources: Vec<_> = report.loaded.sources.iter().collect();

@@ -10,6 +10,44 @@ use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::{Utf8Path, Utf8PathBuf};
 
+/// A fresh folder under cargo's per-target temporary directory (never the developer's own cache or
+/// home): each call gets its own, so no test shares state with another by accident.
+pub fn sandbox_dir(what: &str) -> Utf8PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = Utf8PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("sandbox")
+        .join(format!("{what}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The real binary, run as a user would in a clean shell: the environment cleared but for `PATH`
+/// (node and npm come from it), with its own `HOME` and its own cache folder, so that neither the
+/// developer's cache nor variables such as `CI`, `XDG_CACHE_HOME` or fault injection leak in.
+pub fn cli() -> Command {
+    let mut command = Command::new(insta_cmd::get_cargo_bin("cargo-agent-bundle"));
+    let sandbox = sandbox_dir("cli");
+    command
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", sandbox.join("home"))
+        .env("AGENT_BUNDLE_CACHE_DIR", sandbox.join("cache"));
+    // `--workspace` runs cargo metadata: keep the toolchain the tests themselves run with.
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from).unwrap_or_default();
+    command
+        .env("RUSTUP_HOME", std::env::var_os("RUSTUP_HOME").unwrap_or_else(|| home.join(".rustup").into()))
+        .env("CARGO_HOME", std::env::var_os("CARGO_HOME").unwrap_or_else(|| home.join(".cargo").into()));
+    for passed in ["CARGO", "RUSTUP_TOOLCHAIN"] {
+        if let Some(value) = std::env::var_os(passed) {
+            command.env(passed, value);
+        }
+    }
+    command
+}
+
 /// Fails with a clear message when node is missing: wrappers are only proven by the real node.
 pub fn require_node() {
     let found = Command::new("node").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
@@ -28,6 +66,7 @@ pub fn build_root(root: &Utf8Path) -> (tempfile::TempDir, Utf8PathBuf) {
         root: root.to_path_buf(),
         output: Some(output.clone()),
         targets: Vec::new(),
+        cache_dir: Some(Utf8PathBuf::from_path_buf(temp.path().join("cache")).unwrap()),
         ..Default::default()
     };
     let report = build(&options, &RealDisk).unwrap();

@@ -1,4 +1,4 @@
-// The four conformance vectors of DECISIONS D3: the original's names, bit for bit.
+// The four conformance vectors of D3 in docs/decisions.md: the original's names, bit for bit.
 import { defineConfig } from 'agent-bundle/config';
 
 export default defineConfig({
