@@ -11,7 +11,7 @@ use agent_bundle::io::RealDisk;
 use agent_bundle::simulate::encode;
 use agent_bundle::target::Target;
 use camino::Utf8Path;
-use common::{Run, build_bundle, redact, require_node, run_wrapper};
+use common::{Case, Run, build_bundle, decide_all, redact, require_node, run_wrapper};
 use serde_json::{Value, json};
 
 const SHAPES: &[&str] = &[
@@ -52,6 +52,16 @@ const SHAPES: &[&str] = &[
     "a class instance",
     "throws",
     "rejects",
+];
+
+/// Shapes whose outcome depends on the wrapper's process: what reaches fd 1, and errors that escape
+/// the handler's promise. They run as real processes; the rest are decided in one node process.
+const PROCESS_SHAPES: &[&str] = &[
+    "logs, then context",
+    "children with inherited stdio, then context",
+    "writes to fd 1, then context",
+    "throws in a timer",
+    "leaves a rejection",
 ];
 
 /// A canonical input holding every field any host reads; each host keeps the fields it knows.
@@ -105,47 +115,72 @@ fn every_host_event_and_result_shape() {
         "six events on three hosts, a fail-closed beforeTool on each, and workspaceOpen on cursor"
     );
 
-    let results: Vec<(String, String)> = std::thread::scope(|scope| {
+    // Shapes whose outcome depends on the process (what reaches fd 1, errors outside the handler's
+    // promise) run as real wrapper processes; every other shape is decided in one node process by the
+    // same runtime function the wrapper's process calls.
+    let envelopes: Vec<String> = rows.iter().map(|row| envelope_for(row).to_string()).collect();
+    let shape_env: Vec<[(&str, &str); 1]> = SHAPES.iter().map(|shape| [("AGENT_BUNDLE_TEST_SHAPE", *shape)]).collect();
+    let mut cases = Vec::new();
+    for (row, envelope) in rows.iter().zip(&envelopes) {
+        for (shape, env) in SHAPES.iter().zip(&shape_env) {
+            if !PROCESS_SHAPES.contains(shape) {
+                cases.push(Case { wrapper: &row.path, stdin: envelope.as_bytes(), env });
+            }
+        }
+    }
+    let mut decided = decide_all(&artifact, &cases).into_iter();
+    let processes: Vec<Vec<Run>> = std::thread::scope(|scope| {
         let handles: Vec<_> = rows
             .iter()
-            .map(|row| {
+            .zip(&envelopes)
+            .map(|(row, envelope)| {
                 let artifact = artifact.clone();
                 scope.spawn(move || {
-                    let envelope = envelope_for(row).to_string();
-                    let mut text = format!("stdin {envelope}\n");
-                    for shape in SHAPES {
-                        let run = run_wrapper(
-                            &artifact,
-                            &row.path,
-                            envelope.as_bytes(),
-                            &[("AGENT_BUNDLE_TEST_SHAPE", shape)],
-                        );
-                        // Whatever the shape, a failure never leaves anything on stdout, and it
-                        // blocks (exit 2) exactly when the hook is fail-closed.
-                        if run.code != Some(0) {
-                            assert_eq!(run.stdout, "", "{} {shape}: a failing wrapper printed on stdout", row.path);
-                            let blocking = if row.fail_closed { 2 } else { 1 };
-                            assert_eq!(run.code, Some(blocking), "{} {shape}: failures exit {blocking}", row.path);
-                            let ours =
-                                run.stderr.lines().filter(|l| l.starts_with("Agent Bundle hook error: ")).count();
-                            assert_eq!(ours, 1, "{} {shape}: one error line on stderr", row.path);
-                        }
-                        // Nothing a handler or its children print reaches the answer channel.
-                        assert!(
-                            !run.stdout.contains("child") && !run.stdout.contains("direct write"),
-                            "{} {shape}: output leaked into the answer: {}",
-                            row.path,
-                            run.stdout
-                        );
-                        let _ = write!(text, "\n## {shape}\n{}", describe(&run, &artifact));
-                    }
-                    let closed = if row.fail_closed { "-fail-closed" } else { "" };
-                    (format!("{}-{}{closed}", row.host, row.event), text)
+                    PROCESS_SHAPES
+                        .iter()
+                        .map(|shape| {
+                            run_wrapper(
+                                &artifact,
+                                &row.path,
+                                envelope.as_bytes(),
+                                &[("AGENT_BUNDLE_TEST_SHAPE", shape)],
+                            )
+                        })
+                        .collect()
                 })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
+    let mut results = Vec::new();
+    for ((row, envelope), mut in_process) in rows.iter().zip(&envelopes).zip(processes) {
+        let mut text = format!("stdin {envelope}\n");
+        for shape in SHAPES {
+            let run = match PROCESS_SHAPES.iter().position(|s| s == shape) {
+                Some(_) => in_process.remove(0),
+                None => decided.next().unwrap(),
+            };
+            // Whatever the shape, a failure never leaves anything on stdout, and it blocks (exit 2)
+            // exactly when the hook is fail-closed.
+            if run.code != Some(0) {
+                assert_eq!(run.stdout, "", "{} {shape}: a failing wrapper printed on stdout", row.path);
+                let blocking = if row.fail_closed { 2 } else { 1 };
+                assert_eq!(run.code, Some(blocking), "{} {shape}: failures exit {blocking}", row.path);
+                let ours = run.stderr.lines().filter(|l| l.starts_with("Agent Bundle hook error: ")).count();
+                assert_eq!(ours, 1, "{} {shape}: one error line on stderr", row.path);
+            }
+            // Nothing a handler or its children print reaches the answer channel.
+            assert!(
+                !run.stdout.contains("child") && !run.stdout.contains("direct write"),
+                "{} {shape}: output leaked into the answer: {}",
+                row.path,
+                run.stdout
+            );
+            let _ = write!(text, "\n## {shape}\n{}", describe(&run, &artifact));
+        }
+        let closed = if row.fail_closed { "-fail-closed" } else { "" };
+        results.push((format!("{}-{}{closed}", row.host, row.event), text));
+    }
     for (name, text) in results {
         insta::assert_snapshot!(name, text);
     }

@@ -63,11 +63,24 @@ export async function runHook(contract, loadHandler) {
     Math.max(0, contract.hook.deadlineMs - performance.now()),
   );
   try {
-    const envelope = parseEnvelope(await readStdin());
-    const payload = decodeEnvelope(contract, envelope);
+    const bytes = await readStdin();
     if (contract.hook.childProcesses) {
       keepChildrenOffTheAnswer();
     }
+    const { code, stderr, stdout } = await decide(contract, bytes, loadHandler);
+    settle(code, stderr, stdout);
+  } catch (error) {
+    fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
+  }
+}
+
+// The decision, apart from the process: stdin's bytes and the handler in, the exit code, the lines
+// for stderr and the answer for stdout (undefined: nothing to say) out. It never throws and touches
+// no process state, so tests can run every host, event and result shape through it in one process.
+export async function decide(contract, stdinBytes, loadHandler) {
+  try {
+    const envelope = parseEnvelope(stdinBytes);
+    const payload = decodeEnvelope(contract, envelope);
     const handler = await loadDefaultExport(loadHandler);
     let result;
     try {
@@ -82,9 +95,10 @@ export async function runHook(contract, loadHandler) {
     const checked = checkResult(contract, envelope, result);
     const output = project(contract, checked);
     const notes = dropped(contract, checked);
-    settle(0, notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], output);
+    return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
   } catch (error) {
-    fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
+    const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
+    return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
   }
 }
 

@@ -105,6 +105,49 @@ pub fn run_wrapper(artifact: &Utf8Path, wrapper: &str, stdin: &[u8], env: &[(&st
     }
 }
 
+/// One wrapper decision for [`decide_all`]: the wrapper, its stdin, extra environment variables.
+pub struct Case<'a> {
+    pub wrapper: &'a str,
+    pub stdin: &'a [u8],
+    pub env: &'a [(&'a str, &'a str)],
+}
+
+/// Runs many wrapper decisions in one node process (`tests/support/decide.mjs`), through the
+/// artifact's own runtime: what each wrapper's process would exit with and print, for results that
+/// do not depend on the process itself (those keep running in [`run_wrapper`]).
+pub fn decide_all(artifact: &Utf8Path, cases: &[Case<'_>]) -> Vec<Run> {
+    let work = sandbox_dir("decide");
+    let cases_json: Vec<serde_json::Value> = cases
+        .iter()
+        .map(|c| {
+            let env: serde_json::Map<String, serde_json::Value> =
+                c.env.iter().map(|(k, v)| (k.to_string(), serde_json::Value::from(*v))).collect();
+            serde_json::json!({ "wrapper": c.wrapper, "stdin": c.stdin, "env": env })
+        })
+        .collect();
+    std::fs::write(work.join("cases.json"), serde_json::to_vec(&cases_json).unwrap()).unwrap();
+    let script = Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/decide.mjs");
+    let output = Command::new("node")
+        .arg(script)
+        .arg(artifact)
+        .arg(work.join("cases.json"))
+        .arg(work.join("results.json"))
+        .current_dir(artifact)
+        .output()
+        .expect("node runs");
+    assert!(output.status.success(), "decide.mjs failed: {}", String::from_utf8_lossy(&output.stderr));
+    let results: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(work.join("results.json")).unwrap()).unwrap();
+    results
+        .into_iter()
+        .map(|r| Run {
+            code: r["code"].as_i64().map(|c| c as i32),
+            stdout: r["stdout"].as_str().unwrap_or("").to_string(),
+            stderr: r["stderr"].as_array().unwrap().iter().map(|l| format!("{}\n", l.as_str().unwrap())).collect(),
+        })
+        .collect()
+}
+
 /// Replaces the temporary artifact path in text with `[ARTIFACT]`.
 pub fn redact(text: &str, artifact: &Utf8Path) -> String {
     text.replace(artifact.as_str(), "[ARTIFACT]")
