@@ -75,3 +75,24 @@ fn recursive_finds_bundles_skips_node_modules_and_keeps_going_past_errors() {
     let stdout = String::from_utf8(again.stdout).unwrap();
     assert!(stdout.contains("Built 2 of 4 bundles; 1 failed, 1 not attempted (--fail-fast)"), "{stdout}");
 }
+
+/// `--recursive --json`: one document, each bundle's diagnostics in its own entry (a failed bundle's
+/// included) and nowhere else, so nothing is lost and nothing printed twice.
+#[test]
+fn recursive_json_carries_every_bundles_diagnostics_once() {
+    let temp = monorepo();
+    let repo = temp.path().join("repo");
+    let output = cli().args(["build", "--recursive", "--json", "--root"]).arg(&repo).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "one bundle is broken");
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let bundles = document["bundles"].as_array().unwrap();
+    assert_eq!(bundles.len(), 4);
+    let broken = bundles.iter().find(|b| b["output"].as_str().unwrap().contains("tools/broken")).unwrap();
+    assert_eq!(broken["built"], false);
+    let codes: Vec<&str> =
+        broken["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"AB4220"), "{codes:?}");
+    assert_eq!(bundles.iter().filter(|b| b["built"] == true).count(), 3);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!stderr.contains("AB4220") && !stderr.contains("warning["), "diagnostics were printed twice: {stderr}");
+}

@@ -98,10 +98,8 @@ pub(super) fn run_build(
         };
         let outcome = report.and_then(|report| {
             if args.json {
-                summaries.push(
-                    build_summary(&report, args).unwrap_or_else(|| serde_json::json!({ "output": report.output })),
-                );
-                report_diagnostics(&report.loaded.with_paths_under_root(), format, stderr)?;
+                // The bundle's diagnostics are in its document, and only there.
+                summaries.push(bundle_document(&report, args));
                 let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
                 if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
             } else {
@@ -158,6 +156,20 @@ fn build_one(options: &crate::build::BuildOptions, stderr: &mut dyn Write) -> Re
     })
 }
 
+/// The JSON document of one bundle's build, for `--json`: the summary of a successful build, or the
+/// output, `built: false` and the diagnostics of a failed one.
+fn bundle_document(report: &crate::build::BuildReport, args: &BuildArgs) -> serde_json::Value {
+    let failed = report.diagnostics().iter().any(|d| d.is_error());
+    match build_summary(report, args).filter(|_| !failed) {
+        Some(summary) => summary,
+        None => serde_json::json!({
+            "output": report.output,
+            "built": false,
+            "diagnostics": report.diagnostics().iter().map(crate::diagnostic::to_json_value).collect::<Vec<_>>(),
+        }),
+    }
+}
+
 /// The JSON summary of a successful build.
 fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option<serde_json::Value> {
     let manifest = report.manifest()?;
@@ -205,23 +217,15 @@ fn print_build_report(
         report_diagnostics(&report.loaded, format, stderr)?;
     }
     let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
+    if args.json {
+        writeln!(stdout, "{}", crate::json::pretty(&bundle_document(report, args)))?;
+    }
     if errors > 0 {
-        if args.json {
-            let failed = serde_json::json!({
-                "output": report.output,
-                "built": false,
-                "diagnostics": report.diagnostics().iter().map(crate::diagnostic::to_json_value).collect::<Vec<_>>(),
-            });
-            writeln!(stdout, "{}", crate::json::pretty(&failed))?;
-        }
         return Err(Error::Reported { errors });
     }
     let manifest = report.manifest().ok_or_else(|| Error::Failed(format!("`{}` lost its manifest", report.output)))?;
     let write = report.write.as_ref().expect("a build without errors wrote its output");
-    if args.json {
-        let summary = build_summary(report, args).expect("a build without errors has a summary");
-        writeln!(stdout, "{}", crate::json::pretty(&summary))?;
-    } else {
+    if !args.json {
         let per_host: Vec<String> = report
             .hosts
             .iter()
