@@ -77,7 +77,16 @@ impl BuildReport {
 
 /// Builds the bundle at `options.root`. Nothing is written unless the whole build succeeds; the
 /// previous artifact stays as it was otherwise.
-pub fn build(options: &BuildOptions, disk: &dyn Disk) -> Result<BuildReport, crate::Error> {
+/// Why a build could not start: a request that makes no sense for the bundle. Problems in the bundle
+/// itself are diagnostics in the report, not errors.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// A narrowing target the config does not select (names never change with narrowing, D3).
+    #[error("{target} is not among the config's targets ({}); narrowing only selects among them", configured.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "))]
+    TargetNotConfigured { target: Target, configured: Vec<Target> },
+}
+
+pub fn build(options: &BuildOptions, disk: &dyn Disk) -> Result<BuildReport, BuildError> {
     build_with(options, disk, &mut |_| {})
 }
 
@@ -86,7 +95,7 @@ pub fn build_with(
     options: &BuildOptions,
     disk: &dyn Disk,
     on_wait: &mut dyn FnMut(&Utf8Path),
-) -> Result<BuildReport, crate::Error> {
+) -> Result<BuildReport, BuildError> {
     let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
     let mut report = BuildReport {
         loaded: Loaded::default(),
@@ -133,11 +142,10 @@ pub fn build_with(
     };
     for target in &options.targets {
         if !bundle.normalised.targets.contains(target) {
-            let configured: Vec<_> = bundle.normalised.targets.iter().map(|t| t.name()).collect();
-            return Err(crate::Error::Usage(format!(
-                "--target {target} is not among the config's targets ({}); --target only narrows them",
-                configured.join(", ")
-            )));
+            return Err(BuildError::TargetNotConfigured {
+                target: *target,
+                configured: bundle.normalised.targets.clone(),
+            });
         }
     }
     report.hosts = bundle
@@ -196,7 +204,7 @@ pub fn build_with(
 const EVICTION_CHECKS: usize = 64;
 
 /// One bundle of [`build_many`]: its report, and the outputs whose lock it waited for.
-pub type ManyBuilt = (Result<BuildReport, crate::Error>, Vec<Utf8PathBuf>);
+pub type ManyBuilt = (Result<BuildReport, BuildError>, Vec<Utf8PathBuf>);
 
 /// Builds several bundles, as many at once as the machine has cores (each also bundles its handlers
 /// concurrently), so one bundle's writing overlaps another's bundling. Reports come back in the

@@ -92,7 +92,7 @@ pub(super) fn run_build(
                 for lock in waited {
                     writeln!(stderr, "Waited for another build of this output to finish (lock: {lock})")?;
                 }
-                report
+                report.map_err(flag_error)
             }
             None => build_one(options, stderr),
         };
@@ -154,6 +154,20 @@ fn build_one(options: &crate::build::BuildOptions, stderr: &mut dyn Write) -> Re
     crate::build::build_with(options, &RealDisk, &mut |lock| {
         let _ = writeln!(stderr, "Waiting for another build of this output to finish (lock: {lock})");
     })
+    .map_err(flag_error)
+}
+
+/// A library build error in the command line's words: the request came from a flag.
+fn flag_error(error: crate::build::BuildError) -> Error {
+    match error {
+        crate::build::BuildError::TargetNotConfigured { target, configured } => {
+            let configured: Vec<&str> = configured.iter().map(|t| t.name()).collect();
+            Error::Usage(format!(
+                "--target {target} is not among the config's targets ({}); --target only narrows them",
+                configured.join(", ")
+            ))
+        }
+    }
 }
 
 /// The JSON document of one bundle's build, for `--json`: the summary of a successful build, or the
