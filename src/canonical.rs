@@ -3,6 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Config file names, in the order they are looked for.
+pub const CONFIG_FILE_NAMES: &[&str] =
+    &["agent-bundle.config.ts", "agent-bundle.config.mts", "agent-bundle.config.js", "agent-bundle.config.mjs"];
+
+/// Extensions a handler module may have.
+pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+
 /// A config-declared hook event, in the fixed order the original iterates them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CanonicalEvent {

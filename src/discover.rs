@@ -5,9 +5,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::Disk;
 
-/// Config file names, in the order they are looked for.
-pub const CONFIG_FILE_NAMES: &[&str] =
-    &["agent-bundle.config.ts", "agent-bundle.config.mts", "agent-bundle.config.js", "agent-bundle.config.mjs"];
+pub use crate::canonical::CONFIG_FILE_NAMES;
 
 /// The config file of the bundle at `root`: exactly one of [`CONFIG_FILE_NAMES`] must exist.
 /// `shown_root` is the root as the user wrote it, for messages.

@@ -27,6 +27,7 @@ pub mod io;
 pub mod json;
 pub mod matrix;
 pub mod normalise;
+pub mod npm;
 pub mod plan;
 pub mod simulate;
 pub mod snapshot;

@@ -378,7 +378,7 @@ fn unresolved(
     let installer = installer(root);
     let mapping = specifier.starts_with('#').then(|| imports_mapping(importer, specifier)).flatten();
     let installed = installed_packages(importer);
-    let name = messages::package_name(specifier);
+    let name = crate::npm::package_name(specifier);
     let similar = crate::suggest::did_you_mean(name, installed.iter().map(String::as_str)).filter(|s| *s != name);
     let similar_subpath: Option<String>;
     let similar_file: Option<String>;
@@ -389,9 +389,9 @@ fn unresolved(
         .any(|tsconfig| std::fs::read_to_string(tsconfig).is_ok_and(|text| text.contains("\"paths\"")));
     let missing = match failure {
         Failure::NotExported => {
-            let package = package_named(root, importer, messages::package_name(specifier));
+            let package = package_named(root, importer, crate::npm::package_name(specifier));
             let exported = package.as_ref().map(exported_subpaths).unwrap_or_default();
-            return messages::subpath_not_exported(specifier, messages::package_name(specifier), &exported, at);
+            return messages::subpath_not_exported(specifier, crate::npm::package_name(specifier), &exported, at);
         }
         Failure::ImportNotDefined => MissingImport::PackageImport { maps_to: mapping.as_deref() },
         Failure::Other(detail) => MissingImport::Other(detail),

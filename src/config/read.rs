@@ -157,7 +157,8 @@ impl Reader<'_> {
                             }
                             Value::Unreadable => return HandlerDeclaration::Invalid,
                             other => {
-                                self.diagnostics.push(messages::invalid_handler(other, &self.at(&property.value)));
+                                self.diagnostics
+                                    .push(messages::invalid_handler(&other.found(), &self.at(&property.value)));
                                 return HandlerDeclaration::Invalid;
                             }
                         },
@@ -167,13 +168,13 @@ impl Reader<'_> {
                 match prebuilt {
                     Some(path) => HandlerDeclaration::Prebuilt(path),
                     None => {
-                        self.diagnostics.push(messages::invalid_handler(&node.value, &at));
+                        self.diagnostics.push(messages::invalid_handler(&node.value.found(), &at));
                         HandlerDeclaration::Invalid
                     }
                 }
             }
             other => {
-                self.diagnostics.push(messages::invalid_handler(other, &at));
+                self.diagnostics.push(messages::invalid_handler(&other.found(), &at));
                 HandlerDeclaration::Invalid
             }
         }
@@ -271,7 +272,7 @@ impl Reader<'_> {
                 self.diagnostics.push(messages::wrong_type(
                     "`plugin.author`",
                     "a string or `{ name, email, url }`",
-                    other,
+                    &other.found(),
                     &self.at(node),
                 ));
                 None
@@ -335,7 +336,7 @@ impl Reader<'_> {
                 other => self.diagnostics.push(messages::wrong_type(
                     &format!("payload `{}`", property.key),
                     "a source path or `{ source, targets }`",
-                    other,
+                    &other.found(),
                     &self.at(value),
                 )),
             }
@@ -348,7 +349,7 @@ impl Reader<'_> {
             Value::Object(properties) => Some(properties),
             Value::Unreadable => None,
             other => {
-                self.diagnostics.push(messages::wrong_type(what, "an object", other, &self.at(node)));
+                self.diagnostics.push(messages::wrong_type(what, "an object", &other.found(), &self.at(node)));
                 None
             }
         }
@@ -359,7 +360,12 @@ impl Reader<'_> {
             Value::Bool(b) => Some(Spanned { value: *b, at: self.at(node) }),
             Value::Unreadable => None,
             other => {
-                self.diagnostics.push(messages::wrong_type(&format!("`{key}`"), "a boolean", other, &self.at(node)));
+                self.diagnostics.push(messages::wrong_type(
+                    &format!("`{key}`"),
+                    "a boolean",
+                    &other.found(),
+                    &self.at(node),
+                ));
                 None
             }
         }
@@ -370,7 +376,12 @@ impl Reader<'_> {
             Value::String(s) => Some(s.clone()),
             Value::Unreadable => None,
             other => {
-                self.diagnostics.push(messages::wrong_type(&format!("`{what}`"), "a string", other, &self.at(node)));
+                self.diagnostics.push(messages::wrong_type(
+                    &format!("`{what}`"),
+                    "a string",
+                    &other.found(),
+                    &self.at(node),
+                ));
                 None
             }
         }
@@ -385,7 +396,7 @@ impl Reader<'_> {
                 self.diagnostics.push(messages::wrong_type(
                     &format!("`{key}`"),
                     "an array of strings",
-                    other,
+                    &other.found(),
                     &self.at(node),
                 ));
                 return None;
@@ -399,7 +410,7 @@ impl Reader<'_> {
                 other => self.diagnostics.push(messages::wrong_type(
                     &format!("an item of `{key}`"),
                     "a string",
-                    other,
+                    &other.found(),
                     &self.at(item),
                 )),
             }

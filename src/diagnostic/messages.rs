@@ -4,12 +4,9 @@
 
 use camino::Utf8Path;
 
-use super::{Code, Diagnostic};
-use crate::canonical::{CanonicalEvent, Selector};
-use crate::discover::CONFIG_FILE_NAMES;
-use crate::extract::Value;
-use crate::hosts::HostTable;
-use crate::normalise::{HANDLER_EXTENSIONS, Hook, Payload};
+use super::{Code, Diagnostic, Found, HookSite, HostName};
+use crate::canonical::{CONFIG_FILE_NAMES, CanonicalEvent, HANDLER_EXTENSIONS, Selector};
+use crate::npm::package_name;
 use crate::source::Location;
 use crate::suggest::did_you_mean;
 use crate::target::Target;
@@ -151,8 +148,8 @@ pub fn unknown_event(key: &str, at: &Location) -> Diagnostic {
     }
 }
 
-pub fn wrong_type(what: &str, expected: &str, found: &Value, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::WrongType, format!("{what} must be {expected}, found {} `{}`", found.kind(), found.preview()))
+pub fn wrong_type(what: &str, expected: &str, found: &Found, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::WrongType, format!("{what} must be {expected}, found {} `{}`", found.kind, found.preview))
         .at(Some(at), format!("expected {expected}"))
         .hint(format!("write {what} as {expected}"))
 }
@@ -224,13 +221,12 @@ pub fn nested_hook_array(event: CanonicalEvent, at: &Location) -> Diagnostic {
         .hint("list each handler path or entry object directly in the event's array")
 }
 
-pub fn invalid_handler(found: &Value, at: &Location) -> Diagnostic {
+pub fn invalid_handler(found: &Found, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::InvalidHandler,
         format!(
             "`handler` must be a non-empty module path or `{{ prebuilt: '<path>' }}`, found {} `{}`",
-            found.kind(),
-            found.preview()
+            found.kind, found.preview
         ),
     )
     .at(Some(at), "not a handler")
@@ -267,12 +263,12 @@ pub fn unknown_session_source(value: &str, known: &[&str], at: &Location) -> Dia
     }
 }
 
-pub fn sources_unfilterable(hook: &Hook, table: &HostTable, reason: &str) -> Diagnostic {
+pub fn sources_unfilterable(hook: &HookSite, table: &HostName, reason: &str) -> Diagnostic {
     Diagnostic::new(
         Code::SourcesUnfilterable,
         format!("hook `{}` runs only for some session sources, but {} cannot filter sessionStart by source", hook.name, table.host),
     )
-    .at(Some(&hook.declared_at), "the filter would not hold on this host")
+    .at(Some(hook.declared_at), "the filter would not hold on this host")
     .note(reason.to_string())
     .hint(format!(
         "leave {} out of this hook's `targets`, or drop `sources` and check `event.source` in the handler where the host sends it",
@@ -289,7 +285,7 @@ pub fn fail_closed_on_other_event(event: CanonicalEvent, at: &Location) -> Diagn
     .hint("remove `failClosed`, or move the guard to `beforeTool`")
 }
 
-pub fn fail_closed_uncovered(hook: &Hook, table: &HostTable, uncovered: &str) -> Diagnostic {
+pub fn fail_closed_uncovered(hook: &HookSite, table: &HostName, uncovered: &str) -> Diagnostic {
     Diagnostic::new(
         Code::FailClosedUncovered,
         format!(
@@ -297,7 +293,7 @@ pub fn fail_closed_uncovered(hook: &Hook, table: &HostTable, uncovered: &str) ->
             hook.name, table.host
         ),
     )
-    .at(Some(&hook.declared_at), "nothing would block on this host")
+    .at(Some(hook.declared_at), "nothing would block on this host")
     .note(uncovered.to_string())
     .hint(format!(
         "use a handler module (the wrapper blocks with exit 2 on {}), or leave {} out of this hook's `targets`",
@@ -355,10 +351,10 @@ fn with_target_suggestion(diagnostic: Diagnostic, name: &str, at: &Location) -> 
     }
 }
 
-pub fn portable_target(target: Target, at: &Location) -> Diagnostic {
+pub fn portable_target(target: Target, why: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(Code::PortableTarget, format!("the hook explicitly targets `{target}`, which has no hook surface"))
         .at(Some(at), "cannot receive hooks")
-        .note(crate::hosts::table(target).no_hooks_reason.clone().unwrap_or_default())
+        .note(why.to_string())
         .hint(format!("remove `{target}` from the hook's targets; inherited targets drop it silently"))
 }
 
@@ -417,7 +413,7 @@ pub fn native_selector_regex(target: Target, name: &str, found: &[char], at: &Lo
     }
 }
 
-pub fn hosted_tool_selector(table: &HostTable, name: &str, at: &Location) -> Diagnostic {
+pub fn hosted_tool_selector(table: &HostName, name: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::HostedToolSelector,
         format!(
@@ -512,18 +508,19 @@ pub fn payload_outside_root(source: &str, at: &Location) -> Diagnostic {
         .hint("keep payload folders inside the bundle folder")
 }
 
-pub fn prebuilt_outside_payload(written: &str, payloads: &[Payload], at: &Location) -> Diagnostic {
+/// `payload_sources`: the declared payloads' source folders.
+pub fn prebuilt_outside_payload(written: &str, payload_sources: &[&str], at: &Location) -> Diagnostic {
     let diagnostic = Diagnostic::new(
         Code::PrebuiltOutsidePayload,
         format!("prebuilt handler `{written}` is not inside any declared payload"),
     )
     .at(Some(at), "not shipped by any payload");
-    if payloads.is_empty() {
+    if payload_sources.is_empty() {
         diagnostic.hint("declare the folder that holds it: `payload: { runtime: { source: './dist/runtime' } }`")
     } else {
         diagnostic.hint(format!(
             "declared payload sources are {}; move the file into one or declare its folder",
-            list(payloads.iter().map(|p| &p.source))
+            list(payload_sources.iter())
         ))
     }
 }
@@ -546,45 +543,44 @@ pub fn payload_lacks_target(payload: &str, target: Target, at: &Location) -> Dia
 // ---------------------------------------------------------------------------------------------
 // Planning per host
 
-pub fn selector_unmapped(hook: &Hook, selector: Selector, table: &HostTable, reason: &str) -> Diagnostic {
+pub fn selector_unmapped(hook: &HookSite, selector: Selector, table: &HostName, reason: &str) -> Diagnostic {
     Diagnostic::new(
         Code::SelectorUnmapped,
-        format!("tool selector `{selector}` has no equivalent on {} {}", table.host, table.host_version),
+        format!("tool selector `{selector}` has no equivalent on {} {}", table.host, table.version),
     )
-    .at(Some(&hook.declared_at), "in this hook")
-    .at(hook.tools_at.as_ref(), format!("`{selector}` does not map on `{}`", table.target))
+    .at(Some(hook.declared_at), "in this hook")
+    .at(hook.tools_at, format!("`{selector}` does not map on `{}`", table.target))
     .for_target(table.target)
     .note(reason)
     .note("every selector of a hook must map on every host the hook targets")
     .hint(format!("drop `{selector}`, narrow this hook's `targets` to hosts that have it, or split the hook in two"))
 }
 
-pub fn no_applicable_selector(hook: &Hook, target: Target) -> Diagnostic {
+pub fn no_applicable_selector(hook: &HookSite, target: Target) -> Diagnostic {
     Diagnostic::new(Code::NoApplicableSelector, format!("hook `{}` selects only other hosts' native tools, so `{target}` would get an empty matcher and never fire", hook.name))
-        .at(Some(&hook.declared_at), format!("this hook targets `{target}`"))
-        .at(hook.tools_at.as_ref(), format!("nothing here applies to `{target}`"))
+        .at(Some(hook.declared_at), format!("this hook targets `{target}`"))
+        .at(hook.tools_at, format!("nothing here applies to `{target}`"))
         .for_target(target)
         .hint(format!("add a selector that maps on `{target}` (a canonical one or `{target}:<tool>`), or remove `{target}` from the hook's targets"))
 }
 
-pub fn event_unsupported(hook: &Hook, reasons: &[(Target, String)]) -> Diagnostic {
+/// `receivers`: every host that has the event.
+pub fn event_unsupported(hook: &HookSite, reasons: &[(Target, String)], receivers: &[Target]) -> Diagnostic {
     let mut diagnostic = Diagnostic::new(
         Code::EventUnsupported,
-        format!("no selected host can receive `{}` hooks (targets: {})", hook.event, target_names(&hook.targets)),
+        format!("no selected host can receive `{}` hooks (targets: {})", hook.event, target_names(hook.targets)),
     )
-    .at(Some(&hook.declared_at), "would be delivered nowhere");
+    .at(Some(hook.declared_at), "would be delivered nowhere");
     for (target, reason) in reasons {
         diagnostic = diagnostic.note(format!("{target}: {reason}"));
     }
-    let receivers: Vec<Target> =
-        Target::ALL.into_iter().filter(|t| crate::hosts::table(*t).event(hook.event).is_ok()).collect();
     if receivers.is_empty() {
         diagnostic.hint(format!("no host agent-bundle knows has `{}`; remove this hook", hook.event))
     } else {
         diagnostic.hint(format!(
             "target a host that has `{}` ({}), or remove this hook",
             hook.event,
-            target_names(&receivers)
+            target_names(receivers)
         ))
     }
 }
@@ -700,20 +696,6 @@ pub fn unresolved_import(specifier: &str, missing: MissingImport<'_>, at: Option
         MissingImport::Other(detail) => (detail.to_string(), "fix the specifier or the package it names".to_string()),
     };
     Diagnostic::new(Code::UnresolvedImport, format!("cannot resolve import `{specifier}`")).at(at, label).hint(hint)
-}
-
-/// The npm package name of a bare specifier (`@scope/pkg/sub` → `@scope/pkg`).
-pub fn package_name(specifier: &str) -> &str {
-    let mut parts = specifier.splitn(3, '/');
-    let first = parts.next().unwrap_or(specifier);
-    if first.starts_with('@') {
-        match parts.next() {
-            Some(second) => &specifier[..first.len() + 1 + second.len()],
-            None => first,
-        }
-    } else {
-        first
-    }
 }
 
 pub fn subpath_not_exported(specifier: &str, package: &str, exported: &[String], at: Option<&Location>) -> Diagnostic {

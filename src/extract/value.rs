@@ -35,6 +35,11 @@ pub struct Property {
 
 impl Value {
     /// What kind of value this is, in the words a message uses ("a string", "an array", …).
+    /// The value as a message shows it when another kind was expected.
+    pub fn found(&self) -> crate::diagnostic::Found {
+        crate::diagnostic::Found { kind: self.kind(), preview: self.preview() }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Value::Null => "null",

@@ -362,6 +362,11 @@ impl HostTable {
         }
     }
 
+    /// The host as a diagnostic names it.
+    pub fn name(&self) -> crate::diagnostic::HostName<'_> {
+        crate::diagnostic::HostName { target: self.target, host: &self.host, version: &self.host_version }
+    }
+
     /// What a wrapper of `event` on this host does with `part` of a result: the one place that
     /// combines the page's canonical rules, the host's own refusals and its channels.
     pub fn result_part(&self, event: CanonicalEvent, part: ResultPart) -> PartSupport {

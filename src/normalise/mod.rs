@@ -20,8 +20,7 @@ use crate::io::{Disk, lexical_join, relative_to};
 use crate::source::Location;
 use crate::target::Target;
 
-/// Extensions a compiled handler module may have.
-pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+pub use crate::canonical::HANDLER_EXTENSIONS;
 
 /// Payload names the plugin layout keeps for itself.
 const RESERVED_PAYLOAD_NAMES: &[&str] =
@@ -59,6 +58,19 @@ pub struct Hook {
     /// The stable JSON the name's hash is taken over: what "the declaration" is for `--explain`.
     #[serde(skip)]
     pub identity: String,
+}
+
+impl Hook {
+    /// The hook as a diagnostic names it.
+    pub fn site(&self) -> crate::diagnostic::HookSite<'_> {
+        crate::diagnostic::HookSite {
+            name: &self.name,
+            event: self.event,
+            targets: &self.targets,
+            declared_at: &self.declared_at,
+            tools_at: self.tools_at.as_ref(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -271,7 +283,8 @@ impl Normaliser<'_> {
                     match Target::from_name(&name.value) {
                         None => self.diagnostics.push(messages::unknown_entry_target(&name.value, &name.at)),
                         Some(target) if !hosts::table(target).has_hooks() => {
-                            self.diagnostics.push(messages::portable_target(target, &name.at))
+                            let why = hosts::table(target).no_hooks_reason.clone().unwrap_or_default();
+                            self.diagnostics.push(messages::portable_target(target, &why, &name.at))
                         }
                         Some(target) if !selected.contains(&target) => {
                             self.diagnostics.push(messages::entry_target_not_selected(target, selected, &name.at))
@@ -421,7 +434,11 @@ impl Normaliser<'_> {
                     })
                     .max_by_key(|(p, _)| p.source.len());
                 let Some((payload, inner)) = container else {
-                    self.diagnostics.push(messages::prebuilt_outside_payload(&path.value, payloads, &path.at));
+                    self.diagnostics.push(messages::prebuilt_outside_payload(
+                        &path.value,
+                        &payloads.iter().map(|p| p.source.as_str()).collect::<Vec<_>>(),
+                        &path.at,
+                    ));
                     return None;
                 };
                 if !self.disk.is_file(&absolute) {
@@ -473,7 +490,7 @@ impl Normaliser<'_> {
                 continue;
             }
             if surface.hosted_tools.iter().any(|hosted| hosted == name) {
-                self.diagnostics.push(messages::hosted_tool_selector(table, name, &tool.at));
+                self.diagnostics.push(messages::hosted_tool_selector(&table.name(), name, &tool.at));
                 continue;
             }
             native.insert(NativeSelector { target, name: name.to_string() });

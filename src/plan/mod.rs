@@ -79,7 +79,9 @@ pub fn plan(hooks: &[Hook]) -> (Vec<HookPlan>, Vec<Diagnostic>) {
                     Delivery::Native { .. } => None,
                 })
                 .collect();
-            diagnostics.push(messages::event_unsupported(hook, &reasons));
+            let receivers: Vec<Target> =
+                Target::ALL.into_iter().filter(|t| hosts::table(*t).event(hook.event).is_ok()).collect();
+            diagnostics.push(messages::event_unsupported(&hook.site(), &reasons, &receivers));
             continue;
         }
         plans.push(HookPlan { hook_id: hook.id.clone(), targets });
@@ -103,7 +105,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
         match table.selector(selector) {
             Ok(mapping) => alternatives.extend(mapping.matches.iter().cloned()),
             Err(reason) => {
-                diagnostics.push(messages::selector_unmapped(hook, selector, table, reason));
+                diagnostics.push(messages::selector_unmapped(&hook.site(), selector, &table.name(), reason));
                 failed = true;
             }
         }
@@ -119,24 +121,28 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
                 let unknown = hook.sources.iter().find(|s| !matcher.values.contains(s));
                 if let Some(source) = unknown {
                     let reason = format!("{} does not send source `{source}`", table.host);
-                    diagnostics.push(messages::sources_unfilterable(hook, table, &reason));
+                    diagnostics.push(messages::sources_unfilterable(&hook.site(), &table.name(), &reason));
                     return None;
                 }
                 alternatives.extend(hook.sources.iter().map(|s| matcher::escape_regex(s)));
             }
             Some(Err(reason)) => {
-                diagnostics.push(messages::sources_unfilterable(hook, table, reason));
+                diagnostics.push(messages::sources_unfilterable(&hook.site(), &table.name(), reason));
                 return None;
             }
             None => {
-                diagnostics.push(messages::sources_unfilterable(hook, table, "its sessionStart has no source matcher"));
+                diagnostics.push(messages::sources_unfilterable(
+                    &hook.site(),
+                    &table.name(),
+                    "its sessionStart has no source matcher",
+                ));
                 return None;
             }
         }
     }
     let has_any_selector = !hook.tools.is_empty() || !hook.native_tools.is_empty();
     if has_any_selector && alternatives.is_empty() {
-        diagnostics.push(messages::no_applicable_selector(hook, target));
+        diagnostics.push(messages::no_applicable_selector(&hook.site(), target));
         return None;
     }
     let timeout_seconds = match hook.timeout {
@@ -148,7 +154,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             mapping.fail_closed.clone().expect("fail-closed hooks are beforeTool hooks, which every host can block");
         if let (Handler::Prebuilt { .. }, None) = (&hook.handler, &how.entry) {
             let uncovered = how.uncovered.as_deref().unwrap_or("the host has no failure field");
-            diagnostics.push(messages::fail_closed_uncovered(hook, table, uncovered));
+            diagnostics.push(messages::fail_closed_uncovered(&hook.site(), &table.name(), uncovered));
             return None;
         }
         Some(how)
