@@ -15,8 +15,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use agent_bundle::build::{BuildOptions, build_many};
-use agent_bundle::digest::sha256_hex;
 use agent_bundle::io::RealDisk;
+use agent_bundle::vocabulary::digest::sha256_hex;
 use camino::Utf8PathBuf;
 
 #[path = "../tests/common/mod.rs"]

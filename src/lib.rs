@@ -1,41 +1,29 @@
 //! agent-bundle: compile coding-agent hooks declared once (`agent-bundle.config.ts`) into the native
 //! plugins of Claude Code, Codex and Cursor.
 //!
-//! The pipeline, one module per stage (see ARCHITECTURE.md):
-//! [`discover`] → [`extract`] → [`config`] → [`normalise`] → [`plan`], run in order by [`engine`].
-//! Host knowledge lives in [`hosts`] as data; every message users read is in [`diagnostic::messages`].
+//! The crate reads top to bottom as the product works (see ARCHITECTURE.md):
+//! - [`vocabulary`]: the words every layer shares (canonical events and selectors, targets, source
+//!   locations, JSON and digests);
+//! - [`hosts`]: what each host can receive, as data;
+//! - [`diagnostic`]: every problem users read about, with codes and messages;
+//! - [`pipeline`]: the stages, in order: discover → extract → config → normalise → plan → bundle →
+//!   emit; [`pipeline::load`] runs the stages up to the plan;
+//! - [`build`]: building an artifact (the orchestrator of the whole pipeline), its cache and its
+//!   explanation, the artifact's manifest, workspaces and `build.rs` support;
+//! - [`io`]: reading sources, the cache store, the atomic artifact writer;
+//! - [`tools`]: what works on a bundle or an artifact: `inspect`, `hooks simulate`, `snapshot`, the
+//!   matrix;
+//! - [`cli`]: the command line.
 
-pub mod artifact;
 pub mod build;
-pub mod build_script;
-pub mod bundle;
-pub mod canonical;
 pub mod cli;
-pub mod config;
 pub mod diagnostic;
-pub mod digest;
-pub mod discover;
-pub mod emit;
-pub mod engine;
-pub mod error;
-pub mod extract;
 pub mod hosts;
-pub mod icon;
-pub mod incremental;
-pub mod inspect;
 pub mod io;
-pub mod json;
-pub mod matrix;
-pub mod normalise;
-pub mod npm;
-pub mod plan;
-pub mod simulate;
-pub mod snapshot;
-pub mod source;
-pub mod suggest;
-pub mod target;
-pub mod workspace;
+pub mod pipeline;
+pub mod tools;
+pub mod vocabulary;
 
-pub use build_script::build_script;
-pub use engine::{Bundle, Loaded, load};
-pub use error::{Error, ExitCode};
+pub use build::script::build_script;
+pub use cli::error::{Error, ExitCode};
+pub use pipeline::{Bundle, Loaded, load};

@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use agent_bundle::artifact::{ArtifactManifest, IndexRow, read_verified};
+use agent_bundle::build::artifact::{ArtifactManifest, IndexRow, read_verified};
 use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::{Utf8Path, Utf8PathBuf};
@@ -50,8 +50,8 @@ fn tool_input(command: &str) -> serde_json::Value {
 
 /// Runs a hook's wrapper as the host would; returns its additionalContext (or the failure).
 fn context_of(artifact: &Utf8Path, row: &IndexRow, command: &str) -> Result<String, String> {
-    let envelope = agent_bundle::simulate::encode(row, &tool_input(command)).unwrap();
-    let run = run_wrapper(artifact, &row.path, agent_bundle::json::compact(&envelope).as_bytes(), &[]);
+    let envelope = agent_bundle::tools::simulate::encode(row, &tool_input(command)).unwrap();
+    let run = run_wrapper(artifact, &row.path, agent_bundle::vocabulary::json::compact(&envelope).as_bytes(), &[]);
     if run.code != Some(0) {
         return Err(run.stderr);
     }
@@ -267,14 +267,14 @@ fn simulate_runs_the_artifact_away_from_the_source_tree() {
     // Run where it was built, it passes only thanks to the source tree's node_modules …
     assert_eq!(context_of(&artifact, hook, "x").unwrap(), "       x");
     // … which `hooks simulate` does not let it see.
-    let request = agent_bundle::simulate::SimulateRequest {
+    let request = agent_bundle::tools::simulate::SimulateRequest {
         artifact: artifact.clone(),
         target: hook.host,
         hook: hook.name.clone(),
-        input: agent_bundle::simulate::SimulateInput::Canonical(tool_input("x")),
+        input: agent_bundle::tools::simulate::SimulateInput::Canonical(tool_input("x")),
         timeout: None,
     };
-    let simulation = agent_bundle::simulate::simulate(&request, &RealDisk).unwrap();
+    let simulation = agent_bundle::tools::simulate::simulate(&request, &RealDisk).unwrap();
     assert_eq!(simulation.exit_code, Some(1), "{}", simulation.stdout);
     assert!(simulation.stderr.contains("Cannot find module 'left-pad'"), "{}", simulation.stderr);
     assert!(

@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::diagnostic::{Code, render_human, render_json};
-use agent_bundle::engine::Loaded;
 use agent_bundle::io::RealDisk;
+use agent_bundle::pipeline::Loaded;
 use camino::Utf8PathBuf;
 
 const FIXTURES: &str = "testdata/diagnostics";

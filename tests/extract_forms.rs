@@ -1,8 +1,8 @@
 //! Each file in `testdata/extract/accepted/` is one syntax form D2 in docs/decisions.md accepts; each must
 //! extract without a diagnostic, and its value is a snapshot.
 
-use agent_bundle::extract::{extract_default_export, extract_named_export};
-use agent_bundle::source::SourceFile;
+use agent_bundle::pipeline::extract::{extract_default_export, extract_named_export};
+use agent_bundle::vocabulary::source::SourceFile;
 
 #[test]
 fn accepted_forms_extract_without_diagnostics() {
@@ -14,7 +14,7 @@ fn accepted_forms_extract_without_diagnostics() {
             if name.ends_with(".tsx") { extract_named_export(&file, "config") } else { extract_default_export(&file) };
         assert!(extracted.diagnostics.is_empty(), "{name}: {:#?}", extracted.diagnostics);
         let value = extracted.value.unwrap_or_else(|| panic!("{name}: no value"));
-        insta::assert_snapshot!(agent_bundle::json::pretty(&value.to_json()));
+        insta::assert_snapshot!(agent_bundle::vocabulary::json::pretty(&value.to_json()));
     });
 }
 
@@ -36,7 +36,7 @@ fn numbers_keep_their_javascript_value() {
 /// Truncated and corrupted configs never panic the reader: each cut is either readable or reported.
 #[test]
 fn every_truncation_of_every_accepted_form_is_read_or_reported() {
-    use agent_bundle::config::read_config;
+    use agent_bundle::pipeline::config::read_config;
     for entry in std::fs::read_dir("testdata/extract/accepted").unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();

@@ -342,7 +342,8 @@ fn a_different_compiler_build_is_named_as_the_reason() {
         let mut state: serde_json::Value = serde_json::from_str(body).unwrap();
         state["generator"] = "agent-bundle 0.0.1 (older)".into();
         let body = state.to_string();
-        std::fs::write(&entry, format!("{}\n{body}", agent_bundle::digest::sha256_hex(body.as_bytes()))).unwrap();
+        std::fs::write(&entry, format!("{}\n{body}", agent_bundle::vocabulary::digest::sha256_hex(body.as_bytes())))
+            .unwrap();
     }
     let summary = build(&ws);
     let verdicts = hook_verdicts(&summary);

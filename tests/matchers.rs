@@ -3,11 +3,11 @@
 
 use std::fmt::Write as _;
 
-use agent_bundle::canonical::{CanonicalEvent, Selector};
-use agent_bundle::normalise::{Handler, Hook, NativeSelector, Timeout};
-use agent_bundle::plan::{Delivery, plan};
-use agent_bundle::source::{Location, Span};
-use agent_bundle::target::Target;
+use agent_bundle::pipeline::normalise::{Handler, Hook, NativeSelector, Timeout};
+use agent_bundle::pipeline::plan::{Delivery, plan};
+use agent_bundle::vocabulary::canonical::{CanonicalEvent, Selector};
+use agent_bundle::vocabulary::source::{Location, Span};
+use agent_bundle::vocabulary::target::Target;
 
 fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector]) -> Hook {
     let at = Location { file: "agent-bundle.config.ts".into(), line: 1, column: 1, span: Span::default() };
@@ -109,7 +109,7 @@ fn the_readme_carries_the_generated_event_and_hook_matrix() {
     let end = readme.find("<!-- matrix:end -->").unwrap();
     assert_eq!(
         &readme[start..end],
-        agent_bundle::matrix::markdown(),
+        agent_bundle::tools::matrix::markdown(),
         "README's matrix is stale: paste the output of `cargo agent-bundle matrix` between its markers"
     );
 }

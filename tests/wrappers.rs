@@ -5,11 +5,11 @@ mod common;
 
 use std::fmt::Write as _;
 
-use agent_bundle::artifact::{IndexRow, read_verified};
+use agent_bundle::build::artifact::{IndexRow, read_verified};
 use agent_bundle::hosts;
 use agent_bundle::io::RealDisk;
-use agent_bundle::simulate::encode;
-use agent_bundle::target::Target;
+use agent_bundle::tools::simulate::encode;
+use agent_bundle::vocabulary::target::Target;
 use camino::Utf8Path;
 use common::{Case, Run, build_bundle, decide_all, redact, require_node, run_wrapper};
 use serde_json::{Value, json};
@@ -275,7 +275,7 @@ fn every_recorded_host_envelope_is_accepted_by_the_matching_wrapper() {
                 manifest.hooks.iter().find(|r| r.host == host && r.native_event == native && !r.fail_closed)
             else {
                 // Events the seven config events do not map to (UserPromptSubmit, SessionEnd, …).
-                let mapped = agent_bundle::canonical::CanonicalEvent::ALL
+                let mapped = agent_bundle::vocabulary::canonical::CanonicalEvent::ALL
                     .iter()
                     .any(|e| hosts::table(host).event(*e).is_ok_and(|m| m.native == native));
                 assert!(!mapped, "{folder}/{name}: {native} maps to a config event but has no wrapper");

@@ -6,9 +6,9 @@ use camino::Utf8PathBuf;
 use clap::Args;
 
 use super::{MessageFormat, discover_roots, parse_target, report_diagnostics};
-use crate::error::Error;
+use crate::cli::error::Error;
 use crate::io::RealDisk;
-use crate::target::Target;
+use crate::vocabulary::target::Target;
 
 #[derive(Debug, Args)]
 pub struct BuildArgs {
@@ -121,7 +121,7 @@ pub(super) fn run_build(
     }
     if args.json {
         let document = serde_json::json!({ "bundles": summaries, "failed": failed });
-        writeln!(stdout, "{}", crate::json::pretty(&document))?;
+        writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;
     } else {
         let skipped = roots.len() - built - failed.len();
         let skipped = if skipped > 0 { format!(", {skipped} not attempted (--fail-fast)") } else { String::new() };
@@ -205,9 +205,9 @@ fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option
         summary["bundles"] =
             serde_json::json!({ "bundled": stats.bundled, "cached": stats.cached, "corrupt": stats.corrupt });
         summary["hookCounts"] = serde_json::json!({
-            "fresh": explanation.count(crate::incremental::HookStatus::Fresh),
-            "rebuilt": explanation.count(crate::incremental::HookStatus::Rebuilt),
-            "removed": explanation.count(crate::incremental::HookStatus::Removed),
+            "fresh": explanation.count(crate::build::incremental::HookStatus::Fresh),
+            "rebuilt": explanation.count(crate::build::incremental::HookStatus::Rebuilt),
+            "removed": explanation.count(crate::build::incremental::HookStatus::Removed),
         });
         if args.explain {
             summary["explain"] = serde_json::to_value(explanation).expect("JSON serialises");
@@ -232,7 +232,7 @@ fn print_build_report(
     }
     let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&bundle_document(report, args)))?;
+        writeln!(stdout, "{}", crate::vocabulary::json::pretty(&bundle_document(report, args)))?;
     }
     if errors > 0 {
         return Err(Error::Reported { errors });
@@ -248,9 +248,9 @@ fn print_build_report(
         if let (true, Some(explanation)) = (args.explain, &report.explanation) {
             for hook in &explanation.hooks {
                 let status = match hook.status {
-                    crate::incremental::HookStatus::Fresh => "fresh",
-                    crate::incremental::HookStatus::Rebuilt => "rebuilt",
-                    crate::incremental::HookStatus::Removed => "removed",
+                    crate::build::incremental::HookStatus::Fresh => "fresh",
+                    crate::build::incremental::HookStatus::Rebuilt => "rebuilt",
+                    crate::build::incremental::HookStatus::Removed => "removed",
                 };
                 let why =
                     if hook.reasons.is_empty() { String::new() } else { format!(": {}", hook.reasons.join("; ")) };
@@ -258,9 +258,9 @@ fn print_build_report(
             }
             for file in &explanation.files {
                 let action = match file.action {
-                    crate::incremental::FileAction::Written => "wrote",
-                    crate::incremental::FileAction::Kept => "kept",
-                    crate::incremental::FileAction::Removed => "removed",
+                    crate::build::incremental::FileAction::Written => "wrote",
+                    crate::build::incremental::FileAction::Kept => "kept",
+                    crate::build::incremental::FileAction::Removed => "removed",
                 };
                 writeln!(stdout, "{action:<8} {}: {}", file.path, file.reason)?;
             }
@@ -270,9 +270,9 @@ fn print_build_report(
             writeln!(
                 stdout,
                 "{} hooks fresh, {} rebuilt, {} removed; {} files written; {} handlers bundled, {} from cache",
-                explanation.count(crate::incremental::HookStatus::Fresh),
-                explanation.count(crate::incremental::HookStatus::Rebuilt),
-                explanation.count(crate::incremental::HookStatus::Removed),
+                explanation.count(crate::build::incremental::HookStatus::Fresh),
+                explanation.count(crate::build::incremental::HookStatus::Rebuilt),
+                explanation.count(crate::build::incremental::HookStatus::Removed),
                 write.written.len(),
                 stats.bundled,
                 stats.cached

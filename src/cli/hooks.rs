@@ -6,9 +6,9 @@ use camino::Utf8PathBuf;
 use clap::{Args, Subcommand};
 
 use super::parse_target;
-use crate::error::Error;
+use crate::cli::error::Error;
 use crate::io::RealDisk;
-use crate::target::Target;
+use crate::vocabulary::target::Target;
 
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
@@ -67,7 +67,7 @@ pub struct SimulateArgs {
 
 pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Error> {
     let manifest =
-        crate::artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+        crate::build::artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
     if let Some(target) = args.target
         && !manifest.hosts.contains_key(&target)
     {
@@ -80,7 +80,7 @@ pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Er
     }
     let rows: Vec<_> = manifest.hooks.iter().filter(|row| args.target.is_none_or(|t| row.host == t)).collect();
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&rows))?;
+        writeln!(stdout, "{}", crate::vocabulary::json::pretty(&rows))?;
         return Ok(());
     }
     let name_width = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
@@ -101,7 +101,7 @@ pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Er
 }
 
 pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Result<(), Error> {
-    use crate::simulate::{SimulateError, SimulateInput};
+    use crate::tools::simulate::{SimulateError, SimulateInput};
     let read = |path: &Utf8PathBuf| fs_err::read_to_string(path).map_err(|e| Error::Failed(e.to_string()));
     let (text, native) = match (&args.input, &args.input_file, &args.native_input, &args.native_input_file) {
         (Some(text), ..) => (text.clone(), false),
@@ -112,14 +112,14 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
     };
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| Error::Usage(format!("the input is not valid JSON: {e}")))?;
-    let request = crate::simulate::SimulateRequest {
+    let request = crate::tools::simulate::SimulateRequest {
         artifact: args.artifact.clone(),
         target: args.target,
         hook: args.hook.clone(),
         input: if native { SimulateInput::Native(value) } else { SimulateInput::Canonical(value) },
         timeout: args.timeout.map(std::time::Duration::from_secs),
     };
-    let run = crate::simulate::simulate(&request, &RealDisk).map_err(|e| match e {
+    let run = crate::tools::simulate::simulate(&request, &RealDisk).map_err(|e| match e {
         SimulateError::NotAdmitted(message) | SimulateError::BadInput(message) => Error::Usage(message),
         other => Error::Failed(other.to_string()),
     })?;
@@ -127,7 +127,7 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
         eprintln!("warning: {warning}");
     }
     if args.json {
-        writeln!(stdout, "{}", crate::json::pretty(&run))?;
+        writeln!(stdout, "{}", crate::vocabulary::json::pretty(&run))?;
     } else {
         let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { text.trim_end().to_string() };
         writeln!(stdout, "Simulated {} on {} ({})", run.hook.name, run.hook.host, run.hook.native_event)?;

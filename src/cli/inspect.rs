@@ -6,9 +6,9 @@ use camino::Utf8PathBuf;
 use clap::Args;
 
 use super::{MessageFormat, parse_target, report_diagnostics};
-use crate::error::Error;
+use crate::cli::error::Error;
 use crate::io::RealDisk;
-use crate::target::Target;
+use crate::vocabulary::target::Target;
 
 #[derive(Debug, Args)]
 pub struct InspectArgs {
@@ -32,24 +32,24 @@ pub(super) fn run_inspect(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
-    let loaded = crate::engine::load(&args.root, &RealDisk);
+    let loaded = crate::pipeline::load(&args.root, &RealDisk);
     let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
     if args.json {
         let mut document = match &loaded.bundle {
-            Some(bundle) => crate::inspect::to_json(bundle, args.target, args.hooks),
+            Some(bundle) => crate::tools::inspect::to_json(bundle, args.target, args.hooks),
             None => serde_json::json!({}),
         };
         document["diagnostics"] = loaded.diagnostics.iter().map(crate::diagnostic::to_json_value).collect();
-        writeln!(stdout, "{}", crate::json::pretty(&document))?;
+        writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;
     } else {
         report_diagnostics(&loaded, format, stderr)?;
         if errors == 0
             && let Some(bundle) = &loaded.bundle
         {
             let text = if args.hooks {
-                crate::inspect::render_hooks(bundle, args.target)
+                crate::tools::inspect::render_hooks(bundle, args.target)
             } else {
-                crate::inspect::render_summary(bundle, args.target)
+                crate::tools::inspect::render_summary(bundle, args.target)
             };
             write!(stdout, "{text}")?;
         }

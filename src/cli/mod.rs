@@ -6,12 +6,13 @@ use std::io::Write;
 use camino::Utf8PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::cli::error::Error;
 use crate::diagnostic::Diagnostic;
-use crate::error::Error;
 use crate::io::RealDisk;
-use crate::target::Target;
+use crate::vocabulary::target::Target;
 
 mod build;
+pub mod error;
 mod hooks;
 mod inspect;
 mod snapshot;
@@ -84,7 +85,7 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Hooks(HooksCommand::Simulate(args)) => self::hooks::run_simulate(args, stdout),
         Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
         Command::Matrix => {
-            write!(stdout, "{}", crate::matrix::markdown())?;
+            write!(stdout, "{}", crate::tools::matrix::markdown())?;
             Ok(())
         }
     }
@@ -104,7 +105,7 @@ pub(crate) fn discover_roots(
                 "--recursive walks folders; --workspace and --package read the cargo workspace".into(),
             ));
         }
-        let roots = crate::discover::find_bundles(root, &RealDisk)
+        let roots = crate::pipeline::discover::find_bundles(root, &RealDisk)
             .map_err(|e| Error::Failed(format!("cannot walk `{root}`: {e}")))?;
         return Ok((roots, None));
     }
@@ -115,18 +116,18 @@ pub(crate) fn discover_roots(
         return Ok((vec![root.clone()], None));
     }
     let selection = if packages.is_empty() {
-        crate::workspace::Selection::All
+        crate::build::workspace::Selection::All
     } else {
-        crate::workspace::Selection::Packages(packages)
+        crate::build::workspace::Selection::Packages(packages)
     };
-    let found = crate::workspace::find(manifest_path, selection, &RealDisk).map_err(Error::Failed)?;
+    let found = crate::build::workspace::find(manifest_path, selection, &RealDisk).map_err(Error::Failed)?;
     let cache = Some(found.target_directory.join("agent-bundle-cache"));
     Ok((found.bundles.into_iter().map(|b| b.root).collect(), cache))
 }
 
 /// Prints diagnostics on stderr, followed (in human format) by a count line when there are errors.
 pub(crate) fn report_diagnostics(
-    loaded: &crate::engine::Loaded,
+    loaded: &crate::pipeline::Loaded,
     format: MessageFormat,
     stderr: &mut dyn Write,
 ) -> std::io::Result<()> {

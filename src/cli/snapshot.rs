@@ -6,7 +6,7 @@ use camino::Utf8PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::discover_roots;
-use crate::error::Error;
+use crate::cli::error::Error;
 use crate::io::RealDisk;
 
 #[derive(Debug, Args)]
@@ -61,19 +61,21 @@ pub enum ReportFormat {
 }
 
 pub(super) fn run_snapshot(args: &SnapshotArgs, stdout: &mut dyn Write) -> Result<(), Error> {
-    let pending = || crate::snapshot::pending_files(&args.snapshot_dir, &RealDisk);
+    let pending = || crate::tools::snapshot::pending_files(&args.snapshot_dir, &RealDisk);
     match args.action {
         Some(SnapshotAction::Accept) => {
             for file in pending() {
-                crate::snapshot::accept(&file).map_err(|e| Error::Failed(format!("cannot accept {file}: {e}")))?;
-                writeln!(stdout, "accepted {}", crate::snapshot::golden_of(&file))?;
+                crate::tools::snapshot::accept(&file)
+                    .map_err(|e| Error::Failed(format!("cannot accept {file}: {e}")))?;
+                writeln!(stdout, "accepted {}", crate::tools::snapshot::golden_of(&file))?;
             }
             return Ok(());
         }
         Some(SnapshotAction::Reject) => {
             for file in pending() {
-                crate::snapshot::reject(&file).map_err(|e| Error::Failed(format!("cannot reject {file}: {e}")))?;
-                writeln!(stdout, "rejected {}", crate::snapshot::golden_of(&file))?;
+                crate::tools::snapshot::reject(&file)
+                    .map_err(|e| Error::Failed(format!("cannot reject {file}: {e}")))?;
+                writeln!(stdout, "rejected {}", crate::tools::snapshot::golden_of(&file))?;
             }
             return Ok(());
         }
@@ -86,21 +88,21 @@ pub(super) fn run_snapshot(args: &SnapshotArgs, stdout: &mut dyn Write) -> Resul
         return Err(Error::Failed("no bundles found (no folder holds an agent-bundle.config.ts)".into()));
     }
     let in_ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0");
-    let options = crate::snapshot::SnapshotOptions {
+    let options = crate::tools::snapshot::SnapshotOptions {
         snapshot_dir: args.snapshot_dir.clone(),
         redact_versions: args.redact_versions,
         write_pending: !args.check && !in_ci,
         whole_project: args.recursive || args.workspace,
     };
-    let report = crate::snapshot::take(&roots, &options, &RealDisk);
+    let report = crate::tools::snapshot::take(&roots, &options, &RealDisk);
     let rendered = match args.format {
-        ReportFormat::Text => crate::snapshot::report::text(&report),
-        ReportFormat::Markdown => crate::snapshot::report::markdown(&report),
-        ReportFormat::Json => crate::snapshot::report::json(&report),
+        ReportFormat::Text => crate::tools::snapshot::report::text(&report),
+        ReportFormat::Markdown => crate::tools::snapshot::report::markdown(&report),
+        ReportFormat::Json => crate::tools::snapshot::report::json(&report),
     };
     write!(stdout, "{rendered}")?;
     if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
-        write!(stdout, "{}", crate::snapshot::report::github_annotations(&report))?;
+        write!(stdout, "{}", crate::tools::snapshot::report::github_annotations(&report))?;
     }
     if report.is_clean() {
         return Ok(());
@@ -134,8 +136,8 @@ fn review_snapshots(files: &[Utf8PathBuf], stdout: &mut dyn Write) -> Result<(),
     }
     let stdin = std::io::stdin();
     for (index, file) in files.iter().enumerate() {
-        writeln!(stdout, "\n[{}/{}] {}", index + 1, files.len(), crate::snapshot::golden_of(file))?;
-        write!(stdout, "{}", crate::snapshot::pending_diff(file))?;
+        writeln!(stdout, "\n[{}/{}] {}", index + 1, files.len(), crate::tools::snapshot::golden_of(file))?;
+        write!(stdout, "{}", crate::tools::snapshot::pending_diff(file))?;
         loop {
             write!(stdout, "accept (a), reject (r), skip (s)? ")?;
             stdout.flush()?;
@@ -146,12 +148,12 @@ fn review_snapshots(files: &[Utf8PathBuf], stdout: &mut dyn Write) -> Result<(),
             }
             match line.trim() {
                 "a" | "accept" => {
-                    crate::snapshot::accept(file).map_err(|e| Error::Failed(e.to_string()))?;
+                    crate::tools::snapshot::accept(file).map_err(|e| Error::Failed(e.to_string()))?;
                     writeln!(stdout, "accepted")?;
                     break;
                 }
                 "r" | "reject" => {
-                    crate::snapshot::reject(file).map_err(|e| Error::Failed(e.to_string()))?;
+                    crate::tools::snapshot::reject(file).map_err(|e| Error::Failed(e.to_string()))?;
                     writeln!(stdout, "rejected")?;
                     break;
                 }

@@ -5,11 +5,11 @@
 use camino::Utf8Path;
 
 use super::{Code, Diagnostic, Found, HookSite, HostName};
-use crate::canonical::{CONFIG_FILE_NAMES, CanonicalEvent, HANDLER_EXTENSIONS, Selector};
-use crate::npm::package_name;
-use crate::source::Location;
-use crate::suggest::did_you_mean;
-use crate::target::Target;
+use crate::vocabulary::canonical::{CONFIG_FILE_NAMES, CanonicalEvent, HANDLER_EXTENSIONS, Selector};
+use crate::vocabulary::npm::package_name;
+use crate::vocabulary::source::Location;
+use crate::vocabulary::suggest::did_you_mean;
+use crate::vocabulary::target::Target;
 
 fn list(items: impl IntoIterator<Item = impl std::fmt::Display>) -> String {
     items.into_iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::Diagnostic;
-use crate::source::SourceFile;
+use crate::vocabulary::source::SourceFile;
 
 /// Renders one diagnostic the way `rustc` and `just` do. `sources` gives the text of files that
 /// labels point into; a label into a file not given is printed as a bare location.
@@ -52,7 +52,7 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &[&SourceFile]) -> String 
 
 /// Renders one diagnostic as a single line of JSON with stable key order.
 pub fn render_json(diagnostic: &Diagnostic) -> String {
-    crate::json::compact(&to_json_value(diagnostic))
+    crate::vocabulary::json::compact(&to_json_value(diagnostic))
 }
 
 /// The JSON form of a diagnostic: its fields, the original's check name when it had one, and the

@@ -1,9 +1,9 @@
 //! What messages are about, as plain values: the catalogue of messages takes these, never a stage's
 //! own types, so diagnostics sit below every stage and no stage's change reaches them.
 
-use crate::canonical::CanonicalEvent;
-use crate::source::Location;
-use crate::target::Target;
+use crate::vocabulary::canonical::CanonicalEvent;
+use crate::vocabulary::source::Location;
+use crate::vocabulary::target::Target;
 
 /// A hook as a message names it.
 #[derive(Clone, Copy, Debug)]

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::canonical::{CanonicalEvent, ResultPart, Selector};
-use crate::target::Target;
+use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
+use crate::vocabulary::target::Target;
 
 /// The embedded table files, in [`Target::ALL`] order.
 const TABLE_SOURCES: [(Target, &str); 4] = [
@@ -433,13 +433,13 @@ pub fn session_sources() -> Vec<&'static str> {
 /// A digest of one host table's bytes, recorded in the artifact manifest.
 pub fn table_digest(target: Target) -> String {
     let source = TABLE_SOURCES.iter().find(|(t, _)| *t == target).map(|(_, s)| *s).expect("every target has a table");
-    crate::digest::sha256_hex(source.as_bytes())
+    crate::vocabulary::digest::sha256_hex(source.as_bytes())
 }
 
 /// A digest of every host table's bytes: changes whenever any table does, so caches keyed on it
 /// are invalidated by a re-pinned host.
 pub fn tables_revision() -> String {
-    let mut hasher = crate::digest::Sha256Hex::new();
+    let mut hasher = crate::vocabulary::digest::Sha256Hex::new();
     for (target, source) in TABLE_SOURCES {
         hasher.update(target.name().as_bytes());
         hasher.update(&[0]);

@@ -6,7 +6,7 @@
 use camino::{Utf8Path, Utf8PathBuf};
 use serde_json::Value;
 
-use crate::digest::sha256_hex;
+use crate::vocabulary::digest::sha256_hex;
 
 /// The cache layout's version: a change of entry shapes bumps it, and old entries are then ignored.
 const LAYOUT: &str = "v1";

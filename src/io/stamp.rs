@@ -13,7 +13,7 @@ use std::os::unix::fs::MetadataExt;
 use camino::Utf8Path;
 use serde::{Deserialize, Serialize};
 
-use crate::digest::sha256_hex;
+use crate::vocabulary::digest::sha256_hex;
 
 /// Stored as `[len, mtime_ns, ctime_ns, ino]`: fingerprints hold one per input and are read on every
 /// build.

@@ -12,8 +12,8 @@ use std::os::unix::io::AsRawFd;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use crate::artifact::ArtifactFile;
-use crate::digest::sha256_hex;
+use crate::build::artifact::ArtifactFile;
+use crate::vocabulary::digest::sha256_hex;
 
 /// What a write did, file by file (artifact-relative paths, sorted).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

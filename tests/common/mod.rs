@@ -217,7 +217,7 @@ pub fn pnpm_fixture() -> Utf8PathBuf {
 }
 
 fn install_once(dir: &Utf8Path, lockfile: &str, commands: &[&[&str]]) {
-    let wanted = agent_bundle::digest::sha256_hex(&std::fs::read(dir.join(lockfile)).unwrap());
+    let wanted = agent_bundle::vocabulary::digest::sha256_hex(&std::fs::read(dir.join(lockfile)).unwrap());
     let stamp = dir.join("node_modules/.agent-bundle-installed");
     if std::fs::read_to_string(&stamp).is_ok_and(|s| s == wanted) {
         return;

@@ -382,7 +382,8 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 /// Every bundle under testdata/ that builds: all but the deliberate mistakes of testdata/diagnostics
 /// and the monorepo's broken member.
 fn testdata_bundles() -> Vec<PathBuf> {
-    let found = agent_bundle::discover::find_bundles(camino::Utf8Path::new("testdata"), &RealDisk).unwrap_or_default();
+    let found = agent_bundle::pipeline::discover::find_bundles(camino::Utf8Path::new("testdata"), &RealDisk)
+        .unwrap_or_default();
     found
         .into_iter()
         .filter(|p| {

@@ -1,0 +1,167 @@
+//! The artifact's own manifest, `agent-bundle.manifest.json`: every file with its SHA-256, and the
+//! index of simulatable hooks. `hooks list` and `hooks simulate` read the artifact only through it,
+//! and refuse an artifact whose files no longer match.
+
+use std::collections::BTreeMap;
+
+use camino::Utf8Path;
+use serde::{Deserialize, Serialize};
+
+use crate::io::Disk;
+use crate::vocabulary::canonical::CanonicalEvent;
+use crate::vocabulary::digest::sha256_hex;
+use crate::vocabulary::target::Target;
+
+pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
+/// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
+/// and packages shipped whole are recorded.
+pub const MANIFEST_SCHEMA: u32 = 3;
+
+/// One file of an artifact: its bytes, and whether it is executable (payload scripts, binaries of
+/// packages shipped whole keep their mode).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArtifactFile {
+    pub bytes: Vec<u8>,
+    pub executable: bool,
+}
+
+impl ArtifactFile {
+    pub fn new(bytes: Vec<u8>) -> Self {
+        ArtifactFile { bytes, executable: false }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ArtifactManifest {
+    pub schema: u32,
+    pub generator: String,
+    pub plugin: ManifestPlugin,
+    /// Per host built: the host table revision the documents and wrappers follow.
+    pub hosts: BTreeMap<Target, ManifestHost>,
+    /// Simulatable hooks, sorted by host, then id. Prebuilt hooks are not here.
+    pub hooks: Vec<IndexRow>,
+    /// Packages shipped whole (`bundle.external`), sorted by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shipped: Vec<crate::pipeline::bundle::ShippedPackage>,
+    /// Every file of the artifact but this manifest, sorted by path.
+    pub files: Vec<FileRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ManifestPlugin {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ManifestHost {
+    pub revision: String,
+    /// SHA-256 of the host table the build used: `hooks simulate` warns when the binary's differs.
+    pub table_digest: String,
+    pub manifest: String,
+    pub document: String,
+}
+
+/// One simulatable hook on one host.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct IndexRow {
+    pub host: Target,
+    pub id: String,
+    pub name: String,
+    pub event: CanonicalEvent,
+    pub native_event: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matcher: Option<String>,
+    /// Seconds, when the hook sets its own timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u32>,
+    /// Seconds the host lets the hook run: the plan's effective timeout, which the wrapper's own
+    /// deadline and `hooks simulate` also use.
+    pub effective_timeout: u32,
+    /// Any failure of the hook blocks the tool.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fail_closed: bool,
+    /// The wrapper, relative to the artifact root.
+    pub path: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileRecord {
+    pub path: String,
+    pub sha256: String,
+    pub bytes: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub executable: bool,
+}
+
+/// Why an artifact cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ArtifactError {
+    #[error(
+        "`{0}` has no {MANIFEST_PATH}: it is not an agent-bundle artifact (build one with `cargo agent-bundle build`)"
+    )]
+    NoManifest(String),
+    #[error("{MANIFEST_PATH} in `{path}` cannot be read: {detail}")]
+    BadManifest { path: String, detail: String },
+    #[error(
+        "the artifact in `{path}` was changed after it was built: {detail}; rebuild it with `cargo agent-bundle build --no-cache`"
+    )]
+    Tampered { path: String, detail: String },
+}
+
+/// The manifest's bytes: pretty, key-sorted JSON with a final newline.
+pub fn manifest_bytes(manifest: &ArtifactManifest) -> Vec<u8> {
+    let mut text = crate::vocabulary::json::pretty(manifest);
+    text.push('\n');
+    text.into_bytes()
+}
+
+/// The record of every file, sorted by path.
+pub fn file_records(files: &BTreeMap<String, ArtifactFile>) -> Vec<FileRecord> {
+    files
+        .iter()
+        .map(|(path, file)| FileRecord {
+            path: path.clone(),
+            sha256: sha256_hex(&file.bytes),
+            bytes: file.bytes.len() as u64,
+            executable: file.executable,
+        })
+        .collect()
+}
+
+/// Reads an artifact's manifest and checks every recorded file against its hash.
+pub fn read_verified(dir: &Utf8Path, disk: &dyn Disk) -> Result<ArtifactManifest, ArtifactError> {
+    let shown = dir.to_string();
+    let text = disk.read_to_string(&dir.join(MANIFEST_PATH)).map_err(|_| ArtifactError::NoManifest(shown.clone()))?;
+    let manifest: ArtifactManifest = serde_json::from_str(&text)
+        .map_err(|e| ArtifactError::BadManifest { path: shown.clone(), detail: e.to_string() })?;
+    if manifest.schema != MANIFEST_SCHEMA {
+        return Err(ArtifactError::BadManifest {
+            path: shown,
+            detail: format!("schema {} is not the {MANIFEST_SCHEMA} this agent-bundle reads", manifest.schema),
+        });
+    }
+    for record in &manifest.files {
+        let bytes = disk.read(&dir.join(&record.path)).map_err(|_| ArtifactError::Tampered {
+            path: shown.clone(),
+            detail: format!("`{}` is missing", record.path),
+        })?;
+        if sha256_hex(&bytes) != record.sha256 {
+            return Err(ArtifactError::Tampered {
+                path: shown,
+                detail: format!("`{}` differs from the recorded SHA-256", record.path),
+            });
+        }
+    }
+    Ok(manifest)
+}

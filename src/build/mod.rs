@@ -1,0 +1,315 @@
+//! `build`: load, plan, emit, and write the artifact in one step. The library entry point for the
+//! command line and for a package's `build.rs`.
+
+pub mod artifact;
+pub(crate) mod incremental;
+pub mod script;
+pub(crate) mod workspace;
+
+use camino::{Utf8Path, Utf8PathBuf};
+
+use crate::build::artifact::{ArtifactManifest, MANIFEST_PATH};
+use crate::diagnostic::{self, Diagnostic, messages};
+use crate::io::{CacheStore, Disk, WriteError, WriteOutcome, write_artifact};
+use crate::pipeline::Loaded;
+use crate::pipeline::emit::{self, Emitted};
+use crate::vocabulary::target::Target;
+use incremental::Explanation;
+
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// The bundle folder.
+    pub root: Utf8PathBuf,
+    /// Where the artifact goes; `<root>/artifact` when `None`.
+    pub output: Option<Utf8PathBuf>,
+    /// Narrows the config's targets (D3 in docs/decisions.md: names do not change with it).
+    pub targets: Vec<Target>,
+    /// Where compiled modules and build state are cached; [`default_cache_dir`] when `None`.
+    pub cache_dir: Option<Utf8PathBuf>,
+    /// Build without any cache (every module compiled, no state kept).
+    pub no_cache: bool,
+    /// The output is a throw-away folder (`snapshot`'s): bundles are cached as usual, but no build
+    /// state or fingerprint is kept for it, since no later build will ever look it up.
+    pub temporary_output: bool,
+}
+
+/// `AGENT_BUNDLE_CACHE_DIR`, else `$XDG_CACHE_HOME/agent-bundle`, else `~/.cache/agent-bundle`. The
+/// cache is content-addressed, so one folder safely serves every bundle of a machine.
+pub fn default_cache_dir() -> Option<Utf8PathBuf> {
+    let from = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty()).map(Utf8PathBuf::from);
+    from("AGENT_BUNDLE_CACHE_DIR")
+        .or_else(|| from("XDG_CACHE_HOME").map(|d| d.join("agent-bundle")))
+        .or_else(|| from("HOME").map(|d| d.join(".cache/agent-bundle")))
+}
+
+#[derive(Debug)]
+pub struct BuildReport {
+    pub loaded: Loaded,
+    /// The output folder as the user named it (or the default).
+    pub output: Utf8PathBuf,
+    /// The hosts built for.
+    pub hosts: Vec<Target>,
+    /// What was written, when the build succeeded; read back from the artifact on first use when the
+    /// build was a no-op (see [`BuildReport::manifest`]).
+    manifest: std::sync::OnceLock<Option<ArtifactManifest>>,
+    /// Whether the build succeeded, so that there is a manifest to read.
+    succeeded: bool,
+    pub emitted: Option<Emitted>,
+    /// Which files the build wrote, kept and removed.
+    pub write: Option<WriteOutcome>,
+    /// Why each hook and file was rebuilt or kept.
+    pub explanation: Option<Explanation>,
+    /// Every file the build read (absolute paths), for `cargo:rerun-if-changed`.
+    pub inputs: Vec<Utf8PathBuf>,
+}
+
+impl BuildReport {
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.loaded.diagnostics
+    }
+
+    pub fn has_errors(&self) -> bool {
+        diagnostic::has_errors(&self.loaded.diagnostics)
+    }
+
+    /// The artifact manifest of a successful build (a no-op build reads it from the artifact, once).
+    pub fn manifest(&self) -> Option<&ArtifactManifest> {
+        self.manifest
+            .get_or_init(|| if self.succeeded { read_manifest(&self.output, &crate::io::RealDisk) } else { None })
+            .as_ref()
+    }
+}
+
+/// Builds the bundle at `options.root`. Nothing is written unless the whole build succeeds; the
+/// previous artifact stays as it was otherwise.
+/// Why a build could not start: a request that makes no sense for the bundle. Problems in the bundle
+/// itself are diagnostics in the report, not errors.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// A narrowing target the config does not select (names never change with narrowing, D3).
+    #[error("{target} is not among the config's targets ({}); narrowing only selects among them", configured.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "))]
+    TargetNotConfigured { target: Target, configured: Vec<Target> },
+}
+
+pub fn build(options: &BuildOptions, disk: &dyn Disk) -> Result<BuildReport, BuildError> {
+    build_with(options, disk, &mut |_| {})
+}
+
+/// [`build`], calling `on_wait` if another build holds the output's lock (the build then waits).
+pub fn build_with(
+    options: &BuildOptions,
+    disk: &dyn Disk,
+    on_wait: &mut dyn FnMut(&Utf8Path),
+) -> Result<BuildReport, BuildError> {
+    let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
+    let mut report = BuildReport {
+        loaded: Loaded::default(),
+        output,
+        hosts: Vec::new(),
+        manifest: std::sync::OnceLock::new(),
+        succeeded: false,
+        emitted: None,
+        write: None,
+        explanation: None,
+        inputs: Vec::new(),
+    };
+    let cache =
+        if options.no_cache { None } else { options.cache_dir.clone().or_else(default_cache_dir).map(CacheStore::new) };
+    let canonical_root = disk.canonicalize(&options.root);
+    let canonical_output = match (&canonical_root, options.output.is_none()) {
+        // The default output sits in the root: its canonical path follows from the root's, unless it
+        // is a link of its own.
+        (Some(root), true) if !report.output.is_symlink() => root.join("artifact"),
+        _ => absolute(&report.output, disk),
+    };
+
+    // A no-op build: the previous build's inputs and outputs are all as it left them.
+    if let (Some(cache), Some(root), false) = (&cache, &canonical_root, options.temporary_output)
+        && let Some(fingerprint) = incremental::load_fingerprint(cache, &canonical_output)
+        && incremental::unchanged(&fingerprint, root, &options.targets, &canonical_output)
+    {
+        report.hosts = fingerprint.hosts.clone();
+        report.write = Some(WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() });
+        report.explanation = Some(Explanation::all_fresh(&fingerprint));
+        report.inputs = input_paths(&fingerprint.inputs);
+        report.succeeded = true;
+        report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
+        return Ok(report);
+    }
+
+    let mut loaded = crate::pipeline::load(&options.root, disk);
+    let bundle = match loaded.bundle.clone() {
+        Some(bundle) if !loaded.has_errors() => bundle,
+        _ => {
+            report.loaded = loaded;
+            return Ok(report);
+        }
+    };
+    for target in &options.targets {
+        if !bundle.normalised.targets.contains(target) {
+            return Err(BuildError::TargetNotConfigured {
+                target: *target,
+                configured: bundle.normalised.targets.clone(),
+            });
+        }
+    }
+    report.hosts = bundle
+        .normalised
+        .targets
+        .iter()
+        .copied()
+        .filter(|t| options.targets.is_empty() || options.targets.contains(t))
+        .filter(|t| crate::hosts::table(*t).has_hooks())
+        .collect();
+    let canonical_root = canonical_root.unwrap_or_else(|| options.root.clone());
+    let (emitted, diagnostics, sources) =
+        emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, disk, cache.as_ref());
+    loaded.diagnostics.extend(diagnostics);
+    loaded.sources.extend(sources);
+    if let Some(emitted) = emitted {
+        let previous = previous_hashes(&report.output, disk);
+        match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
+            Ok(outcome) => {
+                let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
+                let state = incremental::current_state(&hooks, &emitted, &emitted.manifest, &canonical_output);
+                let fingerprint = fingerprint(&bundle, &canonical_root, &options.targets, &report, &emitted, disk);
+                report.inputs = input_paths(&fingerprint.inputs);
+                let state_cache = cache.as_ref().filter(|_| !options.temporary_output);
+                let previous = match state_cache {
+                    Some(cache) => incremental::load_state(cache, &canonical_output),
+                    None => incremental::PreviousState::Missing,
+                };
+                report.explanation = Some(incremental::explain(&previous, &state, &outcome));
+                if let Some(cache) = state_cache {
+                    incremental::save_state(cache, &canonical_output, &state);
+                    // Last, so that it is newer than every output it vouches for.
+                    if !fingerprint.output_dirs.is_empty() {
+                        incremental::save_fingerprint(cache, &canonical_output, &fingerprint);
+                    }
+                    incremental::evict_orphans(cache, EVICTION_CHECKS);
+                }
+                report.manifest = std::sync::OnceLock::from(Some(emitted.manifest.clone()));
+                report.succeeded = true;
+                report.emitted = Some(emitted);
+                report.write = Some(outcome);
+            }
+            Err(WriteError::NotAnArtifact) => loaded.diagnostics.push(messages::output_not_an_artifact(&report.output)),
+            Err(WriteError::Io(error)) => {
+                loaded.diagnostics.push(messages::artifact_write_failed(&report.output, &error))
+            }
+        }
+    }
+    diagnostic::sort(&mut loaded.diagnostics);
+    report.loaded = loaded;
+    Ok(report)
+}
+
+/// How many build-state entries a build checks for an output that no longer exists: enough to keep
+/// a busy cache clean over a few builds, few enough that a build never notices the cost.
+const EVICTION_CHECKS: usize = 64;
+
+/// One bundle of [`build_many`]: its report, and the outputs whose lock it waited for.
+pub type ManyBuilt = (Result<BuildReport, BuildError>, Vec<Utf8PathBuf>);
+
+/// Builds several bundles, as many at once as the machine has cores (each also bundles its handlers
+/// concurrently), so one bundle's writing overlaps another's bundling. Reports come back in the
+/// order of `options`; each carries the outputs whose lock it waited for.
+pub fn build_many(options: &[BuildOptions], disk: &(dyn Disk + Sync)) -> Vec<ManyBuilt> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<ManyBuilt>>> = options.iter().map(|_| Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(options.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(options) = options.get(index) else { break };
+                    let mut waited = Vec::new();
+                    let report = build_with(options, disk, &mut |lock| waited.push(lock.to_path_buf()));
+                    *results[index].lock().expect("no build panics while holding its slot") = Some((report, waited));
+                }
+            });
+        }
+    });
+    results.into_iter().map(|slot| slot.into_inner().ok().flatten().expect("every bundle was built")).collect()
+}
+
+/// What this build read and wrote, for recognising the next build as a no-op.
+fn fingerprint(
+    bundle: &crate::pipeline::Bundle,
+    root: &Utf8Path,
+    targets: &[Target],
+    report: &BuildReport,
+    emitted: &crate::pipeline::emit::Emitted,
+    disk: &dyn Disk,
+) -> incremental::Fingerprint {
+    use crate::io::stamp::Recorded;
+    // What bundling read was stamped as it was read; the rest is stamped now.
+    let mut inputs = emitted.read.clone();
+    for file in [root.join(&bundle.config_file), root.join("package.json")] {
+        inputs.files.insert(file.to_string(), Recorded::read_file(&file).0);
+    }
+    for payload in &bundle.normalised.payloads {
+        let dir = crate::io::lexical_join(root, &payload.source);
+        for folder in disk.walk_dirs(&dir, &|_| false).unwrap_or_default() {
+            inputs.dirs.insert(folder.to_string(), Recorded::read_dir(&folder));
+        }
+        for file in disk.walk_files(&dir).unwrap_or_default() {
+            let file = dir.join(file);
+            inputs.files.insert(file.to_string(), Recorded::read_file_and_mode(&file));
+        }
+    }
+    let outputs: Vec<String> = emitted.files.keys().cloned().collect();
+    let output_dirs = incremental::output_dirs(&report.output, &outputs).unwrap_or_default();
+    incremental::Fingerprint {
+        generator: crate::pipeline::emit::compiler_fingerprint(),
+        tables_revision: crate::hosts::tables_revision(),
+        root: root.to_string(),
+        targets: targets.to_vec(),
+        hosts: report.hosts.clone(),
+        inputs,
+        outputs,
+        output_dirs,
+        hooks: emitted
+            .manifest
+            .hooks
+            .iter()
+            .map(|row| (row.id.clone(), row.name.clone()))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        written_at: i128::MIN,
+    }
+}
+
+/// Every input path, for `cargo:rerun-if-changed`.
+fn input_paths(inputs: &crate::io::stamp::InputSet) -> Vec<Utf8PathBuf> {
+    inputs.files.keys().chain(inputs.dirs.keys()).map(Utf8PathBuf::from).collect()
+}
+
+fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest> {
+    serde_json::from_str(&disk.read_to_string(&output.join(MANIFEST_PATH)).ok()?).ok()
+}
+
+/// The file hashes and modes the current artifact's manifest records (empty when there is none).
+fn previous_hashes(output: &Utf8Path, disk: &dyn Disk) -> std::collections::BTreeMap<String, (String, bool)> {
+    let Ok(text) = disk.read_to_string(&output.join(MANIFEST_PATH)) else { return Default::default() };
+    let Ok(manifest) = serde_json::from_str::<ArtifactManifest>(&text) else { return Default::default() };
+    manifest.files.into_iter().map(|f| (f.path, (f.sha256, f.executable))).collect()
+}
+
+/// `path` made absolute without requiring it to exist (the output folder usually does not yet).
+fn absolute(path: &Utf8Path, disk: &dyn Disk) -> Utf8PathBuf {
+    if let Some(canonical) = disk.canonicalize(path) {
+        return canonical;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) if !parent.as_str().is_empty() => absolute(parent, disk).join(name),
+        _ => std::env::current_dir()
+            .ok()
+            .and_then(|cwd| Utf8PathBuf::from_path_buf(cwd).ok())
+            .map_or_else(|| path.to_path_buf(), |cwd| crate::io::lexical_join(&cwd, path.as_str())),
+    }
+}

@@ -1,0 +1,118 @@
+//! Cached bundles. An entry is keyed by what decides a bundle besides the files it reads (the
+//! compiler build, the bundle root, the handler, the packages shipped whole) and holds the list of
+//! every file and folder the bundler read, with their stamps and digests. It is used while all of
+//! them are as they were; an entry can vanish or rot without changing a byte of output.
+
+use std::collections::BTreeMap;
+
+use camino::Utf8Path;
+use serde::{Deserialize, Serialize};
+
+use super::BundledHandler;
+use super::run::NODE_TARGET;
+use crate::diagnostic::Diagnostic;
+use crate::io::stamp::InputSet;
+use crate::io::{CacheStore, Lookup};
+use crate::vocabulary::digest::sha256_hex;
+use crate::vocabulary::source::{SourceFile, Span};
+
+const KIND: &str = "bundles";
+
+pub(super) fn key(root: &Utf8Path, handler: &str, external: &[String]) -> String {
+    let compiler = crate::pipeline::emit::compiler_fingerprint();
+    sha256_hex(format!("{compiler}\0{NODE_TARGET}\0{root}\0{handler}\0{}", external.join("\0")).as_bytes())
+}
+
+/// A cached bundle.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Entry {
+    inputs: InputSet,
+    code: String,
+    map: String,
+    summary: BTreeMap<String, String>,
+    warnings: Vec<StoredDiagnostic>,
+    /// The texts warnings point into, by display path.
+    sources: BTreeMap<String, String>,
+}
+
+/// A diagnostic with the byte spans of its labels, which its JSON form leaves out.
+#[derive(Debug, Serialize, Deserialize)]
+struct StoredDiagnostic {
+    diagnostic: Diagnostic,
+    spans: Vec<Span>,
+}
+
+pub(super) enum Found {
+    Fresh(Box<Entry>),
+    /// An entry exists but something it read changed.
+    Stale,
+    Missing,
+    Corrupt,
+}
+
+impl Entry {
+    /// The warnings the bundle was built with, their spans restored.
+    pub fn warnings(&self) -> Vec<Diagnostic> {
+        self.warnings
+            .iter()
+            .map(|stored| {
+                let mut diagnostic = stored.diagnostic.clone();
+                for (label, span) in diagnostic.labels.iter_mut().zip(&stored.spans) {
+                    label.location.span = *span;
+                }
+                diagnostic
+            })
+            .collect()
+    }
+
+    pub fn sources(&self) -> Vec<SourceFile> {
+        self.sources.iter().map(|(path, text)| SourceFile::new(path.as_str(), text.clone())).collect()
+    }
+
+    pub fn into_bundled(self, path: String) -> BundledHandler {
+        BundledHandler { path, code: self.code, map: self.map, inputs: self.inputs, summary: self.summary }
+    }
+}
+
+pub(super) fn lookup(store: &CacheStore, key: &str) -> Found {
+    let (found, written_at) = store.read_with_mtime(KIND, key);
+    match found {
+        Lookup::Hit(body) => match serde_json::from_value::<Entry>(body) {
+            // Stamps are trusted only when older than the entry that recorded them (see stamp.rs).
+            Ok(entry) if entry.inputs.unchanged(written_at) => Found::Fresh(Box::new(entry)),
+            Ok(_) => Found::Stale,
+            Err(_) => Found::Corrupt,
+        },
+        Lookup::Miss => Found::Missing,
+        Lookup::Corrupt => Found::Corrupt,
+    }
+}
+
+pub(super) fn store(
+    store: &CacheStore,
+    key: &str,
+    bundled: &BundledHandler,
+    warnings: &[Diagnostic],
+    sources: &[SourceFile],
+) {
+    let warnings: Vec<StoredDiagnostic> = warnings
+        .iter()
+        .map(|d| StoredDiagnostic { diagnostic: d.clone(), spans: d.labels.iter().map(|l| l.location.span).collect() })
+        .collect();
+    let shown: Vec<String> =
+        warnings.iter().flat_map(|w| w.diagnostic.labels.iter().map(|l| l.location.file.to_string())).collect();
+    let sources: BTreeMap<String, String> = sources
+        .iter()
+        .filter(|s| shown.iter().any(|p| p == s.path().as_str()))
+        .map(|s| (s.path().to_string(), s.text.clone()))
+        .collect();
+    let entry = Entry {
+        inputs: bundled.inputs.clone(),
+        code: bundled.code.clone(),
+        map: bundled.map.clone(),
+        summary: bundled.summary.clone(),
+        warnings,
+        sources,
+    };
+    store.write(KIND, key, &serde_json::to_value(&entry).expect("cache entries serialise"));
+}

@@ -1,0 +1,202 @@
+//! Bundling handlers (D10 in docs/decisions.md): each handler module, with every module and npm package it
+//! imports, becomes one self-contained ES module for Node 18+, tree-shaken, with a source map, by
+//! rolldown (the bundler behind Vite). Everything is resolved at build time the way Node would
+//! resolve it at run time; what would fail there is a diagnostic here, at the importing line.
+//!
+//! Per handler: look up the cache (valid while every file and folder the bundler read is as it
+//! was), else bundle ([`run`], watched by [`plugin`]), check what the bundle cannot carry
+//! ([`scan`] for the bundle's own modules, [`packages`] for npm packages), turn the bundler's
+//! findings into diagnostics ([`findings`]) and keep the result ([`cache`]). Packages the config
+//! lists in `bundle.external` are not bundled but shipped whole ([`ship`]).
+
+mod cache;
+mod findings;
+mod packages;
+mod plugin;
+mod run;
+mod scan;
+mod ship;
+mod sourcemap;
+
+use std::collections::BTreeMap;
+
+use camino::{Utf8Path, Utf8PathBuf};
+
+pub use ship::{SHIPPED_DIR, ShippedPackage};
+
+use crate::diagnostic::Diagnostic;
+use crate::io::CacheStore;
+use crate::io::stamp::InputSet;
+use crate::vocabulary::source::{Location, SourceFile};
+
+/// Extensions of the files the bundler takes as modules (and reads as text).
+const MODULE_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json"];
+
+/// Whether a path's extension is one of a module's.
+fn is_module_extension(extension: &str) -> bool {
+    MODULE_EXTENSIONS.contains(&extension)
+}
+
+/// Where handler bundles go in the artifact.
+pub const HANDLERS_DIR: &str = "hooks/handlers";
+
+/// A handler to bundle: its root-relative path and where the config declares it.
+#[derive(Clone, Debug)]
+pub struct HandlerEntry {
+    pub path: String,
+    pub declared_at: Location,
+}
+
+/// A package the config asks to ship whole instead of bundling (`bundle.external`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ExternalPackage {
+    pub name: String,
+    #[serde(skip)]
+    pub declared_at: Location,
+}
+
+/// One handler, bundled.
+#[derive(Clone, Debug)]
+pub struct BundledHandler {
+    /// The bundle's artifact path (`hooks/handlers/src/hooks/guard.mjs`); its map is beside it.
+    pub path: String,
+    pub code: String,
+    pub map: String,
+    /// Every file and folder the bundler read for it, by absolute path.
+    pub inputs: InputSet,
+    /// What it was built from, for `--explain`: root-relative modules and `npm:<name>@<version>`
+    /// packages, each with a digest of what was read of it.
+    pub summary: BTreeMap<String, String>,
+}
+
+impl BundledHandler {
+    pub fn map_path(&self) -> String {
+        format!("{}.map", self.path)
+    }
+}
+
+/// How bundles were obtained, for `--explain` and the benchmark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BundleStats {
+    pub bundled: usize,
+    pub cached: usize,
+    /// Cache entries found corrupt (and replaced).
+    pub corrupt: usize,
+}
+
+/// The bundle stage's result: every handler bundled (or the diagnostics that say why not).
+#[derive(Debug, Default)]
+pub struct Bundled {
+    /// By handler path.
+    pub handlers: BTreeMap<String, BundledHandler>,
+    /// Packages shipped whole, with their files (artifact path → bytes and mode).
+    pub shipped: ship::Shipped,
+    pub stats: BundleStats,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The sources diagnostics point into.
+    pub sources: Vec<SourceFile>,
+}
+
+/// The artifact path of a handler's bundle: its path under [`HANDLERS_DIR`], extension `.mjs`.
+/// Two handlers that differ only in extension keep theirs (`a.ts.mjs`, `a.js.mjs`).
+pub fn bundle_path(handler: &str, all: &[HandlerEntry]) -> String {
+    let stem = |path: &str| path.rsplit_once('.').map_or(path.to_string(), |(stem, _)| stem.to_string());
+    let clashes = all.iter().filter(|h| stem(&h.path) == stem(handler)).count() > 1;
+    let name = if clashes { handler.to_string() } else { stem(handler) };
+    format!("{HANDLERS_DIR}/{name}.mjs")
+}
+
+/// Bundles every handler of a bundle rooted at `root` (canonical).
+pub fn bundle_handlers(
+    root: &Utf8Path,
+    handlers: &[HandlerEntry],
+    external: &[ExternalPackage],
+    cache: Option<&CacheStore>,
+) -> Bundled {
+    let mut out = Bundled::default();
+    let external_names: Vec<String> = external.iter().map(|e| e.name.clone()).collect();
+    let mut pending = Vec::new();
+    for handler in handlers {
+        let key = cache::key(root, &handler.path, &external_names);
+        match cache.map(|store| cache::lookup(store, &key)) {
+            Some(cache::Found::Fresh(entry)) => {
+                out.stats.cached += 1;
+                out.diagnostics.extend(entry.warnings());
+                out.sources.extend(entry.sources());
+                out.handlers.insert(handler.path.clone(), entry.into_bundled(bundle_path(&handler.path, handlers)));
+                continue;
+            }
+            Some(cache::Found::Corrupt) => out.stats.corrupt += 1,
+            _ => {}
+        }
+        pending.push((handler, key));
+    }
+
+    let jobs = pending
+        .iter()
+        .map(|(handler, _)| run::Job {
+            root: root.to_path_buf(),
+            entry: handler.path.clone(),
+            external: external_names.clone(),
+        })
+        .collect();
+    let runs = run::run_all(jobs);
+    for ((handler, key), run) in pending.into_iter().zip(runs) {
+        out.stats.bundled += 1;
+        let path = bundle_path(&handler.path, handlers);
+        let mut run = run;
+        let found = findings::judge(root, handler, &mut run, &external_names);
+        let errors = found.diagnostics.iter().any(Diagnostic::is_error);
+        out.diagnostics.extend(found.diagnostics.iter().cloned());
+        out.sources.extend(found.sources.iter().cloned());
+        let Some(chunk) = run.chunk.as_ref().filter(|_| !errors) else { continue };
+        let inputs = packages::inputs(root, &run);
+        let summary = packages::summary(root, &inputs, &run.observed);
+        let map = sourcemap::finish(&chunk.map, &path);
+        let code = sourcemap::finish_code(&chunk.code);
+        let bundled = BundledHandler { path, code, map, inputs, summary };
+        if let Some(store) = cache {
+            cache::store(store, &key, &bundled, &found.diagnostics, &found.sources);
+        }
+        out.handlers.insert(handler.path.clone(), bundled);
+    }
+
+    if !external.is_empty() {
+        let (shipped, diagnostics) = ship::ship(root, external, &out.handlers);
+        out.shipped = shipped;
+        out.diagnostics.extend(diagnostics);
+    }
+    out
+}
+
+/// A path as diagnostics and summaries show it: relative to the bundle root (with `..` where it lies
+/// outside), so output never depends on where the bundle sits on disk.
+fn display_path(root: &Utf8Path, path: &Utf8Path) -> Utf8PathBuf {
+    if let Some(relative) = crate::io::relative_to(path, root) {
+        return relative.into();
+    }
+    let mut up = Utf8PathBuf::new();
+    for ancestor in root.ancestors().skip(1) {
+        up.push("..");
+        if let Some(rest) = crate::io::relative_to(path, ancestor) {
+            return up.join(rest);
+        }
+    }
+    path.to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundle_paths_mirror_handler_paths() {
+        let at = Location { file: "agent-bundle.config.ts".into(), line: 1, column: 1, span: Default::default() };
+        let entry = |path: &str| HandlerEntry { path: path.to_string(), declared_at: at.clone() };
+        let all = [entry("src/hooks/a.ts"), entry("src/hooks/b.ts"), entry("src/hooks/b.js")];
+        assert_eq!(bundle_path("src/hooks/a.ts", &all), "hooks/handlers/src/hooks/a.mjs");
+        assert_eq!(bundle_path("src/hooks/b.js", &all), "hooks/handlers/src/hooks/b.js.mjs");
+        assert_eq!(display_path("/w/bundle".into(), "/w/shared/x.ts".into()), "../shared/x.ts");
+        assert_eq!(display_path("/w/bundle".into(), "/w/bundle/src/x.ts".into()), "src/x.ts");
+    }
+}

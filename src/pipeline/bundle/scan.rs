@@ -1,0 +1,312 @@
+//! What a module of the bundle's own code does that bundling would accept and Node would not run:
+//! syntax errors (reported at the exact place), `import()` of a computed specifier (nothing for the
+//! bundler to follow, so the running hook would look for a file that is not in the artifact), and
+//! `require` in an ES module (which Node refuses). Parsed with oxc, the parser the bundler uses;
+//! never run.
+
+use std::collections::BTreeMap;
+
+use oxc::allocator::Allocator;
+use oxc::parser::Parser;
+use oxc::semantic::SemanticBuilder;
+use oxc::span::SourceType;
+
+use crate::vocabulary::source::Span;
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct ModuleScan {
+    pub syntax_errors: Vec<(String, Span)>,
+    /// `import(…)` whose specifier is not a string: the specifier's span.
+    pub computed_imports: Vec<Span>,
+    /// Uses of a CommonJS variable (`require`, `__dirname`, `__filename`) nothing in the module
+    /// declares, in an ES module: the name and where.
+    pub free_commonjs: Vec<(&'static str, Span)>,
+    /// Where the module refers to its own location to read a file (`import.meta.url` with a file read).
+    pub reads_own_files: Option<Span>,
+    /// Where each statically imported specifier is first written (the string, quotes included).
+    pub specifiers: BTreeMap<String, Span>,
+    /// Decorators (`@name` on a class or member).
+    pub decorators: Vec<Span>,
+    /// The default export, when it is statically something a host's wrapper cannot call: what it is
+    /// ("an object") and where.
+    pub uncallable_default: Option<(&'static str, Span)>,
+}
+
+pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
+    let mut out = ModuleScan::default();
+    let Ok(source_type) = SourceType::from_path(path) else { return out };
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, text, source_type).parse();
+    for error in parsed.diagnostics.iter().filter(|d| d.severity == oxc::diagnostics::Severity::Error) {
+        let span = error.labels.first().map_or(Span::default(), |l| Span::new(l.offset(), l.offset() + l.len()));
+        out.syntax_errors.push((error.message.to_string(), span));
+    }
+    if !out.syntax_errors.is_empty() {
+        return out;
+    }
+    out.decorators = decorators_in(&parsed.program);
+    out.uncallable_default = uncallable_default(&parsed.program);
+    let record = &parsed.module_record;
+    for (specifier, requests) in &record.requested_modules {
+        if let Some(first) = requests.iter().map(|r| r.span).min_by_key(|s| s.start) {
+            out.specifiers.insert(specifier.to_string(), Span::new(first.start, first.end));
+        }
+    }
+    for import in &record.dynamic_imports {
+        let written = &text[import.module_request.start as usize..import.module_request.end as usize];
+        if let Some(literal) = string_literal(written) {
+            out.specifiers.entry(literal).or_insert(Span::new(import.module_request.start, import.module_request.end));
+        } else {
+            out.computed_imports.push(Span::new(import.module_request.start, import.module_request.end));
+        }
+    }
+    let is_es_module = record.has_module_syntax || path.ends_with(".mjs") || path.ends_with(".mts");
+    if is_es_module && !path.ends_with(".cjs") && !path.ends_with(".cts") {
+        let semantic = SemanticBuilder::new().with_build_nodes(true).build(&parsed.program).semantic;
+        let scoping = semantic.scoping();
+        for name in ["require", "__dirname", "__filename"] {
+            for &reference in scoping.root_unresolved_references().get(name).into_iter().flatten() {
+                let node = semantic.nodes().get_node(scoping.get_reference(reference).node_id());
+                let span = oxc::span::GetSpan::span(&node.kind());
+                out.free_commonjs.push((name, Span::new(span.start, span.end)));
+            }
+        }
+        out.free_commonjs.sort_by_key(|(_, span)| *span);
+    }
+    out.reads_own_files = super::packages::reads_own_files(text).map(|offset| Span::new(offset as u32, offset as u32));
+    out
+}
+
+/// The names a module exports directly (not through `export *`), for "did you mean".
+pub(super) fn exported_names(path: &str, text: &str) -> Vec<String> {
+    let Ok(source_type) = SourceType::from_path(path) else { return Vec::new() };
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, text, source_type).parse();
+    let record = &parsed.module_record;
+    record
+        .local_export_entries
+        .iter()
+        .chain(record.indirect_export_entries.iter())
+        .filter_map(|entry| match &entry.export_name {
+            oxc::syntax::module_record::ExportExportName::Name(name) => Some(name.name.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `require('./…')` calls a bundle still makes at run time (a UMD wrapper's `require` passed as a
+/// parameter, which no bundler follows): the relative file is not in the artifact, so they can never
+/// succeed. Each with its (0-based) line and column in the bundle.
+pub(super) fn live_relative_requires(code: &str) -> Vec<(usize, usize, String)> {
+    if !code.contains("require(\"./") && !code.contains("require(\"../") && !code.contains("require('./") {
+        return Vec::new();
+    }
+    struct Requires(Vec<(u32, String)>);
+    impl<'a> oxc::ast_visit::Visit<'a> for Requires {
+        fn visit_call_expression(&mut self, call: &oxc::ast::ast::CallExpression<'a>) {
+            use oxc::ast::ast::{Argument, Expression};
+            if let Expression::Identifier(callee) = &call.callee
+                && matches!(callee.name.as_str(), "require" | "__require")
+                && let Some(Argument::StringLiteral(literal)) = call.arguments.first()
+            {
+                let value = literal.value.as_str();
+                if value.starts_with("./") || value.starts_with("../") {
+                    self.0.push((call.span.start, value.to_string()));
+                }
+            }
+            oxc::ast_visit::walk::walk_call_expression(self, call);
+        }
+    }
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, code, SourceType::mjs()).parse();
+    let mut found = Requires(Vec::new());
+    oxc::ast_visit::Visit::visit_program(&mut found, &parsed.program);
+    found
+        .0
+        .into_iter()
+        .map(|(offset, specifier)| {
+            let before = &code[..offset as usize];
+            let line = before.matches('\n').count();
+            let column = before.rsplit('\n').next().unwrap_or("").encode_utf16().count();
+            (line, column, specifier)
+        })
+        .collect()
+}
+
+/// Whether bundled output still holds decorators: syntax Node does not run, which the bundler lowers
+/// only in TypeScript's experimental form.
+pub(super) fn output_has_decorators(code: &str) -> bool {
+    if !code.contains('@') {
+        return false;
+    }
+    let allocator = Allocator::default();
+    let parsed = Parser::new(&allocator, code, SourceType::mjs()).parse();
+    !decorators_in(&parsed.program).is_empty()
+}
+
+/// What the default export statically is when calling it cannot work: a literal, an object, an
+/// array, a class (a class is a function to `typeof`, but calling it without `new` throws), or a
+/// top-level `const` or class declaration holding one of these.
+fn uncallable_default(program: &oxc::ast::ast::Program<'_>) -> Option<(&'static str, Span)> {
+    use oxc::ast::ast::{Declaration, ExportDefaultDeclarationKind, Expression, Statement, VariableDeclarationKind};
+    use oxc::span::GetSpan;
+    const CLASS: &str = "a class (calling it without `new` throws)";
+    let kind = |expression: &Expression<'_>| -> Option<&'static str> {
+        Some(match expression.get_inner_expression() {
+            Expression::ObjectExpression(_) => "an object",
+            Expression::ArrayExpression(_) => "an array",
+            Expression::StringLiteral(_) | Expression::TemplateLiteral(_) => "a string",
+            Expression::NumericLiteral(_) | Expression::BigIntLiteral(_) => "a number",
+            Expression::BooleanLiteral(_) => "a boolean",
+            Expression::NullLiteral(_) => "null",
+            Expression::RegExpLiteral(_) => "a regular expression",
+            Expression::ClassExpression(_) => CLASS,
+            Expression::NewExpression(_) => "an object made with `new`",
+            _ => return None,
+        })
+    };
+    // What a top-level name is bound to, when it is a const or a class.
+    let binding = |name: &str| -> Option<&'static str> {
+        program.body.iter().find_map(|statement| {
+            let declaration = match statement {
+                Statement::ExportDeclaration(export) => &export.declaration,
+                other => other.as_declaration()?,
+            };
+            match declaration {
+                Declaration::ClassDeclaration(class) if class.id.as_ref().is_some_and(|id| id.name == name) => {
+                    Some(CLASS)
+                }
+                Declaration::VariableDeclaration(variables) if variables.kind == VariableDeclarationKind::Const => {
+                    variables.declarations.iter().find_map(|declarator| {
+                        let id = declarator.id.get_binding_identifier()?;
+                        if id.name != name {
+                            return None;
+                        }
+                        kind(declarator.init.as_ref()?)
+                    })
+                }
+                _ => None,
+            }
+        })
+    };
+    program.body.iter().find_map(|statement| {
+        let Statement::ExportDefaultDeclaration(export) = statement else { return None };
+        let found = match &export.declaration {
+            ExportDefaultDeclarationKind::ClassDeclaration(_) => Some(CLASS),
+            ExportDefaultDeclarationKind::FunctionDeclaration(_)
+            | ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => None,
+            other => {
+                let expression = other.as_expression()?;
+                match expression.get_inner_expression() {
+                    Expression::Identifier(name) => binding(&name.name),
+                    _ => kind(expression),
+                }
+            }
+        }?;
+        let span = export.declaration.span();
+        Some((found, Span::new(span.start, span.end)))
+    })
+}
+
+fn decorators_in(program: &oxc::ast::ast::Program<'_>) -> Vec<Span> {
+    struct Decorators(Vec<Span>);
+    impl<'a> oxc::ast_visit::Visit<'a> for Decorators {
+        fn visit_decorator(&mut self, decorator: &oxc::ast::ast::Decorator<'a>) {
+            self.0.push(Span::new(decorator.span.start, decorator.span.end));
+        }
+    }
+    let mut found = Decorators(Vec::new());
+    oxc::ast_visit::Visit::visit_program(&mut found, program);
+    found.0
+}
+
+/// The value of a string literal or a substitution-free template, as written in source.
+fn string_literal(written: &str) -> Option<String> {
+    let written = written.trim();
+    let quote = written.chars().next()?;
+    if !matches!(quote, '\'' | '"' | '`') || !written.ends_with(quote) || written.len() < 2 {
+        return None;
+    }
+    let inner = &written[1..written.len() - 1];
+    (!(quote == '`' && inner.contains("${"))).then(|| inner.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_computed_imports_and_free_requires_in_es_modules() {
+        let text = "import a from 'a';\nconst name = 'fs';\nexport default async () => {\n  await import(name);\n  await import(`./x${name}`);\n  await import('./lazy');\n  return require('fs');\n};\n";
+        let found = scan("src/h.ts", text);
+        assert!(found.syntax_errors.is_empty());
+        let shown = |span: &Span| &text[span.start as usize..span.end as usize];
+        assert_eq!(found.computed_imports.iter().map(shown).collect::<Vec<_>>(), ["name", "`./x${name}`"]);
+        assert_eq!(found.free_commonjs.iter().map(|(_, s)| shown(s)).collect::<Vec<_>>(), ["require"]);
+        assert_eq!(found.specifiers.keys().collect::<Vec<_>>(), ["./lazy", "a"]);
+    }
+
+    #[test]
+    fn a_declared_require_and_commonjs_modules_are_fine() {
+        let declared = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nexport default () => require('fs');\n";
+        assert!(scan("src/h.ts", declared).free_commonjs.is_empty());
+        assert!(scan("src/h.cjs", "module.exports = () => require('fs');\n").free_commonjs.is_empty());
+        assert!(scan("src/h.js", "module.exports = () => require('fs');\n").free_commonjs.is_empty());
+        let dirname = "export default () => require('path').join(__dirname, 'x');\n";
+        let names: Vec<&str> = scan("src/h.ts", dirname).free_commonjs.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["require", "__dirname"]);
+    }
+
+    #[test]
+    fn decorators_are_found_in_sources_and_in_output() {
+        let text = "function d(v: unknown) { return v; }\nclass K { @d m() {} }\nexport default K;\n";
+        assert_eq!(scan("src/h.ts", text).decorators.len(), 1);
+        assert!(output_has_decorators("class K { @d m() {} }"));
+        assert!(!output_has_decorators("const x = '@d'; /* @license */"));
+    }
+
+    #[test]
+    fn relative_requires_left_in_a_bundle_are_found_with_their_module() {
+        let code = "//#region node_modules/umd/main.js\n(function (factory) { factory(require); })(function (require) {\n  return require(\"./impl/format\");\n});\n//#endregion\nconst fs = __require(\"fs\");\n";
+        assert_eq!(live_relative_requires(code), [(2, 9, "./impl/format".to_string())]);
+        assert!(live_relative_requires("const fs = __require(\"fs\");").is_empty());
+    }
+
+    #[test]
+    fn syntax_errors_carry_their_place() {
+        let found = scan("src/h.ts", "export default (event =>;\n");
+        assert_eq!(found.syntax_errors.len(), 1);
+        assert!(found.syntax_errors[0].1.start > 0);
+    }
+
+    /// Truncated modules never panic the scan: each cut parses or reports errors with a message.
+    #[test]
+    fn every_truncation_of_a_handler_scans_or_reports() {
+        let handlers = [
+            "testdata/bundles/typescript-features/src/lib/risk.ts",
+            "testdata/bundles/typescript-features/src/hooks/summary.tsx",
+            "testdata/bundles/showcase/src/hooks/guard-shell.ts",
+        ];
+        for path in handlers {
+            let text = std::fs::read_to_string(path).unwrap();
+            for cut in text.char_indices().map(|(i, _)| i).step_by(5) {
+                let found = scan(path, &text[..cut]);
+                assert!(found.syntax_errors.iter().all(|(message, _)| !message.is_empty()), "{path} cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_default_export_that_cannot_be_called_is_found() {
+        let kind = |text: &str| scan("src/h.ts", text).uncallable_default.map(|(what, _)| what);
+        assert_eq!(kind("export default { run() {} };\n"), Some("an object"));
+        assert_eq!(kind("const handler = { run() {} };\nexport default handler;\n"), Some("an object"));
+        assert_eq!(kind("export default class Guard {}\n"), Some("a class (calling it without `new` throws)"));
+        assert_eq!(kind("class Guard {}\nexport default Guard;\n"), Some("a class (calling it without `new` throws)"));
+        assert_eq!(kind("export default 'deny';\n"), Some("a string"));
+        assert_eq!(kind("export default () => undefined;\n"), None);
+        assert_eq!(kind("export default function handle() {}\n"), None);
+        assert_eq!(kind("const handle = () => undefined;\nexport default handle;\n"), None);
+        assert_eq!(kind("import make from './make';\nexport default make();\n"), None);
+    }
+}

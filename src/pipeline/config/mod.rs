@@ -1,0 +1,114 @@
+//! The config model: what `agent-bundle.config.ts` declares, typed but not yet judged. Reading
+//! ([`read`]) checks the schema (keys and types); the meaning of the values (do targets exist, do
+//! handler files exist, do selectors map) is normalisation's job.
+
+mod read;
+
+pub use read::read_config;
+
+use crate::vocabulary::canonical::CanonicalEvent;
+use crate::vocabulary::source::Location;
+
+/// A value with the place it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub at: Location,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Hook declarations in canonical event order, then in declaration order within an event.
+    pub hooks: Vec<HookDeclaration>,
+    pub plugin: Option<PluginConfig>,
+    /// The config's top-level `targets`, as written.
+    pub targets: Option<Spanned<Vec<Spanned<String>>>>,
+    pub payloads: Vec<PayloadDeclaration>,
+    pub bundle: Option<BundleConfig>,
+}
+
+/// How handlers are bundled.
+#[derive(Clone, Debug, Default)]
+pub struct BundleConfig {
+    /// Packages shipped whole, with their dependencies, instead of bundled.
+    pub external: Vec<Spanned<String>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct PluginConfig {
+    pub name: Option<Spanned<String>>,
+    pub description: Option<String>,
+    pub version: Option<String>,
+    pub author: Option<Author>,
+    /// An SPDX license id for the manifests.
+    pub license: Option<String>,
+    /// A square PNG in the bundle, shown by hosts that show plugin icons.
+    pub icon: Option<Spanned<String>>,
+    pub at: Location,
+}
+
+/// Who publishes the plugin, as the hosts' manifests spell it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Author {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+impl Author {
+    /// Reads npm's one-line form, `Name <email> (url)`.
+    pub fn from_npm_line(line: &str) -> Option<Author> {
+        let mut name = line;
+        let mut email = None;
+        let mut url = None;
+        if let (Some(open), Some(close)) = (line.find('<'), line.find('>')) {
+            email = Some(line[open + 1..close].trim().to_string()).filter(|e| !e.is_empty());
+            name = &line[..open];
+        }
+        if let (Some(open), Some(close)) = (line.find('('), line.rfind(')')) {
+            url = Some(line[open + 1..close].trim().to_string()).filter(|u| !u.is_empty());
+            if open < name.len() {
+                name = &name[..open];
+            }
+        }
+        let name = name.trim();
+        (!name.is_empty()).then(|| Author { name: name.to_string(), email, url })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct HookDeclaration {
+    pub event: CanonicalEvent,
+    /// The entry (a bare path or an object) in the config.
+    pub at: Location,
+    pub handler: HandlerDeclaration,
+    pub targets: Option<Spanned<Vec<Spanned<String>>>>,
+    /// The declared timeout, a number not yet checked to be a positive whole number of seconds.
+    pub timeout: Option<Spanned<f64>>,
+    /// Selector strings, trimmed.
+    pub tools: Vec<Spanned<String>>,
+    pub args: Option<Spanned<Vec<String>>>,
+    /// `failClosed: true`: any failure of the hook blocks the tool (D6 in docs/decisions.md).
+    pub fail_closed: Option<Spanned<bool>>,
+    /// sessionStart only: the session sources the hook runs for.
+    pub sources: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+#[derive(Clone, Debug)]
+pub enum HandlerDeclaration {
+    /// A TypeScript or JavaScript module the build compiles.
+    Module(Spanned<String>),
+    /// An already-built file inside a declared payload.
+    Prebuilt(Spanned<String>),
+    /// The handler could not be read; its diagnostic has been reported.
+    Invalid,
+}
+
+#[derive(Clone, Debug)]
+pub struct PayloadDeclaration {
+    pub name: Spanned<String>,
+    pub source: Spanned<String>,
+    pub targets: Option<Spanned<Vec<Spanned<String>>>>,
+}

@@ -1,0 +1,113 @@
+//! The hosts' own hook documents and plugin manifests, built from the plan. Shapes come from the
+//! host tables (`documentFormat`, `manifestPointsToDocument`); key order is sorted by serde_json's
+//! map, events and groups follow the canonical event order and hook ids, so bytes are stable.
+
+use serde_json::{Map, Value, json};
+
+use crate::hosts::{DocumentFormat, HookSurface};
+use crate::pipeline::PluginInfo;
+
+/// One command a host runs for one hook.
+pub struct DocumentEntry {
+    pub native_event: String,
+    pub matcher: Option<String>,
+    pub timeout_seconds: Option<u32>,
+    /// The host's own fail-closed keys (`onFailure: "block"`, `failClosed: true`).
+    pub fail_closed_entry: Option<Map<String, Value>>,
+    pub command: String,
+}
+
+/// The hook document of one host. `entries` must already be in canonical event, then id, order.
+pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value {
+    let mut events: Map<String, Value> = Map::new();
+    for entry in entries {
+        let group = match surface.document_format {
+            DocumentFormat::Grouped => {
+                let mut handler = json!({ "type": "command", "command": entry.command });
+                if let Some(timeout) = entry.timeout_seconds {
+                    handler["timeout"] = timeout.into();
+                }
+                for (key, value) in entry.fail_closed_entry.iter().flatten() {
+                    handler[key] = value.clone();
+                }
+                let mut group = json!({ "hooks": [handler] });
+                if let Some(matcher) = &entry.matcher {
+                    group["matcher"] = matcher.clone().into();
+                }
+                group
+            }
+            DocumentFormat::Flat => {
+                let mut flat = json!({ "command": entry.command });
+                if let Some(matcher) = &entry.matcher {
+                    flat["matcher"] = matcher.clone().into();
+                }
+                if let Some(timeout) = entry.timeout_seconds {
+                    flat["timeout"] = timeout.into();
+                }
+                for (key, value) in entry.fail_closed_entry.iter().flatten() {
+                    flat[key] = value.clone();
+                }
+                flat
+            }
+        };
+        match events.entry(entry.native_event.clone()).or_insert_with(|| Value::Array(Vec::new())) {
+            Value::Array(groups) => groups.push(group),
+            _ => unreachable!("event lists are arrays"),
+        }
+    }
+    match surface.document_format {
+        DocumentFormat::Grouped => json!({ "hooks": events }),
+        DocumentFormat::Flat => json!({ "version": 1, "hooks": events }),
+    }
+}
+
+/// The plugin manifest of one host.
+pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
+    let mut manifest = json!({ "name": plugin.name });
+    if let Some(description) = &plugin.description {
+        manifest["description"] = description.clone().into();
+    }
+    if let Some(version) = &plugin.version {
+        manifest["version"] = version.clone().into();
+    }
+    if let (Some(license), true) = (&plugin.license, surface.manifest_license) {
+        manifest["license"] = license.clone().into();
+    }
+    if let (Some(author), true) = (&plugin.author, surface.manifest_author) {
+        manifest["author"] = serde_json::to_value(author).expect("authors serialise");
+    }
+    if surface.manifest_points_to_document {
+        manifest["hooks"] = format!("./{}", surface.document).into();
+    }
+    manifest
+}
+
+/// A command line that runs `file` (artifact-relative) under node, with `args` quoted for a POSIX
+/// shell (hosts run commands through one).
+pub fn node_command(root_token: &str, file: &str, args: &[String]) -> String {
+    let mut command = format!("node \"{root_token}/{file}\"");
+    for arg in args {
+        command.push(' ');
+        command.push_str(&shell_quote(arg));
+    }
+    command
+}
+
+fn shell_quote(arg: &str) -> String {
+    let safe = !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,".contains(&b));
+    if safe { arg.to_string() } else { format!("'{}'", arg.replace('\'', "'\\''")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_quote;
+
+    #[test]
+    fn arguments_are_quoted_only_when_needed() {
+        assert_eq!(shell_quote("--host"), "--host");
+        assert_eq!(shell_quote("two words"), "'two words'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("$HOME"), "'$HOME'");
+        assert_eq!(shell_quote(""), "''");
+    }
+}

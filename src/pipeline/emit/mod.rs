@@ -1,0 +1,302 @@
+//! Emitting: from a planned bundle to the bytes of every file of the composite plugin folder
+//! (D4 in docs/decisions.md). Nothing here touches the disk except through [`Disk`] reads of sources; the
+//! result is a map of artifact paths to bytes that the I/O layer writes in one step.
+
+mod documents;
+mod wrapper;
+
+use std::collections::BTreeMap;
+
+use camino::Utf8Path;
+
+pub use documents::{DocumentEntry, hook_document, node_command, plugin_manifest};
+pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, starts_child_processes, wrapper_source};
+
+use crate::build::artifact::{
+    ArtifactFile, ArtifactManifest, IndexRow, MANIFEST_PATH, MANIFEST_SCHEMA, ManifestHost, ManifestPlugin,
+    file_records, manifest_bytes,
+};
+use crate::diagnostic::{Diagnostic, messages};
+use crate::hosts;
+use crate::io::stamp::InputSet;
+use crate::io::{Disk, lexical_join};
+use crate::pipeline::Bundle;
+use crate::pipeline::bundle::{BundleStats, HandlerEntry, bundle_handlers};
+use crate::pipeline::normalise::Handler;
+use crate::pipeline::plan::Delivery;
+use crate::vocabulary::source::SourceFile;
+use crate::vocabulary::target::Target;
+
+/// The name and version written into generated files.
+pub fn generator() -> String {
+    format!("agent-bundle {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The version and a fingerprint of this build's own sources: what cache keys use, so a cache is
+/// never shared between two different builds of the compiler.
+pub fn compiler_fingerprint() -> String {
+    format!("{} ({})", generator(), env!("AGENT_BUNDLE_SOURCE_FINGERPRINT"))
+}
+
+/// A built artifact, in memory.
+#[derive(Debug)]
+pub struct Emitted {
+    /// Every file, by artifact-relative path, the manifest included.
+    pub files: BTreeMap<String, ArtifactFile>,
+    pub manifest: ArtifactManifest,
+    /// Per hook id, what it was built from with a digest of each (for `--explain`): the bundle's own
+    /// files by root-relative path, packages as `npm:<name>@<version>`.
+    pub inputs: BTreeMap<String, BTreeMap<String, String>>,
+    /// Per hook id, the artifact files its build produced besides its wrappers (its bundle and map).
+    pub products: BTreeMap<String, Vec<String>>,
+    /// Every file and folder bundling read, by absolute path, with stamps and digests.
+    pub read: InputSet,
+    pub stats: BundleStats,
+}
+
+/// Emits the artifact of `bundle` for `hosts` (the config's targets, narrowed by `--target`).
+/// `root` is the canonical bundle root and `output` the canonical output folder.
+pub fn emit(
+    bundle: &Bundle,
+    root: &Utf8Path,
+    hosts: &[Target],
+    output: &Utf8Path,
+    disk: &dyn Disk,
+    cache: Option<&crate::io::CacheStore>,
+) -> (Option<Emitted>, Vec<Diagnostic>, Vec<SourceFile>) {
+    let mut diagnostics = Vec::new();
+    let hosts: Vec<Target> = hosts.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
+
+    let shipped_payloads: Vec<_> =
+        bundle.normalised.payloads.iter().filter(|p| p.targets.iter().any(|t| hosts.contains(t))).collect();
+    for payload in &shipped_payloads {
+        let source = lexical_join(root, &payload.source);
+        if !disk.is_dir(&source) {
+            diagnostics.push(messages::payload_missing_at_build(&payload.name, &payload.source));
+        }
+        if source.starts_with(output) || output.starts_with(&source) {
+            diagnostics.push(messages::payload_overlaps_output(&payload.name, &payload.source, output.as_str()));
+        }
+    }
+
+    // Hooks in document order (canonical event, then id), each with the hosts it reaches.
+    let mut hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
+    hooks.sort_by(|a, b| (a.event, &a.id).cmp(&(b.event, &b.id)));
+    let reached = |hook_id: &str| crate::pipeline::plan::delivered(&bundle.plans, hook_id, &hosts);
+
+    let mut modules: Vec<HandlerEntry> = Vec::new();
+    for hook in &hooks {
+        if reached(&hook.id).is_empty() {
+            continue;
+        }
+        match &hook.handler {
+            Handler::Module { path } if !modules.iter().any(|m| &m.path == path) => {
+                modules.push(HandlerEntry { path: path.clone(), declared_at: hook.declared_at.clone() })
+            }
+            Handler::Prebuilt { path, .. } if !disk.is_file(&lexical_join(root, path)) => {
+                diagnostics.push(messages::prebuilt_missing_at_build(path, &hook.declared_at))
+            }
+            _ => {}
+        }
+    }
+    let mut bundled = bundle_handlers(root, &modules, &bundle.normalised.external, cache);
+    let sources = std::mem::take(&mut bundled.sources);
+    diagnostics.append(&mut bundled.diagnostics);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics, sources);
+    }
+
+    let mut files: BTreeMap<String, ArtifactFile> = std::mem::take(&mut bundled.shipped.files);
+    let mut read = std::mem::take(&mut bundled.shipped.inputs);
+    for handler in bundled.handlers.values() {
+        files.insert(handler.path.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()));
+        files.insert(handler.map_path(), ArtifactFile::new(handler.map.as_bytes().to_vec()));
+        read.extend(&handler.inputs);
+    }
+    let mut index = Vec::new();
+    let mut inputs = BTreeMap::new();
+    let mut products = BTreeMap::new();
+    let mut entries: BTreeMap<Target, Vec<DocumentEntry>> = hosts.iter().map(|t| (*t, Vec::new())).collect();
+    for hook in &hooks {
+        let reached = reached(&hook.id);
+        for &(target, delivery) in &reached {
+            let Delivery::Native {
+                native_event, matcher, timeout_seconds, effective_timeout_seconds, fail_closed, ..
+            } = delivery
+            else {
+                continue;
+            };
+            let table = hosts::table(target);
+            let command = match &hook.handler {
+                Handler::Module { path } => {
+                    let file = wrapper_path(hook, target, reached.len());
+                    let mapping = table.event(hook.event).expect("planned events are supported");
+                    let handler = &bundled.handlers[path];
+                    let contract = contract(
+                        hook,
+                        table,
+                        mapping,
+                        *effective_timeout_seconds,
+                        fail_closed.as_ref(),
+                        starts_child_processes(&handler.code),
+                    );
+                    let specifier = relative_specifier(&file, &handler.path);
+                    let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
+                    files.insert(file.clone(), ArtifactFile::new(source.into_bytes()));
+                    index.push(IndexRow {
+                        host: target,
+                        id: hook.id.clone(),
+                        name: hook.name.clone(),
+                        event: hook.event,
+                        native_event: native_event.clone(),
+                        matcher: matcher.clone(),
+                        timeout: *timeout_seconds,
+                        effective_timeout: *effective_timeout_seconds,
+                        fail_closed: fail_closed.is_some(),
+                        path: file.clone(),
+                    });
+                    inputs.insert(hook.id.clone(), handler.summary.clone());
+                    products.insert(hook.id.clone(), vec![handler.path.clone(), handler.map_path()]);
+                    host_command(hook, target, reached.len())
+                }
+                Handler::Prebuilt { path, .. } => {
+                    let absolute = lexical_join(root, path);
+                    let (recorded, _) = crate::io::stamp::Recorded::read_file(&absolute);
+                    inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), recorded.sha256.clone())]));
+                    read.files.insert(absolute.to_string(), recorded);
+                    host_command(hook, target, reached.len())
+                }
+            };
+            entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
+                native_event: native_event.clone(),
+                matcher: matcher.clone(),
+                timeout_seconds: *timeout_seconds,
+                fail_closed_entry: fail_closed.as_ref().and_then(|how| how.entry.clone()),
+                command,
+            });
+        }
+    }
+    if !index.is_empty() {
+        files.insert(RUNTIME_PATH.to_string(), ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec()));
+    }
+
+    let mut manifest_hosts = BTreeMap::new();
+    for (target, entries) in &entries {
+        let table = hosts::table(*target);
+        let surface = table.hooks.as_ref().expect("built hosts have hooks");
+        files.insert(surface.document.clone(), ArtifactFile::new(json_bytes(&hook_document(surface, entries))));
+        files
+            .insert(surface.manifest.clone(), ArtifactFile::new(json_bytes(&plugin_manifest(surface, &bundle.plugin))));
+        manifest_hosts.insert(
+            *target,
+            ManifestHost {
+                revision: table.revision.clone(),
+                table_digest: hosts::table_digest(*target),
+                manifest: surface.manifest.clone(),
+                document: surface.document.clone(),
+            },
+        );
+    }
+
+    // The plugin's README, license file and icon: what a plugin directory shows next to the hooks.
+    let icon_paths: Vec<&str> = hosts.iter().filter_map(|t| hosts::table(*t).hooks.as_ref()?.icon.as_deref()).collect();
+    for (source, destination) in bundle.plugin.files.placed(&icon_paths) {
+        let absolute = root.join(source);
+        let (recorded, bytes) = crate::io::stamp::Recorded::read_file(&absolute);
+        match bytes {
+            Some(bytes) => {
+                files.insert(destination.to_string(), ArtifactFile::new(bytes));
+                read.files.insert(absolute.to_string(), recorded);
+            }
+            None => diagnostics.push(messages::payload_missing_at_build("plugin", source)),
+        }
+    }
+
+    for payload in shipped_payloads {
+        let source = lexical_join(root, &payload.source);
+        match disk.walk_files(&source) {
+            Ok(paths) => {
+                for path in paths {
+                    let file = source.join(&path);
+                    match disk.read(&file) {
+                        Ok(bytes) => {
+                            let executable = disk.is_executable(&file);
+                            files.insert(format!("{}/{path}", payload.name), ArtifactFile { bytes, executable });
+                        }
+                        Err(error) => diagnostics.push(messages::payload_missing_at_build(
+                            &payload.name,
+                            &format!("{}/{path} ({error})", payload.source),
+                        )),
+                    }
+                }
+            }
+            Err(error) => diagnostics
+                .push(messages::payload_missing_at_build(&payload.name, &format!("{} ({error})", payload.source))),
+        }
+    }
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return (None, diagnostics, sources);
+    }
+
+    index.sort_by(|a, b| (a.host, &a.id).cmp(&(b.host, &b.id)));
+    let manifest = ArtifactManifest {
+        schema: MANIFEST_SCHEMA,
+        generator: generator(),
+        plugin: ManifestPlugin {
+            name: bundle.plugin.name.clone(),
+            description: bundle.plugin.description.clone(),
+            version: bundle.plugin.version.clone(),
+            author: bundle.plugin.author.as_ref().map(|a| serde_json::to_value(a).expect("authors serialise")),
+        },
+        hosts: manifest_hosts,
+        hooks: index,
+        shipped: std::mem::take(&mut bundled.shipped.packages),
+        files: file_records(&files),
+    };
+    files.insert(MANIFEST_PATH.to_string(), ArtifactFile::new(manifest_bytes(&manifest)));
+    let emitted = Emitted { files, manifest, inputs, products, read, stats: bundled.stats };
+    (Some(emitted), diagnostics, sources)
+}
+
+/// The wrapper of a hook on a host: `hooks/<name>.mjs` when the hook reaches one host,
+/// `hooks/<name>.<host>.mjs` when it reaches several.
+pub fn wrapper_path(hook: &crate::pipeline::normalise::Hook, target: Target, hosts_reached: usize) -> String {
+    if hosts_reached == 1 { format!("hooks/{}.mjs", hook.name) } else { format!("hooks/{}.{}.mjs", hook.name, target) }
+}
+
+/// The command a host's document runs for a hook: its wrapper, or a prebuilt file with its arguments.
+pub fn host_command(hook: &crate::pipeline::normalise::Hook, target: Target, hosts_reached: usize) -> String {
+    let surface = hosts::table(target).hooks.as_ref().expect("hosts that receive hooks have a hook surface");
+    match &hook.handler {
+        Handler::Module { .. } => node_command(&surface.root_token, &wrapper_path(hook, target, hosts_reached), &[]),
+        Handler::Prebuilt { artifact_path, .. } => node_command(&surface.root_token, artifact_path, &hook.args),
+    }
+}
+
+/// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).
+pub fn relative_specifier(from_file: &str, to_file: &str) -> String {
+    let from_dirs: Vec<&str> = from_file.split('/').collect::<Vec<_>>()[..from_file.split('/').count() - 1].to_vec();
+    let to_parts: Vec<&str> = to_file.split('/').collect();
+    let common = from_dirs.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let ups = from_dirs.len() - common;
+    let rest = to_parts[common..].join("/");
+    if ups == 0 { format!("./{rest}") } else { format!("{}{rest}", "../".repeat(ups)) }
+}
+
+/// Pretty JSON with sorted keys and a final newline: what every generated document looks like.
+pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
+    let mut text = crate::vocabulary::json::pretty(value);
+    text.push('\n');
+    text.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_specifiers_between_artifact_files() {
+        assert_eq!(relative_specifier("hooks/x.claude.mjs", "hooks/handlers/src/a.mjs"), "./handlers/src/a.mjs");
+        assert_eq!(relative_specifier("hooks/handlers/src/a.mjs", "hooks/handlers/lib/b.mjs"), "../lib/b.mjs");
+    }
+}

@@ -1,0 +1,363 @@
+//! The pipeline's stages, in the order they run: [`discover`] finds the config, [`extract`] reads it
+//! statically, [`config`] reads it into the config model, [`normalise`] judges each declaration,
+//! [`plan`] decides what each host gets, [`bundle`] bundles the handlers and [`emit`] writes the bytes of
+//! every artifact file. [`load`] runs the first five and gathers their diagnostics; each stage
+//! returns its value and its diagnostics, only [`load`] (and, for the rest, [`crate::build`]) knows the
+//! order, and it stops early only when a stage has nothing for the next one to work on.
+
+pub(crate) mod bundle;
+pub mod config;
+pub mod discover;
+pub(crate) mod emit;
+pub mod extract;
+pub(crate) mod icon;
+pub mod normalise;
+pub mod plan;
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::Serialize;
+
+use crate::diagnostic::{self, Diagnostic, messages};
+use crate::io::Disk;
+use crate::vocabulary::source::SourceFile;
+use config::{Author, PluginConfig};
+use normalise::Normalised;
+use plan::HookPlan;
+
+/// A bundle read from disk and judged: everything `inspect` shows and `build` emits from.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Bundle {
+    /// The config file, relative to the root.
+    pub config_file: String,
+    pub plugin: PluginInfo,
+    #[serde(flatten)]
+    pub normalised: Normalised,
+    pub plans: Vec<HookPlan>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginInfo {
+    pub name: String,
+    /// Whether the name was derived from the folder because the config gave none.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub name_from_folder: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// From `plugin.author`, else from `author` in the bundle's package.json.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<Author>,
+    /// From `plugin.license`, else from `license` in the bundle's package.json.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    /// The bundle's own files that describe the plugin and reach the artifact: its README, its
+    /// license file and its icon, by root-relative path.
+    #[serde(skip_serializing_if = "PluginFiles::is_empty")]
+    pub files: PluginFiles,
+}
+
+/// The bundle root's README and LICENSE and the plugin's icon, each when present.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginFiles {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readme: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
+}
+
+impl PluginFiles {
+    pub fn is_empty(&self) -> bool {
+        self.readme.is_none() && self.license.is_none() && self.icon.is_none()
+    }
+
+    /// Each file with where it lands in the artifact: the README and license at its root, the icon
+    /// where `icon_path` (a host's icon location) says.
+    pub fn placed<'p>(&'p self, icon_paths: &'p [&'p str]) -> Vec<(&'p str, &'p str)> {
+        let mut placed: Vec<(&str, &str)> = Vec::new();
+        placed.extend(self.readme.as_deref().map(|p| (p, p)));
+        placed.extend(self.license.as_deref().map(|p| (p, p)));
+        if let Some(icon) = &self.icon {
+            placed.extend(icon_paths.iter().map(|destination| (icon.as_str(), *destination)));
+        }
+        placed
+    }
+}
+
+/// The names a README and a license file have at a bundle's root, in the order they are preferred.
+const README_NAMES: &[&str] = &["README.md"];
+const LICENSE_NAMES: &[&str] = &["LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING"];
+/// The icon taken when the config names none.
+const DEFAULT_ICON: &str = "icon.png";
+
+/// The result of loading: a bundle unless an error stopped the stages, the sources diagnostics point
+/// into, and every diagnostic, sorted by position.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The bundle root as the user gave it (for messages).
+    pub root: Utf8PathBuf,
+    pub bundle: Option<Bundle>,
+    pub sources: Vec<SourceFile>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loaded {
+    pub fn has_errors(&self) -> bool {
+        diagnostic::has_errors(&self.diagnostics)
+    }
+
+    /// The same diagnostics and sources with every file shown under the bundle root, for reports
+    /// that cover several bundles and must say which one a file belongs to.
+    pub fn with_paths_under_root(&self) -> Loaded {
+        let prefix = |path: &Utf8Path| if path.is_absolute() { path.to_path_buf() } else { self.root.join(path) };
+        let mut loaded = Loaded {
+            root: self.root.clone(),
+            bundle: None,
+            sources: Vec::new(),
+            diagnostics: self.diagnostics.clone(),
+        };
+        for source in &self.sources {
+            loaded.sources.push(SourceFile::new(prefix(source.path()), source.text.clone()));
+        }
+        for diagnostic in &mut loaded.diagnostics {
+            for label in &mut diagnostic.labels {
+                label.location.file = prefix(&label.location.file);
+            }
+        }
+        loaded
+    }
+}
+
+/// Loads the bundle at `root` (a path as the user gave it).
+pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
+    let mut loaded = Loaded { root: root.to_owned(), bundle: None, sources: Vec::new(), diagnostics: Vec::new() };
+    let Some(canonical_root) = disk.canonicalize(root).filter(|r| disk.is_dir(r)) else {
+        loaded.diagnostics.push(messages::root_not_found(root));
+        return loaded;
+    };
+    let config_path = match discover::find_config(&canonical_root, root, disk) {
+        Ok(path) => path,
+        Err(diagnostic) => {
+            loaded.diagnostics.push(diagnostic);
+            return loaded;
+        }
+    };
+    let config_file = config_path.file_name().unwrap_or("agent-bundle.config.ts").to_string();
+    let text = match disk.read_to_string(&config_path) {
+        Ok(text) => text,
+        Err(error) => {
+            loaded.diagnostics.push(messages::config_unreadable(&root.join(&config_file), &error));
+            return loaded;
+        }
+    };
+    let source = SourceFile::new(config_file.clone(), text);
+
+    let extracted = extract::extract_default_export(&source);
+    loaded.diagnostics.extend(extracted.diagnostics);
+    let Some(root_value) = extracted.value else {
+        loaded.sources.push(source);
+        return finish(loaded);
+    };
+
+    let (config, read_diagnostics) = config::read_config(&source, &root_value);
+    loaded.diagnostics.extend(read_diagnostics);
+
+    let (normalised, normalise_diagnostics) = normalise::normalise(&config, &canonical_root, disk);
+    loaded.diagnostics.extend(normalise_diagnostics);
+
+    let (plans, plan_diagnostics) = plan::plan(&normalised.hooks);
+    loaded.diagnostics.extend(plan_diagnostics);
+
+    let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
+    plugin.files = plugin_files(config.plugin.as_ref(), &canonical_root, disk, &mut loaded.diagnostics);
+    fill_from_package_json(&mut plugin, &canonical_root, disk);
+    let missing: Vec<&str> = [
+        ("author", plugin.author.is_none()),
+        ("description", plugin.description.is_none()),
+        ("version", plugin.version.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(field, absent)| absent.then_some(field))
+    .collect();
+    if !missing.is_empty() {
+        let at = config.plugin.as_ref().map(|p| p.at.clone());
+        loaded.diagnostics.push(messages::incomplete_plugin_metadata(&missing, at.as_ref()));
+    }
+    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans });
+    loaded.sources.push(source);
+    finish(loaded)
+}
+
+fn finish(mut loaded: Loaded) -> Loaded {
+    diagnostic::sort(&mut loaded.diagnostics);
+    loaded
+}
+
+fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut Vec<Diagnostic>) -> PluginInfo {
+    let declared = plugin.and_then(|p| p.name.as_ref());
+    let (name, name_from_folder) = match declared {
+        Some(name) => {
+            if !is_kebab_case(&name.value) {
+                diagnostics.push(messages::invalid_plugin_name(&name.value, &kebab_case(&name.value), &name.at));
+            }
+            (name.value.clone(), false)
+        }
+        None => {
+            let folder = root.file_name().unwrap_or("plugin");
+            let derived = kebab_case(folder);
+            (if derived.is_empty() { "plugin".to_string() } else { derived }, true)
+        }
+    };
+    PluginInfo {
+        name,
+        name_from_folder,
+        description: plugin.and_then(|p| p.description.clone()),
+        version: plugin.and_then(|p| p.version.clone()),
+        author: plugin.and_then(|p| p.author.clone()),
+        license: plugin.and_then(|p| p.license.clone()),
+        files: PluginFiles::default(),
+    }
+}
+
+/// Finds the README, license file and icon, and checks the icon is a PNG the plugin directory takes.
+fn plugin_files(
+    plugin: Option<&PluginConfig>,
+    root: &Utf8Path,
+    disk: &dyn Disk,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> PluginFiles {
+    let first = |names: &[&str]| names.iter().find(|name| disk.is_file(&root.join(name))).map(|name| name.to_string());
+    let icon = match plugin.and_then(|p| p.icon.as_ref()) {
+        Some(declared) => {
+            let relative = declared.value.trim_start_matches("./");
+            let absolute = crate::io::lexical_join(root, relative);
+            let inside = crate::io::relative_to(&absolute, root);
+            match (inside, disk.read(&absolute)) {
+                (Some(inside), Ok(bytes)) => match crate::pipeline::icon::png_size(&bytes) {
+                    Some(size) => {
+                        if let Some(problem) = crate::pipeline::icon::directory_problem(size) {
+                            diagnostics.push(messages::icon_unsuitable(&declared.value, &problem, Some(&declared.at)));
+                        }
+                        Some(inside)
+                    }
+                    None => {
+                        diagnostics.push(messages::icon_invalid(&declared.value, "is not a PNG file", &declared.at));
+                        None
+                    }
+                },
+                (None, _) => {
+                    diagnostics.push(messages::icon_invalid(
+                        &declared.value,
+                        "lies outside the bundle root",
+                        &declared.at,
+                    ));
+                    None
+                }
+                (Some(_), Err(_)) => {
+                    diagnostics.push(messages::icon_invalid(&declared.value, "does not exist", &declared.at));
+                    None
+                }
+            }
+        }
+        None => {
+            let found = first(&[DEFAULT_ICON]);
+            if let Some(found) = &found
+                && let Ok(bytes) = disk.read(&root.join(found))
+            {
+                match crate::pipeline::icon::png_size(&bytes).map(crate::pipeline::icon::directory_problem) {
+                    Some(None) => {}
+                    Some(Some(problem)) => diagnostics.push(messages::icon_unsuitable(found, &problem, None)),
+                    None => diagnostics.push(messages::icon_unsuitable(found, "it is not a PNG file", None)),
+                }
+            }
+            found
+        }
+    };
+    PluginFiles { readme: first(README_NAMES), license: first(LICENSE_NAMES), icon }
+}
+
+/// Takes `author`, `version` and `description` from the bundle's package.json when the config gives
+/// none: that is where a JavaScript project already says them.
+fn fill_from_package_json(plugin: &mut PluginInfo, root: &Utf8Path, disk: &dyn Disk) {
+    let Ok(text) = disk.read_to_string(&root.join("package.json")) else { return };
+    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else { return };
+    let text_field = |key: &str| manifest.get(key).and_then(|v| v.as_str()).filter(|v| !v.trim().is_empty());
+    if plugin.author.is_none() {
+        plugin.author = package_json_author(&manifest);
+    }
+    if plugin.version.is_none() {
+        plugin.version = text_field("version").map(str::to_string);
+    }
+    if plugin.license.is_none() {
+        plugin.license = text_field("license").map(str::to_string);
+    }
+    if plugin.description.is_none() {
+        plugin.description = text_field("description").map(str::to_string);
+    }
+}
+
+fn package_json_author(manifest: &serde_json::Value) -> Option<Author> {
+    match manifest.get("author")? {
+        serde_json::Value::String(line) => Author::from_npm_line(line),
+        serde_json::Value::Object(object) => {
+            let field = |key: &str| object.get(key).and_then(|v| v.as_str()).map(str::to_string);
+            Some(Author {
+                name: field("name").filter(|n| !n.trim().is_empty())?,
+                email: field("email"),
+                url: field("url"),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Lowercase ASCII letters and digits in `-`-separated words: what every host accepts as a plugin name.
+pub fn is_kebab_case(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .split('-')
+            .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+}
+
+fn kebab_case(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for c in text.chars() {
+        if c.is_ascii_uppercase() {
+            if previous_lower {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+            previous_lower = false;
+        } else if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+            previous_lower = true;
+        } else {
+            if !out.ends_with('-') && !out.is_empty() {
+                out.push('-');
+            }
+            previous_lower = false;
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kebab_case_rules() {
+        assert!(is_kebab_case("hooks-and-scripts"));
+        assert!(!is_kebab_case("Hooks"));
+        assert!(!is_kebab_case("a--b"));
+        assert!(!is_kebab_case("my plugin"));
+        assert_eq!(kebab_case("My Plugin_v2"), "my-plugin-v2");
+        assert_eq!(kebab_case("guardedTools"), "guarded-tools");
+    }
+}

@@ -1,0 +1,559 @@
+//! Normalisation: turns each hook declaration into a [`Hook`] record with resolved
+//! paths, sorted de-duplicated targets and tools, and the original's name and id; and judges the
+//! declaration's meaning (targets exist, handler files exist inside the bundle, selectors parse).
+//! Host-specific questions (does a selector map on this host?) belong to [`crate::pipeline::plan`].
+
+mod identity;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::Serialize;
+
+pub use identity::{Identity, handler_slug, name_and_id};
+
+use crate::diagnostic::{Diagnostic, messages};
+use crate::hosts;
+use crate::io::{Disk, lexical_join, relative_to};
+use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
+use crate::vocabulary::canonical::{CanonicalEvent, Selector};
+use crate::vocabulary::source::Location;
+use crate::vocabulary::target::Target;
+
+pub use crate::vocabulary::canonical::HANDLER_EXTENSIONS;
+
+/// Payload names the plugin layout keeps for itself.
+const RESERVED_PAYLOAD_NAMES: &[&str] =
+    &["hooks", ".claude-plugin", ".codex-plugin", ".cursor-plugin", "agent-bundle.manifest.json"];
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hook {
+    pub name: String,
+    pub id: String,
+    pub event: CanonicalEvent,
+    pub handler: Handler,
+    /// The hosts this hook is declared for (sorted, de-duplicated). Hosts without hooks are never here.
+    pub targets: Vec<Target>,
+    /// Whether `targets` came from the entry itself rather than from the config.
+    #[serde(skip)]
+    pub targets_declared: bool,
+    pub tools: Vec<Selector>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub native_tools: Vec<NativeSelector>,
+    pub timeout: Timeout,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Any failure of the hook blocks the tool (only on beforeTool; D6 in docs/decisions.md).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fail_closed: bool,
+    /// sessionStart only: the session sources it runs for (sorted, de-duplicated; empty: all).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+    /// Where the declaration is, for diagnostics of later stages.
+    #[serde(skip)]
+    pub declared_at: Location,
+    #[serde(skip)]
+    pub tools_at: Option<Location>,
+    /// The stable JSON the name's hash is taken over: what "the declaration" is for `--explain`.
+    #[serde(skip)]
+    pub identity: String,
+}
+
+impl Hook {
+    /// The hook as a diagnostic names it.
+    pub fn site(&self) -> crate::diagnostic::HookSite<'_> {
+        crate::diagnostic::HookSite {
+            name: &self.name,
+            event: self.event,
+            targets: &self.targets,
+            declared_at: &self.declared_at,
+            tools_at: self.tools_at.as_ref(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Handler {
+    /// A module compiled into the wrapper. `path` is relative to the bundle root.
+    Module { path: String },
+    /// A file shipped in a payload and run as is.
+    Prebuilt {
+        path: String,
+        payload: String,
+        /// `<payload>/<path inside the payload>`: where the file lands in the artifact.
+        #[serde(rename = "artifactPath")]
+        artifact_path: String,
+    },
+}
+
+impl Handler {
+    pub fn path(&self) -> &str {
+        match self {
+            Handler::Module { path } | Handler::Prebuilt { path, .. } => path,
+        }
+    }
+}
+
+/// `<target>:<native tool name>` from `tools`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NativeSelector {
+    pub target: Target,
+    pub name: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Timeout {
+    #[serde(serialize_with = "host_default")]
+    HostDefault,
+    Seconds(u32),
+}
+
+fn host_default<S: serde::Serializer>(serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str("host-default")
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Payload {
+    pub name: String,
+    /// The source folder, relative to the bundle root.
+    pub source: String,
+    pub targets: Vec<Target>,
+}
+
+/// The whole bundle after normalisation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Normalised {
+    /// The config's targets (or the default selection), including hook-less ones such as `portable`.
+    pub targets: Vec<Target>,
+    /// Hooks sorted by id.
+    pub hooks: Vec<Hook>,
+    pub payloads: Vec<Payload>,
+    /// Packages shipped whole instead of bundled (`bundle.external`), sorted by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub external: Vec<crate::pipeline::bundle::ExternalPackage>,
+}
+
+/// Normalises a config. `root` must be the canonical, absolute bundle root.
+pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> (Normalised, Vec<Diagnostic>) {
+    let mut n = Normaliser { root, disk, diagnostics: Vec::new() };
+    let targets = n.config_targets(config);
+    let payloads = n.payloads(&config.payloads, &targets);
+    let mut hooks: Vec<Hook> = Vec::new();
+    let mut first_declared: BTreeMap<String, Location> = BTreeMap::new();
+    for declaration in &config.hooks {
+        let Some(hook) = n.hook(declaration, &targets, &payloads) else { continue };
+        if let Some(first) = first_declared.get(&hook.id) {
+            n.diagnostics.push(messages::duplicate_hook(&hook.name, &hook.declared_at, first));
+            continue;
+        }
+        first_declared.insert(hook.id.clone(), hook.declared_at.clone());
+        hooks.push(hook);
+    }
+    hooks.sort_by(|a, b| a.id.cmp(&b.id));
+    let external = n.external(config.bundle.as_ref().map_or(&[][..], |b| &b.external));
+    (Normalised { targets, hooks, payloads, external }, n.diagnostics)
+}
+
+struct Normaliser<'a> {
+    root: &'a Utf8Path,
+    disk: &'a dyn Disk,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Normaliser<'_> {
+    /// The config's `targets`, or the default selection (D3). Unknown names are reported and dropped.
+    fn config_targets(&mut self, config: &Config) -> Vec<Target> {
+        let Some(declared) = &config.targets else { return Target::DEFAULT_SELECTION.to_vec() };
+        if declared.value.is_empty() {
+            self.diagnostics.push(messages::empty_targets("the config's `targets`", &declared.at));
+        }
+        self.known_targets(&declared.value, messages::unknown_target)
+    }
+
+    fn known_targets(&mut self, names: &[Spanned<String>], unknown: fn(&str, &Location) -> Diagnostic) -> Vec<Target> {
+        let mut targets = BTreeSet::new();
+        for name in names {
+            match Target::from_name(&name.value) {
+                Some(target) => {
+                    targets.insert(target);
+                }
+                None => self.diagnostics.push(unknown(&name.value, &name.at)),
+            }
+        }
+        targets.into_iter().collect()
+    }
+
+    /// A file beside `missing` (or in a folder of a similar name) that its path may be a typo of, as
+    /// a root-relative path.
+    fn similar_file(&self, missing: &Utf8Path) -> Option<String> {
+        let mut dir = missing.parent()?.to_path_buf();
+        if !self.disk.is_dir(&dir) {
+            let parent = dir.parent()?;
+            let names = self.disk.list_dir(parent).ok()?;
+            let name = crate::vocabulary::suggest::did_you_mean(dir.file_name()?, names.iter().map(String::as_str))?;
+            dir = parent.join(name);
+        }
+        let names = self.disk.list_dir(&dir).ok()?;
+        let found = crate::vocabulary::suggest::did_you_mean(missing.file_name()?, names.iter().map(String::as_str))?;
+        self.inside_root(&dir.join(found))
+    }
+
+    /// `bundle.external`: npm package names (`pkg`, `@scope/pkg`), each once.
+    fn external(&mut self, names: &[Spanned<String>]) -> Vec<crate::pipeline::bundle::ExternalPackage> {
+        let mut external: Vec<crate::pipeline::bundle::ExternalPackage> = Vec::new();
+        for name in names {
+            let value = name.value.trim();
+            if !is_package_name(value) {
+                self.diagnostics.push(messages::invalid_external(value, &name.at));
+            } else if !external.iter().any(|e| e.name == value) {
+                external.push(crate::pipeline::bundle::ExternalPackage {
+                    name: value.to_string(),
+                    declared_at: name.at.clone(),
+                });
+            }
+        }
+        external.sort_by(|a, b| a.name.cmp(&b.name));
+        external
+    }
+
+    fn payloads(&mut self, declarations: &[PayloadDeclaration], selected: &[Target]) -> Vec<Payload> {
+        let mut payloads = Vec::new();
+        for declaration in declarations {
+            let name = &declaration.name;
+            if RESERVED_PAYLOAD_NAMES.contains(&name.value.as_str())
+                || name.value.contains('/')
+                || name.value.is_empty()
+            {
+                self.diagnostics.push(messages::reserved_payload_name(&name.value, &name.at));
+                continue;
+            }
+            let targets = match &declaration.targets {
+                Some(targets) => self.known_targets(&targets.value, messages::unknown_target),
+                None => selected.to_vec(),
+            };
+            let absolute = lexical_join(self.root, &declaration.source.value);
+            let Some(source) = self.inside_root(&absolute) else {
+                self.diagnostics
+                    .push(messages::payload_outside_root(&declaration.source.value, &declaration.source.at));
+                continue;
+            };
+            if !self.disk.is_dir(&absolute) {
+                self.diagnostics
+                    .push(messages::payload_source_missing(&declaration.source.value, &declaration.source.at));
+            }
+            payloads.push(Payload { name: name.value.clone(), source, targets });
+        }
+        payloads
+    }
+
+    /// The root-relative path of `absolute` when it is inside the bundle root, following symlinks
+    /// of paths that exist.
+    fn inside_root(&self, absolute: &Utf8Path) -> Option<String> {
+        let relative = relative_to(absolute, self.root)?;
+        match self.disk.canonicalize(absolute) {
+            Some(real) if relative_to(&real, self.root).is_none() => None,
+            _ => Some(relative),
+        }
+    }
+
+    fn hook(&mut self, declaration: &HookDeclaration, selected: &[Target], payloads: &[Payload]) -> Option<Hook> {
+        let errors_before = self.error_count();
+        let event = declaration.event;
+        let handler = self.handler(declaration, payloads);
+
+        let tools_at = declaration.tools.first().map(|t| t.at.clone());
+        if !declaration.tools.is_empty() && !event.accepts_tools() {
+            self.diagnostics
+                .push(messages::tools_on_non_tool_event(event, tools_at.as_ref().unwrap_or(&declaration.at)));
+        }
+
+        let hook_capable: Vec<Target> = selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
+        let (targets, targets_declared) = match &declaration.targets {
+            None => (hook_capable, false),
+            Some(declared) => {
+                if declared.value.is_empty() {
+                    self.diagnostics
+                        .push(messages::empty_targets(&format!("the `{event}` hook's `targets`"), &declared.at));
+                }
+                let mut targets = BTreeSet::new();
+                for name in &declared.value {
+                    match Target::from_name(&name.value) {
+                        None => self.diagnostics.push(messages::unknown_entry_target(&name.value, &name.at)),
+                        Some(target) if !hosts::table(target).has_hooks() => {
+                            let why = hosts::table(target).no_hooks_reason.clone().unwrap_or_default();
+                            self.diagnostics.push(messages::portable_target(target, &why, &name.at))
+                        }
+                        Some(target) if !selected.contains(&target) => {
+                            self.diagnostics.push(messages::entry_target_not_selected(target, selected, &name.at))
+                        }
+                        Some(target) => {
+                            targets.insert(target);
+                        }
+                    }
+                }
+                (targets.into_iter().collect(), true)
+            }
+        };
+
+        let (tools, native_tools) = self.selectors(&declaration.tools, &targets);
+        let timeout = self.timeout(declaration);
+        let fail_closed = match &declaration.fail_closed {
+            Some(flag) if flag.value && event != CanonicalEvent::BeforeTool => {
+                self.diagnostics.push(messages::fail_closed_on_other_event(event, &flag.at));
+                false
+            }
+            Some(flag) => flag.value,
+            None => false,
+        };
+        let sources = self.sources(declaration);
+
+        let args = match (&declaration.args, &handler) {
+            (Some(args), Some(Handler::Prebuilt { .. })) => args.value.clone(),
+            (Some(args), Some(Handler::Module { .. })) if !args.value.is_empty() => {
+                self.diagnostics.push(messages::args_without_prebuilt(&args.at));
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+
+        if let (Some(Handler::Prebuilt { payload, .. }), HandlerDeclaration::Prebuilt(path)) =
+            (&handler, &declaration.handler)
+        {
+            let payload = payloads.iter().find(|p| &p.name == payload).expect("handler names a known payload");
+            for target in &targets {
+                if !payload.targets.contains(target) {
+                    self.diagnostics.push(messages::payload_lacks_target(&payload.name, *target, &path.at));
+                }
+            }
+        }
+
+        let handler = handler?;
+        if self.error_count() > errors_before {
+            return None;
+        }
+        let prebuilt_path = match &handler {
+            Handler::Prebuilt { artifact_path, .. } => Some(artifact_path.as_str()),
+            Handler::Module { .. } => None,
+        };
+        let identity = Identity {
+            event,
+            handler: handler.path(),
+            targets: &targets,
+            tools: &tools,
+            native_tools: &native_tools,
+            timeout,
+            args: &args,
+            prebuilt_path,
+            fail_closed,
+            sources: &sources,
+        };
+        let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
+        let identity = identity.stable_json();
+        Some(Hook {
+            name,
+            id,
+            event,
+            handler,
+            targets,
+            targets_declared,
+            tools,
+            native_tools,
+            timeout,
+            args,
+            fail_closed,
+            sources,
+            declared_at: declaration.at.clone(),
+            tools_at,
+            identity,
+        })
+    }
+
+    fn handler(&mut self, declaration: &HookDeclaration, payloads: &[Payload]) -> Option<Handler> {
+        match &declaration.handler {
+            HandlerDeclaration::Invalid => None,
+            HandlerDeclaration::Module(path) => {
+                let absolute = lexical_join(self.root, &path.value);
+                let Some(relative) = self.inside_root(&absolute) else {
+                    self.diagnostics.push(messages::handler_outside_root(&path.value, &path.at));
+                    return None;
+                };
+                if self.disk.is_dir(&absolute) {
+                    let index = HANDLER_EXTENSIONS
+                        .iter()
+                        .map(|ext| absolute.join(format!("index.{ext}")))
+                        .find(|candidate| self.disk.is_file(candidate))
+                        .and_then(|found| self.inside_root(&found));
+                    self.diagnostics.push(messages::handler_is_folder(&path.value, index.as_deref(), &path.at));
+                    return None;
+                }
+                let extension = relative.rsplit_once('.').map(|(_, ext)| ext).unwrap_or("");
+                if !HANDLER_EXTENSIONS.contains(&extension) {
+                    let with_extension = HANDLER_EXTENSIONS
+                        .iter()
+                        .map(|ext| Utf8PathBuf::from(format!("{absolute}.{ext}")))
+                        .find(|candidate| self.disk.is_file(candidate))
+                        .and_then(|found| self.inside_root(&found));
+                    match with_extension {
+                        Some(found) => self.diagnostics.push(messages::handler_without_extension(
+                            &path.value,
+                            &relative,
+                            &found,
+                            &path.at,
+                        )),
+                        None => self.diagnostics.push(messages::handler_unsupported_extension(&path.value, &path.at)),
+                    }
+                    return None;
+                }
+                if !self.disk.is_file(&absolute) {
+                    let similar = self.similar_file(&absolute);
+                    self.diagnostics.push(messages::handler_not_found(
+                        &path.value,
+                        &relative,
+                        similar.as_deref(),
+                        &path.at,
+                    ));
+                    return None;
+                }
+                Some(Handler::Module { path: relative })
+            }
+            HandlerDeclaration::Prebuilt(path) => {
+                let absolute = lexical_join(self.root, &path.value);
+                let Some(relative) = self.inside_root(&absolute) else {
+                    self.diagnostics.push(messages::handler_outside_root(&path.value, &path.at));
+                    return None;
+                };
+                // The innermost payload whose source folder contains the file.
+                let container = payloads
+                    .iter()
+                    .filter_map(|p| {
+                        let inner = relative.strip_prefix(&p.source)?.strip_prefix('/')?;
+                        Some((p, inner))
+                    })
+                    .max_by_key(|(p, _)| p.source.len());
+                let Some((payload, inner)) = container else {
+                    self.diagnostics.push(messages::prebuilt_outside_payload(
+                        &path.value,
+                        &payloads.iter().map(|p| p.source.as_str()).collect::<Vec<_>>(),
+                        &path.at,
+                    ));
+                    return None;
+                };
+                if !self.disk.is_file(&absolute) {
+                    self.diagnostics.push(messages::prebuilt_not_built(&path.value, &path.at));
+                }
+                Some(Handler::Prebuilt {
+                    artifact_path: format!("{}/{}", payload.name, inner),
+                    payload: payload.name.clone(),
+                    path: relative,
+                })
+            }
+        }
+    }
+
+    /// Splits `tools` into canonical selectors and `<target>:<name>` native selectors.
+    fn selectors(
+        &mut self,
+        tools: &[Spanned<String>],
+        hook_targets: &[Target],
+    ) -> (Vec<Selector>, Vec<NativeSelector>) {
+        let mut canonical = BTreeSet::new();
+        let mut native = BTreeSet::new();
+        for tool in tools {
+            if let Some(selector) = Selector::from_name(&tool.value) {
+                canonical.insert(selector);
+                continue;
+            }
+            let parsed = tool.value.split_once(':').map(|(t, n)| (t.trim(), n.trim()));
+            let Some((target_name, name)) = parsed.filter(|(t, n)| !t.is_empty() && !n.is_empty()) else {
+                self.diagnostics.push(messages::invalid_selector(&tool.value, &tool.at));
+                continue;
+            };
+            let Some(target) = Target::from_name(target_name) else {
+                self.diagnostics.push(messages::native_selector_unknown_target(target_name, &tool.at));
+                continue;
+            };
+            let table = hosts::table(target);
+            let Some(surface) = &table.hooks else {
+                self.diagnostics.push(messages::native_selector_hookless_target(target, &tool.at));
+                continue;
+            };
+            if !hook_targets.contains(&target) {
+                self.diagnostics.push(messages::native_selector_unselected_target(target, hook_targets, &tool.at));
+                continue;
+            }
+            let regex = crate::pipeline::plan::regex_characters(name);
+            if !regex.is_empty() {
+                self.diagnostics.push(messages::native_selector_regex(target, name, &regex, &tool.at));
+                continue;
+            }
+            if surface.hosted_tools.iter().any(|hosted| hosted == name) {
+                self.diagnostics.push(messages::hosted_tool_selector(&table.name(), name, &tool.at));
+                continue;
+            }
+            native.insert(NativeSelector { target, name: name.to_string() });
+        }
+        (canonical.into_iter().collect(), native.into_iter().collect())
+    }
+
+    /// The `sources` of a sessionStart entry, each one a source some host sends.
+    fn sources(&mut self, declaration: &HookDeclaration) -> Vec<String> {
+        let Some(declared) = &declaration.sources else { return Vec::new() };
+        if declaration.event != CanonicalEvent::SessionStart {
+            self.diagnostics.push(messages::sources_on_other_event(declaration.event, &declared.at));
+            return Vec::new();
+        }
+        if declared.value.is_empty() {
+            self.diagnostics.push(messages::empty_targets("the `sessionStart` hook's `sources`", &declared.at));
+        }
+        let known = hosts::session_sources();
+        let mut sources = BTreeSet::new();
+        for source in &declared.value {
+            if known.contains(&source.value.as_str()) {
+                sources.insert(source.value.clone());
+            } else {
+                self.diagnostics.push(messages::unknown_session_source(&source.value, &known, &source.at));
+            }
+        }
+        sources.into_iter().collect()
+    }
+
+    fn timeout(&mut self, declaration: &HookDeclaration) -> Timeout {
+        let Some(timeout) = &declaration.timeout else { return Timeout::HostDefault };
+        let seconds = timeout.value;
+        if seconds.fract() == 0.0 && seconds >= 1.0 && seconds <= f64::from(u32::MAX) {
+            Timeout::Seconds(seconds as u32)
+        } else {
+            let shown = crate::pipeline::extract::format_number(seconds);
+            self.diagnostics.push(messages::invalid_timeout(&shown, None, &timeout.at));
+            Timeout::HostDefault
+        }
+    }
+
+    fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+/// Where a root-relative path is on disk.
+pub fn absolute_path(root: &Utf8Path, relative: &str) -> Utf8PathBuf {
+    lexical_join(root, relative)
+}
+
+/// An npm package name: `name` or `@scope/name`, lowercase URL-safe characters, no path beyond.
+fn is_package_name(name: &str) -> bool {
+    let plain = |part: &str| {
+        !part.is_empty()
+            && !part.starts_with('.')
+            && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._~".contains(&b))
+    };
+    match name.strip_prefix('@') {
+        Some(scoped) => scoped.split_once('/').is_some_and(|(scope, rest)| plain(scope) && plain(rest)),
+        None => plain(name),
+    }
+}

@@ -1,0 +1,192 @@
+//! Planning per host: for each normalised hook and each of its targets, what the host will get (its
+//! native event, the tool matcher, the timeout) or why it gets nothing. All host knowledge comes from
+//! the host tables; this module only combines it.
+
+mod matcher;
+
+use serde::Serialize;
+
+pub use matcher::{regex_characters, render_matcher};
+
+use crate::diagnostic::{Diagnostic, messages};
+use crate::hosts;
+use crate::pipeline::normalise::{Handler, Hook, Timeout};
+use crate::vocabulary::target::Target;
+
+/// What a hook may run for when neither the declaration nor the host documents a timeout (Cursor):
+/// the longest default of the documented hosts, so the wrapper never gives up before the host.
+pub const UNDOCUMENTED_TIMEOUT_SECONDS: u32 = 600;
+
+/// What one host gets for one hook.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "delivery", rename_all = "lowercase")]
+pub enum Delivery {
+    /// The host runs the hook on its native event.
+    Native {
+        #[serde(rename = "nativeEvent")]
+        native_event: String,
+        /// Anchored regex over the host's tool names; `None` fires for every tool.
+        matcher: Option<String>,
+        /// Seconds written into the host's document; `None` leaves the host's default.
+        #[serde(rename = "timeoutSeconds")]
+        timeout_seconds: Option<u32>,
+        /// The host's default, shown when `timeout_seconds` is `None` (`None`: not documented).
+        #[serde(rename = "hostDefaultTimeoutSeconds", skip_serializing_if = "Option::is_none")]
+        host_default_timeout_seconds: Option<u32>,
+        /// How long the host lets the hook run: the declared timeout, else the host's default, else
+        /// [`UNDOCUMENTED_TIMEOUT_SECONDS`]. The wrapper's deadline and `hooks simulate` use it.
+        #[serde(rename = "effectiveTimeoutSeconds")]
+        effective_timeout_seconds: u32,
+        /// How a failure of a fail-closed hook blocks on this host.
+        #[serde(rename = "failClosed", skip_serializing_if = "Option::is_none")]
+        fail_closed: Option<hosts::FailClosed>,
+    },
+    /// The host lacks the event; the hook is simply absent from its document.
+    Absent { reason: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetPlan {
+    pub target: Target,
+    #[serde(flatten)]
+    pub delivery: Delivery,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HookPlan {
+    pub hook_id: String,
+    pub targets: Vec<TargetPlan>,
+}
+
+/// Plans every hook. A hook with a planning error gets no plan.
+pub fn plan(hooks: &[Hook]) -> (Vec<HookPlan>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut plans = Vec::new();
+    for hook in hooks {
+        let errors_before = diagnostics.len();
+        let targets: Vec<TargetPlan> =
+            hook.targets.iter().filter_map(|&target| plan_target(hook, target, &mut diagnostics)).collect();
+        if diagnostics.len() > errors_before {
+            continue;
+        }
+        if !targets.iter().any(|t| matches!(t.delivery, Delivery::Native { .. })) {
+            let reasons: Vec<(Target, String)> = targets
+                .iter()
+                .filter_map(|t| match &t.delivery {
+                    Delivery::Absent { reason } => Some((t.target, reason.clone())),
+                    Delivery::Native { .. } => None,
+                })
+                .collect();
+            let receivers: Vec<Target> =
+                Target::ALL.into_iter().filter(|t| hosts::table(*t).event(hook.event).is_ok()).collect();
+            diagnostics.push(messages::event_unsupported(&hook.site(), &reasons, &receivers));
+            continue;
+        }
+        plans.push(HookPlan { hook_id: hook.id.clone(), targets });
+    }
+    (plans, diagnostics)
+}
+
+fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -> Option<TargetPlan> {
+    let table = hosts::table(target);
+    let surface = table.hooks.as_ref()?;
+    let mapping = match table.event(hook.event) {
+        Ok(mapping) => mapping,
+        Err(reason) => {
+            return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.to_string() } });
+        }
+    };
+
+    let mut alternatives: Vec<String> = Vec::new();
+    let mut failed = false;
+    for &selector in &hook.tools {
+        match table.selector(selector) {
+            Ok(mapping) => alternatives.extend(mapping.matches.iter().cloned()),
+            Err(reason) => {
+                diagnostics.push(messages::selector_unmapped(&hook.site(), selector, &table.name(), reason));
+                failed = true;
+            }
+        }
+    }
+    alternatives
+        .extend(hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::native_alternative(&n.name)));
+    if failed {
+        return None;
+    }
+    if !hook.sources.is_empty() {
+        match mapping.source_matcher.as_ref().map(|m| m.supported()) {
+            Some(Ok(matcher)) => {
+                let unknown = hook.sources.iter().find(|s| !matcher.values.contains(s));
+                if let Some(source) = unknown {
+                    let reason = format!("{} does not send source `{source}`", table.host);
+                    diagnostics.push(messages::sources_unfilterable(&hook.site(), &table.name(), &reason));
+                    return None;
+                }
+                alternatives.extend(hook.sources.iter().map(|s| matcher::escape_regex(s)));
+            }
+            Some(Err(reason)) => {
+                diagnostics.push(messages::sources_unfilterable(&hook.site(), &table.name(), reason));
+                return None;
+            }
+            None => {
+                diagnostics.push(messages::sources_unfilterable(
+                    &hook.site(),
+                    &table.name(),
+                    "its sessionStart has no source matcher",
+                ));
+                return None;
+            }
+        }
+    }
+    let has_any_selector = !hook.tools.is_empty() || !hook.native_tools.is_empty();
+    if has_any_selector && alternatives.is_empty() {
+        diagnostics.push(messages::no_applicable_selector(&hook.site(), target));
+        return None;
+    }
+    let timeout_seconds = match hook.timeout {
+        Timeout::Seconds(seconds) => Some(seconds),
+        Timeout::HostDefault => None,
+    };
+    let fail_closed = if hook.fail_closed {
+        let how =
+            mapping.fail_closed.clone().expect("fail-closed hooks are beforeTool hooks, which every host can block");
+        if let (Handler::Prebuilt { .. }, None) = (&hook.handler, &how.entry) {
+            let uncovered = how.uncovered.as_deref().unwrap_or("the host has no failure field");
+            diagnostics.push(messages::fail_closed_uncovered(&hook.site(), &table.name(), uncovered));
+            return None;
+        }
+        Some(how)
+    } else {
+        None
+    };
+    Some(TargetPlan {
+        target,
+        delivery: Delivery::Native {
+            native_event: mapping.native.clone(),
+            matcher: render_matcher(&alternatives),
+            timeout_seconds,
+            host_default_timeout_seconds: if timeout_seconds.is_none() {
+                surface.default_timeout_seconds
+            } else {
+                None
+            },
+            effective_timeout_seconds: timeout_seconds
+                .or(surface.default_timeout_seconds)
+                .unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS),
+            fail_closed,
+        },
+    })
+}
+
+/// The hosts among `within` that receive hook `hook_id` natively, with their delivery.
+pub fn delivered<'p>(plans: &'p [HookPlan], hook_id: &str, within: &[Target]) -> Vec<(Target, &'p Delivery)> {
+    plans
+        .iter()
+        .filter(|plan| plan.hook_id == hook_id)
+        .flat_map(|plan| plan.targets.iter())
+        .filter(|t| within.contains(&t.target) && matches!(t.delivery, Delivery::Native { .. }))
+        .map(|t| (t.target, &t.delivery))
+        .collect()
+}

@@ -1,0 +1,194 @@
+//! `inspect`: what the compiler read and what each host will get, for people and as stable JSON.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::pipeline::Bundle;
+use crate::pipeline::normalise::{Handler, Hook, Timeout};
+use crate::pipeline::plan::{Delivery, HookPlan, TargetPlan};
+use crate::vocabulary::target::Target;
+
+/// The hooks `inspect` shows, each with its plan narrowed to `filter` (all targets when `None`).
+fn shown_hooks(bundle: &Bundle, filter: Option<Target>) -> Vec<(&Hook, Vec<&TargetPlan>)> {
+    bundle
+        .normalised
+        .hooks
+        .iter()
+        .filter_map(|hook| {
+            let plan: Option<&HookPlan> = bundle.plans.iter().find(|p| p.hook_id == hook.id);
+            let targets: Vec<&TargetPlan> = plan
+                .map(|p| p.targets.iter().filter(|t| filter.is_none_or(|f| t.target == f)).collect())
+                .unwrap_or_default();
+            (filter.is_none() || !targets.is_empty()).then_some((hook, targets))
+        })
+        .collect()
+}
+
+/// The summary `inspect` prints without `--hooks`.
+pub fn render_summary(bundle: &Bundle, filter: Option<Target>) -> String {
+    let mut out = String::new();
+    let plugin = &bundle.plugin;
+    let from_folder = if plugin.name_from_folder { " (from the folder name; set `plugin.name`)" } else { "" };
+    let _ = writeln!(out, "plugin   {}{from_folder}", plugin.name);
+    if let Some(description) = &plugin.description {
+        let _ = writeln!(out, "about    {description}");
+    }
+    let _ = writeln!(out, "config   {}", bundle.config_file);
+    let _ = writeln!(out, "targets  {}", targets_line(&bundle.normalised.targets));
+    let hooks = shown_hooks(bundle, filter);
+    let mut per_target = Vec::new();
+    for target in Target::ALL {
+        let count = hooks
+            .iter()
+            .filter(|(_, plans)| {
+                plans.iter().any(|p| p.target == target && matches!(p.delivery, Delivery::Native { .. }))
+            })
+            .count();
+        if count > 0 {
+            per_target.push(format!("{target} {count}"));
+        }
+    }
+    let detail = if per_target.is_empty() { String::new() } else { format!(" ({})", per_target.join(", ")) };
+    let _ = writeln!(out, "hooks    {}{detail}", hooks.len());
+    if !bundle.normalised.payloads.is_empty() {
+        let names: Vec<_> = bundle.normalised.payloads.iter().map(|p| format!("{} <- {}", p.name, p.source)).collect();
+        let _ = writeln!(out, "payloads {}", names.join(", "));
+    }
+    out
+}
+
+fn targets_line(targets: &[Target]) -> String {
+    targets
+        .iter()
+        .map(|t| if crate::hosts::table(*t).has_hooks() { t.name().to_string() } else { format!("{t} (no hooks)") })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The per-hook listing of `inspect --hooks`.
+pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
+    let hooks = shown_hooks(bundle, filter);
+    let mut out = String::new();
+    if hooks.is_empty() {
+        let scope = filter.map(|t| format!(" for {t}")).unwrap_or_default();
+        let _ = writeln!(out, "no hooks{scope}");
+        return out;
+    }
+    for (index, (hook, plans)) in hooks.iter().enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}", hook.name);
+        let _ = writeln!(out, "  id       {}", hook.id);
+        let _ = writeln!(out, "  event    {}", hook.event);
+        let handler = match &hook.handler {
+            Handler::Module { path } => path.clone(),
+            Handler::Prebuilt { path, artifact_path, .. } => format!("{path} (prebuilt, shipped as {artifact_path})"),
+        };
+        let _ = writeln!(out, "  handler  {handler}");
+        if !hook.args.is_empty() {
+            let _ = writeln!(out, "  args     {}", hook.args.join(" "));
+        }
+        let _ = writeln!(out, "  targets  {}", hook.targets.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "));
+        let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
+        tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));
+        if !tools.is_empty() {
+            let _ = writeln!(out, "  tools    {}", tools.join(", "));
+        }
+        if !hook.sources.is_empty() {
+            let _ = writeln!(out, "  sources  {}", hook.sources.join(", "));
+        }
+        if let Timeout::Seconds(seconds) = hook.timeout {
+            let _ = writeln!(out, "  timeout  {seconds} s");
+        }
+        if hook.fail_closed {
+            let _ = writeln!(out, "  failure  blocks the tool (failClosed)");
+        }
+        let reached = reached_hosts(bundle, hook);
+        for plan in plans {
+            let _ = writeln!(out, "  {:<9}{}", plan.target.name(), delivery_line(hook, &plan.delivery));
+            if matches!(plan.delivery, Delivery::Native { .. }) {
+                let _ = writeln!(
+                    out,
+                    "  {:<9}runs {}",
+                    "",
+                    crate::pipeline::emit::host_command(hook, plan.target, reached)
+                );
+            }
+        }
+    }
+    out
+}
+
+/// How many hosts a hook reaches when the whole config is built (the wrapper file name depends on it).
+fn reached_hosts(bundle: &Bundle, hook: &Hook) -> usize {
+    crate::pipeline::plan::delivered(&bundle.plans, &hook.id, &Target::ALL).len()
+}
+
+fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
+    match delivery {
+        Delivery::Native {
+            native_event, matcher, timeout_seconds, host_default_timeout_seconds, fail_closed, ..
+        } => {
+            let mut line = native_event.clone();
+            if hook.event.accepts_tools() {
+                let _ = write!(line, "  matcher {}", matcher.as_deref().unwrap_or("(every tool)"));
+            } else if let Some(matcher) = matcher {
+                let _ = write!(line, "  matcher {matcher}");
+            }
+            let timeout = match (timeout_seconds, host_default_timeout_seconds) {
+                (Some(seconds), _) => format!("{seconds} s"),
+                (None, Some(default)) => format!("host default ({default} s)"),
+                (None, None) => "host default".to_string(),
+            };
+            let _ = write!(line, "  timeout {timeout}");
+            match fail_closed {
+                Some(how) if how.entry.is_some() => {
+                    let keys: Vec<String> = how.entry.iter().flatten().map(|(k, v)| format!("{k}: {v}")).collect();
+                    let _ = write!(line, "  fail-closed ({}, and exit {} from the wrapper)", keys.join(", "), how.exit);
+                }
+                Some(how) => {
+                    let _ = write!(line, "  fail-closed (exit {} from the wrapper)", how.exit);
+                }
+                None => {}
+            }
+            line
+        }
+        Delivery::Absent { reason } => format!("not delivered: {reason}"),
+    }
+}
+
+/// The stable JSON document of `inspect --json`: keys sorted, hooks by id.
+pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool) -> Value {
+    let hooks: Vec<Value> = shown_hooks(bundle, filter)
+        .into_iter()
+        .map(|(hook, plans)| {
+            let mut value = serde_json::to_value(hook).expect("hooks serialise");
+            let reached = reached_hosts(bundle, hook);
+            let hosts = plans
+                .iter()
+                .map(|plan| {
+                    let mut host = serde_json::to_value(plan).expect("plans serialise");
+                    if matches!(plan.delivery, Delivery::Native { .. }) {
+                        host["command"] = crate::pipeline::emit::host_command(hook, plan.target, reached).into();
+                    }
+                    host
+                })
+                .collect();
+            value["hosts"] = Value::Array(hosts);
+            value
+        })
+        .collect();
+    let mut document = json!({
+        "configFile": bundle.config_file,
+        "plugin": bundle.plugin,
+        "targets": bundle.normalised.targets,
+        "payloads": bundle.normalised.payloads,
+        "hookCount": hooks.len(),
+    });
+    if with_hooks {
+        document["hooks"] = Value::Array(hooks);
+    }
+    document
+}

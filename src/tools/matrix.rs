@@ -1,0 +1,202 @@
+//! The Event and hook matrix (D5 in docs/decisions.md): rendered from the host tables alone, so the README and
+//! `cargo agent-bundle matrix` can never disagree with what the compiler does.
+
+use std::fmt::Write as _;
+
+use crate::hosts::{
+    self, ContextChannel, DenyChannel, HostTable, PartSupport, PermissionChannel, ResultChannels, RewriteChannel,
+};
+use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
+use crate::vocabulary::target::Target;
+
+fn hook_hosts() -> Vec<&'static HostTable> {
+    Target::ALL.iter().map(|t| hosts::table(*t)).filter(|t| t.has_hooks()).collect()
+}
+
+fn header(first: &str, hosts: &[&HostTable]) -> String {
+    let mut line = format!("| {first} |");
+    let mut rule = String::from("|---|");
+    for host in hosts {
+        let _ = write!(line, " {} {} |", host.host, host.host_version);
+        rule.push_str("---|");
+    }
+    format!("{line}\n{rule}\n")
+}
+
+/// One row of a host table: each host's cell, or a footnote number pointing at the recorded reason.
+fn table_row<'t>(
+    out: &mut String,
+    reasons: &mut Vec<String>,
+    item: impl std::fmt::Display,
+    hosts: &[&'t HostTable],
+    cell: impl Fn(&'t HostTable) -> Result<String, &'t str>,
+) {
+    let _ = write!(out, "| `{item}` |");
+    for host in hosts {
+        match cell(host) {
+            Ok(text) => {
+                let _ = write!(out, " {text} |");
+            }
+            Err(reason) => {
+                reasons.push(format!("{} has no `{item}`: {reason}", host.host));
+                let _ = write!(out, " — ({}) |", reasons.len());
+            }
+        }
+    }
+    out.push('\n');
+}
+
+/// The short label of a part in a Results cell.
+fn short(part: ResultPart) -> &'static str {
+    match part {
+        ResultPart::AdditionalContext => "context",
+        ResultPart::UpdatedInput => "rewrite",
+        other => other.name(),
+    }
+}
+
+/// A Results cell line for a part the host delivers: the field it is written as.
+fn delivered(result: &ResultChannels, part: ResultPart) -> String {
+    let permission = |channel: Option<PermissionChannel>, decision: &str| match channel {
+        Some(PermissionChannel::PermissionDecision) => format!("`permissionDecision: \"{decision}\"`"),
+        Some(PermissionChannel::CursorPermission) => format!("`permission: \"{decision}\"`"),
+        None => unreachable!("a delivered part has a channel"),
+    };
+    let how = match part {
+        ResultPart::AdditionalContext => match result.additional_context {
+            Some(ContextChannel::HookSpecificOutput) => "`hookSpecificOutput.additionalContext`".to_string(),
+            Some(ContextChannel::AdditionalContext) => "`additional_context`".to_string(),
+            None => unreachable!("a delivered part has a channel"),
+        },
+        ResultPart::Deny => {
+            let how = match result.deny {
+                Some(DenyChannel::PermissionDecision) => "`permissionDecision: \"deny\"`",
+                Some(DenyChannel::DecisionBlock) => "`decision: \"block\"`",
+                Some(DenyChannel::CursorPermission) => "`permission: \"deny\"`",
+                Some(DenyChannel::FollowupMessage) => "`followup_message`",
+                None => unreachable!("a delivered part has a channel"),
+            };
+            let when =
+                result.deny_when.as_ref().map(|c| format!(" when `{}` is {}", c.key, c.equals)).unwrap_or_default();
+            format!("{how}{when}")
+        }
+        ResultPart::Allow => permission(result.allow, "allow"),
+        ResultPart::Ask => permission(result.ask, "ask"),
+        ResultPart::UpdatedInput => {
+            let how = match result.updated_input {
+                Some(RewriteChannel::HookSpecificOutput) => "`hookSpecificOutput.updatedInput`",
+                Some(RewriteChannel::CursorUpdatedInput) => "`updated_input`",
+                None => unreachable!("a delivered part has a channel"),
+            };
+            let decision = result
+                .rewrite_decision
+                .as_ref()
+                .map(|d| format!(" with `permissionDecision: \"{d}\"`"))
+                .unwrap_or_default();
+            format!("{how}{decision}")
+        }
+    };
+    format!("{}: {how}", short(part))
+}
+
+/// The matrix as Markdown.
+pub fn markdown() -> String {
+    let hosts = hook_hosts();
+    let mut reasons: Vec<String> = Vec::new();
+    let mut out = String::new();
+
+    out.push_str("**Events**: what each host receives for a config-declared hook.\n\n");
+    out.push_str(&header("canonical event", &hosts));
+    for event in CanonicalEvent::ALL {
+        table_row(&mut out, &mut reasons, event, &hosts, |host| host.event(event).map(|m| format!("`{}`", m.native)));
+    }
+
+    out.push_str("\n**Tool selectors**: the names each host's matcher accepts (joined as `^(?:…)$`).\n\n");
+    out.push_str(&header("selector", &hosts));
+    for selector in Selector::ALL {
+        table_row(&mut out, &mut reasons, selector, &hosts, |host| {
+            host.selector(selector)
+                .map(|m| m.matches.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", "))
+        });
+    }
+
+    out.push_str(
+        "\n**Results**: what a handler may return on each event, and how each host receives it. A part marked\n",
+    );
+    out.push_str(
+        "*dropped* is legal but has no channel on that host: the wrapper delivers the rest (a denial above all)\n",
+    );
+    out.push_str("and names what it dropped in one note on stderr. A part marked *refused* fails the hook there.\n\n");
+    out.push_str(&header("event", &hosts));
+    for event in CanonicalEvent::ALL {
+        let _ = write!(out, "| `{event}` |");
+        for host in &hosts {
+            let Ok(mapping) = host.event(event) else {
+                out.push_str(" — |");
+                continue;
+            };
+            let mut parts = vec!["continue".to_string()];
+            for part in ResultPart::ALL {
+                if event.refuses(part).is_some() {
+                    continue;
+                }
+                match host.result_part(event, part) {
+                    PartSupport::Deliver => parts.push(delivered(&mapping.result, part)),
+                    PartSupport::Drop(reason) => {
+                        reasons.push(format!("{} drops {} on `{event}`: {reason}", host.host, part.described()));
+                        parts.push(format!("{}: *dropped* ({})", short(part), reasons.len()));
+                    }
+                    PartSupport::Refuse(reason) => {
+                        reasons.push(format!("{} refuses {} on `{event}`: {reason}", host.host, part.described()));
+                        parts.push(format!("{}: *refused* ({})", short(part), reasons.len()));
+                    }
+                }
+            }
+            let _ = write!(out, " {} |", parts.join("<br>"));
+        }
+        out.push('\n');
+    }
+    out.push_str("\nIllegal on every host (the hook fails): ");
+    let mut rules: Vec<&str> =
+        CanonicalEvent::ALL.iter().flat_map(|e| ResultPart::ALL.iter().filter_map(move |p| e.refuses(*p))).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    out.push_str(&rules.join("; "));
+    out.push_str(".\n");
+
+    out.push_str(
+        "\n**Fail-closed guards** (`failClosed: true` on beforeTool): how a failure of the hook blocks the tool.\n\n",
+    );
+    out.push_str(&header("failure", &hosts));
+    out.push_str("| caught by the wrapper (throw, bad result, bad stdin, its deadline) |");
+    for host in &hosts {
+        let cell = host
+            .event(CanonicalEvent::BeforeTool)
+            .ok()
+            .and_then(|m| m.fail_closed.as_ref())
+            .map_or_else(|| "—".to_string(), |how| format!("exit {}, the reason on stderr", how.exit));
+        let _ = write!(out, " {cell} |");
+    }
+    out.push_str("\n| not caught (the host's kill at its timeout, a crash before the wrapper runs) |");
+    for host in &hosts {
+        let how = host.event(CanonicalEvent::BeforeTool).ok().and_then(|m| m.fail_closed.as_ref());
+        match how.and_then(|h| h.entry.as_ref()) {
+            Some(entry) => {
+                let keys: Vec<String> = entry.iter().map(|(k, v)| format!("`{k}: {v}`")).collect();
+                let _ = write!(out, " {} in the entry |", keys.join(", "));
+            }
+            None => {
+                let uncovered = how.and_then(|h| h.uncovered.as_deref()).unwrap_or("the host has no failure field");
+                reasons.push(format!("{}: {uncovered}", host.host));
+                let _ = write!(out, " fails open ({}) |", reasons.len());
+            }
+        }
+    }
+    out.push('\n');
+
+    out.push_str("\n**Why a cell is empty, dropped or refused**\n\n");
+    for (index, reason) in reasons.iter().enumerate() {
+        let _ = writeln!(out, "{}. {reason}", index + 1);
+    }
+    out
+}

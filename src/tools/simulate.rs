@@ -1,0 +1,487 @@
+//! `hooks simulate`: encode a canonical input into the host's native envelope (from the same host
+//! table the wrapper bakes in), run the real emitted wrapper under `node` exactly as the host would,
+//! and decode its answer back into the canonical result.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::build::artifact::{ArtifactError, ArtifactManifest, IndexRow, MANIFEST_PATH, read_verified};
+use crate::hosts::{self, ContextChannel, Decode, DenyChannel, PermissionChannel, RewriteChannel};
+use crate::io::Disk;
+use crate::vocabulary::target::Target;
+
+/// After TERM, how long the wrapper gets before KILL.
+const KILL_GRACE: Duration = Duration::from_millis(250);
+/// Most bytes kept of each output stream.
+const OUTPUT_CAP: usize = 1_000_000;
+
+pub struct SimulateRequest {
+    pub artifact: Utf8PathBuf,
+    pub target: Target,
+    /// A hook name or id, exactly as `hooks list` prints it.
+    pub hook: String,
+    pub input: SimulateInput,
+    pub timeout: Option<Duration>,
+}
+
+/// What a simulation feeds the wrapper.
+pub enum SimulateInput {
+    /// A canonical (camelCase) input object, encoded into the host's envelope from its table. The
+    /// same input works for every host: fields a host does not send are left out.
+    Canonical(Value),
+    /// A native envelope as a host sent it (a captured receipt), written to stdin as given.
+    Native(Value),
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Simulation {
+    pub hook: IndexRow,
+    /// The native envelope written to the wrapper's stdin.
+    pub envelope: Value,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub stdout: String,
+    pub stderr: String,
+    /// The canonical result decoded from stdout (`null`: continue with nothing to say), when the
+    /// wrapper succeeded.
+    pub outcome: Option<Value>,
+    /// Why stdout could not be decoded, when the wrapper exited 0 with something unreadable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_error: Option<String>,
+    #[serde(rename = "wallTimeMs")]
+    pub wall_time_ms: u128,
+    /// Why this run may differ from what the host would do (other host tables than the binary's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Simulation {
+    /// The wrapper answered: exit 0, in time, with a decodable answer.
+    pub fn succeeded(&self) -> bool {
+        self.exit_code == Some(0) && !self.timed_out && self.decode_error.is_none()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimulateError {
+    #[error(transparent)]
+    Artifact(#[from] ArtifactError),
+    #[error("{0}")]
+    NoSuchHook(String),
+    #[error("{0}")]
+    BadInput(String),
+    /// The host would never run this hook for this input (its matcher or event does not admit it).
+    #[error("{0}")]
+    NotAdmitted(String),
+    #[error("cannot run `node`: {0}; hooks run under Node.js 18 or newer, which must be on PATH")]
+    Node(std::io::Error),
+    #[error("cannot copy the artifact away from the source tree to run it: {0}")]
+    Isolation(String),
+}
+
+/// An artifact as a host has it once the plugin is installed: a copy in a fresh temporary folder
+/// with no `node_modules` above it, so that a simulation can never pass thanks to packages the
+/// source tree happens to have installed. Only the files the manifest records are copied, with
+/// their modes.
+pub struct IsolatedArtifact {
+    _temp: tempfile::TempDir,
+    root: Utf8PathBuf,
+    /// The artifact as the user named it, shown instead of the temporary copy in output.
+    original: Utf8PathBuf,
+}
+
+impl IsolatedArtifact {
+    pub fn copy(artifact: &Utf8Path, manifest: &ArtifactManifest) -> Result<IsolatedArtifact, SimulateError> {
+        let failed = |e: &dyn std::fmt::Display| SimulateError::Isolation(e.to_string());
+        let temp = tempfile::Builder::new().prefix("agent-bundle-simulate-").tempdir().map_err(|e| failed(&e))?;
+        let root = Utf8PathBuf::from_path_buf(temp.path().join("plugin")).map_err(|_| failed(&"non-UTF-8 path"))?;
+        if let Some(above) = root.ancestors().skip(1).find(|dir| dir.join("node_modules").exists()) {
+            return Err(failed(&format!(
+                "`{above}/node_modules` exists above the temporary folder, and Node would find packages there; set TMPDIR to a folder with no node_modules above it"
+            )));
+        }
+        let records = manifest.files.iter().map(|f| (f.path.as_str(), f.executable));
+        for (path, executable) in records.chain([(MANIFEST_PATH, false)]) {
+            let target = root.join(path);
+            if let Some(dir) = target.parent() {
+                fs_err::create_dir_all(dir).map_err(|e| failed(&e))?;
+            }
+            fs_err::copy(artifact.join(path), &target).map_err(|e| failed(&e))?;
+            use std::os::unix::fs::PermissionsExt;
+            let mode = if executable { 0o755 } else { 0o644 };
+            fs_err::set_permissions(&target, std::fs::Permissions::from_mode(mode)).map_err(|e| failed(&e))?;
+        }
+        Ok(IsolatedArtifact { _temp: temp, root, original: artifact.to_path_buf() })
+    }
+
+    /// Where the copy is.
+    pub fn root(&self) -> &Utf8Path {
+        &self.root
+    }
+
+    /// Output of a wrapper with the copy's path shown as the artifact's own.
+    fn shown(&self, text: String) -> String {
+        text.replace(self.root.as_str(), self.original.as_str())
+    }
+}
+
+pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
+    let manifest = read_verified(&request.artifact, disk)?;
+    let row = find_row(&manifest.hooks, request.target, &request.hook)?;
+    let envelope = match &request.input {
+        SimulateInput::Canonical(input) => encode(&row, input)?,
+        SimulateInput::Native(envelope) => envelope.clone(),
+    };
+    admitted(&row, &envelope)?;
+    let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
+    let mut run = run_envelope(&isolated, row, envelope, request.timeout)?;
+    let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
+    if built_with != Some(hosts::table_digest(request.target).as_str()) {
+        run.warnings.push(format!(
+            "this artifact was built with another {} host table than this agent-bundle's ({}); the simulation decodes with this binary's table, so rebuild the artifact for a faithful run",
+            request.target,
+            manifest.generator
+        ));
+    }
+    Ok(run)
+}
+
+/// Refuses an envelope the host would never hand this hook: another event, or a tool its matcher
+/// does not admit.
+pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
+    let Value::Object(fields) = envelope else {
+        return Err(SimulateError::BadInput(format!("a native envelope must be a JSON object, got {envelope}")));
+    };
+    if let Some(event) = fields.get("hook_event_name").and_then(Value::as_str)
+        && event != row.native_event
+    {
+        return Err(SimulateError::NotAdmitted(format!(
+            "{} runs `{}` on {}, not on {event}: the host would not run it for this envelope",
+            row.host, row.name, row.native_event
+        )));
+    }
+    let Some(matcher) = &row.matcher else { return Ok(()) };
+    let table = hosts::table(row.host);
+    let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
+    let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    // What the host's matcher compares: the session's source on sessionStart, else the tool name.
+    let (key, what) = match mapping.source_matcher.as_ref().and_then(|m| m.supported().ok()) {
+        Some(source) => (Some(&source.field), "source"),
+        None => {
+            (surface.input_fields(mapping).find(|f| f.canonical.as_deref() == Some("toolName")).map(|f| &f.key), "tool")
+        }
+    };
+    let Some(value) = key.and_then(|key| fields.get(key)).and_then(Value::as_str) else { return Ok(()) };
+    let regex = regex::Regex::new(matcher).map_err(|e| SimulateError::BadInput(format!("matcher {matcher}: {e}")))?;
+    if regex.is_match(value) {
+        return Ok(());
+    }
+    Err(SimulateError::NotAdmitted(format!(
+        "{}'s matcher {matcher} for `{}` does not admit the {what} `{value}`: the host would not run this hook for it",
+        row.host, row.name
+    )))
+}
+
+/// Runs the wrapper of one index row of an isolated artifact, with a canonical input.
+pub fn simulate_row(
+    artifact: &IsolatedArtifact,
+    row: IndexRow,
+    input: &Value,
+    timeout: Option<Duration>,
+) -> Result<Simulation, SimulateError> {
+    let envelope = encode(&row, input)?;
+    run_envelope(artifact, row, envelope, timeout)
+}
+
+fn run_envelope(
+    artifact: &IsolatedArtifact,
+    row: IndexRow,
+    envelope: Value,
+    timeout: Option<Duration>,
+) -> Result<Simulation, SimulateError> {
+    // The host's own limit for this hook, the same value its document and wrapper use.
+    let timeout = timeout.unwrap_or(Duration::from_secs(u64::from(row.effective_timeout)));
+    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout)?;
+    run.stdout = artifact.shown(run.stdout);
+    run.stderr = artifact.shown(run.stderr);
+    let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out {
+        match decode_answer(&row, &run.stdout) {
+            Ok(outcome) => (Some(outcome), None),
+            Err(error) => (None, Some(error)),
+        }
+    } else {
+        (None, None)
+    };
+    Ok(Simulation {
+        hook: row,
+        envelope,
+        exit_code: run.exit_code,
+        timed_out: run.timed_out,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        outcome,
+        decode_error,
+        wall_time_ms: run.wall_time.as_millis(),
+        warnings: Vec::new(),
+    })
+}
+
+fn find_row(rows: &[IndexRow], target: Target, hook: &str) -> Result<IndexRow, SimulateError> {
+    if let Some(row) = rows.iter().find(|r| r.host == target && (r.name == hook || r.id == hook)) {
+        return Ok(row.clone());
+    }
+    let names: Vec<&str> = rows.iter().filter(|r| r.host == target).map(|r| r.name.as_str()).collect();
+    let elsewhere: Vec<String> =
+        rows.iter().filter(|r| r.name == hook || r.id == hook).map(|r| r.host.to_string()).collect();
+    let mut message = format!("no hook named `{hook}` for {target}");
+    if !elsewhere.is_empty() {
+        message.push_str(&format!(" (it exists for {})", elsewhere.join(", ")));
+    }
+    if names.is_empty() {
+        message.push_str(&format!("; the artifact has no simulatable hooks for {target}"));
+    } else {
+        message.push_str(&format!(
+            "; use the exact name or id that `hooks list` prints: {}",
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    Err(SimulateError::NoSuchHook(message))
+}
+
+/// The native envelope for a canonical input, written as the host would write it.
+pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
+    let Value::Object(input) = input else {
+        return Err(SimulateError::BadInput(format!("--input must be a JSON object of canonical fields, got {input}")));
+    };
+    let table = hosts::table(row.host);
+    let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
+    let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    let fields: Vec<_> = surface.input_fields(mapping).filter(|f| f.key != "hook_event_name").collect();
+    // A canonical field that some host sends on this event is fine on every host: where this host
+    // does not send it, the handler simply does not get it. Only a field no host knows is a mistake.
+    let known_anywhere = canonical_fields(row.event);
+    if let Some(unknown) = input.keys().find(|k| !known_anywhere.contains(k.as_str()) && k.as_str() != "hookEventName")
+    {
+        let known: Vec<String> = known_anywhere.iter().map(|k| format!("`{k}`")).collect();
+        let hint = crate::vocabulary::suggest::did_you_mean(unknown, known_anywhere.iter().map(String::as_str))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        return Err(SimulateError::BadInput(format!(
+            "`{unknown}` is not a canonical field of {} on any host{hint}; it takes {}",
+            row.event,
+            known.join(", ")
+        )));
+    }
+    let mut envelope = Map::new();
+    let mut missing = Vec::new();
+    for field in &fields {
+        let given = field.canonical.as_deref().and_then(|c| input.get(c));
+        let value = match (given, field.decode) {
+            (Some(Value::Bool(active)), Some(Decode::Positive)) => Value::from(u8::from(*active)),
+            (Some(other), Some(Decode::Positive)) => {
+                return Err(SimulateError::BadInput(format!(
+                    "`{}` must be a boolean, got {other}",
+                    field.canonical.as_deref().unwrap_or(&field.key)
+                )));
+            }
+            (Some(value), Some(Decode::Json)) => Value::String(crate::vocabulary::json::compact(value)),
+            (Some(value), _) => value.clone(),
+            (None, _) => match &field.simulate {
+                Some(default) => default.clone(),
+                None => {
+                    if field.required {
+                        missing.push(field.canonical.clone().unwrap_or_else(|| field.key.clone()));
+                    }
+                    continue;
+                }
+            },
+        };
+        envelope.insert(field.key.clone(), value);
+    }
+    if !missing.is_empty() {
+        let needed: Vec<String> =
+            fields.iter().filter(|f| f.required && f.simulate.is_none()).filter_map(|f| f.canonical.clone()).collect();
+        return Err(SimulateError::BadInput(format!(
+            "a {} {} simulation needs {}; missing: {}",
+            row.host,
+            row.event,
+            needed.join(", "),
+            missing.join(", ")
+        )));
+    }
+    envelope.insert("hook_event_name".into(), Value::String(row.native_event.clone()));
+    // Keys sorted, as every JSON agent-bundle writes, whatever order the map keeps them in.
+    Ok(crate::vocabulary::json::sorted(&Value::Object(envelope)))
+}
+
+/// Every canonical payload key any host sends on `event`.
+fn canonical_fields(event: crate::vocabulary::canonical::CanonicalEvent) -> std::collections::BTreeSet<String> {
+    hosts::tables()
+        .iter()
+        .filter_map(|table| Some((table.hooks.as_ref()?, table.event(event).ok()?)))
+        .flat_map(|(surface, mapping)| surface.input_fields(mapping).filter_map(|f| f.canonical.clone()))
+        .collect()
+}
+
+/// The canonical result a host-native answer stands for (`null` for no answer).
+pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
+    if stdout.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    let answer: Value = serde_json::from_str(stdout).map_err(|e| format!("stdout is not JSON: {e}"))?;
+    let Value::Object(answer) = answer else { return Err("stdout is not a JSON object".into()) };
+    let table = hosts::table(row.host);
+    let channels = &table.event(row.event).map_err(str::to_string)?.result;
+    let specific = answer.get("hookSpecificOutput").and_then(Value::as_object);
+    let mut result = Map::new();
+    let context = match channels.additional_context {
+        Some(ContextChannel::HookSpecificOutput) => specific.and_then(|s| s.get("additionalContext")),
+        Some(ContextChannel::AdditionalContext) => answer.get("additional_context"),
+        None => None,
+    };
+    if let Some(context) = context {
+        result.insert("additionalContext".into(), context.clone());
+    }
+    let reason = match channels.deny {
+        Some(DenyChannel::PermissionDecision) => specific
+            .filter(|s| s.get("permissionDecision") == Some(&Value::from("deny")))
+            .and_then(|s| s.get("permissionDecisionReason")),
+        Some(DenyChannel::DecisionBlock) => {
+            answer.get("reason").filter(|_| answer.get("decision") == Some(&Value::from("block")))
+        }
+        Some(DenyChannel::CursorPermission) => {
+            answer.get("user_message").filter(|_| answer.get("permission") == Some(&Value::from("deny")))
+        }
+        Some(DenyChannel::FollowupMessage) => answer.get("followup_message"),
+        None => None,
+    };
+    let updated = match channels.updated_input {
+        Some(RewriteChannel::HookSpecificOutput) => specific.and_then(|s| s.get("updatedInput")),
+        Some(RewriteChannel::CursorUpdatedInput) => answer.get("updated_input"),
+        None => None,
+    };
+    if let Some(updated) = updated {
+        result.insert("updatedInput".into(), updated.clone());
+    }
+    // An explicit permission decision; the one a host needs beside a rewrite stands for `continue`,
+    // since that is what the wrapper writes for a plain rewrite.
+    let decision = |channel: Option<PermissionChannel>| match channel {
+        Some(PermissionChannel::PermissionDecision) => specific.and_then(|s| s.get("permissionDecision")),
+        Some(PermissionChannel::CursorPermission) => answer.get("permission"),
+        None => None,
+    };
+    let implied_by_rewrite = updated.is_some()
+        && (channels.rewrite_decision.as_deref() == Some("allow")
+            || channels.updated_input == Some(RewriteChannel::CursorUpdatedInput));
+    let permission = if decision(channels.ask) == Some(&Value::from("ask")) {
+        Some("ask")
+    } else if decision(channels.allow) == Some(&Value::from("allow")) && !implied_by_rewrite {
+        Some("allow")
+    } else {
+        None
+    };
+    match (reason, permission) {
+        (Some(reason), _) => {
+            result.insert("outcome".into(), "deny".into());
+            result.insert("reason".into(), reason.clone());
+        }
+        (None, Some(permission)) => {
+            result.insert("outcome".into(), permission.into());
+        }
+        (None, None) => {
+            result.insert("outcome".into(), "continue".into());
+        }
+    }
+    Ok(Value::Object(result))
+}
+
+struct Run {
+    exit_code: Option<i32>,
+    timed_out: bool,
+    stdout: String,
+    stderr: String,
+    wall_time: Duration,
+}
+
+fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: Duration) -> Result<Run, SimulateError> {
+    use std::os::unix::process::CommandExt;
+
+    let root = artifact.to_path_buf();
+    let table = hosts::table(row.host);
+    let token = &table.hooks.as_ref().expect("indexed hosts have hooks").root_token;
+    let variable = token.trim_start_matches("${").trim_end_matches('}');
+    let started = Instant::now();
+    let mut child = Command::new("node")
+        .arg(root.join(&row.path))
+        .current_dir(&root)
+        .env(variable, &root)
+        .env("AGENT_BUNDLE_HOOK_SIMULATION", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .map_err(SimulateError::Node)?;
+
+    let input = crate::vocabulary::json::compact(envelope).into_bytes();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let stdout = capture(child.stdout.take().expect("stdout is piped"));
+    let stderr = capture(child.stderr.take().expect("stderr is piped"));
+
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(SimulateError::Node)? {
+            break status;
+        }
+        if started.elapsed() >= timeout {
+            timed_out = true;
+            let group = -(child.id() as i32);
+            // SAFETY: kill(2) with a process-group id we created; no memory is involved.
+            unsafe { libc::kill(group, libc::SIGTERM) };
+            let grace = Instant::now();
+            while grace.elapsed() < KILL_GRACE {
+                if child.try_wait().map_err(SimulateError::Node)?.is_some() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            // SAFETY: as above.
+            unsafe { libc::kill(group, libc::SIGKILL) };
+            break child.wait().map_err(SimulateError::Node)?;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let wall_time = started.elapsed();
+    let _ = writer.join();
+    Ok(Run {
+        exit_code: status.code(),
+        timed_out,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+        wall_time,
+    })
+}
+
+fn capture(mut stream: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buffer = [0u8; 8192];
+        while let Ok(n) = stream.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            let room = OUTPUT_CAP.saturating_sub(kept.len());
+            kept.extend_from_slice(&buffer[..n.min(room)]);
+        }
+        String::from_utf8_lossy(&kept).into_owned()
+    })
+}

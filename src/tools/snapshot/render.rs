@@ -1,0 +1,122 @@
+//! What a snapshot holds, and its text form: readable, stable, redacted, and parseable back so that
+//! a change can be summarised by meaning ("claude PreToolUse matcher: A → B"), not only by lines.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+/// Everything one host reads from one bundle's artifact.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SnapshotData {
+    pub plugin: String,
+    pub target: String,
+    /// Artifact path → JSON of the host's manifest and hook document.
+    pub documents: BTreeMap<String, Value>,
+    /// One line per simulatable hook (name, events, matcher, timeout, wrapper).
+    pub index: Vec<String>,
+    /// (hook name, case) → the wrapper's answer to that recorded input.
+    pub answers: BTreeMap<(String, String), Answer>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Answer {
+    pub stdin: String,
+    pub exit: String,
+    pub stdout: String,
+    /// Only kept when the wrapper failed: it says why.
+    pub stderr: Option<String>,
+}
+
+const DOCUMENT: &str = "== file ";
+const INDEX: &str = "== hook index";
+const ANSWER: &str = "== answer ";
+
+/// The snapshot's text. Sections start with `== `; JSON is pretty-printed with sorted keys.
+pub fn render(data: &SnapshotData) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# agent-bundle snapshot of plugin `{}` for {}", data.plugin, data.target);
+    let _ =
+        writeln!(out, "# What the host reads. Review changes with `cargo agent-bundle snapshot review`; do not edit.");
+    for (path, document) in &data.documents {
+        let _ = writeln!(out, "\n{DOCUMENT}{path}");
+        let _ = writeln!(out, "{}", crate::vocabulary::json::pretty(document));
+    }
+    let _ = writeln!(out, "\n{INDEX}");
+    for line in &data.index {
+        let _ = writeln!(out, "{line}");
+    }
+    for ((hook, case), answer) in &data.answers {
+        let _ = writeln!(out, "\n{ANSWER}{hook} / {case}");
+        let _ = writeln!(out, "stdin  {}", answer.stdin);
+        let _ = writeln!(out, "exit   {}", answer.exit);
+        let _ = writeln!(out, "stdout {}", if answer.stdout.is_empty() { "(empty)" } else { &answer.stdout });
+        if let Some(stderr) = &answer.stderr {
+            let _ = writeln!(out, "stderr {stderr}");
+        }
+    }
+    out
+}
+
+/// Reads a snapshot's text back (best effort: a hand-edited file yields what can be recognised).
+pub fn parse(text: &str) -> SnapshotData {
+    let mut data = SnapshotData::default();
+    if let Some(header) = text.lines().next()
+        && let Some(rest) = header.strip_prefix("# agent-bundle snapshot of plugin `")
+        && let Some((plugin, target)) = rest.split_once("` for ")
+    {
+        data.plugin = plugin.to_string();
+        data.target = target.to_string();
+    }
+    let mut sections: Vec<(&str, Vec<&str>)> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("== ") {
+            sections.push((line, Vec::new()));
+        } else if let Some((_, body)) = sections.last_mut() {
+            body.push(line);
+        }
+    }
+    for (header, body) in sections {
+        let body_text = body.join("\n");
+        if let Some(path) = header.strip_prefix(DOCUMENT) {
+            if let Ok(value) = serde_json::from_str(body_text.trim()) {
+                data.documents.insert(path.to_string(), value);
+            }
+        } else if header == INDEX {
+            data.index = body.iter().filter(|l| !l.trim().is_empty()).map(|l| l.to_string()).collect();
+        } else if let Some(rest) = header.strip_prefix(ANSWER) {
+            let Some((hook, case)) = rest.split_once(" / ") else { continue };
+            let mut answer = Answer::default();
+            for line in body {
+                if let Some(v) = line.strip_prefix("stdin  ") {
+                    answer.stdin = v.to_string();
+                } else if let Some(v) = line.strip_prefix("exit   ") {
+                    answer.exit = v.to_string();
+                } else if let Some(v) = line.strip_prefix("stdout ") {
+                    answer.stdout = if v == "(empty)" { String::new() } else { v.to_string() };
+                } else if let Some(v) = line.strip_prefix("stderr ") {
+                    answer.stderr = Some(v.to_string());
+                }
+            }
+            data.answers.insert((hook.to_string(), case.to_string()), answer);
+        }
+    }
+    data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips() {
+        let mut data = SnapshotData { plugin: "p".into(), target: "claude".into(), ..Default::default() };
+        data.documents.insert("hooks/hooks.json".into(), serde_json::json!({ "hooks": { "Stop": [] } }));
+        data.index.push("stop-x-1  stop -> Stop".into());
+        data.answers.insert(
+            ("stop-x-1".into(), "case".into()),
+            Answer { stdin: "{}".into(), exit: "1".into(), stdout: String::new(), stderr: Some("boom".into()) },
+        );
+        assert_eq!(parse(&render(&data)), data);
+    }
+}
