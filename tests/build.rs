@@ -281,3 +281,24 @@ fn package_json_license_and_the_readme_reach_the_artifact() {
     build();
     assert_eq!(std::fs::read_to_string(artifact.join("README.md")).unwrap(), "# licensed\n\nOther words.\n");
 }
+
+/// Narrowing a build to one host writes the same wrapper names a full build does (names never change
+/// with `--target`), and `inspect` shows the commands the documents hold.
+#[test]
+fn a_narrowed_build_keeps_the_wrapper_names_of_a_full_one() {
+    let temp = tempfile::tempdir().unwrap();
+    let full = temp.path().join("full");
+    let narrowed = temp.path().join("narrowed");
+    let root = "testdata/bundles/page-declaring-a-hook";
+    assert!(cli().args(["build", "--root", root, "--output"]).arg(&full).status().unwrap().success());
+    let status = cli().args(["build", "--root", root, "--target", "claude", "--output"]).arg(&narrowed).status();
+    assert!(status.unwrap().success());
+    let document = |dir: &std::path::Path| std::fs::read_to_string(dir.join("hooks/hooks.json")).unwrap();
+    assert_eq!(document(&full), document(&narrowed));
+    assert!(document(&narrowed).contains(".claude.mjs"), "{}", document(&narrowed));
+    let inspect = cli().args(["inspect", "--hooks", "--root", root]).output().unwrap();
+    let shown = String::from_utf8(inspect.stdout).unwrap();
+    let claude: serde_json::Value = serde_json::from_str(&document(&full)).unwrap();
+    let command = claude["hooks"]["SessionStart"][0]["hooks"][0]["command"].as_str().unwrap();
+    assert!(shown.contains(command), "inspect shows {shown}, the document runs {command}");
+}

@@ -4,13 +4,14 @@ mod common;
 
 use std::process::Command;
 
-use common::{cli, copy_tree};
+use common::{cli, cli_snapshot, copy_tree};
 
 use insta_cmd::assert_cmd_snapshot;
 
-/// `cargo agent-bundle …` runs the binary with the subcommand's own name as first argument.
+/// `cargo agent-bundle …` runs the binary with the subcommand's own name as first argument (for
+/// snapshotted commands, which use no cache).
 fn as_cargo_runs_it() -> Command {
-    let mut command = cli();
+    let mut command = cli_snapshot();
     command.arg("agent-bundle");
     command
 }
@@ -35,22 +36,27 @@ fn the_pages_first_sample_is_named_as_on_the_page() {
 
 #[test]
 fn inspect_hooks_of_the_pages_second_sample() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/page-several-handlers", "--hooks"]));
+    assert_cmd_snapshot!(cli_snapshot().args([
+        "inspect",
+        "--root",
+        "testdata/bundles/page-several-handlers",
+        "--hooks"
+    ]));
 }
 
 #[test]
 fn inspect_hooks_of_the_pages_prebuilt_sample() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/page-prebuilt", "--hooks"]));
+    assert_cmd_snapshot!(cli_snapshot().args(["inspect", "--root", "testdata/bundles/page-prebuilt", "--hooks"]));
 }
 
 #[test]
 fn inspect_summary() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/showcase"]));
+    assert_cmd_snapshot!(cli_snapshot().args(["inspect", "--root", "testdata/bundles/showcase"]));
 }
 
 #[test]
 fn inspect_hooks_for_one_target() {
-    assert_cmd_snapshot!(cli().args([
+    assert_cmd_snapshot!(cli_snapshot().args([
         "inspect",
         "--root",
         "testdata/bundles/showcase",
@@ -62,17 +68,22 @@ fn inspect_hooks_for_one_target() {
 
 #[test]
 fn inspect_hooks_as_json() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/showcase", "--hooks", "--json"]));
+    assert_cmd_snapshot!(cli_snapshot().args(["inspect", "--root", "testdata/bundles/showcase", "--hooks", "--json"]));
 }
 
 #[test]
 fn inspect_reports_errors_with_exit_code_1() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/diagnostics/AB4230-selector-unmapped", "--hooks"]));
+    assert_cmd_snapshot!(cli_snapshot().args([
+        "inspect",
+        "--root",
+        "testdata/diagnostics/AB4230-selector-unmapped",
+        "--hooks"
+    ]));
 }
 
 #[test]
 fn diagnostics_as_json_lines() {
-    assert_cmd_snapshot!(cli().args([
+    assert_cmd_snapshot!(cli_snapshot().args([
         "inspect",
         "--root",
         "testdata/diagnostics/AB4205-invalid-timeout",
@@ -83,17 +94,22 @@ fn diagnostics_as_json_lines() {
 
 #[test]
 fn errors_in_json_mode_are_part_of_the_document() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/diagnostics/AB4202-invalid-selector", "--json"]));
+    assert_cmd_snapshot!(cli_snapshot().args([
+        "inspect",
+        "--root",
+        "testdata/diagnostics/AB4202-invalid-selector",
+        "--json"
+    ]));
 }
 
 #[test]
 fn missing_root_is_reported() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/no-such-bundle"]));
+    assert_cmd_snapshot!(cli_snapshot().args(["inspect", "--root", "testdata/no-such-bundle"]));
 }
 
 #[test]
 fn an_unknown_target_is_a_usage_error() {
-    assert_cmd_snapshot!(cli().args(["inspect", "--root", "testdata/bundles/showcase", "--target", "gemini"]));
+    assert_cmd_snapshot!(cli_snapshot().args(["inspect", "--root", "testdata/bundles/showcase", "--target", "gemini"]));
 }
 
 #[test]
@@ -128,7 +144,8 @@ fn the_pages_inspect_list_and_simulate_commands() {
         command.current_dir(&bundle).args(args);
         command
     };
-    assert!(in_bundle(&["build"]).status().unwrap().success());
+    let built = cli().current_dir(&bundle).args(["agent-bundle", "build"]).status();
+    assert!(built.unwrap().success());
     assert_cmd_snapshot!("page_list", in_bundle(&["hooks", "list", "--artifact", "artifact", "--target", "claude"]));
     let filters = vec![(r"wall time  \d+ ms", "wall time  [N] ms")];
     insta::with_settings!({ filters => filters }, {

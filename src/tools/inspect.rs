@@ -105,25 +105,14 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         if hook.fail_closed {
             let _ = writeln!(out, "  failure  blocks the tool (failClosed)");
         }
-        let reached = reached_hosts(bundle, hook);
         for plan in plans {
             let _ = writeln!(out, "  {:<9}{}", plan.target.name(), delivery_line(hook, &plan.delivery));
-            if matches!(plan.delivery, Delivery::Native { .. }) {
-                let _ = writeln!(
-                    out,
-                    "  {:<9}runs {}",
-                    "",
-                    crate::pipeline::emit::host_command(hook, plan.target, reached)
-                );
+            if let Delivery::Native { command, .. } = &plan.delivery {
+                let _ = writeln!(out, "  {:<9}runs {command}", "");
             }
         }
     }
     out
-}
-
-/// How many hosts a hook reaches when the whole config is built (the wrapper file name depends on it).
-fn reached_hosts(bundle: &Bundle, hook: &Hook) -> usize {
-    crate::pipeline::plan::delivered(&bundle.plans, &hook.id, &Target::ALL).len()
 }
 
 fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
@@ -165,17 +154,7 @@ pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool) -> Val
         .into_iter()
         .map(|(hook, plans)| {
             let mut value = serde_json::to_value(hook).expect("hooks serialise");
-            let reached = reached_hosts(bundle, hook);
-            let hosts = plans
-                .iter()
-                .map(|plan| {
-                    let mut host = serde_json::to_value(plan).expect("plans serialise");
-                    if matches!(plan.delivery, Delivery::Native { .. }) {
-                        host["command"] = crate::pipeline::emit::host_command(hook, plan.target, reached).into();
-                    }
-                    host
-                })
-                .collect();
+            let hosts = plans.iter().map(|plan| serde_json::to_value(plan).expect("plans serialise")).collect();
             value["hosts"] = Value::Array(hosts);
             value
         })

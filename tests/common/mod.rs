@@ -48,6 +48,19 @@ pub fn cli() -> Command {
     command
 }
 
+/// The real binary for commands whose output is snapshotted (`insta_cmd` records every variable a
+/// command sets, which would put this machine's paths into the snapshots): the variables that change
+/// the binary's behaviour are removed instead of replaced. Only for commands that use no cache.
+pub fn cli_snapshot() -> Command {
+    let mut command = Command::new(insta_cmd::get_cargo_bin("cargo-agent-bundle"));
+    for variable in
+        ["CI", "GITHUB_ACTIONS", "XDG_CACHE_HOME", "AGENT_BUNDLE_CACHE_DIR", "AGENT_BUNDLE_FAULT_AFTER_WRITES"]
+    {
+        command.env_remove(variable);
+    }
+    command
+}
+
 /// Fails with a clear message when node is missing: wrappers are only proven by the real node.
 pub fn require_node() {
     let found = Command::new("node").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);

@@ -81,33 +81,3 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
     }
     manifest
 }
-
-/// A command line that runs `file` (artifact-relative) under node, with `args` quoted for a POSIX
-/// shell (hosts run commands through one).
-pub fn node_command(root_token: &str, file: &str, args: &[String]) -> String {
-    let mut command = format!("node \"{root_token}/{file}\"");
-    for arg in args {
-        command.push(' ');
-        command.push_str(&shell_quote(arg));
-    }
-    command
-}
-
-fn shell_quote(arg: &str) -> String {
-    let safe = !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,".contains(&b));
-    if safe { arg.to_string() } else { format!("'{}'", arg.replace('\'', "'\\''")) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shell_quote;
-
-    #[test]
-    fn arguments_are_quoted_only_when_needed() {
-        assert_eq!(shell_quote("--host"), "--host");
-        assert_eq!(shell_quote("two words"), "'two words'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
-        assert_eq!(shell_quote("$HOME"), "'$HOME'");
-        assert_eq!(shell_quote(""), "''");
-    }
-}

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use camino::Utf8Path;
 
-pub use documents::{DocumentEntry, hook_document, node_command, plugin_manifest};
+pub use documents::{DocumentEntry, hook_document, plugin_manifest};
 pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, starts_child_processes, wrapper_source};
 
 use crate::build::artifact::{
@@ -118,18 +118,24 @@ pub fn emit(
     let mut products = BTreeMap::new();
     let mut entries: BTreeMap<Target, Vec<DocumentEntry>> = hosts.iter().map(|t| (*t, Vec::new())).collect();
     for hook in &hooks {
-        let reached = reached(&hook.id);
-        for &(target, delivery) in &reached {
+        for (target, delivery) in reached(&hook.id) {
             let Delivery::Native {
-                native_event, matcher, timeout_seconds, effective_timeout_seconds, fail_closed, ..
+                native_event,
+                matcher,
+                timeout_seconds,
+                effective_timeout_seconds,
+                fail_closed,
+                wrapper,
+                command,
+                ..
             } = delivery
             else {
                 continue;
             };
             let table = hosts::table(target);
-            let command = match &hook.handler {
+            match &hook.handler {
                 Handler::Module { path } => {
-                    let file = wrapper_path(hook, target, reached.len());
+                    let file = wrapper.clone().expect("a handler module has a wrapper");
                     let mapping = table.event(hook.event).expect("planned events are supported");
                     let handler = &bundled.handlers[path];
                     let contract = contract(
@@ -157,22 +163,20 @@ pub fn emit(
                     });
                     inputs.insert(hook.id.clone(), handler.summary.clone());
                     products.insert(hook.id.clone(), vec![handler.path.clone(), handler.map_path()]);
-                    host_command(hook, target, reached.len())
                 }
                 Handler::Prebuilt { path, .. } => {
                     let absolute = lexical_join(root, path);
                     let (recorded, _) = crate::io::stamp::Recorded::read_file(&absolute);
                     inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), recorded.sha256.clone())]));
                     read.files.insert(absolute.to_string(), recorded);
-                    host_command(hook, target, reached.len())
                 }
-            };
+            }
             entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
                 native_event: native_event.clone(),
                 matcher: matcher.clone(),
                 timeout_seconds: *timeout_seconds,
                 fail_closed_entry: fail_closed.as_ref().and_then(|how| how.entry.clone()),
-                command,
+                command: command.clone(),
             });
         }
     }
@@ -256,21 +260,6 @@ pub fn emit(
     files.insert(MANIFEST_PATH.to_string(), ArtifactFile::new(manifest_bytes(&manifest)));
     let emitted = Emitted { files, manifest, inputs, products, read, stats: bundled.stats };
     (Some(emitted), diagnostics, sources)
-}
-
-/// The wrapper of a hook on a host: `hooks/<name>.mjs` when the hook reaches one host,
-/// `hooks/<name>.<host>.mjs` when it reaches several.
-pub fn wrapper_path(hook: &crate::pipeline::normalise::Hook, target: Target, hosts_reached: usize) -> String {
-    if hosts_reached == 1 { format!("hooks/{}.mjs", hook.name) } else { format!("hooks/{}.{}.mjs", hook.name, target) }
-}
-
-/// The command a host's document runs for a hook: its wrapper, or a prebuilt file with its arguments.
-pub fn host_command(hook: &crate::pipeline::normalise::Hook, target: Target, hosts_reached: usize) -> String {
-    let surface = hosts::table(target).hooks.as_ref().expect("hosts that receive hooks have a hook surface");
-    match &hook.handler {
-        Handler::Module { .. } => node_command(&surface.root_token, &wrapper_path(hook, target, hosts_reached), &[]),
-        Handler::Prebuilt { artifact_path, .. } => node_command(&surface.root_token, artifact_path, &hook.args),
-    }
 }
 
 /// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).

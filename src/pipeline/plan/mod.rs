@@ -2,6 +2,7 @@
 //! native event, the tool matcher, the timeout) or why it gets nothing. All host knowledge comes from
 //! the host tables; this module only combines it.
 
+mod command;
 mod matcher;
 
 use serde::Serialize;
@@ -40,6 +41,11 @@ pub enum Delivery {
         /// How a failure of a fail-closed hook blocks on this host.
         #[serde(rename = "failClosed", skip_serializing_if = "Option::is_none")]
         fail_closed: Option<hosts::FailClosed>,
+        /// The wrapper file the host runs; `None` for a prebuilt handler, which runs as it is.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        wrapper: Option<String>,
+        /// The command line in the host's document.
+        command: String,
     },
     /// The host lacks the event; the hook is simply absent from its document.
     Absent { reason: String },
@@ -71,7 +77,19 @@ pub fn plan(hooks: &[Hook]) -> (Vec<HookPlan>, Vec<Diagnostic>) {
         if diagnostics.len() > errors_before {
             continue;
         }
-        if !targets.iter().any(|t| matches!(t.delivery, Delivery::Native { .. })) {
+        let reached = targets.iter().filter(|t| matches!(t.delivery, Delivery::Native { .. })).count();
+        let mut targets = targets;
+        for plan in &mut targets {
+            let root_token =
+                hosts::table(plan.target).hooks.as_ref().map(|s| s.root_token.as_str()).unwrap_or_default();
+            if let Delivery::Native { wrapper, command, .. } = &mut plan.delivery {
+                if matches!(hook.handler, Handler::Module { .. }) {
+                    *wrapper = Some(command::wrapper_path(hook, plan.target, reached));
+                }
+                *command = command::host_command(hook, root_token, wrapper.as_deref());
+            }
+        }
+        if reached == 0 {
             let reasons: Vec<(Target, String)> = targets
                 .iter()
                 .filter_map(|t| match &t.delivery {
@@ -176,6 +194,9 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
                 .or(surface.default_timeout_seconds)
                 .unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS),
             fail_closed,
+            // Filled in once every host of the hook is planned (the file name counts them).
+            wrapper: None,
+            command: String::new(),
         },
     })
 }

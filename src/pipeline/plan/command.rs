@@ -1,0 +1,51 @@
+//! What a host's document runs for a hook: the wrapper file and its command line, decided here once
+//! per hook and host, so the documents, the artifact index, `inspect` and `simulate` agree.
+
+use crate::pipeline::normalise::{Handler, Hook};
+use crate::vocabulary::target::Target;
+
+/// The wrapper of a hook on a host: `hooks/<name>.mjs` when the hook reaches one host,
+/// `hooks/<name>.<host>.mjs` when it reaches several (all its hosts, whatever a build narrows to,
+/// so that a narrowed build writes the same file names).
+pub fn wrapper_path(hook: &Hook, target: Target, hosts_reached: usize) -> String {
+    if hosts_reached == 1 { format!("hooks/{}.mjs", hook.name) } else { format!("hooks/{}.{}.mjs", hook.name, target) }
+}
+
+/// The command a host runs for a hook: node on its wrapper, or on a prebuilt file with its arguments.
+pub fn host_command(hook: &Hook, root_token: &str, wrapper: Option<&str>) -> String {
+    match (&hook.handler, wrapper) {
+        (Handler::Module { .. }, Some(wrapper)) => node_command(root_token, wrapper, &[]),
+        (Handler::Prebuilt { artifact_path, .. }, _) => node_command(root_token, artifact_path, &hook.args),
+        (Handler::Module { .. }, None) => unreachable!("a handler module always has a wrapper"),
+    }
+}
+
+/// A command line that runs `file` (artifact-relative) under node, with `args` quoted for a POSIX
+/// shell (hosts run commands through one).
+fn node_command(root_token: &str, file: &str, args: &[String]) -> String {
+    let mut command = format!("node \"{root_token}/{file}\"");
+    for arg in args {
+        command.push(' ');
+        command.push_str(&shell_quote(arg));
+    }
+    command
+}
+
+fn shell_quote(arg: &str) -> String {
+    let safe = !arg.is_empty() && arg.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:=@%+,".contains(&b));
+    if safe { arg.to_string() } else { format!("'{}'", arg.replace('\'', "'\\''")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_quote;
+
+    #[test]
+    fn arguments_are_quoted_only_when_needed() {
+        assert_eq!(shell_quote("--host"), "--host");
+        assert_eq!(shell_quote("two words"), "'two words'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote("$HOME"), "'$HOME'");
+        assert_eq!(shell_quote(""), "''");
+    }
+}
