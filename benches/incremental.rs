@@ -269,7 +269,7 @@ fn run_phase(repo: &Path, cache: &Path) {
     for (report, _) in build_many(&all, &RealDisk) {
         let report = report.unwrap();
         assert!(!report.has_errors(), "{:?}", report.diagnostics());
-        written += report.write.map_or(0, |w| w.written.len());
+        written += report.write().map_or(0, |w| w.written.len());
     }
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

@@ -49,21 +49,67 @@ pub struct BuildReport {
     pub output: Utf8PathBuf,
     /// The hosts built for.
     pub hosts: Vec<Target>,
-    /// What was written, when the build succeeded; read back from the artifact on first use when the
-    /// build was a no-op (see [`BuildReport::manifest`]).
-    manifest: std::sync::OnceLock<Option<ArtifactManifest>>,
-    /// Whether the build succeeded, so that there is a manifest to read.
-    succeeded: bool,
-    pub emitted: Option<Emitted>,
-    /// Which files the build wrote, kept and removed.
-    pub write: Option<WriteOutcome>,
-    /// Why each hook and file was rebuilt or kept.
-    pub explanation: Option<Explanation>,
+    pub outcome: BuildOutcome,
     /// Every file the build read (absolute paths), for `cargo:rerun-if-changed`.
     pub inputs: Vec<Utf8PathBuf>,
 }
 
+/// How a build ended.
+#[derive(Debug)]
+#[expect(clippy::large_enum_variant, reason = "one per build, never in a collection")]
+pub enum BuildOutcome {
+    /// The bundle has errors, or the artifact could not be written: nothing was written, and the
+    /// previous artifact is as it was. The diagnostics say why.
+    Failed,
+    /// Nothing changed since the previous build: nothing was bundled or written.
+    Fresh {
+        /// The files the artifact holds, all kept.
+        write: WriteOutcome,
+        explanation: Explanation,
+        /// The artifact's manifest, read from it on first use.
+        manifest: std::sync::OnceLock<Option<ArtifactManifest>>,
+    },
+    /// The artifact was built and written (unchanged files kept).
+    Built { emitted: Box<Emitted>, write: WriteOutcome, explanation: Explanation },
+}
+
 impl BuildReport {
+    /// The artifact's manifest, unless the build failed (a fresh build reads it from the artifact,
+    /// once).
+    pub fn manifest(&self) -> Option<&ArtifactManifest> {
+        match &self.outcome {
+            BuildOutcome::Failed => None,
+            BuildOutcome::Fresh { manifest, .. } => {
+                manifest.get_or_init(|| read_manifest(&self.output, &crate::io::RealDisk)).as_ref()
+            }
+            BuildOutcome::Built { emitted, .. } => Some(&emitted.manifest),
+        }
+    }
+
+    /// Which files the build wrote, kept and removed, unless it failed.
+    pub fn write(&self) -> Option<&WriteOutcome> {
+        match &self.outcome {
+            BuildOutcome::Failed => None,
+            BuildOutcome::Fresh { write, .. } | BuildOutcome::Built { write, .. } => Some(write),
+        }
+    }
+
+    /// Why each hook and file was rebuilt or kept, unless the build failed.
+    pub fn explanation(&self) -> Option<&Explanation> {
+        match &self.outcome {
+            BuildOutcome::Failed => None,
+            BuildOutcome::Fresh { explanation, .. } | BuildOutcome::Built { explanation, .. } => Some(explanation),
+        }
+    }
+
+    /// How many handlers were bundled and taken from the cache (none for a fresh build).
+    pub fn bundle_stats(&self) -> crate::pipeline::bundle::BundleStats {
+        match &self.outcome {
+            BuildOutcome::Built { emitted, .. } => emitted.stats,
+            _ => Default::default(),
+        }
+    }
+
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.loaded.diagnostics
     }
@@ -71,17 +117,8 @@ impl BuildReport {
     pub fn has_errors(&self) -> bool {
         diagnostic::has_errors(&self.loaded.diagnostics)
     }
-
-    /// The artifact manifest of a successful build (a no-op build reads it from the artifact, once).
-    pub fn manifest(&self) -> Option<&ArtifactManifest> {
-        self.manifest
-            .get_or_init(|| if self.succeeded { read_manifest(&self.output, &crate::io::RealDisk) } else { None })
-            .as_ref()
-    }
 }
 
-/// Builds the bundle at `options.root`. Nothing is written unless the whole build succeeds; the
-/// previous artifact stays as it was otherwise.
 /// Why a build could not start: a request that makes no sense for the bundle. Problems in the bundle
 /// itself are diagnostics in the report, not errors.
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +128,8 @@ pub enum BuildError {
     TargetNotConfigured { target: Target, configured: Vec<Target> },
 }
 
+/// Builds the bundle at `options.root`. Nothing is written unless the whole build succeeds; the
+/// previous artifact stays as it was otherwise.
 pub fn build(options: &BuildOptions, disk: &dyn Disk) -> Result<BuildReport, BuildError> {
     build_with(options, disk, &mut |_| {})
 }
@@ -106,11 +145,7 @@ pub fn build_with(
         loaded: Loaded::default(),
         output,
         hosts: Vec::new(),
-        manifest: std::sync::OnceLock::new(),
-        succeeded: false,
-        emitted: None,
-        write: None,
-        explanation: None,
+        outcome: BuildOutcome::Failed,
         inputs: Vec::new(),
     };
     let cache =
@@ -129,10 +164,12 @@ pub fn build_with(
         && incremental::unchanged(&fingerprint, root, &options.targets, &canonical_output)
     {
         report.hosts = fingerprint.hosts.clone();
-        report.write = Some(WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() });
-        report.explanation = Some(Explanation::all_fresh(&fingerprint));
+        report.outcome = BuildOutcome::Fresh {
+            write: WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() },
+            explanation: Explanation::all_fresh(&fingerprint),
+            manifest: std::sync::OnceLock::new(),
+        };
         report.inputs = input_paths(&fingerprint.inputs);
-        report.succeeded = true;
         report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
         return Ok(report);
     }
@@ -179,7 +216,7 @@ pub fn build_with(
                     Some(cache) => incremental::load_state(cache, &canonical_output),
                     None => incremental::PreviousState::Missing,
                 };
-                report.explanation = Some(incremental::explain(&previous, &state, &outcome));
+                let explanation = incremental::explain(&previous, &state, &outcome);
                 if let Some(cache) = state_cache {
                     incremental::save_state(cache, &canonical_output, &state);
                     // Last, so that it is newer than every output it vouches for.
@@ -188,10 +225,7 @@ pub fn build_with(
                     }
                     incremental::evict_orphans(cache, EVICTION_CHECKS);
                 }
-                report.manifest = std::sync::OnceLock::from(Some(emitted.manifest.clone()));
-                report.succeeded = true;
-                report.emitted = Some(emitted);
-                report.write = Some(outcome);
+                report.outcome = BuildOutcome::Built { emitted: Box::new(emitted), write: outcome, explanation };
             }
             Err(WriteError::NotAnArtifact) => loaded.diagnostics.push(messages::output_not_an_artifact(&report.output)),
             Err(WriteError::Io(error)) => {

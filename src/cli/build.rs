@@ -187,7 +187,7 @@ fn bundle_document(report: &crate::build::BuildReport, args: &BuildArgs) -> serd
 /// The JSON summary of a successful build.
 fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option<serde_json::Value> {
     let manifest = report.manifest()?;
-    let write = report.write.as_ref()?;
+    let write = report.write()?;
     let mut summary = serde_json::json!({
         "output": report.output,
         "built": true,
@@ -200,8 +200,8 @@ fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option
         "kept": write.kept.len(),
         "removed": write.removed,
     });
-    if let Some(explanation) = &report.explanation {
-        let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
+    if let Some(explanation) = report.explanation() {
+        let stats = report.bundle_stats();
         summary["bundles"] =
             serde_json::json!({ "bundled": stats.bundled, "cached": stats.cached, "corrupt": stats.corrupt });
         summary["hookCounts"] = serde_json::json!({
@@ -238,14 +238,14 @@ fn print_build_report(
         return Err(Error::Reported { errors });
     }
     let manifest = report.manifest().ok_or_else(|| Error::Failed(format!("`{}` lost its manifest", report.output)))?;
-    let write = report.write.as_ref().expect("a build without errors wrote its output");
+    let write = report.write().expect("a build without errors wrote its output");
     if !args.json {
         let per_host: Vec<String> = report
             .hosts
             .iter()
             .map(|host| format!("{host} {}", manifest.hooks.iter().filter(|row| row.host == *host).count()))
             .collect();
-        if let (true, Some(explanation)) = (args.explain, &report.explanation) {
+        if let (true, Some(explanation)) = (args.explain, report.explanation()) {
             for hook in &explanation.hooks {
                 let status = match hook.status {
                     crate::build::incremental::HookStatus::Fresh => "fresh",
@@ -265,8 +265,8 @@ fn print_build_report(
                 writeln!(stdout, "{action:<8} {}: {}", file.path, file.reason)?;
             }
         }
-        if let Some(explanation) = &report.explanation {
-            let stats = report.emitted.as_ref().map(|e| e.stats).unwrap_or_default();
+        if let Some(explanation) = report.explanation() {
+            let stats = report.bundle_stats();
             writeln!(
                 stdout,
                 "{} hooks fresh, {} rebuilt, {} removed; {} files written; {} handlers bundled, {} from cache",
