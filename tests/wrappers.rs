@@ -426,9 +426,10 @@ fn guards_as_real_plugins_write_them() {
     insta::assert_snapshot!(summary);
 }
 
-/// A contract whose answer channel the runtime does not know is an internal error, never an allow.
+/// A contract rule the runtime does not know is an internal error, never an answer (above all never
+/// an allow).
 #[test]
-fn an_unknown_answer_channel_is_an_internal_error_not_an_answer() {
+fn an_unknown_contract_rule_is_an_internal_error_not_an_answer() {
     require_node();
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
@@ -439,12 +440,9 @@ fn an_unknown_answer_channel_is_an_internal_error_not_an_answer() {
         .unwrap();
     let wrapper = artifact.join(&row.path);
     let text = std::fs::read_to_string(&wrapper).unwrap();
-    assert!(text.contains(r#""updatedInput": "cursorUpdatedInput""#), "{text}");
-    std::fs::write(
-        &wrapper,
-        text.replace(r#""updatedInput": "cursorUpdatedInput""#, r#""updatedInput": "somethingNew""#),
-    )
-    .unwrap();
+    let rule = "\"updatedInput\": {\n      \"write\"";
+    assert!(text.contains(rule), "{text}");
+    std::fs::write(&wrapper, text.replace(rule, "\"updatedInput\": {\n      \"wrote\"")).unwrap();
     let run = run_wrapper(
         &artifact,
         &row.path,
@@ -454,7 +452,7 @@ fn an_unknown_answer_channel_is_an_internal_error_not_an_answer() {
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert_eq!(run.stdout, "", "nothing, and above all no permission: allow, may reach the host");
     assert!(
-        run.stderr.contains("internal error: Error: unknown updatedInput channel \"somethingNew\""),
+        run.stderr.contains("internal error: Error: the contract has no rule for the result part \"updatedInput\""),
         "{}",
         run.stderr
     );

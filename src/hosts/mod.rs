@@ -8,6 +8,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+pub mod answer;
+
 use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
 use crate::vocabulary::target::Target;
 

@@ -3,9 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::hosts::{
-    self, ContextChannel, DenyChannel, HostTable, PartSupport, PermissionChannel, ResultChannels, RewriteChannel,
-};
+use crate::hosts::{self, HostTable, PartSupport, ResultChannels, answer};
 use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
 use crate::vocabulary::target::Target;
 
@@ -55,48 +53,13 @@ fn short(part: ResultPart) -> &'static str {
     }
 }
 
-/// A Results cell line for a part the host delivers: the field it is written as.
+/// A Results cell line for a part the host delivers: the fields it is written as.
 fn delivered(result: &ResultChannels, part: ResultPart) -> String {
-    let permission = |channel: Option<PermissionChannel>, decision: &str| match channel {
-        Some(PermissionChannel::PermissionDecision) => format!("`permissionDecision: \"{decision}\"`"),
-        Some(PermissionChannel::CursorPermission) => format!("`permission: \"{decision}\"`"),
-        None => unreachable!("a delivered part has a channel"),
-    };
-    let how = match part {
-        ResultPart::AdditionalContext => match result.additional_context {
-            Some(ContextChannel::HookSpecificOutput) => "`hookSpecificOutput.additionalContext`".to_string(),
-            Some(ContextChannel::AdditionalContext) => "`additional_context`".to_string(),
-            None => unreachable!("a delivered part has a channel"),
-        },
-        ResultPart::Deny => {
-            let how = match result.deny {
-                Some(DenyChannel::PermissionDecision) => "`permissionDecision: \"deny\"`",
-                Some(DenyChannel::DecisionBlock) => "`decision: \"block\"`",
-                Some(DenyChannel::CursorPermission) => "`permission: \"deny\"`",
-                Some(DenyChannel::FollowupMessage) => "`followup_message`",
-                None => unreachable!("a delivered part has a channel"),
-            };
-            let when =
-                result.deny_when.as_ref().map(|c| format!(" when `{}` is {}", c.key, c.equals)).unwrap_or_default();
-            format!("{how}{when}")
-        }
-        ResultPart::Allow => permission(result.allow, "allow"),
-        ResultPart::Ask => permission(result.ask, "ask"),
-        ResultPart::UpdatedInput => {
-            let how = match result.updated_input {
-                Some(RewriteChannel::HookSpecificOutput) => "`hookSpecificOutput.updatedInput`",
-                Some(RewriteChannel::CursorUpdatedInput) => "`updated_input`",
-                None => unreachable!("a delivered part has a channel"),
-            };
-            let decision = result
-                .rewrite_decision
-                .as_ref()
-                .map(|d| format!(" with `permissionDecision: \"{d}\"`"))
-                .unwrap_or_default();
-            format!("{how}{decision}")
-        }
-    };
-    format!("{}: {how}", short(part))
+    let mut line = format!("{}: {}", short(part), answer::describe(&answer::writes(result, part)));
+    if let (ResultPart::Deny, Some(condition)) = (part, &result.deny_when) {
+        line.push_str(&format!(" when `{}` is {}", condition.key, condition.equals));
+    }
+    line
 }
 
 /// The matrix as Markdown.

@@ -11,8 +11,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::build::artifact::{ArtifactError, ArtifactManifest, IndexRow, MANIFEST_PATH, read_verified};
-use crate::hosts::{self, ContextChannel, Decode, DenyChannel, PermissionChannel, RewriteChannel};
+use crate::hosts::{self, Decode, answer};
 use crate::io::Disk;
+use crate::vocabulary::canonical::ResultPart;
 use crate::vocabulary::target::Target;
 
 /// After TERM, how long the wrapper gets before KILL.
@@ -329,74 +330,45 @@ fn canonical_fields(event: crate::vocabulary::canonical::CanonicalEvent) -> std:
         .collect()
 }
 
-/// The canonical result a host-native answer stands for (`null` for no answer).
+/// The canonical result a host-native answer stands for (`null` for no answer): the answer read
+/// back through the same field writes the wrapper's runtime made it with
+/// ([`hosts::answer::writes`]).
 pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
     if stdout.trim().is_empty() {
         return Ok(Value::Null);
     }
     let answer: Value = serde_json::from_str(stdout).map_err(|e| format!("stdout is not JSON: {e}"))?;
-    let Value::Object(answer) = answer else { return Err("stdout is not a JSON object".into()) };
+    if !answer.is_object() {
+        return Err("stdout is not a JSON object".into());
+    }
     let table = hosts::table(row.host);
     let channels = &table.event(row.event).map_err(str::to_string)?.result;
-    let specific = answer.get("hookSpecificOutput").and_then(Value::as_object);
+    let read = |part: ResultPart| answer::read(&answer, &answer::writes(channels, part));
     let mut result = Map::new();
-    let context = match channels.additional_context {
-        Some(ContextChannel::HookSpecificOutput) => specific.and_then(|s| s.get("additionalContext")),
-        Some(ContextChannel::AdditionalContext) => answer.get("additional_context"),
-        None => None,
-    };
-    if let Some(context) = context {
-        result.insert("additionalContext".into(), context.clone());
+    if let Some(Some(context)) = read(ResultPart::AdditionalContext) {
+        result.insert("additionalContext".into(), context);
     }
-    let reason = match channels.deny {
-        Some(DenyChannel::PermissionDecision) => specific
-            .filter(|s| s.get("permissionDecision") == Some(&Value::from("deny")))
-            .and_then(|s| s.get("permissionDecisionReason")),
-        Some(DenyChannel::DecisionBlock) => {
-            answer.get("reason").filter(|_| answer.get("decision") == Some(&Value::from("block")))
-        }
-        Some(DenyChannel::CursorPermission) => {
-            answer.get("user_message").filter(|_| answer.get("permission") == Some(&Value::from("deny")))
-        }
-        Some(DenyChannel::FollowupMessage) => answer.get("followup_message"),
-        None => None,
-    };
-    let updated = match channels.updated_input {
-        Some(RewriteChannel::HookSpecificOutput) => specific.and_then(|s| s.get("updatedInput")),
-        Some(RewriteChannel::CursorUpdatedInput) => answer.get("updated_input"),
-        None => None,
-    };
-    if let Some(updated) = updated {
+    let rewrite = read(ResultPart::UpdatedInput);
+    if let Some(Some(updated)) = &rewrite {
         result.insert("updatedInput".into(), updated.clone());
     }
-    // An explicit permission decision; the one a host needs beside a rewrite stands for `continue`,
+    // A decision the rewrite itself writes (the one a host needs to apply it) stands for `continue`,
     // since that is what the wrapper writes for a plain rewrite.
-    let decision = |channel: Option<PermissionChannel>| match channel {
-        Some(PermissionChannel::PermissionDecision) => specific.and_then(|s| s.get("permissionDecision")),
-        Some(PermissionChannel::CursorPermission) => answer.get("permission"),
-        None => None,
+    let implied = |decision: &str| {
+        rewrite.is_some()
+            && answer::writes(channels, ResultPart::UpdatedInput)
+                .iter()
+                .any(|w| w.if_absent && w.value.as_ref().is_some_and(|v| v == decision))
     };
-    let implied_by_rewrite = updated.is_some()
-        && (channels.rewrite_decision.as_deref() == Some("allow")
-            || channels.updated_input == Some(RewriteChannel::CursorUpdatedInput));
-    let permission = if decision(channels.ask) == Some(&Value::from("ask")) {
-        Some("ask")
-    } else if decision(channels.allow) == Some(&Value::from("allow")) && !implied_by_rewrite {
-        Some("allow")
+    if let Some(reason) = read(ResultPart::Deny) {
+        result.insert("outcome".into(), "deny".into());
+        result.insert("reason".into(), reason.unwrap_or(Value::Null));
+    } else if read(ResultPart::Ask).is_some() && !implied("ask") {
+        result.insert("outcome".into(), "ask".into());
+    } else if read(ResultPart::Allow).is_some() && !implied("allow") {
+        result.insert("outcome".into(), "allow".into());
     } else {
-        None
-    };
-    match (reason, permission) {
-        (Some(reason), _) => {
-            result.insert("outcome".into(), "deny".into());
-            result.insert("reason".into(), reason.clone());
-        }
-        (None, Some(permission)) => {
-            result.insert("outcome".into(), permission.into());
-        }
-        (None, None) => {
-            result.insert("outcome".into(), "continue".into());
-        }
+        result.insert("outcome".into(), "continue".into());
     }
     Ok(Value::Object(result))
 }

@@ -324,7 +324,7 @@ function checkResult(contract, envelope, result) {
     if (reason === undefined || reason.trim() === '') {
       throw new HookError('a denial needs a non-empty reason: the host shows it to the model');
     }
-    const when = contract.result.denyWhen;
+    const when = contract.denyWhen;
     if (when && envelope[when.key] !== when.equals) {
       throw new HookError(`${where} honours a denial only when ${when.key} is ${JSON.stringify(when.equals)}, got ${show(envelope[when.key])}`);
     }
@@ -357,11 +357,12 @@ const PART_WORDS = {
   updatedInput: 'updatedInput',
 };
 
-// What the build decided for one part of a result on this host event: 'deliver', { drop } or
-// { refuse }. Anything else means the wrapper and its runtime disagree, an internal error.
+// What the build decided for one part of a result on this host event: { write } (the fields the
+// answer sets), { drop } or { refuse }. Anything else means the wrapper and its runtime disagree,
+// an internal error.
 function partSupport(contract, part) {
   const support = contract.parts?.[part];
-  if (support === 'deliver' || typeof support?.drop === 'string' || typeof support?.refuse === 'string') {
+  if (Array.isArray(support?.write) || typeof support?.drop === 'string' || typeof support?.refuse === 'string') {
     return support;
   }
   throw new Error(`the contract has no rule for the result part ${JSON.stringify(part)}`);
@@ -375,7 +376,7 @@ function refuseIllegal(contract, where, part) {
 }
 
 function delivers(contract, part) {
-  return partSupport(contract, part) === 'deliver';
+  return partSupport(contract, part).write !== undefined;
 }
 
 /// The parts of a checked result this host has no channel for, each with the recorded reason.
@@ -386,90 +387,55 @@ function dropped(contract, result) {
     if (drop !== undefined) notes.push(`${PART_WORDS[part]} (${drop})`);
   };
   if (result.outcome === 'allow' || result.outcome === 'ask') {
-    // A rewrite that the host applies only with an allow carries the allow itself.
-    const carriedByRewrite = result.outcome === 'allow' && result.updatedInput !== undefined
-      && contract.result.rewriteDecision === 'allow';
-    if (!carriedByRewrite) dropNote(result.outcome);
+    // A rewrite that the host applies only with this decision carries the decision itself.
+    const rewrite = result.updatedInput !== undefined ? partSupport(contract, 'updatedInput').write ?? [] : [];
+    if (!rewrite.some((write) => write.ifAbsent && write.value === result.outcome)) dropNote(result.outcome);
   }
   if (result.additionalContext !== undefined) dropNote('additionalContext');
   return notes;
 }
 
 /// The host-native answer for a checked result, as JSON text, or undefined when there is nothing
-/// to say (the host then goes on as if no hook ran; no permission is ever granted by silence).
+/// to say (the host then goes on as if no hook ran; no permission is ever granted by silence). Each
+/// delivered part sets the fields its contract rule lists, in a fixed order: context, the decision
+/// (deny, allow or ask), the rewrite (whose own decision applies only when none was made).
 function project(contract, result) {
-  const channels = contract.result;
   const answer = {};
-  let specific;
-  const hookSpecific = () => (specific ??= { hookEventName: contract.hook.nativeEvent });
-  const unknown = (part, channel) => new Error(`unknown ${part} channel ${show(channel)} in the contract`);
-  if (result.additionalContext !== undefined && delivers(contract, 'additionalContext')) {
-    switch (channels.additionalContext) {
-      case 'hookSpecificOutput':
-        hookSpecific().additionalContext = result.additionalContext;
-        break;
-      case 'additional_context':
-        answer.additional_context = result.additionalContext;
-        break;
-      default:
-        throw unknown('additionalContext', channels.additionalContext);
+  const containers = new Set();
+  const apply = (part, own) => {
+    for (const write of partSupport(contract, part).write) {
+      const keys = write.path.split('.');
+      let object = answer;
+      for (const key of keys.slice(0, -1)) {
+        if (!Object.hasOwn(object, key)) {
+          object[key] = key === 'hookSpecificOutput' ? { hookEventName: contract.hook.nativeEvent } : {};
+          containers.add(object[key]);
+        }
+        object = object[key];
+      }
+      const field = keys.at(-1);
+      if (!(write.ifAbsent && Object.hasOwn(object, field))) {
+        object[field] = Object.hasOwn(write, 'value') ? write.value : own;
+      }
     }
+  };
+  if (result.additionalContext !== undefined && delivers(contract, 'additionalContext')) {
+    apply('additionalContext', result.additionalContext);
   }
   if (result.outcome === 'deny') {
-    switch (channels.deny) {
-      case 'permissionDecision':
-        Object.assign(hookSpecific(), { permissionDecision: 'deny', permissionDecisionReason: result.reason });
-        break;
-      case 'decisionBlock':
-        Object.assign(answer, { decision: 'block', reason: result.reason });
-        break;
-      case 'cursorPermission':
-        Object.assign(answer, { agent_message: result.reason, permission: 'deny', user_message: result.reason });
-        break;
-      case 'followupMessage':
-        answer.followup_message = result.reason;
-        break;
-      default:
-        throw unknown('deny', channels.deny);
-    }
-  }
-  if ((result.outcome === 'allow' || result.outcome === 'ask') && delivers(contract, result.outcome)) {
-    const channel = channels[result.outcome];
-    switch (channel) {
-      case 'permissionDecision':
-        hookSpecific().permissionDecision = result.outcome;
-        break;
-      case 'cursorPermission':
-        answer.permission = result.outcome;
-        break;
-      default:
-        throw unknown(result.outcome, channel);
-    }
+    apply('deny', result.reason);
+  } else if ((result.outcome === 'allow' || result.outcome === 'ask') && delivers(contract, result.outcome)) {
+    apply(result.outcome);
   }
   if (result.updatedInput !== undefined) {
-    switch (channels.updatedInput) {
-      case 'hookSpecificOutput':
-        hookSpecific().updatedInput = result.updatedInput;
-        if (channels.rewriteDecision && specific.permissionDecision === undefined) {
-          specific.permissionDecision = channels.rewriteDecision;
-        }
-        break;
-      case 'cursorUpdatedInput':
-        answer.updated_input = result.updatedInput;
-        answer.permission ??= 'allow';
-        break;
-      default:
-        throw unknown('updatedInput', channels.updatedInput);
-    }
+    apply('updatedInput', result.updatedInput);
   }
-  if (specific) {
-    answer.hookSpecificOutput = sortKeys(specific);
-  }
-  return Object.keys(answer).length === 0 ? undefined : JSON.stringify(sortKeys(answer));
-}
-
-function sortKeys(object) {
-  return Object.fromEntries(Object.keys(object).sort().map((key) => [key, object[key]]));
+  if (Object.keys(answer).length === 0) return undefined;
+  // Keys sorted in every object the answer's fields made; a value the handler gave stays as it is.
+  const sorted = (object) => Object.fromEntries(
+    Object.keys(object).sort().map((key) => [key, containers.has(object[key]) ? sorted(object[key]) : object[key]]),
+  );
+  return JSON.stringify(sorted(answer));
 }
 
 function isPlainObject(value) {

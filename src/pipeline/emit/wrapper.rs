@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::hosts::{EventMapping, FailClosed, HostTable, PartSupport};
+use crate::hosts::{EventMapping, FailClosed, HostTable, PartSupport, answer};
 use crate::pipeline::normalise::Hook;
 use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::canonical::ResultPart;
@@ -45,7 +45,7 @@ pub fn contract(
         .iter()
         .map(|&part| {
             let support = match table.result_part(hook.event, part) {
-                PartSupport::Deliver => json!("deliver"),
+                PartSupport::Deliver => json!({ "write": answer::writes(&mapping.result, part) }),
                 PartSupport::Drop(reason) => json!({ "drop": reason }),
                 PartSupport::Refuse(reason) => json!({ "refuse": reason }),
             };
@@ -71,8 +71,8 @@ pub fn contract(
         "host": format!("{} {}", table.host, table.host_version),
         "revision": table.revision,
         "input": input,
-        "result": mapping.result,
         "parts": parts,
+        "denyWhen": mapping.result.deny_when,
     })
 }
 
