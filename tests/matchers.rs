@@ -31,7 +31,7 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
 }
 
 fn cell(target: Target, tools: &[Selector], native: &[NativeSelector]) -> String {
-    let (plans, diagnostics) = plan(&[hook(&[target], tools, native)]);
+    let agent_bundle::diagnostic::Staged { value: plans, diagnostics } = plan(&[hook(&[target], tools, native)]);
     if let Some(diagnostic) = diagnostics.first() {
         return format!("{} (no mapping)", diagnostic.code);
     }
@@ -64,7 +64,8 @@ fn matcher_table_per_host_and_selector() {
 #[test]
 fn native_selectors_of_other_hosts_do_not_leak_into_a_hosts_matcher() {
     let native = [NativeSelector { target: Target::Claude, name: "WebSearch".into() }];
-    let (plans, diagnostics) = plan(&[hook(&[Target::Claude, Target::Cursor], &[Selector::Shell], &native)]);
+    let agent_bundle::diagnostic::Staged { value: plans, diagnostics } =
+        plan(&[hook(&[Target::Claude, Target::Cursor], &[Selector::Shell], &native)]);
     assert!(diagnostics.is_empty());
     let matchers: Vec<_> = plans[0]
         .targets

@@ -32,6 +32,14 @@ impl Severity {
     }
 }
 
+/// What a stage returns: its value, and the diagnostics it found on the way. The value is there even
+/// when there are errors (it holds what could be read), so later stages can still report their own.
+#[derive(Clone, Debug)]
+pub struct Staged<T> {
+    pub value: T,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// A source location with the short text printed under it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Label {

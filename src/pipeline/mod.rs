@@ -17,7 +17,7 @@ pub mod plan;
 use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 
-use crate::diagnostic::{self, Diagnostic, messages};
+use crate::diagnostic::{self, Diagnostic, Staged, messages};
 use crate::io::Disk;
 use crate::vocabulary::source::SourceFile;
 use config::{Author, PluginConfig};
@@ -164,14 +164,14 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         return finish(loaded);
     };
 
-    let (config, read_diagnostics) = config::read_config(&source, &root_value);
-    loaded.diagnostics.extend(read_diagnostics);
+    let Staged { value: config, diagnostics } = config::read_config(&source, &root_value);
+    loaded.diagnostics.extend(diagnostics);
 
-    let (normalised, normalise_diagnostics) = normalise::normalise(&config, &canonical_root, disk);
-    loaded.diagnostics.extend(normalise_diagnostics);
+    let Staged { value: normalised, diagnostics } = normalise::normalise(&config, &canonical_root, disk);
+    loaded.diagnostics.extend(diagnostics);
 
-    let (plans, plan_diagnostics) = plan::plan(&normalised.hooks);
-    loaded.diagnostics.extend(plan_diagnostics);
+    let Staged { value: plans, diagnostics } = plan::plan(&normalised.hooks);
+    loaded.diagnostics.extend(diagnostics);
 
     let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
     plugin.files = plugin_files(config.plugin.as_ref(), &canonical_root, disk, &mut loaded.diagnostics);

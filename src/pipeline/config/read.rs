@@ -4,7 +4,7 @@
 use super::{
     Author, BundleConfig, Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, PluginConfig, Spanned,
 };
-use crate::diagnostic::{Diagnostic, messages};
+use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::pipeline::extract::{Node, Property, SPREAD_KEY, Value};
 use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::source::{Location, SourceFile};
@@ -18,10 +18,10 @@ const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
 const PAYLOAD_KEYS: &[&str] = &["source", "targets"];
 
 /// Reads the config's root value. Returns the model (as far as it could be read) and diagnostics.
-pub fn read_config(file: &SourceFile, root: &Node) -> (Config, Vec<Diagnostic>) {
+pub fn read_config(file: &SourceFile, root: &Node) -> Staged<Config> {
     let mut reader = Reader { file, diagnostics: Vec::new() };
     let config = reader.config(root);
-    (config, reader.diagnostics)
+    Staged { value: config, diagnostics: reader.diagnostics }
 }
 
 struct Reader<'a> {

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 pub use identity::{Identity, handler_slug, name_and_id};
 
-use crate::diagnostic::{Diagnostic, messages};
+use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
@@ -140,7 +140,7 @@ pub struct Normalised {
 }
 
 /// Normalises a config. `root` must be the canonical, absolute bundle root.
-pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> (Normalised, Vec<Diagnostic>) {
+pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<Normalised> {
     let mut n = Normaliser { root, disk, diagnostics: Vec::new() };
     let targets = n.config_targets(config);
     let payloads = n.payloads(&config.payloads, &targets);
@@ -157,7 +157,7 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> (Normalis
     }
     hooks.sort_by(|a, b| a.id.cmp(&b.id));
     let external = n.external(config.bundle.as_ref().map_or(&[][..], |b| &b.external));
-    (Normalised { targets, hooks, payloads, external }, n.diagnostics)
+    Staged { value: Normalised { targets, hooks, payloads, external }, diagnostics: n.diagnostics }
 }
 
 struct Normaliser<'a> {

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 pub use matcher::{regex_characters, render_matcher};
 
-use crate::diagnostic::{Diagnostic, messages};
+use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
 use crate::vocabulary::target::Target;
@@ -67,7 +67,7 @@ pub struct HookPlan {
 }
 
 /// Plans every hook. A hook with a planning error gets no plan.
-pub fn plan(hooks: &[Hook]) -> (Vec<HookPlan>, Vec<Diagnostic>) {
+pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
     let mut diagnostics = Vec::new();
     let mut plans = Vec::new();
     for hook in hooks {
@@ -104,7 +104,7 @@ pub fn plan(hooks: &[Hook]) -> (Vec<HookPlan>, Vec<Diagnostic>) {
         }
         plans.push(HookPlan { hook_id: hook.id.clone(), targets });
     }
-    (plans, diagnostics)
+    Staged { value: plans, diagnostics }
 }
 
 fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -> Option<TargetPlan> {
