@@ -111,8 +111,7 @@ fn main() {
     let artifact = away.path().join("artifact");
     let out = away.path().join("esbuild");
     let manifest =
-        agent_bundle::build::artifact::read_verified(camino::Utf8Path::from_path(&artifact).unwrap(), &RealDisk)
-            .unwrap();
+        agent_bundle::artifact::read_verified(camino::Utf8Path::from_path(&artifact).unwrap(), &RealDisk).unwrap();
     let wrapper_of = |name: &str| {
         let row = manifest.hooks.iter().find(|r| r.name.contains(&format!("-{name}-"))).unwrap();
         artifact.join(&row.path)

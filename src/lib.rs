@@ -6,6 +6,7 @@
 //!   locations, JSON and digests);
 //! - [`hosts`]: what each host can receive, as data;
 //! - [`diagnostic`]: every problem users read about, with codes and messages;
+//! - [`artifact`]: what a built plugin folder is: its files and its manifest;
 //! - [`pipeline`]: the stages, in order: discover → extract → config → normalise → plan → bundle →
 //!   emit; [`pipeline::load`] runs the stages up to the plan;
 //! - [`build`]: building an artifact (the orchestrator of the whole pipeline), its cache and its
@@ -15,6 +16,7 @@
 //!   matrix;
 //! - [`cli`]: the command line.
 
+pub mod artifact;
 pub mod build;
 pub mod cli;
 pub mod diagnostic;

@@ -44,7 +44,7 @@ fn prebuilt_hooks_are_in_the_documents_but_not_in_the_index() {
     let (_guard, artifact) = build_bundle("page-prebuilt");
     let document = std::fs::read_to_string(artifact.join("hooks/hooks.json")).unwrap();
     assert!(document.contains(r#""command": "node \"${CLAUDE_PLUGIN_ROOT}/runtime/hook/index.js\" --host claude""#));
-    let manifest = agent_bundle::build::artifact::read_verified(&artifact, &RealDisk).unwrap();
+    let manifest = agent_bundle::artifact::read_verified(&artifact, &RealDisk).unwrap();
     assert!(manifest.hooks.is_empty());
     assert!(artifact.join("runtime/hook/index.js").is_file(), "the payload is copied");
 }
@@ -228,11 +228,9 @@ fn payload_files_keep_their_mode() {
     assert!(std::fs::metadata(&shipped).unwrap().permissions().mode() & 0o111 != 0, "the script lost its execute bit");
     let ran = Command::new(&shipped).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&ran.stdout), "checked\n");
-    let manifest = agent_bundle::build::artifact::read_verified(
-        Utf8PathBuf::from_path_buf(output.clone()).unwrap().as_path(),
-        &RealDisk,
-    )
-    .unwrap();
+    let manifest =
+        agent_bundle::artifact::read_verified(Utf8PathBuf::from_path_buf(output.clone()).unwrap().as_path(), &RealDisk)
+            .unwrap();
     let record = |path: &str| manifest.files.iter().find(|f| f.path == path).unwrap().executable;
     assert!(record("runtime/bin/check.sh"));
     assert!(!record("runtime/hook/index.js"));

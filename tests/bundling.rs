@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use agent_bundle::build::artifact::{ArtifactManifest, IndexRow, read_verified};
+use agent_bundle::artifact::{ArtifactManifest, IndexRow, read_verified};
 use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::{Utf8Path, Utf8PathBuf};

@@ -5,7 +5,7 @@ mod common;
 
 use std::fmt::Write as _;
 
-use agent_bundle::build::artifact::{IndexRow, read_verified};
+use agent_bundle::artifact::{IndexRow, read_verified};
 use agent_bundle::hosts;
 use agent_bundle::io::RealDisk;
 use agent_bundle::tools::simulate::encode;

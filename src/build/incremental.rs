@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::build::artifact::{ArtifactManifest, MANIFEST_PATH};
+use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
 use crate::io::stamp::{InputSet, Stamp};
 use crate::io::{CacheStore, Lookup, WriteOutcome};
 use crate::pipeline::bundle::SHIPPED_DIR;
@@ -216,7 +216,7 @@ pub fn evict_orphans(cache: &CacheStore, limit: usize) {
             // States written before they named their output cannot be judged; they age out with
             // the cache layout.
             Some(owner) if owner.output.is_empty() => false,
-            Some(owner) => !camino::Utf8Path::new(&owner.output).join(crate::build::artifact::MANIFEST_PATH).is_file(),
+            Some(owner) => !camino::Utf8Path::new(&owner.output).join(crate::artifact::MANIFEST_PATH).is_file(),
         };
         if orphaned {
             cache.remove("state", &key);

@@ -1,14 +1,13 @@
 //! `build`: load, plan, emit, and write the artifact in one step. The library entry point for the
 //! command line and for a package's `build.rs`.
 
-pub mod artifact;
 pub(crate) mod incremental;
 pub mod script;
 pub(crate) mod workspace;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use crate::build::artifact::{ArtifactManifest, MANIFEST_PATH};
+use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
 use crate::diagnostic::{self, Diagnostic, messages};
 use crate::io::{CacheStore, Disk, WriteError, WriteOutcome, write_artifact};
 use crate::pipeline::Loaded;

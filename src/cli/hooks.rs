@@ -67,7 +67,7 @@ pub struct SimulateArgs {
 
 pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Error> {
     let manifest =
-        crate::build::artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
+        crate::artifact::read_verified(&args.artifact, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?;
     if let Some(target) = args.target
         && !manifest.hosts.contains_key(&target)
     {

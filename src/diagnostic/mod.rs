@@ -125,26 +125,3 @@ pub fn sort(diagnostics: &mut [Diagnostic]) {
 pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
 }
-
-#[cfg(test)]
-mod layering {
-    /// Diagnostics sit below every stage: they may use the shared vocabulary and nothing else, so a
-    /// stage can never be reached from a message (and the import circle cannot come back).
-    #[test]
-    fn diagnostics_import_only_the_shared_vocabulary() {
-        const ALLOWED: &[&str] = &["diagnostic", "vocabulary"];
-        for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/diagnostic")).unwrap() {
-            let path = entry.unwrap().path();
-            let text = std::fs::read_to_string(&path).unwrap();
-            for (offset, _) in text.match_indices("crate::") {
-                let module: String =
-                    text[offset + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                assert!(
-                    module.is_empty() || ALLOWED.contains(&module.as_str()),
-                    "{} uses crate::{module}",
-                    path.display()
-                );
-            }
-        }
-    }
-}

@@ -24,8 +24,9 @@ pub struct AnswerWrite {
     pub if_absent: bool,
 }
 
-/// Every object under this key also gets `hookEventName`: the host's own event name.
-pub const EVENT_NAMED_OBJECT: &str = "hookSpecificOutput";
+/// An answer object that names the host's event: whenever an answer has `hookSpecificOutput`, it
+/// also holds `hookEventName` with the native event (Claude Code and Codex require it).
+pub const EVENT_NAMED_OBJECT: (&str, &str) = ("hookSpecificOutput", "hookEventName");
 
 fn fixed(path: &'static str, value: &str) -> AnswerWrite {
     AnswerWrite { path, value: Some(Value::from(value)), if_absent: false }

@@ -3,6 +3,20 @@
 //! code; only the I/O layer touches the disk" holds by construction.
 
 mod cache;
+
+/// One file of an artifact: its bytes, and whether it is executable (payload scripts, binaries of
+/// packages shipped whole keep their mode).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArtifactFile {
+    pub bytes: Vec<u8>,
+    pub executable: bool,
+}
+
+impl ArtifactFile {
+    pub fn new(bytes: Vec<u8>) -> Self {
+        ArtifactFile { bytes, executable: false }
+    }
+}
 pub mod stamp;
 mod writer;
 

@@ -12,7 +12,7 @@ use std::os::unix::io::AsRawFd;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use crate::build::artifact::ArtifactFile;
+use super::ArtifactFile;
 use crate::vocabulary::digest::sha256_hex;
 
 /// What a write did, file by file (artifact-relative paths, sorted).

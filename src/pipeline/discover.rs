@@ -31,7 +31,7 @@ pub fn find_bundles(root: &Utf8Path, disk: &dyn Disk) -> std::io::Result<Vec<Utf
         let name = dir.file_name().unwrap_or("");
         name.starts_with('.')
             || SKIPPED_FOLDERS.contains(&name)
-            || disk.is_file(&dir.join(crate::build::artifact::MANIFEST_PATH))
+            || disk.is_file(&dir.join(crate::artifact::MANIFEST_PATH))
     };
     let dirs = disk.walk_dirs(root, &prune)?;
     Ok(dirs.into_iter().filter(|dir| CONFIG_FILE_NAMES.iter().any(|name| disk.is_file(&dir.join(name)))).collect())

@@ -10,7 +10,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::build::artifact::{ArtifactError, ArtifactManifest, IndexRow, MANIFEST_PATH, read_verified};
+use crate::artifact::{ArtifactError, ArtifactManifest, IndexRow, MANIFEST_PATH, read_verified};
 use crate::hosts::{self, Decode, answer};
 use crate::io::Disk;
 use crate::vocabulary::canonical::ResultPart;

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-pub use ship::{SHIPPED_DIR, ShippedPackage};
+pub use ship::SHIPPED_DIR;
 
 use crate::diagnostic::Diagnostic;
 use crate::io::CacheStore;

@@ -8,11 +8,10 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use camino::{Utf8Path, Utf8PathBuf};
-use serde::{Deserialize, Serialize};
 
 use super::packages::{self, Package};
 use super::{BundledHandler, ExternalPackage};
-use crate::build::artifact::ArtifactFile;
+use crate::artifact::ArtifactFile;
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::stamp::{InputSet, Recorded};
 
@@ -24,18 +23,7 @@ const GITIGNORE_PATH: &str = "hooks/.gitignore";
 const GITIGNORE: &str =
     "# Written by agent-bundle: these packages are part of the plugin (bundle.external).\n!node_modules/\n";
 
-/// One package in the artifact, as the manifest records it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ShippedPackage {
-    pub name: String,
-    pub version: String,
-    /// Its folder in the artifact.
-    pub path: String,
-    /// Compiled for one platform: `<os>-<arch>` as Node names them, where it was installed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub native_platform: Option<String>,
-}
+pub use crate::artifact::ShippedPackage;
 
 #[derive(Clone, Debug, Default)]
 pub struct Shipped {

@@ -12,7 +12,7 @@ use camino::Utf8Path;
 pub use documents::{DocumentEntry, hook_document, plugin_manifest};
 pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, starts_child_processes, wrapper_source};
 
-use crate::build::artifact::{
+use crate::artifact::{
     ArtifactFile, ArtifactManifest, IndexRow, MANIFEST_PATH, MANIFEST_SCHEMA, ManifestHost, ManifestPlugin,
     file_records, manifest_bytes,
 };

@@ -408,7 +408,8 @@ function project(contract, result) {
       let object = answer;
       for (const key of keys.slice(0, -1)) {
         if (!Object.hasOwn(object, key)) {
-          object[key] = key === 'hookSpecificOutput' ? { hookEventName: contract.hook.nativeEvent } : {};
+          const named = contract.eventNamed;
+          object[key] = key === named?.object ? { [named.key]: contract.hook.nativeEvent } : {};
           containers.add(object[key]);
         }
         object = object[key];

@@ -72,6 +72,7 @@ pub fn contract(
         "revision": table.revision,
         "input": input,
         "parts": parts,
+        "eventNamed": { "object": answer::EVENT_NAMED_OBJECT.0, "key": answer::EVENT_NAMED_OBJECT.1 },
         "denyWhen": mapping.result.deny_when,
     })
 }

@@ -16,7 +16,7 @@ use serde_json::Value;
 pub use compare::{summarise, unified_diff};
 pub use render::{Answer, SnapshotData, parse, render};
 
-use crate::build::artifact::IndexRow;
+use crate::artifact::IndexRow;
 use crate::build::{BuildOptions, build};
 use crate::diagnostic;
 use crate::hosts;

@@ -17,18 +17,19 @@ pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
 /// and packages shipped whole are recorded.
 pub const MANIFEST_SCHEMA: u32 = 3;
 
-/// One file of an artifact: its bytes, and whether it is executable (payload scripts, binaries of
-/// packages shipped whole keep their mode).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArtifactFile {
-    pub bytes: Vec<u8>,
-    pub executable: bool,
-}
+pub use crate::io::ArtifactFile;
 
-impl ArtifactFile {
-    pub fn new(bytes: Vec<u8>) -> Self {
-        ArtifactFile { bytes, executable: false }
-    }
+/// One package shipped whole in the artifact (`bundle.external`), as the manifest records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ShippedPackage {
+    pub name: String,
+    pub version: String,
+    /// Its folder in the artifact.
+    pub path: String,
+    /// Compiled for one platform: `<os>-<arch>` as Node names them, where it was installed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native_platform: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,7 +44,7 @@ pub struct ArtifactManifest {
     pub hooks: Vec<IndexRow>,
     /// Packages shipped whole (`bundle.external`), sorted by path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub shipped: Vec<crate::pipeline::bundle::ShippedPackage>,
+    pub shipped: Vec<ShippedPackage>,
     /// Every file of the artifact but this manifest, sorted by path.
     pub files: Vec<FileRecord>,
 }

@@ -1,0 +1,62 @@
+//! The crate's layers, in order: each may use only the layers before it (and itself). Read from the
+//! sources, so that a wrong import fails here with the file that made it.
+
+/// Each top-level module and the layers it may use, lowest first.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("vocabulary", &[]),
+    ("diagnostic", &["vocabulary"]),
+    ("hosts", &["vocabulary", "diagnostic"]),
+    ("io", &["vocabulary"]),
+    ("artifact", &["vocabulary", "io"]),
+    ("pipeline", &["vocabulary", "diagnostic", "hosts", "io", "artifact"]),
+    ("build", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline"]),
+    ("tools", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline", "build"]),
+    ("cli", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline", "build", "tools"]),
+];
+
+fn sources(layer: &str) -> Vec<std::path::PathBuf> {
+    let file = std::path::PathBuf::from(format!("src/{layer}.rs"));
+    if file.is_file() {
+        return vec![file];
+    }
+    walkdir::WalkDir::new(format!("src/{layer}"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|e| e.into_path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect()
+}
+
+#[test]
+fn every_layer_uses_only_the_layers_below_it() {
+    let mut violations = Vec::new();
+    for (layer, allowed) in LAYERS {
+        let files = sources(layer);
+        assert!(!files.is_empty(), "layer {layer} has no sources");
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (number, line) in text.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                for (offset, _) in line.match_indices("crate::") {
+                    let used: String =
+                        line[offset + 7..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if !used.is_empty() && used != *layer && !allowed.contains(&used.as_str()) {
+                        violations.push(format!("{}:{}: {layer} uses crate::{used}", file.display(), number + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(violations.is_empty(), "imports against the layering:\n{}", violations.join("\n"));
+}
+
+#[test]
+fn every_top_level_module_has_a_layer() {
+    let lib = std::fs::read_to_string("src/lib.rs").unwrap();
+    for line in lib.lines().filter_map(|l| l.strip_prefix("pub mod ")) {
+        let module = line.trim_end_matches(';');
+        assert!(LAYERS.iter().any(|(layer, _)| *layer == module), "src/lib.rs declares {module}, which has no layer");
+    }
+}
