@@ -198,7 +198,7 @@ pub fn build_with(
         .filter(|t| crate::hosts::table(*t).has_hooks())
         .collect();
     let canonical_root = canonical_root.unwrap_or_else(|| options.root.clone());
-    let (emitted, diagnostics, sources) =
+    let crate::diagnostic::Staged { value: emit::Emission { emitted, sources }, diagnostics } =
         emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, disk, cache.as_ref());
     loaded.diagnostics.extend(diagnostics);
     loaded.sources.extend(sources);

@@ -16,7 +16,7 @@ use crate::artifact::{
     ArtifactFile, ArtifactManifest, IndexRow, MANIFEST_PATH, MANIFEST_SCHEMA, ManifestHost, ManifestPlugin,
     file_records, manifest_bytes,
 };
-use crate::diagnostic::{Diagnostic, messages};
+use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::stamp::InputSet;
 use crate::io::{Disk, lexical_join};
@@ -54,6 +54,14 @@ pub struct Emitted {
     pub stats: BundleStats,
 }
 
+/// What emitting produced: the artifact in memory unless something failed, and the source files the
+/// diagnostics point into (handler modules, for their labels).
+#[derive(Debug)]
+pub struct Emission {
+    pub emitted: Option<Emitted>,
+    pub sources: Vec<SourceFile>,
+}
+
 /// Emits the artifact of `bundle` for `hosts` (the config's targets, narrowed by `--target`).
 /// `root` is the canonical bundle root and `output` the canonical output folder.
 pub fn emit(
@@ -63,7 +71,7 @@ pub fn emit(
     output: &Utf8Path,
     disk: &dyn Disk,
     cache: Option<&crate::io::CacheStore>,
-) -> (Option<Emitted>, Vec<Diagnostic>, Vec<SourceFile>) {
+) -> Staged<Emission> {
     let mut diagnostics = Vec::new();
     let hosts: Vec<Target> = hosts.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
 
@@ -103,7 +111,7 @@ pub fn emit(
     let sources = std::mem::take(&mut bundled.sources);
     diagnostics.append(&mut bundled.diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
-        return (None, diagnostics, sources);
+        return Staged { value: Emission { emitted: None, sources }, diagnostics };
     }
 
     let mut files: BTreeMap<String, ArtifactFile> = std::mem::take(&mut bundled.shipped.files);
@@ -239,7 +247,7 @@ pub fn emit(
         }
     }
     if diagnostics.iter().any(Diagnostic::is_error) {
-        return (None, diagnostics, sources);
+        return Staged { value: Emission { emitted: None, sources }, diagnostics };
     }
 
     index.sort_by(|a, b| (a.host, &a.id).cmp(&(b.host, &b.id)));
@@ -259,7 +267,7 @@ pub fn emit(
     };
     files.insert(MANIFEST_PATH.to_string(), ArtifactFile::new(manifest_bytes(&manifest)));
     let emitted = Emitted { files, manifest, inputs, products, read, stats: bundled.stats };
-    (Some(emitted), diagnostics, sources)
+    Staged { value: Emission { emitted: Some(emitted), sources }, diagnostics }
 }
 
 /// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).
