@@ -85,6 +85,11 @@ catalogue! {
     FailClosedUncovered = "AB4234", Error, "a fail-closed prebuilt hook targets a host that has no failure field, so nothing would block";
     SourcesUnfilterable = "AB4235", Error, "a sessionStart hook filters by `sources` on a host that cannot filter by source";
     HostedToolSelector = "AB4233", Error, "a native selector names a tool that runs on the host's servers and never fires hooks", original = "codex.hook.tool.hosted";
+    // Event routes (AB48xx, numbered as in the original).
+    DuplicateRoute = "AB4802", Error, "two route modules answer the same family";
+    UnsafeRouteSegment = "AB4803", Error, "a route path segment holds characters outside letters, digits and inner `._-`";
+    UnknownRouteFamily = "AB4823", Error, "a route module's path names no event family";
+    RoutesNotBuilt = "AB4829", Warning, "event routes are found but not built yet by this version";
     // Payloads and prebuilt handlers (AB47xx).
     ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";
     PayloadSourceMissing = "AB4742", Warning, "a payload's source folder does not exist";

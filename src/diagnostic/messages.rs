@@ -541,6 +541,44 @@ pub fn payload_lacks_target(payload: &str, target: Target, at: &Location) -> Dia
 }
 
 // ---------------------------------------------------------------------------------------------
+// Event routes
+
+pub fn unknown_route_family(path: &str, name: &str, at: &Location) -> Diagnostic {
+    let families: Vec<&str> = crate::vocabulary::family::FAMILIES.iter().map(|f| f.name).collect();
+    let diagnostic = Diagnostic::new(
+        Code::UnknownRouteFamily,
+        format!("route `{path}` names the family `{name}`, which does not exist"),
+    )
+    .at(Some(at), "not an event family")
+    .note(format!("the families are {}", list(families.iter())));
+    match did_you_mean(name, families.iter().copied()) {
+        Some(family) => diagnostic.hint(format!("did you mean `{family}`? Name the file `src/events/{family}.tsx`")),
+        None => diagnostic.hint("name the file after its family: `src/events/<group>/<name>.tsx` (`stop` is `src/events/stop.tsx`); start a helper module's name with `_` to keep it out of discovery"),
+    }
+}
+
+pub fn duplicate_route(family: &str, path: &str, first: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::DuplicateRoute, format!("`{path}` and `{first}` both answer `{family}`"))
+        .at(Some(at), "a second route for this family")
+        .hint("keep one module per family; move shared code into a `_`-prefixed module")
+}
+
+pub fn unsafe_route_segment(path: &str, segment: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnsafeRouteSegment,
+        format!("route `{path}` has the segment `{segment}`, which cannot name a family"),
+    )
+    .at(Some(at), "unsafe path segment")
+    .hint("route paths use letters, digits and inner `.`, `_` or `-` only")
+}
+
+pub fn routes_not_built(paths: &[&str]) -> Diagnostic {
+    Diagnostic::new(Code::RoutesNotBuilt, format!("event routes are found but not built yet: {}", list(paths.iter())))
+        .note("this version builds config hooks only; routes under `src/events/` are discovered and checked, and reach no host")
+        .hint("declare the handler as a config hook for now (`hooks: { beforeTool: './src/hooks/guard.ts' }`) where its event is one of the seven")
+}
+
+// ---------------------------------------------------------------------------------------------
 // Planning per host
 
 pub fn selector_unmapped(hook: &HookSite, selector: Selector, table: &HostName, reason: &str) -> Diagnostic {

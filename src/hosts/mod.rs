@@ -67,6 +67,9 @@ pub struct HookSurface {
     #[serde(default)]
     pub common_input: Vec<InputField>,
     pub events: BTreeMap<CanonicalEvent, Support<EventMapping>>,
+    /// The event-route families (D12): each family's native event, or why the host has none.
+    #[serde(default)]
+    pub families: BTreeMap<String, Support<FamilyMapping>>,
     pub selectors: BTreeMap<Selector, Support<SelectorMapping>>,
     /// Tools that run on the vendor's servers and never fire a hook, so selecting them is a mistake.
     #[serde(default)]
@@ -144,6 +147,13 @@ pub struct FailClosed {
     /// What stays uncovered without an entry field, for `inspect` and the matrix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncovered: Option<String>,
+}
+
+/// A route family's native event on a host.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyMapping {
+    pub native: String,
 }
 
 /// One field of a host's stdin envelope: how it is checked and which canonical payload key it
@@ -356,6 +366,17 @@ impl HostTable {
         }
     }
 
+    /// The host's native event for a route family, or why it has none.
+    pub fn family(&self, family: crate::vocabulary::family::Family) -> Result<&FamilyMapping, &str> {
+        match &self.hooks {
+            Some(surface) => match surface.families.get(family.name) {
+                Some(support) => support.supported(),
+                None => Err("the host table does not list this family"),
+            },
+            None => Err(self.no_hooks_reason()),
+        }
+    }
+
     /// The host's matcher alternatives for `selector`, or why it has none.
     pub fn selector(&self, selector: Selector) -> Result<&SelectorMapping, &str> {
         match &self.hooks {
@@ -469,6 +490,14 @@ mod tests {
                             None => panic!("{} table lacks event {event}", table.target),
                         }
                     }
+                    for family in crate::vocabulary::family::FAMILIES {
+                        match surface.families.get(family.name) {
+                            Some(Support::Unsupported(u)) => assert!(!u.unsupported.trim().is_empty()),
+                            Some(Support::Supported(m)) => assert!(!m.native.is_empty()),
+                            None => panic!("{} table lacks family {family}", table.target),
+                        }
+                    }
+                    assert_eq!(surface.families.len(), 22, "{} lists a family that does not exist", table.target);
                     for selector in Selector::ALL {
                         match surface.selectors.get(&selector) {
                             Some(Support::Unsupported(u)) => assert!(!u.unsupported.trim().is_empty()),
@@ -487,6 +516,16 @@ mod tests {
         assert_eq!(table(Target::Codex).host_version, "0.171.0");
         assert_eq!(table(Target::Cursor).host_version, "docs 2026-08");
         assert!(!table(Target::Portable).has_hooks());
+    }
+
+    #[test]
+    fn route_family_support_matches_the_reference() {
+        let supported = |target: Target| {
+            crate::vocabulary::family::FAMILIES.iter().filter(|f| table(target).family(**f).is_ok()).count()
+        };
+        assert_eq!(supported(Target::Claude), 21, "all but workspace/open");
+        assert_eq!(supported(Target::Codex), 11);
+        assert_eq!(supported(Target::Cursor), 11);
     }
 
     #[test]

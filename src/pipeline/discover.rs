@@ -1,9 +1,11 @@
-//! Discovery: find a bundle's config file in its root.
+//! Discovery: find a bundle's config file in its root, and its event routes under `src/events/`.
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use crate::diagnostic::{Diagnostic, messages};
+use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::io::Disk;
+use crate::vocabulary::family::Family;
+use crate::vocabulary::source::{Location, Span};
 
 pub use crate::vocabulary::canonical::CONFIG_FILE_NAMES;
 
@@ -35,4 +37,95 @@ pub fn find_bundles(root: &Utf8Path, disk: &dyn Disk) -> std::io::Result<Vec<Utf
     };
     let dirs = disk.walk_dirs(root, &prune)?;
     Ok(dirs.into_iter().filter(|dir| CONFIG_FILE_NAMES.iter().any(|name| disk.is_file(&dir.join(name)))).collect())
+}
+
+/// Where event routes live, relative to the bundle root.
+pub const ROUTES_DIR: &str = "src/events";
+
+/// The extensions a route module may have.
+pub const ROUTE_EXTENSIONS: &[&str] = &["ts", "tsx", "js", "jsx", "mts", "mjs"];
+
+/// An event route: a module under `src/events/` answering one family.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Route {
+    #[serde(serialize_with = "family_name")]
+    pub family: Family,
+    /// Root-relative, `/`-separated.
+    pub path: String,
+}
+
+fn family_name<S: serde::Serializer>(family: &Family, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(family.name)
+}
+
+/// The event routes of the bundle at `root`: `src/events/<family>.<ext>` for one-segment families,
+/// `src/events/<group>/<name>.<ext>` for two-segment ones. Segments starting with `_` or `.`,
+/// declaration files and modules a config entry names (`claimed`) are not routes.
+pub fn find_routes(root: &Utf8Path, claimed: &[&str], disk: &dyn Disk) -> Staged<Vec<Route>> {
+    let mut routes: Vec<Route> = Vec::new();
+    let mut diagnostics = Vec::new();
+    let dir = root.join(ROUTES_DIR);
+    if !disk.is_dir(&dir) {
+        return Staged { value: routes, diagnostics };
+    }
+    let mut files = disk.walk_files(&dir).unwrap_or_default();
+    files.sort();
+    for relative in files {
+        let segments: Vec<&str> = relative.split('/').collect();
+        if segments.iter().any(|s| s.starts_with('_') || s.starts_with('.')) {
+            continue;
+        }
+        let file = segments.last().copied().unwrap_or_default();
+        let Some((stem, extension)) = file.rsplit_once('.') else { continue };
+        if !ROUTE_EXTENSIONS.contains(&extension) || stem.ends_with(".d") {
+            continue;
+        }
+        let path = format!("{ROUTES_DIR}/{relative}");
+        if claimed.contains(&path.as_str()) {
+            continue;
+        }
+        let at = Location { file: Utf8PathBuf::from(&path), line: 1, column: 1, span: Span::default() };
+        let mut identity: Vec<&str> = segments[..segments.len() - 1].to_vec();
+        identity.push(stem);
+        if let Some(unsafe_segment) = identity.iter().find(|s| !is_safe_segment(s)) {
+            diagnostics.push(messages::unsafe_route_segment(&path, unsafe_segment, &at));
+            continue;
+        }
+        let name = identity.join("/");
+        let Some(family) = Family::from_name(&name) else {
+            diagnostics.push(messages::unknown_route_family(&path, &name, &at));
+            continue;
+        };
+        if let Some(first) = routes.iter().find(|r| r.family == family) {
+            diagnostics.push(messages::duplicate_route(family.name, &path, &first.path, &at));
+            continue;
+        }
+        routes.push(Route { family, path });
+    }
+    Staged { value: routes, diagnostics }
+}
+
+/// Letters, digits, and `.`, `_`, `-` inside (not first or last).
+fn is_safe_segment(segment: &str) -> bool {
+    let inner = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    !segment.is_empty()
+        && segment.chars().all(inner)
+        && segment.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && segment.chars().last().is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_safe_segment;
+
+    #[test]
+    fn safe_segments() {
+        assert!(is_safe_segment("tool"));
+        assert!(is_safe_segment("model-switch"));
+        assert!(is_safe_segment("a.b_c"));
+        assert!(!is_safe_segment("bef ore"));
+        assert!(!is_safe_segment("-x"));
+        assert!(!is_safe_segment("x-"));
+        assert!(!is_safe_segment("über"));
+    }
 }

@@ -34,6 +34,9 @@ pub struct Bundle {
     #[serde(flatten)]
     pub normalised: Normalised,
     pub plans: Vec<HookPlan>,
+    /// Event routes found under `src/events/` (checked, not built yet).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<discover::Route>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -188,7 +191,15 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         let at = config.plugin.as_ref().map(|p| p.at.clone());
         loaded.diagnostics.push(messages::incomplete_plugin_metadata(&missing, at.as_ref()));
     }
-    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans });
+    // Event routes: every module under src/events/ that no config entry claims.
+    let claimed: Vec<&str> = normalised.hooks.iter().map(|h| h.handler.path()).collect();
+    let Staged { value: routes, diagnostics } = discover::find_routes(&canonical_root, &claimed, disk);
+    loaded.diagnostics.extend(diagnostics);
+    if !routes.is_empty() {
+        let paths: Vec<&str> = routes.iter().map(|r| r.path.as_str()).collect();
+        loaded.diagnostics.push(messages::routes_not_built(&paths));
+    }
+    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, routes });
     loaded.sources.push(source);
     finish(loaded)
 }

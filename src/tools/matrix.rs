@@ -74,6 +74,16 @@ pub fn markdown() -> String {
         table_row(&mut out, &mut reasons, event, &hosts, |host| host.event(event).map(|m| format!("`{}`", m.native)));
     }
 
+    out.push_str(
+        "\n**Event routes**: the native event each route family (`src/events/<family>.tsx`) reaches. Routes are\n",
+    );
+    out.push_str("discovered and checked; this version does not build them yet (AB4829).\n\n");
+    out.push_str(&header("family", &hosts));
+    for family in crate::vocabulary::family::FAMILIES {
+        table_row(&mut out, &mut reasons, family, &hosts, |host| {
+            host.family(family).map(|m| format!("`{}`", m.native))
+        });
+    }
     out.push_str("\n**Tool selectors**: the names each host's matcher accepts (joined as `^(?:…)$`).\n\n");
     out.push_str(&header("selector", &hosts));
     for selector in Selector::ALL {

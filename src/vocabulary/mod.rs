@@ -4,6 +4,7 @@
 
 pub mod canonical;
 pub mod digest;
+pub mod family;
 pub mod json;
 pub(crate) mod npm;
 pub mod source;

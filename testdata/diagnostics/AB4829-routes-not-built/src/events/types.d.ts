@@ -1,0 +1,1 @@
+export interface X { a: 1 }
