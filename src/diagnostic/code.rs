@@ -88,7 +88,13 @@ catalogue! {
     // Event routes (AB48xx, numbered as in the original).
     DuplicateRoute = "AB4802", Error, "two route modules answer the same family";
     UnsafeRouteSegment = "AB4803", Error, "a route path segment holds characters outside letters, digits and inner `._-`";
+    RouteConfigForm = "AB4805", Error, "a route's `config` is not an object literal";
+    RouteConfigNotStatic = "AB4806", Error, "a route's `config` needs code to run to be known";
+    SharedRuntimeUnhosted = "AB4817", Error, "a route asks for the shared runtime, which nothing hosts, with no standalone fallback";
     UnknownRouteFamily = "AB4823", Error, "a route module's path names no event family";
+    RouteFamilyUnsupported = "AB4824", Error, "a route targets a host that does not have its family";
+    RouteTargetsInvalid = "AB4825", Error, "a route's `targets` (or another list) is not a non-empty array of non-blank strings";
+    RouteConfigValue = "AB4826", Error, "a route's `config` value is out of range (`runtime`, `fallback`, `timeoutMs`, `tools`)";
     RoutesNotBuilt = "AB4829", Warning, "event routes are found but not built yet by this version";
     // Payloads and prebuilt handlers (AB47xx).
     ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";

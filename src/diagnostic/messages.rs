@@ -572,6 +572,79 @@ pub fn unsafe_route_segment(path: &str, segment: &str, at: &Location) -> Diagnos
     .hint("route paths use letters, digits and inner `.`, `_` or `-` only")
 }
 
+pub fn route_config_form(found: &Found, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::RouteConfigForm,
+        format!("a route's `config` must be an object literal, found {} `{}`", found.kind, found.preview),
+    )
+    .at(Some(at), "not an object")
+    .hint("write `export const config = { targets: ['claude'], timeoutMs: 2000 };`")
+}
+
+pub fn route_targets_invalid(key: &str, found: Option<&Found>, at: &Location) -> Diagnostic {
+    let what = match found {
+        Some(found) => format!("found {} `{}`", found.kind, found.preview),
+        None => "found an empty array".to_string(),
+    };
+    Diagnostic::new(
+        Code::RouteTargetsInvalid,
+        format!("`config.{key}` must be a non-empty array of non-blank strings, {what}"),
+    )
+    .at(Some(at), "not a list of names")
+    .hint(format!("write `{key}: ['…']`, or leave it out"))
+}
+
+pub fn route_timeout_invalid(found: &Found, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::RouteConfigValue,
+        format!(
+            "`config.timeoutMs` must be a positive number of milliseconds, found {} `{}`",
+            found.kind, found.preview
+        ),
+    )
+    .at(Some(at), "not a positive number")
+    .hint("write the route's budget in milliseconds, e.g. `timeoutMs: 2000`")
+}
+
+pub fn route_enum_invalid(key: &str, value: &str, allowed: &[&str], at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        Code::RouteConfigValue,
+        format!("`config.{key}` is `{value}`, not one of {}", list(allowed.iter())),
+    )
+    .at(Some(at), "unknown value");
+    match did_you_mean(value, allowed.iter().copied()) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
+        None => diagnostic.hint(format!("write one of {}", list(allowed.iter()))),
+    }
+}
+
+pub fn route_tools_on_non_tool_family(family: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::RouteConfigValue, format!("`config.tools` has no meaning on `{family}`: that family sees no tool calls"))
+        .at(Some(at), "tools filter on a non-tool family")
+        .hint("remove `tools`, or answer a tool family (`tool/before`, `tool/after`, `tool/failure`, `permission/request`, `permission/denied`)")
+}
+
+pub fn shared_runtime_unhosted(path: &str, at: Option<&Location>) -> Diagnostic {
+    Diagnostic::new(
+        Code::SharedRuntimeUnhosted,
+        format!("route `{path}` asks for the shared runtime, and no generated MCP server hosts one in this version"),
+    )
+    .at(at, "`runtime: 'shared'`")
+    .hint(
+        "use `runtime: 'standalone'` (the default), or add `fallback: 'standalone'` so the route still runs on its own",
+    )
+}
+
+pub fn route_family_unsupported(family: &str, target: Target, reason: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::RouteFamilyUnsupported,
+        format!("the route targets `{target}`, which has no `{family}` event"),
+    )
+    .at(Some(at), "this host lacks the family")
+    .note(reason.to_string())
+    .hint(format!("remove `{target}` from the route's targets"))
+}
+
 pub fn routes_not_built(paths: &[&str]) -> Diagnostic {
     Diagnostic::new(Code::RoutesNotBuilt, format!("event routes are found but not built yet: {}", list(paths.iter())))
         .note("this version builds config hooks only; routes under `src/events/` are discovered and checked, and reach no host")

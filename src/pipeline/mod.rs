@@ -195,6 +195,14 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let claimed: Vec<&str> = normalised.hooks.iter().map(|h| h.handler.path()).collect();
     let Staged { value: routes, diagnostics } = discover::find_routes(&canonical_root, &claimed, disk);
     loaded.diagnostics.extend(diagnostics);
+    let selected: Vec<_> = normalised.targets.iter().copied().filter(|t| crate::hosts::table(*t).has_hooks()).collect();
+    for route in &routes {
+        let (route_diagnostics, file) = read_route(route, &canonical_root, &selected, disk);
+        if !route_diagnostics.is_empty() {
+            loaded.sources.extend(file);
+        }
+        loaded.diagnostics.extend(route_diagnostics);
+    }
     if !routes.is_empty() {
         let paths: Vec<&str> = routes.iter().map(|r| r.path.as_str()).collect();
         loaded.diagnostics.push(messages::routes_not_built(&paths));
@@ -202,6 +210,35 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, routes });
     loaded.sources.push(source);
     finish(loaded)
+}
+
+/// Reads and judges one route's `export const config` (D2: statically, like the bundle's config). A
+/// value that would need code to run is AB4806 here, the route's own code for it.
+fn read_route(
+    route: &discover::Route,
+    root: &Utf8Path,
+    selected: &[crate::vocabulary::target::Target],
+    disk: &dyn Disk,
+) -> (Vec<Diagnostic>, Option<SourceFile>) {
+    let Ok(text) = disk.read_to_string(&root.join(&route.path)) else { return (Vec::new(), None) };
+    let file = SourceFile::new(route.path.clone(), text);
+    let extracted = extract::extract_named_export(&file, "config");
+    let mut diagnostics: Vec<Diagnostic> = extracted
+        .diagnostics
+        .into_iter()
+        .map(|mut d| {
+            if d.code == diagnostic::Code::NonStaticValue {
+                d.code = diagnostic::Code::RouteConfigNotStatic;
+            }
+            d
+        })
+        .collect();
+    if let Some(node) = extracted.value {
+        let Staged { value: route_config, diagnostics: read } = config::read_route_config(&file, &node);
+        diagnostics.extend(read);
+        diagnostics.extend(config::judge_route(route.family, &route_config, selected, &route.path));
+    }
+    (diagnostics, Some(file))
 }
 
 fn finish(mut loaded: Loaded) -> Loaded {

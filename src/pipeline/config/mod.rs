@@ -3,8 +3,10 @@
 //! handler files exist, do selectors map) is normalisation's job.
 
 mod read;
+mod route;
 
 pub use read::read_config;
+pub use route::{RouteConfig, judge_route, read_route_config};
 
 use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::source::Location;

@@ -1,0 +1,6 @@
+// Cursor has no permission-request event.
+export const config = { targets: ['claude', 'cursor'] };
+
+export default async function Permission() {
+  return null;
+}

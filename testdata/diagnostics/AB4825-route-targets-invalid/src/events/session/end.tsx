@@ -1,0 +1,5 @@
+export const config = { targets: [] };
+
+export default async function End() {
+  return null;
+}
