@@ -90,6 +90,7 @@ catalogue! {
     UnsafeRouteSegment = "AB4803", Error, "a route path segment holds characters outside letters, digits and inner `._-`";
     RouteConfigForm = "AB4805", Error, "a route's `config` is not an object literal";
     RouteConfigNotStatic = "AB4806", Error, "a route's `config` needs code to run to be known";
+    RouteNotAComponent = "AB4810", Error, "an event route's default export is not an async function component";
     SharedRuntimeUnhosted = "AB4817", Error, "a route asks for the shared runtime, which nothing hosts, with no standalone fallback";
     UnknownRouteFamily = "AB4823", Error, "a route module's path names no event family";
     RouteFamilyUnsupported = "AB4824", Error, "a route targets a host that does not have its family";

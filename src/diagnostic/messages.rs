@@ -645,6 +645,12 @@ pub fn route_family_unsupported(family: &str, target: Target, reason: &str, at: 
     .hint(format!("remove `{target}` from the route's targets"))
 }
 
+pub fn route_component(path: &str, what: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::RouteNotAComponent, format!("route `{path}` default-exports {what}, not an async function component"))
+        .at(Some(at), "not an async component")
+        .hint("export the route as `export default async function Route(props) { return <Agent.Result value={{ outcome: 'continue' }} />; }`")
+}
+
 pub fn routes_not_built(paths: &[&str]) -> Diagnostic {
     Diagnostic::new(Code::RoutesNotBuilt, format!("event routes are found but not built yet: {}", list(paths.iter())))
         .note("this version builds config hooks only; routes under `src/events/` are discovered and checked, and reach no host")

@@ -238,6 +238,16 @@ fn read_route(
         diagnostics.extend(read);
         diagnostics.extend(config::judge_route(route.family, &route_config, selected, &route.path));
     }
+    match extract::route_default_export(&file) {
+        extract::DefaultExport::Missing => {
+            let at = file.locate(crate::vocabulary::source::Span::default());
+            diagnostics.push(messages::route_component(&route.path, "nothing (no default export)", &at));
+        }
+        extract::DefaultExport::Other { what, span } => {
+            diagnostics.push(messages::route_component(&route.path, what, &file.locate(span)));
+        }
+        extract::DefaultExport::AsyncFunction | extract::DefaultExport::Unknown => {}
+    }
     (diagnostics, Some(file))
 }
 

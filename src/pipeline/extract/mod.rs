@@ -2,6 +2,7 @@
 //! data, without running any of it. Every form D2 lists is accepted; anything that would need code
 //! to run is a diagnostic pointing at it, and reading goes on so that one pass reports every problem.
 
+mod component;
 mod value;
 
 use std::collections::HashMap;
@@ -13,6 +14,7 @@ use swc_ecma_ast::{
 };
 use swc_ecma_parser::{EsSyntax, Syntax, TsSyntax, parse_file_as_module};
 
+pub use component::{DefaultExport, route_default_export};
 pub use value::{Node, Property, SPREAD_KEY, Value, format_number};
 
 use crate::diagnostic::{Diagnostic, messages};

@@ -1,0 +1,3 @@
+export default {
+  plugin: { name: 'routes', author: 'agent-bundle tests', description: 'Route components.', version: '1.0.0' },
+};

@@ -1,0 +1,2 @@
+const Route = async () => null;
+export { Route as default };

@@ -1,0 +1,3 @@
+const handlers = { start() {} };
+
+export default handlers;

@@ -1,0 +1,2 @@
+// No default export at all.
+export const config = { timeoutMs: 1000 };
