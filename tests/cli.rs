@@ -320,3 +320,25 @@ fn hooks_list_for_a_host_the_artifact_lacks_names_the_hosts_it_has() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("was not built for cursor: it has claude, codex"), "{stderr}");
 }
+
+/// `matrix --format json`: the matrix's facts as data, every empty cell with its reason.
+#[test]
+fn the_matrix_as_json_carries_every_cell_and_reason() {
+    let output = cli().args(["matrix", "--format", "json"]).output().unwrap();
+    assert!(output.status.success());
+    let matrix: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(matrix["families"].as_object().unwrap().len(), 22);
+    assert_eq!(matrix["families"]["tool/before"]["hosts"]["cursor"]["native"], "preToolUse");
+    assert!(
+        matrix["families"]["workspace/open"]["hosts"]["claude"]["unsupported"].as_str().is_some_and(|r| !r.is_empty())
+    );
+    assert_eq!(matrix["events"]["beforeTool"]["codex"]["native"], "PreToolUse");
+    let context = &matrix["results"]["beforeTool"]["cursor"]["parts"]["additionalContext"];
+    assert!(context["drop"].as_str().is_some(), "{context}");
+    let deny = &matrix["results"]["beforeTool"]["claude"]["parts"]["deny"]["deliver"];
+    assert_eq!(deny[0]["path"], "hookSpecificOutput.permissionDecision");
+    assert_eq!(matrix["results"]["beforeTool"]["claude"]["failClosed"]["entry"]["onFailure"], "block");
+    // The Markdown form is still the default.
+    let markdown = cli().arg("matrix").output().unwrap();
+    assert!(String::from_utf8(markdown.stdout).unwrap().starts_with("**Events**"));
+}

@@ -58,8 +58,21 @@ pub enum Command {
     Hooks(HooksCommand),
     /// Golden snapshots of everything hosts read: check, record, review, accept, reject.
     Snapshot(SnapshotArgs),
-    /// Print the Event and hook matrix (events, tool selectors and results per host) as Markdown.
-    Matrix,
+    /// Print the Event and hook matrix (events, route families, tool selectors and results per host).
+    Matrix(MatrixArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MatrixArgs {
+    /// `markdown` (what README shows) or `json` (the same facts as data).
+    #[arg(long, value_enum, default_value_t = MatrixFormat::Markdown)]
+    pub format: MatrixFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MatrixFormat {
+    Markdown,
+    Json,
 }
 
 pub(crate) fn parse_target(value: &str) -> Result<Target, String> {
@@ -84,8 +97,13 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Hooks(HooksCommand::List(args)) => self::hooks::run_list(args, stdout),
         Command::Hooks(HooksCommand::Simulate(args)) => self::hooks::run_simulate(args, stdout),
         Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
-        Command::Matrix => {
-            write!(stdout, "{}", crate::tools::matrix::markdown())?;
+        Command::Matrix(args) => {
+            match args.format {
+                MatrixFormat::Markdown => write!(stdout, "{}", crate::tools::matrix::markdown())?,
+                MatrixFormat::Json => {
+                    writeln!(stdout, "{}", crate::vocabulary::json::pretty(&crate::tools::matrix::json()))?
+                }
+            }
             Ok(())
         }
     }

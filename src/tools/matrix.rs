@@ -173,3 +173,72 @@ pub fn markdown() -> String {
     }
     out
 }
+
+/// The matrix as data: the same facts as [`markdown`], each empty cell with its reason.
+pub fn json() -> serde_json::Value {
+    use serde_json::{Map, Value, json};
+    let hosts = hook_hosts();
+    let cell = |result: Result<Value, &str>| match result {
+        Ok(value) => value,
+        Err(reason) => json!({ "unsupported": reason }),
+    };
+    let per_host = |f: &dyn Fn(&HostTable) -> Value| -> Value {
+        Value::Object(hosts.iter().map(|h| (h.target.name().to_string(), f(h))).collect::<Map<_, _>>())
+    };
+    let events: Map<String, Value> = CanonicalEvent::ALL
+        .iter()
+        .map(|e| (e.name().to_string(), per_host(&|h| cell(h.event(*e).map(|m| json!({ "native": m.native }))))))
+        .collect();
+    let families: Map<String, Value> = crate::vocabulary::family::FAMILIES
+        .iter()
+        .map(|f| {
+            let cells = per_host(&|h| cell(h.family(*f).map(|m| json!({ "native": m.native }))));
+            (f.name.to_string(), json!({ "deny": f.deny, "tools": f.tools, "hosts": cells }))
+        })
+        .collect();
+    let selectors: Map<String, Value> = Selector::ALL
+        .iter()
+        .map(|s| (s.name().to_string(), per_host(&|h| cell(h.selector(*s).map(|m| json!({ "matches": m.matches }))))))
+        .collect();
+    let results: Map<String, Value> = CanonicalEvent::ALL
+        .iter()
+        .map(|event| {
+            let cells = per_host(&|h| {
+                cell(h.event(*event).map(|mapping| {
+                    let parts: Map<String, Value> = ResultPart::ALL
+                        .iter()
+                        .map(|part| {
+                            let support = match h.result_part(*event, *part) {
+                                PartSupport::Deliver => {
+                                    json!({ "deliver": answer::writes(&mapping.result, *part) })
+                                }
+                                PartSupport::Drop(reason) => json!({ "drop": reason }),
+                                PartSupport::Refuse(reason) => json!({ "refuse": reason }),
+                            };
+                            (part.name().to_string(), support)
+                        })
+                        .collect();
+                    let mut value = json!({ "parts": parts });
+                    if let Some(how) = &mapping.fail_closed {
+                        value["failClosed"] = serde_json::to_value(how).expect("tables serialise");
+                    }
+                    value
+                }))
+            });
+            (event.name().to_string(), cells)
+        })
+        .collect();
+    let described: Vec<Value> = hosts
+        .iter()
+        .map(
+            |h| json!({ "target": h.target.name(), "host": h.host, "version": h.host_version, "revision": h.revision }),
+        )
+        .collect();
+    json!({
+        "hosts": described,
+        "events": events,
+        "families": families,
+        "selectors": selectors,
+        "results": results,
+    })
+}
