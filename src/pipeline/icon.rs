@@ -12,6 +12,12 @@ pub fn png_size(bytes: &[u8]) -> Option<(u32, u32, usize)> {
     Some((width, height, bytes.len()))
 }
 
+/// What is wrong with an icon's bytes for the Claude plugin directory: `Err` when they are not a PNG,
+/// `Ok(Some(why))` when the directory would refuse its size, `Ok(None)` when it is fine.
+pub fn judge(bytes: &[u8]) -> Result<Option<String>, ()> {
+    png_size(bytes).map(directory_problem).ok_or(())
+}
+
 /// Why the plugin directory would refuse an icon of this size, if it would.
 pub fn directory_problem((width, height, bytes): (u32, u32, usize)) -> Option<String> {
     if width != height {

@@ -296,14 +296,14 @@ fn plugin_files(
             let absolute = crate::io::lexical_join(root, relative);
             let inside = crate::io::relative_to(&absolute, root);
             match (inside, disk.read(&absolute)) {
-                (Some(inside), Ok(bytes)) => match crate::pipeline::icon::png_size(&bytes) {
-                    Some(size) => {
-                        if let Some(problem) = crate::pipeline::icon::directory_problem(size) {
+                (Some(inside), Ok(bytes)) => match icon::judge(&bytes) {
+                    Ok(problem) => {
+                        if let Some(problem) = problem {
                             diagnostics.push(messages::icon_unsuitable(&declared.value, &problem, Some(&declared.at)));
                         }
                         Some(inside)
                     }
-                    None => {
+                    Err(()) => {
                         diagnostics.push(messages::icon_invalid(&declared.value, "is not a PNG file", &declared.at));
                         None
                     }
@@ -327,10 +327,10 @@ fn plugin_files(
             if let Some(found) = &found
                 && let Ok(bytes) = disk.read(&root.join(found))
             {
-                match crate::pipeline::icon::png_size(&bytes).map(crate::pipeline::icon::directory_problem) {
-                    Some(None) => {}
-                    Some(Some(problem)) => diagnostics.push(messages::icon_unsuitable(found, &problem, None)),
-                    None => diagnostics.push(messages::icon_unsuitable(found, "it is not a PNG file", None)),
+                match icon::judge(&bytes) {
+                    Ok(None) => {}
+                    Ok(Some(problem)) => diagnostics.push(messages::icon_unsuitable(found, &problem, None)),
+                    Err(()) => diagnostics.push(messages::icon_unsuitable(found, "it is not a PNG file", None)),
                 }
             }
             found

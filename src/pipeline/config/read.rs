@@ -19,18 +19,24 @@ const PAYLOAD_KEYS: &[&str] = &["source", "targets"];
 
 /// Reads the config's root value. Returns the model (as far as it could be read) and diagnostics.
 pub fn read_config(file: &SourceFile, root: &Node) -> Staged<Config> {
-    let mut reader = Reader { file, diagnostics: Vec::new() };
+    let mut reader = Reader::new(file);
     let config = reader.config(root);
     Staged { value: config, diagnostics: reader.diagnostics }
 }
 
-struct Reader<'a> {
+/// Reads values of one file's config tree against a schema, collecting what is wrong; a route's
+/// `config` is read with the same helpers.
+pub(super) struct Reader<'a> {
     file: &'a SourceFile,
-    diagnostics: Vec<Diagnostic>,
+    pub(super) diagnostics: Vec<Diagnostic>,
 }
 
-impl Reader<'_> {
-    fn at(&self, node: &Node) -> Location {
+impl<'a> Reader<'a> {
+    pub(super) fn new(file: &'a SourceFile) -> Self {
+        Reader { file, diagnostics: Vec::new() }
+    }
+
+    pub(super) fn at(&self, node: &Node) -> Location {
         self.file.locate(node.span)
     }
 
@@ -371,7 +377,7 @@ impl Reader<'_> {
         }
     }
 
-    fn string(&mut self, node: &Node, what: &str) -> Option<String> {
+    pub(super) fn string(&mut self, node: &Node, what: &str) -> Option<String> {
         match &node.value {
             Value::String(s) => Some(s.clone()),
             Value::Unreadable => None,
@@ -418,7 +424,7 @@ impl Reader<'_> {
         Some(Spanned { value: list, at: self.at(node) })
     }
 
-    fn unknown_key(&mut self, property: &Property, known: &[&str], context: &str) {
+    pub(super) fn unknown_key(&mut self, property: &Property, known: &[&str], context: &str) {
         if property.key == SPREAD_KEY {
             return; // an unreadable spread, already reported
         }

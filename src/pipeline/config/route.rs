@@ -3,6 +3,7 @@
 //! judged in [`judge_route`].
 
 use super::Spanned;
+use super::read::Reader;
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::pipeline::extract::{Node, Value};
@@ -27,34 +28,31 @@ pub struct RouteConfig {
 
 /// Reads the config object of the route at `file` (`node` is its `config` export).
 pub fn read_route_config(file: &SourceFile, node: &Node) -> Staged<RouteConfig> {
-    let at = |node: &Node| file.locate(node.span);
+    let mut reader = Reader::new(file);
     let mut config = RouteConfig::default();
-    let mut diagnostics = Vec::new();
     let Value::Object(properties) = &node.value else {
         if node.value != Value::Unreadable {
-            diagnostics.push(messages::route_config_form(&node.value.found(), &at(node)));
+            reader.diagnostics.push(messages::route_config_form(&node.value.found(), &reader.at(node)));
         }
-        return Staged { value: config, diagnostics };
+        return Staged { value: config, diagnostics: reader.diagnostics };
     };
-    let string = |node: &Node, key: &str, diagnostics: &mut Vec<Diagnostic>| match &node.value {
-        Value::String(text) => Some(Spanned { value: text.clone(), at: at(node) }),
-        Value::Unreadable => None,
-        other => {
-            diagnostics.push(messages::wrong_type(&format!("`config.{key}`"), "a string", &other.found(), &at(node)));
-            None
-        }
+    let string = |reader: &mut Reader<'_>, node: &Node, key: &str| {
+        let value = reader.string(node, &format!("config.{key}"))?;
+        Some(Spanned { value, at: reader.at(node) })
     };
-    let strings = |node: &Node, key: &str, diagnostics: &mut Vec<Diagnostic>| match &node.value {
+    // A list of non-blank names; anything else is AB4825, the routes' own code for it.
+    let strings = |reader: &mut Reader<'_>, node: &Node, key: &str| match &node.value {
         Value::Array(items) => Some(
             items
                 .iter()
                 .filter_map(|item| match &item.value {
                     Value::String(text) if !text.trim().is_empty() => {
-                        Some(Spanned { value: text.trim().to_string(), at: at(item) })
+                        Some(Spanned { value: text.trim().to_string(), at: reader.at(item) })
                     }
                     Value::Unreadable => None,
                     other => {
-                        diagnostics.push(messages::route_targets_invalid(key, Some(&other.found()), &at(item)));
+                        let at = reader.at(item);
+                        reader.diagnostics.push(messages::route_targets_invalid(key, Some(&other.found()), &at));
                         None
                     }
                 })
@@ -62,40 +60,36 @@ pub fn read_route_config(file: &SourceFile, node: &Node) -> Staged<RouteConfig> 
         ),
         Value::Unreadable => None,
         other => {
-            diagnostics.push(messages::route_targets_invalid(key, Some(&other.found()), &at(node)));
+            let at = reader.at(node);
+            reader.diagnostics.push(messages::route_targets_invalid(key, Some(&other.found()), &at));
             None
         }
     };
     for property in properties {
         let value = &property.value;
         match property.key.as_str() {
-            "runtime" => config.runtime = string(value, "runtime", &mut diagnostics),
-            "fallback" => config.fallback = string(value, "fallback", &mut diagnostics),
+            "runtime" => config.runtime = string(&mut reader, value, "runtime"),
+            "fallback" => config.fallback = string(&mut reader, value, "fallback"),
             "targets" => {
-                let list = strings(value, "targets", &mut diagnostics);
+                let list = strings(&mut reader, value, "targets");
                 if list.as_ref().is_some_and(Vec::is_empty) {
-                    diagnostics.push(messages::route_targets_invalid("targets", None, &at(value)));
+                    reader.diagnostics.push(messages::route_targets_invalid("targets", None, &reader.at(value)));
                 }
-                config.targets = list.map(|list| Spanned { value: list, at: at(value) });
+                config.targets = list.map(|list| Spanned { value: list, at: reader.at(value) });
             }
             "timeoutMs" => match &value.value {
                 Value::Number(ms) if ms.is_finite() && *ms > 0.0 => {
-                    config.timeout_ms = Some(Spanned { value: *ms, at: at(value) })
+                    config.timeout_ms = Some(Spanned { value: *ms, at: reader.at(value) })
                 }
                 Value::Unreadable => {}
-                other => diagnostics.push(messages::route_timeout_invalid(&other.found(), &at(value))),
+                other => reader.diagnostics.push(messages::route_timeout_invalid(&other.found(), &reader.at(value))),
             },
-            "tools" => config.tools = strings(value, "tools", &mut diagnostics).unwrap_or_default(),
-            "requires" => config.requires = strings(value, "requires", &mut diagnostics).unwrap_or_default(),
-            _ => diagnostics.push(messages::unknown_key(
-                &property.key,
-                "a route's `config`",
-                ROUTE_KEYS,
-                &file.locate(property.key_span),
-            )),
+            "tools" => config.tools = strings(&mut reader, value, "tools").unwrap_or_default(),
+            "requires" => config.requires = strings(&mut reader, value, "requires").unwrap_or_default(),
+            _ => reader.unknown_key(property, ROUTE_KEYS, "a route's `config`"),
         }
     }
-    Staged { value: config, diagnostics }
+    Staged { value: config, diagnostics: reader.diagnostics }
 }
 
 /// Judges a route's config against the host tables: known runtimes and targets, hosts that have the

@@ -33,7 +33,7 @@ const TYPE_WORDS = {
 class HookError extends Error {}
 
 export async function runHook(contract, loadHandler) {
-  const answer = openAnswerChannel(contract);
+  const answer = openAnswerChannel();
   let settled = false;
   // The one way out: the first caller wins, every later one (a late answer after the deadline, an
   // error thrown by a timer after the answer) is ignored.

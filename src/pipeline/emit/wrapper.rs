@@ -16,10 +16,11 @@ pub const RUNTIME_PATH: &str = "hooks/agent-bundle-runtime.mjs";
 /// The wrapper's own deadline, in milliseconds since the node process started: before the host's
 /// kill, so that a hanging handler ends with the wrapper's clear message (and, fail-closed, with the
 /// blocking exit) rather than with a kill the host may treat as fail-open. A fifth of the timeout,
-/// at least 300 ms and at most a second, is left for the host's spawn and node's start-up.
+/// at least 300 ms and at most a second, is left for the host's spawn and node's start-up (timeouts
+/// are whole seconds, so the room is never more than the timeout).
 pub fn deadline_ms(effective_timeout_seconds: u32) -> u64 {
     let total = u64::from(effective_timeout_seconds) * 1000;
-    total - (total / 5).clamp(300, 1000).min(total / 2)
+    total - (total / 5).clamp(300, 1000)
 }
 
 /// Whether bundled code may start child processes, whose inherited stdout the runtime must keep off

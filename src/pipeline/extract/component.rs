@@ -23,6 +23,15 @@ pub enum DefaultExport {
     Unknown,
 }
 
+/// A function (or arrow function) with its span: a component when it is async.
+fn function(is_async: bool, span: Span) -> DefaultExport {
+    if is_async {
+        DefaultExport::AsyncFunction
+    } else {
+        DefaultExport::Other { what: "a function that is not async", span }
+    }
+}
+
 pub fn route_default_export(file: &SourceFile) -> DefaultExport {
     let source_map: Lrc<SourceMap> = Default::default();
     let swc_file =
@@ -36,12 +45,8 @@ pub fn route_default_export(file: &SourceFile) -> DefaultExport {
     let span = |s: swc_common::Span| Span::new(s.lo.0.saturating_sub(base), s.hi.0.saturating_sub(base));
     let judge_expr = |expr: &Expr| -> DefaultExport {
         match unwrap_type_syntax(expr) {
-            Expr::Arrow(arrow) if arrow.is_async => DefaultExport::AsyncFunction,
-            Expr::Fn(function) if function.function.is_async => DefaultExport::AsyncFunction,
-            Expr::Arrow(arrow) => DefaultExport::Other { what: "a function that is not async", span: span(arrow.span) },
-            Expr::Fn(function) => {
-                DefaultExport::Other { what: "a function that is not async", span: span(function.function.span) }
-            }
+            Expr::Arrow(arrow) => function(arrow.is_async, span(arrow.span)),
+            Expr::Fn(f) => function(f.function.is_async, span(f.function.span)),
             Expr::Class(class) => DefaultExport::Other { what: "a class", span: span(class.class.span) },
             Expr::Object(object) => DefaultExport::Other { what: "an object", span: span(object.span) },
             Expr::Lit(lit) => DefaultExport::Other { what: "a literal", span: span(lit.span()) },
