@@ -8,8 +8,8 @@ use camino::Utf8Path;
 use serde::{Deserialize, Serialize};
 
 use crate::io::Disk;
-use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::digest::sha256_hex;
+use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
 pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
@@ -78,7 +78,7 @@ pub struct IndexRow {
     pub host: Target,
     pub id: String,
     pub name: String,
-    pub event: CanonicalEvent,
+    pub event: HookEvent,
     pub native_event: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matcher: Option<String>,

@@ -14,7 +14,7 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
     Hook {
         name: "before-tool-guard-00000000".into(),
         id: "hook:before-tool:guard:00000000".into(),
-        event: CanonicalEvent::BeforeTool,
+        event: CanonicalEvent::BeforeTool.into(),
         handler: Handler::Module { path: "src/hooks/guard.ts".into() },
         targets: targets.to_vec(),
         targets_declared: true,
@@ -24,6 +24,8 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         args: Vec::new(),
         fail_closed: false,
         sources: Vec::new(),
+        budget_ms: None,
+        budget_at: None,
         declared_at: at.clone(),
         tools_at: Some(at),
         identity: String::new(),

@@ -91,7 +91,7 @@ fn canonical_superset() -> Value {
 fn envelope_for(row: &IndexRow) -> Value {
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().unwrap();
-    let mapping = table.event(row.event).unwrap();
+    let mapping = table.mapping(row.event).unwrap();
     let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
     let mut input = canonical_superset();
     input.as_object_mut().unwrap().retain(|key, _| known.contains(key));

@@ -92,11 +92,13 @@ catalogue! {
     RouteConfigNotStatic = "AB4806", Error, "a route's `config` needs code to run to be known";
     RouteNotAComponent = "AB4810", Error, "an event route's default export is not an async function component";
     SharedRuntimeUnhosted = "AB4817", Error, "a route asks for the shared runtime, which nothing hosts, with no standalone fallback";
+    RouteBudgetTooLong = "AB4819", Error, "a route's `timeoutMs` leaves no room inside a host's deadline";
     UnknownRouteFamily = "AB4823", Error, "a route module's path names no event family";
     RouteFamilyUnsupported = "AB4824", Error, "a route targets a host that does not have its family";
     RouteTargetsInvalid = "AB4825", Error, "a route's `targets` (or another list) is not a non-empty array of non-blank strings";
     RouteConfigValue = "AB4826", Error, "a route's `config` value is out of range (`runtime`, `fallback`, `timeoutMs`, `tools`)";
-    RoutesNotBuilt = "AB4829", Warning, "event routes are found but not built yet by this version";
+    RouteRequiresInvalid = "AB4827", Error, "a route's `requires` names an unknown capability row, or comes with `targets`";
+    RouteRequiresUnmet = "AB4828", Error, "no selected host has every capability a route `requires`";
     // Payloads and prebuilt handlers (AB47xx).
     ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";
     PayloadSourceMissing = "AB4742", Warning, "a payload's source folder does not exist";

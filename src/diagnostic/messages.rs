@@ -645,16 +645,50 @@ pub fn route_family_unsupported(family: &str, target: Target, reason: &str, at: 
     .hint(format!("remove `{target}` from the route's targets"))
 }
 
+pub fn route_requires_with_targets(requires_at: &Location, targets_at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::RouteRequiresInvalid, "a route's `config` sets both `requires` and `targets`")
+        .at(Some(requires_at), "selects hosts by capability")
+        .at(Some(targets_at), "selects hosts by name")
+        .hint("keep one: `requires` picks every selected host that has the capabilities, `targets` names the hosts")
+}
+
+pub fn route_requires_unknown(row: &str, known: &[String], at: &Location) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::RouteRequiresInvalid, format!("`{row}` is not a capability row"))
+        .at(Some(at), "unknown capability")
+        .note("a row is `events.<family in camelCase>.<deny|allow|ask|context|rewrite>`, such as `events.toolBefore.deny`");
+    match crate::vocabulary::suggest::did_you_mean(row, known.iter().map(String::as_str)) {
+        Some(near) => diagnostic.hint(format!("did you mean `{near}`?")),
+        None => diagnostic.hint("`cargo agent-bundle matrix` lists what each host's families can carry"),
+    }
+}
+
+/// `unmet`: for each selected host, a row it lacks and why.
+pub fn route_requires_unmet(path: &str, unmet: &[(Target, String, String)], at: &Location) -> Diagnostic {
+    let mut diagnostic = Diagnostic::new(
+        Code::RouteRequiresUnmet,
+        format!("no selected host has every capability route `{path}` requires"),
+    )
+    .at(Some(at), "required here");
+    for (target, row, reason) in unmet {
+        diagnostic = diagnostic.note(format!("{target} lacks `{row}`: {reason}"));
+    }
+    diagnostic.hint("select a host that has them (the config's `targets`), or require less")
+}
+
+pub fn route_budget_too_long(budget_ms: u32, target: Target, deadline_ms: u64, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::RouteBudgetTooLong,
+        format!("`config.timeoutMs` is {budget_ms} ms, but on {target} the wrapper must answer within {deadline_ms} ms"),
+    )
+    .at(Some(at), "route budget")
+    .note("the wrapper's deadline is the host's timeout less room for the host to read the answer; the route's signal must abort before it")
+    .hint(format!("lower `timeoutMs` below {deadline_ms}"))
+}
+
 pub fn route_component(path: &str, what: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(Code::RouteNotAComponent, format!("route `{path}` default-exports {what}, not an async function component"))
         .at(Some(at), "not an async component")
         .hint("export the route as `export default async function Route(props) { return <Agent.Result value={{ outcome: 'continue' }} />; }`")
-}
-
-pub fn routes_not_built(paths: &[&str]) -> Diagnostic {
-    Diagnostic::new(Code::RoutesNotBuilt, format!("event routes are found but not built yet: {}", list(paths.iter())))
-        .note("this version builds config hooks only; routes under `src/events/` are discovered and checked, and reach no host")
-        .hint("declare the handler as a config hook for now (`hooks: { beforeTool: './src/hooks/guard.ts' }`) where its event is one of the seven")
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 //! What messages are about, as plain values: the catalogue of messages takes these, never a stage's
 //! own types, so diagnostics sit below every stage and no stage's change reaches them.
 
-use crate::vocabulary::canonical::CanonicalEvent;
+use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::source::Location;
 use crate::vocabulary::target::Target;
 
@@ -9,7 +9,7 @@ use crate::vocabulary::target::Target;
 #[derive(Clone, Copy, Debug)]
 pub struct HookSite<'a> {
     pub name: &'a str,
-    pub event: CanonicalEvent,
+    pub event: HookEvent,
     pub targets: &'a [Target],
     /// The hook's entry in the config: where hook-level errors point.
     pub declared_at: &'a Location,

@@ -32,6 +32,10 @@ fn fixed(path: &'static str, value: &str) -> AnswerWrite {
     AnswerWrite { path, value: Some(Value::from(value)), if_absent: false }
 }
 
+fn fixed_bool(path: &'static str, value: bool) -> AnswerWrite {
+    AnswerWrite { path, value: Some(Value::from(value)), if_absent: false }
+}
+
 fn own(path: &'static str) -> AnswerWrite {
     AnswerWrite { path, value: None, if_absent: false }
 }
@@ -45,6 +49,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
     let decision = |channel: Option<PermissionChannel>, value: &str| match channel {
         Some(PermissionChannel::PermissionDecision) => vec![fixed("hookSpecificOutput.permissionDecision", value)],
         Some(PermissionChannel::CursorPermission) => vec![fixed("permission", value)],
+        Some(PermissionChannel::PermissionBehavior) => vec![fixed("hookSpecificOutput.decision.behavior", value)],
         None => Vec::new(),
     };
     match part {
@@ -63,6 +68,11 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
                 vec![fixed("permission", "deny"), own("user_message"), own("agent_message")]
             }
             Some(DenyChannel::FollowupMessage) => vec![own("followup_message")],
+            Some(DenyChannel::PermissionBehavior) => {
+                vec![fixed("hookSpecificOutput.decision.behavior", "deny"), own("hookSpecificOutput.decision.message")]
+            }
+            Some(DenyChannel::ContinueStopReason) => vec![fixed_bool("continue", false), own("stopReason")],
+            Some(DenyChannel::ContinueUserMessage) => vec![fixed_bool("continue", false), own("user_message")],
             None => Vec::new(),
         },
         ResultPart::Allow => decision(channels.allow, "allow"),

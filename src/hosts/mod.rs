@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 pub mod answer;
 
 use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
+use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
 /// The embedded table files, in [`Target::ALL`] order.
@@ -67,9 +68,11 @@ pub struct HookSurface {
     #[serde(default)]
     pub common_input: Vec<InputField>,
     pub events: BTreeMap<CanonicalEvent, Support<EventMapping>>,
-    /// The event-route families (D12): each family's native event, or why the host has none.
+    /// The event-route families (D12): each family's native event, envelope and answer channels,
+    /// or why the host has none. A route's payload takes the fields whose canonical name is one of
+    /// its family's payload fields (`vocabulary/family.rs`); the rest are only checked.
     #[serde(default)]
-    pub families: BTreeMap<String, Support<FamilyMapping>>,
+    pub families: BTreeMap<String, Support<EventMapping>>,
     pub selectors: BTreeMap<Selector, Support<SelectorMapping>>,
     /// Tools that run on the vendor's servers and never fire a hook, so selecting them is a mistake.
     #[serde(default)]
@@ -108,6 +111,10 @@ pub struct EventMapping {
     /// The event's own envelope fields, checked after the common ones.
     #[serde(default)]
     pub input: Vec<InputField>,
+    /// What the host waits for a hook of this event when the entry gives no timeout, where it is not
+    /// the host-wide default (SessionEnd's small budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_timeout_seconds: Option<u32>,
     /// The event has none of the host's common fields (Cursor's `workspaceOpen`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skip_common_input: bool,
@@ -147,13 +154,6 @@ pub struct FailClosed {
     /// What stays uncovered without an entry field, for `inspect` and the matrix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncovered: Option<String>,
-}
-
-/// A route family's native event on a host.
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct FamilyMapping {
-    pub native: String,
 }
 
 /// One field of a host's stdin envelope: how it is checked and which canonical payload key it
@@ -265,6 +265,8 @@ pub enum PermissionChannel {
     PermissionDecision,
     /// Cursor's top-level `permission`.
     CursorPermission,
+    /// `hookSpecificOutput.decision.behavior` (a PermissionRequest's answer on Claude Code and Codex).
+    PermissionBehavior,
 }
 
 /// What a wrapper does with one part of a result on one host event (D6 in docs/decisions.md).
@@ -312,6 +314,12 @@ pub enum DenyChannel {
     CursorPermission,
     /// Cursor's `{ "followup_message": … }`: the agent goes on with the reason as its next prompt.
     FollowupMessage,
+    /// `hookSpecificOutput.decision: { "behavior": "deny", "message": … }` (PermissionRequest).
+    PermissionBehavior,
+    /// `{ "continue": false, "stopReason": … }`: the host stops (Claude Code's TeammateIdle).
+    ContinueStopReason,
+    /// Cursor's `{ "continue": false, "user_message": … }` (beforeSubmitPrompt).
+    ContinueUserMessage,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -366,8 +374,8 @@ impl HostTable {
         }
     }
 
-    /// The host's native event for a route family, or why it has none.
-    pub fn family(&self, family: crate::vocabulary::family::Family) -> Result<&FamilyMapping, &str> {
+    /// The host's mapping of a route family, or why it has none.
+    pub fn family(&self, family: crate::vocabulary::family::Family) -> Result<&EventMapping, &str> {
         match &self.hooks {
             Some(surface) => match surface.families.get(family.name) {
                 Some(support) => support.supported(),
@@ -390,13 +398,25 @@ impl HostTable {
         crate::diagnostic::HostName { target: self.target, host: &self.host, version: &self.host_version }
     }
 
-    /// What a wrapper of `event` on this host does with `part` of a result: the one place that
-    /// combines the page's canonical rules, the host's own refusals and its channels.
-    pub fn result_part(&self, event: CanonicalEvent, part: ResultPart) -> PartSupport {
-        if let Some(rule) = event.refuses(part) {
-            return PartSupport::Refuse(rule.to_string());
+    /// The host's mapping of a config event or a route family, or why it has none.
+    pub fn mapping(&self, event: HookEvent) -> Result<&EventMapping, &str> {
+        match event {
+            HookEvent::Config(event) => self.event(event),
+            HookEvent::Route(family) => self.family(family),
         }
-        let Ok(mapping) = self.event(event) else {
+    }
+
+    /// What a wrapper of `event` on this host does with `part` of a result: the one place that
+    /// combines the page's canonical rules (or a route family's), the host's own refusals and its
+    /// channels. A config hook's legal part without a channel is dropped when droppable (D6); a
+    /// route's is refused, so an element the host cannot carry is an error at render, never a
+    /// silent nothing.
+    pub fn result_part(&self, event: impl Into<HookEvent>, part: ResultPart) -> PartSupport {
+        let event = event.into();
+        if let Some(rule) = event.refuses(part) {
+            return PartSupport::Refuse(rule);
+        }
+        let Ok(mapping) = self.mapping(event) else {
             return PartSupport::Refuse(format!("{} does not receive {event}", self.host));
         };
         let result = &mapping.result;
@@ -410,7 +430,11 @@ impl HostTable {
             result.missing.get(&part).cloned().unwrap_or_else(|| {
                 format!("{} has no channel for {} on {}", self.host, part.described(), mapping.native)
             });
-        if part.droppable() { PartSupport::Drop(reason) } else { PartSupport::Refuse(reason) }
+        if part.droppable() && event.config().is_some() {
+            PartSupport::Drop(reason)
+        } else {
+            PartSupport::Refuse(reason)
+        }
     }
 
     pub fn has_hooks(&self) -> bool {

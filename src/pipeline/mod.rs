@@ -34,7 +34,7 @@ pub struct Bundle {
     #[serde(flatten)]
     pub normalised: Normalised,
     pub plans: Vec<HookPlan>,
-    /// Event routes found under `src/events/` (checked, not built yet).
+    /// Event routes found under `src/events/`; each judged one is also a hook.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<discover::Route>,
 }
@@ -170,8 +170,32 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let Staged { value: config, diagnostics } = config::read_config(&source, &root_value);
     loaded.diagnostics.extend(diagnostics);
 
-    let Staged { value: normalised, diagnostics } = normalise::normalise(&config, &canonical_root, disk);
+    let Staged { value: mut normalised, diagnostics } = normalise::normalise(&config, &canonical_root, disk);
     loaded.diagnostics.extend(diagnostics);
+
+    // Event routes: every module under src/events/ that no config entry claims, read and judged,
+    // then hooks like the config's.
+    let claimed: Vec<String> = normalised.hooks.iter().map(|h| h.handler.path().to_string()).collect();
+    let claimed: Vec<&str> = claimed.iter().map(String::as_str).collect();
+    let Staged { value: routes, diagnostics } = discover::find_routes(&canonical_root, &claimed, disk);
+    loaded.diagnostics.extend(diagnostics);
+    let selected: Vec<_> = normalised.targets.iter().copied().filter(|t| crate::hosts::table(*t).has_hooks()).collect();
+    for route in &routes {
+        let (route_diagnostics, file, route_config) = read_route(route, &canonical_root, &selected, disk);
+        let judged = !diagnostic::has_errors(&route_diagnostics);
+        let mut route_diagnostics = route_diagnostics;
+        if judged && let Some(route_config) = route_config {
+            let (hook, diagnostics) =
+                normalise::route_hook(route, &route_config, &normalised.targets, &canonical_root, disk);
+            route_diagnostics.extend(diagnostics);
+            normalised.hooks.extend(hook);
+        }
+        if !route_diagnostics.is_empty() {
+            loaded.sources.extend(file);
+        }
+        loaded.diagnostics.extend(route_diagnostics);
+    }
+    normalised.hooks.sort_by(|a, b| a.id.cmp(&b.id));
 
     let Staged { value: plans, diagnostics } = plan::plan(&normalised.hooks);
     loaded.diagnostics.extend(diagnostics);
@@ -191,22 +215,6 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         let at = config.plugin.as_ref().map(|p| p.at.clone());
         loaded.diagnostics.push(messages::incomplete_plugin_metadata(&missing, at.as_ref()));
     }
-    // Event routes: every module under src/events/ that no config entry claims.
-    let claimed: Vec<&str> = normalised.hooks.iter().map(|h| h.handler.path()).collect();
-    let Staged { value: routes, diagnostics } = discover::find_routes(&canonical_root, &claimed, disk);
-    loaded.diagnostics.extend(diagnostics);
-    let selected: Vec<_> = normalised.targets.iter().copied().filter(|t| crate::hosts::table(*t).has_hooks()).collect();
-    for route in &routes {
-        let (route_diagnostics, file) = read_route(route, &canonical_root, &selected, disk);
-        if !route_diagnostics.is_empty() {
-            loaded.sources.extend(file);
-        }
-        loaded.diagnostics.extend(route_diagnostics);
-    }
-    if !routes.is_empty() {
-        let paths: Vec<&str> = routes.iter().map(|r| r.path.as_str()).collect();
-        loaded.diagnostics.push(messages::routes_not_built(&paths));
-    }
     loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, routes });
     loaded.sources.push(source);
     finish(loaded)
@@ -219,8 +227,8 @@ fn read_route(
     root: &Utf8Path,
     selected: &[crate::vocabulary::target::Target],
     disk: &dyn Disk,
-) -> (Vec<Diagnostic>, Option<SourceFile>) {
-    let Ok(text) = disk.read_to_string(&root.join(&route.path)) else { return (Vec::new(), None) };
+) -> (Vec<Diagnostic>, Option<SourceFile>, Option<config::RouteConfig>) {
+    let Ok(text) = disk.read_to_string(&root.join(&route.path)) else { return (Vec::new(), None, None) };
     let file = SourceFile::new(route.path.clone(), text);
     let extracted = extract::extract_named_export(&file, "config");
     let mut diagnostics: Vec<Diagnostic> = extracted
@@ -233,10 +241,13 @@ fn read_route(
             d
         })
         .collect();
+    // No `config` export is the empty config: every default.
+    let mut route_config = config::RouteConfig::default();
     if let Some(node) = extracted.value {
-        let Staged { value: route_config, diagnostics: read } = config::read_route_config(&file, &node);
+        let Staged { value, diagnostics: read } = config::read_route_config(&file, &node);
         diagnostics.extend(read);
-        diagnostics.extend(config::judge_route(route.family, &route_config, selected, &route.path));
+        diagnostics.extend(config::judge_route(route.family, &value, selected, &route.path));
+        route_config = value;
     }
     match extract::route_default_export(&file) {
         extract::DefaultExport::Missing => {
@@ -248,7 +259,7 @@ fn read_route(
         }
         extract::DefaultExport::AsyncFunction | extract::DefaultExport::Unknown => {}
     }
-    (diagnostics, Some(file))
+    (diagnostics, Some(file), Some(route_config))
 }
 
 fn finish(mut loaded: Loaded) -> Loaded {

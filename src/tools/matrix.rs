@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use crate::hosts::{self, HostTable, PartSupport, ResultChannels, answer};
 use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
+use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
 fn hook_hosts() -> Vec<&'static HostTable> {
@@ -62,6 +63,35 @@ fn delivered(result: &ResultChannels, part: ResultPart) -> String {
     line
 }
 
+/// Every canonical payload field of any family, in first-seen family order.
+fn payload_fields() -> Vec<&'static str> {
+    let mut fields: Vec<&str> = Vec::new();
+    for family in crate::vocabulary::family::FAMILIES {
+        for field in family.payload {
+            if !fields.contains(field) {
+                fields.push(field);
+            }
+        }
+    }
+    fields
+}
+
+/// The native keys a host reads `field` from, over every family whose payload has it, sorted.
+fn native_keys(host: &HostTable, field: &str) -> Vec<String> {
+    let Some(surface) = &host.hooks else { return Vec::new() };
+    let mut keys: Vec<String> = crate::vocabulary::family::FAMILIES
+        .iter()
+        .filter(|family| family.payload.contains(&field))
+        .filter_map(|family| host.family(*family).ok())
+        .flat_map(|mapping| surface.input_fields(mapping))
+        .filter(|input| input.canonical.as_deref() == Some(field))
+        .flat_map(|input| std::iter::once(input.key.clone()).chain(input.alternatives.iter().cloned()))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
 /// The matrix as Markdown.
 pub fn markdown() -> String {
     let hosts = hook_hosts();
@@ -77,7 +107,7 @@ pub fn markdown() -> String {
     out.push_str(
         "\n**Event routes**: the native event each route family (`src/events/<family>.tsx`) reaches. Routes are\n",
     );
-    out.push_str("discovered and checked; this version does not build them yet (AB4829).\n\n");
+    out.push_str("built like config hooks, each into a wrapper per host.\n\n");
     out.push_str(&header("family", &hosts));
     for family in crate::vocabulary::family::FAMILIES {
         table_row(&mut out, &mut reasons, family, &hosts, |host| {
@@ -167,6 +197,49 @@ pub fn markdown() -> String {
     }
     out.push('\n');
 
+    out.push_str(
+        "\n**Route results**: what a route may render on each host (`<Agent.Result value>` for the outcome,\n",
+    );
+    out.push_str("`<Agent.Context>` for context) and the fields it is written as. Anything else fails the route at\n");
+    out.push_str("render, with the reason; nothing is dropped.\n\n");
+    out.push_str(&header("family", &hosts));
+    for family in crate::vocabulary::family::FAMILIES {
+        let _ = write!(out, "| `{family}` |");
+        for host in &hosts {
+            let Ok(mapping) = host.family(family) else {
+                out.push_str(" — |");
+                continue;
+            };
+            let parts: Vec<String> = ResultPart::ALL
+                .iter()
+                .filter(|part| host.result_part(HookEvent::Route(family), **part) == PartSupport::Deliver)
+                .map(|part| delivered(&mapping.result, *part))
+                .collect();
+            let cell = if parts.is_empty() { "observes only".to_string() } else { parts.join("<br>") };
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+
+    out.push_str(
+        "\n**Route payload fields**: the native key each canonical payload field (`canonical.payload.<field>`,\n",
+    );
+    out.push_str("as `{ value, nativeKey }`) is read from; a field a host does not send is absent.\n\n");
+    out.push_str(&header("field", &hosts));
+    for field in payload_fields() {
+        let _ = write!(out, "| `{field}` |");
+        for host in &hosts {
+            let keys = native_keys(host, field);
+            let cell = if keys.is_empty() {
+                "—".to_string()
+            } else {
+                keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+            };
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+
     out.push_str("\n**Why a cell is empty, dropped or refused**\n\n");
     for (index, reason) in reasons.iter().enumerate() {
         let _ = writeln!(out, "{}. {reason}", index + 1);
@@ -200,24 +273,41 @@ pub fn json() -> serde_json::Value {
         .iter()
         .map(|s| (s.name().to_string(), per_host(&|h| cell(h.selector(*s).map(|m| json!({ "matches": m.matches }))))))
         .collect();
+    let parts_of = |h: &HostTable, event: HookEvent, mapping: &hosts::EventMapping| -> Map<String, Value> {
+        ResultPart::ALL
+            .iter()
+            .map(|part| {
+                let support = match h.result_part(event, *part) {
+                    PartSupport::Deliver => json!({ "deliver": answer::writes(&mapping.result, *part) }),
+                    PartSupport::Drop(reason) => json!({ "drop": reason }),
+                    PartSupport::Refuse(reason) => json!({ "refuse": reason }),
+                };
+                (part.name().to_string(), support)
+            })
+            .collect()
+    };
+    let route_results: Map<String, Value> = crate::vocabulary::family::FAMILIES
+        .iter()
+        .map(|family| {
+            let cells = per_host(&|h| {
+                cell(
+                    h.family(*family)
+                        .map(|mapping| json!({ "parts": parts_of(h, HookEvent::Route(*family), mapping) })),
+                )
+            });
+            (family.name.to_string(), cells)
+        })
+        .collect();
+    let payload_fields: Map<String, Value> = payload_fields()
+        .into_iter()
+        .map(|field| (field.to_string(), per_host(&|h| json!(native_keys(h, field)))))
+        .collect();
     let results: Map<String, Value> = CanonicalEvent::ALL
         .iter()
         .map(|event| {
             let cells = per_host(&|h| {
                 cell(h.event(*event).map(|mapping| {
-                    let parts: Map<String, Value> = ResultPart::ALL
-                        .iter()
-                        .map(|part| {
-                            let support = match h.result_part(*event, *part) {
-                                PartSupport::Deliver => {
-                                    json!({ "deliver": answer::writes(&mapping.result, *part) })
-                                }
-                                PartSupport::Drop(reason) => json!({ "drop": reason }),
-                                PartSupport::Refuse(reason) => json!({ "refuse": reason }),
-                            };
-                            (part.name().to_string(), support)
-                        })
-                        .collect();
+                    let parts = parts_of(h, HookEvent::Config(*event), mapping);
                     let mut value = json!({ "parts": parts });
                     if let Some(how) = &mapping.fail_closed {
                         value["failClosed"] = serde_json::to_value(how).expect("tables serialise");
@@ -240,5 +330,7 @@ pub fn json() -> serde_json::Value {
         "families": families,
         "selectors": selectors,
         "results": results,
+        "routeResults": route_results,
+        "payloadFields": payload_fields,
     })
 }

@@ -170,7 +170,7 @@ pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
     let Some(matcher) = &row.matcher else { return Ok(()) };
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
-    let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    let mapping = table.mapping(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
     // What the host's matcher compares: the session's source on sessionStart, else the tool name.
     let (key, what) = match mapping.source_matcher.as_ref().and_then(|m| m.supported().ok()) {
         Some(source) => (Some(&source.field), "source"),
@@ -262,7 +262,7 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
     };
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
-    let mapping = table.event(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    let mapping = table.mapping(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
     let fields: Vec<_> = surface.input_fields(mapping).filter(|f| f.key != "hook_event_name").collect();
     // A canonical field that some host sends on this event is fine on every host: where this host
     // does not send it, the handler simply does not get it. Only a field no host knows is a mistake.
@@ -322,10 +322,10 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
 }
 
 /// Every canonical payload key any host sends on `event`.
-fn canonical_fields(event: crate::vocabulary::canonical::CanonicalEvent) -> std::collections::BTreeSet<String> {
+fn canonical_fields(event: crate::vocabulary::hook_event::HookEvent) -> std::collections::BTreeSet<String> {
     hosts::tables()
         .iter()
-        .filter_map(|table| Some((table.hooks.as_ref()?, table.event(event).ok()?)))
+        .filter_map(|table| Some((table.hooks.as_ref()?, table.mapping(event).ok()?)))
         .flat_map(|(surface, mapping)| surface.input_fields(mapping).filter_map(|f| f.canonical.clone()))
         .collect()
 }
@@ -342,7 +342,7 @@ pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
         return Err("stdout is not a JSON object".into());
     }
     let table = hosts::table(row.host);
-    let channels = &table.event(row.event).map_err(str::to_string)?.result;
+    let channels = &table.mapping(row.event).map_err(str::to_string)?.result;
     let read = |part: ResultPart| answer::read(&answer, &answer::writes(channels, part));
     let mut result = Map::new();
     if let Some(Some(context)) = read(ResultPart::AdditionalContext) {

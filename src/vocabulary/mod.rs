@@ -5,6 +5,7 @@
 pub mod canonical;
 pub mod digest;
 pub mod family;
+pub mod hook_event;
 pub mod json;
 pub(crate) mod npm;
 pub mod source;

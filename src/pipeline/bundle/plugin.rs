@@ -27,6 +27,14 @@ const LOCATION_SHIM: &str = "import { fileURLToPath } from 'node:url';\n\
     export const __filename = fileURLToPath(import.meta.url);\n\
     export const __dirname = dirname(__filename);\n";
 
+/// `@agent-bundle/runtime` and its JSX entry points, which agent-bundle provides itself (D12): a
+/// route's `<Agent.Result>` needs no npm install, and what it imports is the same on every machine.
+pub(super) const AGENT_RUNTIME_PACKAGE: &str = "@agent-bundle/runtime";
+const AGENT_RUNTIME_ID: &str = "\0agent-bundle:runtime";
+const AGENT_RUNTIME_ENTRIES: &[&str] =
+    &["@agent-bundle/runtime", "@agent-bundle/runtime/jsx-runtime", "@agent-bundle/runtime/jsx-dev-runtime"];
+pub(super) const AGENT_RUNTIME: &str = include_str!("agent-runtime.mjs");
+
 /// Why a specifier resolved nowhere, as the resolver said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Failure {
@@ -82,6 +90,9 @@ impl Plugin for AgentBundlePlugin {
         if args.specifier == LOCATION_SHIM_ID {
             return Ok(Some(HookResolveIdOutput::from_id(LOCATION_SHIM_ID)));
         }
+        if AGENT_RUNTIME_ENTRIES.contains(&args.specifier) {
+            return Ok(Some(HookResolveIdOutput::from_id(AGENT_RUNTIME_ID)));
+        }
         let Some(importer) = args.importer else { return Ok(None) };
         if importer.starts_with('\0') || is_node_builtin(args.specifier) {
             return Ok(None);
@@ -126,6 +137,9 @@ impl Plugin for AgentBundlePlugin {
     async fn load(&self, _ctx: SharedLoadPluginContext, args: &HookLoadArgs<'_>) -> HookLoadReturn {
         if args.id == LOCATION_SHIM_ID {
             return Ok(Some(HookLoadOutput { code: LOCATION_SHIM.into(), ..Default::default() }));
+        }
+        if args.id == AGENT_RUNTIME_ID {
+            return Ok(Some(HookLoadOutput { code: AGENT_RUNTIME.into(), ..Default::default() }));
         }
         let path = Utf8Path::new(args.id);
         let text_module = path.extension().is_some_and(super::is_module_extension);

@@ -7,11 +7,11 @@ use std::sync::{Arc, OnceLock};
 use camino::Utf8PathBuf;
 use rolldown::{
     Bundler, BundlerOptions, BundlerTransformOptions, CodeSplittingMode, CommentsOptions, Either, InjectImport,
-    InputItem, IsExternal, OutputFormat, Platform, RawMinifyOptions, SourceMapType, TsConfig,
+    InputItem, IsExternal, JsxOptions, OutputFormat, Platform, RawMinifyOptions, SourceMapType, TsConfig,
 };
 use rolldown_error::BuildDiagnostic;
 
-use super::plugin::{AgentBundlePlugin, LOCATION_SHIM_ID, Observed, Observer};
+use super::plugin::{AGENT_RUNTIME_PACKAGE, AgentBundlePlugin, LOCATION_SHIM_ID, Observed, Observer};
 
 /// What every handler bundle is compiled for; part of every bundle cache key.
 pub(super) const NODE_TARGET: &str = "node18";
@@ -144,6 +144,13 @@ fn options(job: &Job) -> BundlerOptions {
         minify: Some(RawMinifyOptions::DeadCodeEliminationOnly),
         transform: Some(BundlerTransformOptions {
             target: Some(Either::Left(NODE_TARGET.to_string())),
+            // JSX becomes calls of agent-bundle's own runtime (`<Agent.Result>`), whatever a tsconfig says.
+            jsx: Some(Either::Right(JsxOptions {
+                runtime: Some("automatic".to_string()),
+                import_source: Some(AGENT_RUNTIME_PACKAGE.to_string()),
+                development: Some(false),
+                ..Default::default()
+            })),
             ..Default::default()
         }),
         ..Default::default()

@@ -144,7 +144,7 @@ pub fn emit(
             match &hook.handler {
                 Handler::Module { path } => {
                     let file = wrapper.clone().expect("a handler module has a wrapper");
-                    let mapping = table.event(hook.event).expect("planned events are supported");
+                    let mapping = table.mapping(hook.event).expect("planned events are supported");
                     let handler = &bundled.handlers[path];
                     let contract = contract(
                         hook,

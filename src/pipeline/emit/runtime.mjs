@@ -83,14 +83,18 @@ export async function decide(contract, stdinBytes, loadHandler) {
     const payload = decodeEnvelope(contract, envelope);
     const handler = await loadDefaultExport(loadHandler);
     let result;
-    try {
-      result = await handler(deepFrozenCopy(payload), Object.freeze({
-        target: contract.hook.target,
-        nativeEvent: contract.hook.nativeEvent,
-        nativeInput: deepFrozenCopy(envelope),
-      }));
-    } catch (error) {
-      throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
+    if (contract.hook.route) {
+      result = await renderRoute(contract, envelope, payload, handler);
+    } else {
+      try {
+        result = await handler(deepFrozenCopy(payload), Object.freeze({
+          target: contract.hook.target,
+          nativeEvent: contract.hook.nativeEvent,
+          nativeInput: deepFrozenCopy(envelope),
+        }));
+      } catch (error) {
+        throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
+      }
     }
     const checked = checkResult(contract, envelope, result);
     const output = project(contract, checked);
@@ -234,9 +238,10 @@ function decodeEnvelope(contract, envelope) {
     const value = envelope[key];
     checkField(field, key, value);
     if (field.as) {
-      const decoded = decodeField(field, key, value);
+      const decoded = decodeField(field, key, value, contract.hook.route !== undefined);
       if (decoded !== undefined) {
-        payload[field.as] = decoded;
+        // A route's payload field says which native key it came from.
+        payload[field.as] = contract.hook.route ? { value: decoded, nativeKey: key } : decoded;
       }
     }
   }
@@ -263,7 +268,7 @@ function checkField(field, key, value) {
   }
 }
 
-function decodeField(field, key, value) {
+function decodeField(field, key, value, route) {
   switch (field.decode) {
     case 'positive':
       return value > 0;
@@ -273,6 +278,8 @@ function decodeField(field, key, value) {
       try {
         return JSON.parse(value);
       } catch {
+        // A route sees the text as the host sent it; a config handler's payload promises JSON.
+        if (route) return value;
         throw new HookError(`${key} must hold JSON text, got ${show(value)}`);
       }
     default:
@@ -291,6 +298,124 @@ async function loadDefaultExport(loadHandler) {
     throw new HookError(`the handler module's default export must be a function, got ${kindOf(module.default)}`);
   }
   return module.default;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event routes (D12): the props a route component gets, and rendering what it returns.
+
+const ELEMENT = Symbol.for('agent-bundle.element');
+const FRAGMENT = Symbol.for('agent-bundle.fragment');
+const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput'];
+let sequence = 0;
+
+async function renderRoute(contract, envelope, payload, component) {
+  const { family, budgetMs } = contract.hook.route;
+  const native = deepFrozenCopy(envelope);
+  const canonical = deepFreeze({
+    event: family,
+    idempotencyKey: idempotencyKey(family, envelope, contract.hook.target),
+    observedAt: new Date().toISOString(),
+    sequence: (sequence += 1),
+    provenance: {
+      host: contract.hook.target,
+      hostContractRevision: contract.revision,
+      nativeEvent: contract.hook.nativeEvent,
+      source: 'native',
+    },
+    payload: structuredClone(payload),
+  });
+  // Aborts at the route's own budget, else at the wrapper's deadline; both count from the process's
+  // start, as the host's clock does.
+  const abortAt = budgetMs ?? contract.hook.deadlineMs;
+  const signal = AbortSignal.timeout(Math.max(1, Math.floor(abortAt - performance.now())));
+  const props = Object.freeze({ canonical, native, signal });
+  const rendered = { value: undefined, results: 0, contexts: [] };
+  try {
+    await renderNode(await component(props), rendered, false);
+  } catch (error) {
+    if (error instanceof HookError) throw error;
+    throw new HookError(`the route threw: ${describeError(error)}${whereThrown(error)}`);
+  }
+  if (rendered.results === 0 && rendered.contexts.length === 0) {
+    return undefined;
+  }
+  const value = rendered.value ?? {};
+  const result = { ...value };
+  if (rendered.contexts.length > 0) {
+    result.additionalContext = rendered.contexts.join('');
+  }
+  return result;
+}
+
+// SHA-256 over the family, the envelope as received and the host: the same delivery gives the same
+// key, another delivery another.
+function idempotencyKey(family, envelope, target) {
+  const { createHash } = createRequire(import.meta.url)('node:crypto');
+  return createHash('sha256').update(JSON.stringify({ event: family, native: envelope, target })).digest('hex');
+}
+
+async function renderNode(node, rendered, inContext) {
+  node = await node;
+  if (node === undefined || node === null || typeof node === 'boolean') return;
+  if (Array.isArray(node)) {
+    for (const child of node) await renderNode(child, rendered, inContext);
+    return;
+  }
+  if (typeof node === 'string' || typeof node === 'number') {
+    if (!inContext) {
+      throw new HookError(`the route rendered the text ${show(String(node))} outside <Agent.Context>: no host receives it`);
+    }
+    rendered.contexts[rendered.contexts.length - 1] += String(node);
+    return;
+  }
+  if (node?.$$typeof !== ELEMENT) {
+    throw new HookError(`the route rendered ${kindOf(node)}, not an element: return <Agent.Result>, <Agent.Context> or nothing`);
+  }
+  const { type, props } = node;
+  if (type === FRAGMENT) {
+    await renderNode(props.children, rendered, inContext);
+    return;
+  }
+  if (typeof type === 'function' && type[ELEMENT] !== undefined) {
+    const name = type[ELEMENT];
+    if (name === 'Result') {
+      rendered.results += 1;
+      if (rendered.results > 1) throw new HookError('the route rendered two <Agent.Result> elements; a hook has one result');
+      rendered.value = checkResultValue(props.value);
+      await renderNode(props.children, rendered, inContext);
+    } else if (name === 'Context') {
+      if (inContext) {
+        await renderNode(props.children, rendered, true);
+      } else {
+        rendered.contexts.push('');
+        await renderNode(props.children, rendered, true);
+      }
+    } else {
+      throw new HookError(`<Agent.${name}> reaches no host from an event route: routes answer with <Agent.Result> and <Agent.Context>`);
+    }
+    return;
+  }
+  if (typeof type === 'function') {
+    await renderNode(type(props), rendered, inContext);
+    return;
+  }
+  throw new HookError(`the route rendered <${String(type)}>, which is not an Agent element: routes answer with <Agent.Result> and <Agent.Context>`);
+}
+
+function checkResultValue(value) {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) {
+    throw new HookError(`<Agent.Result value> must be a plain object with ${RESULT_VALUE_KEYS.join(', ')}, got ${show(value)}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (key === 'additionalContext') {
+      throw new HookError('<Agent.Result value> has no additionalContext: render the text inside <Agent.Context> instead');
+    }
+    if (!RESULT_VALUE_KEYS.includes(key)) {
+      throw new HookError(`<Agent.Result value> has unknown key ${JSON.stringify(key)}; allowed keys are ${RESULT_VALUE_KEYS.join(', ')}`);
+    }
+  }
+  return value;
 }
 
 function checkResult(contract, envelope, result) {

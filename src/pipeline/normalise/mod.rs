@@ -4,6 +4,7 @@
 //! Host-specific questions (does a selector map on this host?) belong to [`crate::pipeline::plan`].
 
 mod identity;
+mod route;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -11,12 +12,14 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 
 pub use identity::{Identity, handler_slug, name_and_id};
+pub use route::{Capability, route_hook};
 
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
 use crate::vocabulary::canonical::{CanonicalEvent, Selector};
+use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::source::Location;
 use crate::vocabulary::target::Target;
 
@@ -31,7 +34,7 @@ const RESERVED_PAYLOAD_NAMES: &[&str] =
 pub struct Hook {
     pub name: String,
     pub id: String,
-    pub event: CanonicalEvent,
+    pub event: HookEvent,
     pub handler: Handler,
     /// The hosts this hook is declared for (sorted, de-duplicated). Hosts without hooks are never here.
     pub targets: Vec<Target>,
@@ -50,6 +53,12 @@ pub struct Hook {
     /// sessionStart only: the session sources it runs for (sorted, de-duplicated; empty: all).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<String>,
+    /// A route's own budget (`config.timeoutMs`): its `signal` aborts then, inside the host's
+    /// deadline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget_ms: Option<u32>,
+    #[serde(skip)]
+    pub budget_at: Option<Location>,
     /// Where the declaration is, for diagnostics of later stages.
     #[serde(skip)]
     pub declared_at: Location,
@@ -358,7 +367,7 @@ impl Normaliser<'_> {
         Some(Hook {
             name,
             id,
-            event,
+            event: event.into(),
             handler,
             targets,
             targets_declared,
@@ -368,6 +377,8 @@ impl Normaliser<'_> {
             args,
             fail_closed,
             sources,
+            budget_ms: None,
+            budget_at: None,
             declared_at: declaration.at.clone(),
             tools_at,
             identity,

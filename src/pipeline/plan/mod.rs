@@ -18,6 +18,16 @@ use crate::vocabulary::target::Target;
 /// the longest default of the documented hosts, so the wrapper never gives up before the host.
 pub const UNDOCUMENTED_TIMEOUT_SECONDS: u32 = 600;
 
+/// The wrapper's own deadline, in milliseconds since the node process started: before the host's
+/// kill, so that a hanging handler ends with the wrapper's clear message (and, fail-closed, with the
+/// blocking exit) rather than with a kill the host may treat as fail-open. A fifth of the timeout,
+/// at least 300 ms and at most a second, is left for the host's spawn and node's start-up (timeouts
+/// are whole seconds, so the room is never more than the timeout).
+pub fn deadline_ms(effective_timeout_seconds: u32) -> u64 {
+    let total = u64::from(effective_timeout_seconds) * 1000;
+    total - (total / 5).clamp(300, 1000)
+}
+
 /// What one host gets for one hook.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "delivery", rename_all = "lowercase")]
@@ -98,7 +108,7 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
                 })
                 .collect();
             let receivers: Vec<Target> =
-                Target::ALL.into_iter().filter(|t| hosts::table(*t).event(hook.event).is_ok()).collect();
+                Target::ALL.into_iter().filter(|t| hosts::table(*t).mapping(hook.event).is_ok()).collect();
             diagnostics.push(messages::event_unsupported(&hook.site(), &reasons, &receivers));
             continue;
         }
@@ -110,7 +120,7 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
 fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -> Option<TargetPlan> {
     let table = hosts::table(target);
     let surface = table.hooks.as_ref()?;
-    let mapping = match table.event(hook.event) {
+    let mapping = match table.mapping(hook.event) {
         Ok(mapping) => mapping,
         Err(reason) => {
             return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.to_string() } });
@@ -167,6 +177,16 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
         Timeout::Seconds(seconds) => Some(seconds),
         Timeout::HostDefault => None,
     };
+    let host_default = mapping.default_timeout_seconds.or(surface.default_timeout_seconds);
+    let effective_timeout_seconds = timeout_seconds.or(host_default).unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS);
+    if let Some(budget) = hook.budget_ms
+        && u64::from(budget) >= deadline_ms(effective_timeout_seconds)
+    {
+        let deadline = deadline_ms(effective_timeout_seconds);
+        let at = hook.budget_at.as_ref().unwrap_or(&hook.declared_at);
+        diagnostics.push(messages::route_budget_too_long(budget, target, deadline, at));
+        return None;
+    }
     let fail_closed = if hook.fail_closed {
         let how =
             mapping.fail_closed.clone().expect("fail-closed hooks are beforeTool hooks, which every host can block");
@@ -185,14 +205,8 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             native_event: mapping.native.clone(),
             matcher: render_matcher(&alternatives),
             timeout_seconds,
-            host_default_timeout_seconds: if timeout_seconds.is_none() {
-                surface.default_timeout_seconds
-            } else {
-                None
-            },
-            effective_timeout_seconds: timeout_seconds
-                .or(surface.default_timeout_seconds)
-                .unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS),
+            host_default_timeout_seconds: if timeout_seconds.is_none() { host_default } else { None },
+            effective_timeout_seconds,
             fail_closed,
             // Filled in once every host of the hook is planned (the file name counts them).
             wrapper: None,
@@ -210,4 +224,18 @@ pub fn delivered<'p>(plans: &'p [HookPlan], hook_id: &str, within: &[Target]) ->
         .filter(|t| within.contains(&t.target) && matches!(t.delivery, Delivery::Native { .. }))
         .map(|t| (t.target, &t.delivery))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::deadline_ms;
+
+    #[test]
+    fn the_deadline_leaves_the_host_room_even_for_a_one_second_timeout() {
+        assert_eq!(deadline_ms(1), 700);
+        assert_eq!(deadline_ms(2), 1600);
+        assert_eq!(deadline_ms(5), 4000);
+        assert_eq!(deadline_ms(10), 9000);
+        assert_eq!(deadline_ms(600), 599_000);
+    }
 }

@@ -256,7 +256,7 @@ fn index_line(row: &IndexRow) -> String {
 /// host would not run the hook) is left out.
 fn recorded_inputs(inputs_dir: &Utf8Path, row: &IndexRow, disk: &dyn Disk) -> Vec<(String, Value)> {
     let table = hosts::table(row.host);
-    let known: Vec<String> = match (&table.hooks, table.event(row.event)) {
+    let known: Vec<String> = match (&table.hooks, table.mapping(row.event)) {
         (Some(surface), Ok(mapping)) => surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect(),
         _ => Vec::new(),
     };

@@ -1,0 +1,197 @@
+//! Event routes as hooks (D12): a route module under `src/events/` with its judged `config` becomes a
+//! [`Hook`] of its family, so that planning, bundling, emitting, `inspect`, `hooks` and snapshots
+//! treat it as they treat a config entry. Its name and id are the original's (not hashed: one route
+//! per family); its targets are `config.targets`, or the hosts every `requires` row holds on, or the
+//! selected hosts.
+
+use std::collections::BTreeSet;
+
+use super::{Handler, Hook, Normaliser, Timeout};
+use crate::diagnostic::{Diagnostic, messages};
+use crate::hosts::{self, PartSupport};
+use crate::io::Disk;
+use crate::pipeline::config::RouteConfig;
+use crate::pipeline::discover::Route;
+use crate::vocabulary::canonical::ResultPart;
+use crate::vocabulary::family::{FAMILIES, Family};
+use crate::vocabulary::hook_event::HookEvent;
+use crate::vocabulary::source::{Location, Span};
+use crate::vocabulary::target::Target;
+
+/// The parts of a result a capability row names, as `events.<family>.<part>` writes them.
+const CAPABILITY_PARTS: [(&str, ResultPart); 5] = [
+    ("deny", ResultPart::Deny),
+    ("allow", ResultPart::Allow),
+    ("ask", ResultPart::Ask),
+    ("context", ResultPart::AdditionalContext),
+    ("rewrite", ResultPart::UpdatedInput),
+];
+
+/// A capability row: `events.toolBefore.deny` is "a tool/before route can deny on this host".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capability {
+    pub family: Family,
+    pub part: ResultPart,
+}
+
+impl Capability {
+    /// Every row there is, as written.
+    pub fn all_names() -> Vec<String> {
+        FAMILIES
+            .iter()
+            .flat_map(|f| CAPABILITY_PARTS.iter().map(move |(word, _)| format!("events.{}.{word}", camel(f.name))))
+            .collect()
+    }
+
+    pub fn parse(row: &str) -> Option<Capability> {
+        let rest = row.strip_prefix("events.")?;
+        let (family, part) = rest.rsplit_once('.')?;
+        let family = FAMILIES.into_iter().find(|f| camel(f.name) == family)?;
+        let part = CAPABILITY_PARTS.iter().find(|(word, _)| *word == part)?.1;
+        Some(Capability { family, part })
+    }
+
+    /// Whether `target` delivers this part for this family (its table has the family and a channel).
+    pub fn holds_on(self, target: Target) -> Result<(), String> {
+        match hosts::table(target).result_part(HookEvent::Route(self.family), self.part) {
+            PartSupport::Deliver => Ok(()),
+            PartSupport::Drop(reason) | PartSupport::Refuse(reason) => Err(reason),
+        }
+    }
+}
+
+/// `model-switch/before` → `modelSwitchBefore`.
+fn camel(family: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in family.chars() {
+        if c == '/' || c == '-' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The hook of one judged route. `selected`: the config's targets.
+pub fn route_hook(
+    route: &Route,
+    config: &RouteConfig,
+    selected: &[Target],
+    root: &camino::Utf8Path,
+    disk: &dyn Disk,
+) -> (Option<Hook>, Vec<Diagnostic>) {
+    let mut n = Normaliser { root, disk, diagnostics: Vec::new() };
+    let family = route.family;
+    let declared_at = Location { file: route.path.clone().into(), line: 1, column: 1, span: Span::default() };
+    let hook_capable: Vec<Target> = selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
+    let targets: Vec<Target> = match (&config.targets, config.requires.as_slice()) {
+        (Some(targets), [first, ..]) => {
+            n.diagnostics.push(messages::route_requires_with_targets(&first.at, &targets.at));
+            return (None, n.diagnostics);
+        }
+        (Some(targets), []) => {
+            let named: BTreeSet<Target> = targets.value.iter().filter_map(|t| Target::from_name(&t.value)).collect();
+            hook_capable.iter().copied().filter(|t| named.contains(t)).collect()
+        }
+        (None, []) => hook_capable.iter().copied().filter(|t| hosts::table(*t).family(family).is_ok()).collect(),
+        (None, rows) => {
+            let mut capabilities = Vec::new();
+            for row in rows {
+                match Capability::parse(&row.value) {
+                    Some(capability) => capabilities.push((capability, row)),
+                    None => n.diagnostics.push(messages::route_requires_unknown(
+                        &row.value,
+                        &Capability::all_names(),
+                        &row.at,
+                    )),
+                }
+            }
+            if capabilities.len() < rows.len() {
+                return (None, n.diagnostics);
+            }
+            let mut unmet: Vec<(Target, String, String)> = Vec::new();
+            let targets: Vec<Target> = hook_capable
+                .iter()
+                .copied()
+                .filter(|&target| {
+                    capabilities.iter().all(|(capability, row)| match capability.holds_on(target) {
+                        Ok(()) => true,
+                        Err(reason) => {
+                            unmet.push((target, row.value.clone(), reason));
+                            false
+                        }
+                    })
+                })
+                .collect();
+            if targets.is_empty() {
+                n.diagnostics.push(messages::route_requires_unmet(&route.path, &unmet, &rows[0].at));
+                return (None, n.diagnostics);
+            }
+            targets
+        }
+    };
+    let (tools, native_tools) = n.selectors(&config.tools, &targets);
+    let budget_ms = config.timeout_ms.as_ref().map(|ms| ms.value.ceil() as u32);
+    if !n.diagnostics.is_empty() {
+        return (None, n.diagnostics);
+    }
+    let identity = crate::vocabulary::json::compact(&serde_json::json!({
+        "route": family.name,
+        "handler": route.path,
+        "targets": targets.iter().map(|t| t.name()).collect::<Vec<_>>(),
+        "tools": tools.iter().map(|s| s.name()).collect::<Vec<_>>(),
+        "nativeTools": native_tools.iter().map(|s| format!("{}:{}", s.target, s.name)).collect::<Vec<_>>(),
+        "timeoutMs": budget_ms,
+    }));
+    let hook = Hook {
+        name: format!("event-route-{}", family.slug()),
+        id: format!("hook:event-route:{}", family.name),
+        event: HookEvent::Route(family),
+        handler: Handler::Module { path: route.path.clone() },
+        targets,
+        targets_declared: config.targets.is_some() || !config.requires.is_empty(),
+        tools,
+        native_tools,
+        timeout: Timeout::HostDefault,
+        args: Vec::new(),
+        fail_closed: false,
+        sources: Vec::new(),
+        budget_ms,
+        budget_at: config.timeout_ms.as_ref().map(|ms| ms.at.clone()),
+        declared_at,
+        tools_at: config.tools.first().map(|t| t.at.clone()),
+        identity,
+    };
+    (Some(hook), n.diagnostics)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capability_rows_parse_as_the_original_writes_them() {
+        let row = Capability::parse("events.toolBefore.deny").expect("parses");
+        assert_eq!((row.family.name, row.part), ("tool/before", ResultPart::Deny));
+        let row = Capability::parse("events.modelSwitchBefore.ask").expect("parses");
+        assert_eq!(row.family.name, "model-switch/before");
+        assert_eq!(Capability::parse("events.stop.context").map(|c| c.part), Some(ResultPart::AdditionalContext));
+        assert_eq!(Capability::parse("events.toolBefore.block"), None);
+        assert_eq!(Capability::parse("tool/before.deny"), None);
+        assert_eq!(Capability::all_names().len(), 22 * 5);
+    }
+
+    #[test]
+    fn rows_hold_where_the_tables_have_a_channel() {
+        let deny = Capability::parse("events.toolBefore.deny").unwrap();
+        assert!(Target::ALL.iter().filter(|t| hosts::table(**t).has_hooks()).all(|t| deny.holds_on(*t).is_ok()));
+        let context = Capability::parse("events.promptSubmit.context").unwrap();
+        assert!(context.holds_on(Target::Claude).is_ok());
+        assert!(context.holds_on(Target::Cursor).is_err());
+    }
+}

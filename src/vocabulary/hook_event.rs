@@ -1,0 +1,89 @@
+//! What a hook answers: one of the seven canonical events of a config entry, or an event-route
+//! family (D12). Both reach a host's native event through its table; they differ in payload (a
+//! config handler gets plain values, a route `{ value, nativeKey }` fields) and in the rules of what
+//! a result may hold.
+
+use serde::{Serialize, Serializer};
+
+use super::canonical::{CanonicalEvent, ResultPart};
+use super::family::Family;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookEvent {
+    /// A `hooks.<event>` entry of the config.
+    Config(CanonicalEvent),
+    /// A module under `src/events/`.
+    Route(Family),
+}
+
+impl HookEvent {
+    /// The event as an author writes it: `beforeTool`, `tool/before`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HookEvent::Config(event) => event.name(),
+            HookEvent::Route(family) => family.name,
+        }
+    }
+
+    /// The config event, for the rules only config entries have (sources, failure policy).
+    pub fn config(self) -> Option<CanonicalEvent> {
+        match self {
+            HookEvent::Config(event) => Some(event),
+            HookEvent::Route(_) => None,
+        }
+    }
+
+    pub fn route(self) -> Option<Family> {
+        match self {
+            HookEvent::Config(_) => None,
+            HookEvent::Route(family) => Some(family),
+        }
+    }
+
+    /// The event sees tool calls, so a hook of it may select tools.
+    pub fn accepts_tools(self) -> bool {
+        match self {
+            HookEvent::Config(event) => event.accepts_tools(),
+            HookEvent::Route(family) => family.tools,
+        }
+    }
+
+    /// The rule that makes `part` illegal on this event on every host (the page's per-event rules
+    /// for config entries, the family rules for routes).
+    pub fn refuses(self, part: ResultPart) -> Option<String> {
+        match self {
+            HookEvent::Config(event) => event.refuses(part).map(str::to_string),
+            HookEvent::Route(family) => family.refuses(part),
+        }
+    }
+}
+
+impl std::fmt::Display for HookEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for HookEvent {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl From<CanonicalEvent> for HookEvent {
+    fn from(event: CanonicalEvent) -> Self {
+        HookEvent::Config(event)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for HookEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        CanonicalEvent::ALL
+            .into_iter()
+            .find(|e| e.name() == name)
+            .map(HookEvent::Config)
+            .or_else(|| Family::from_name(&name).map(HookEvent::Route))
+            .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is neither a config event nor a route family")))
+    }
+}

@@ -1,1 +1,0 @@
-export const shared = 1;

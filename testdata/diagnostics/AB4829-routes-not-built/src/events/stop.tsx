@@ -1,3 +1,0 @@
-export default async function Route() {
-  return null;
-}

@@ -1,1 +1,0 @@
-export interface X { a: 1 }
