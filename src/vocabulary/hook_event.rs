@@ -64,9 +64,16 @@ impl std::fmt::Display for HookEvent {
     }
 }
 
+/// How data (the manifest's hook index, `inspect --format json`) writes an event: a config event by
+/// its name, a route as `route:<family>`, since the `stop` family and the `stop` event share a name.
+const ROUTE_PREFIX: &str = "route:";
+
 impl Serialize for HookEvent {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
+        match self {
+            HookEvent::Config(event) => serializer.serialize_str(event.name()),
+            HookEvent::Route(family) => serializer.serialize_str(&format!("{ROUTE_PREFIX}{}", family.name)),
+        }
     }
 }
 
@@ -79,11 +86,28 @@ impl From<CanonicalEvent> for HookEvent {
 impl<'de> serde::Deserialize<'de> for HookEvent {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = String::deserialize(deserializer)?;
-        CanonicalEvent::ALL
-            .into_iter()
-            .find(|e| e.name() == name)
-            .map(HookEvent::Config)
-            .or_else(|| Family::from_name(&name).map(HookEvent::Route))
-            .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is neither a config event nor a route family")))
+        let found = match name.strip_prefix(ROUTE_PREFIX) {
+            Some(family) => Family::from_name(family).map(HookEvent::Route),
+            None => CanonicalEvent::from_name(&name).map(HookEvent::Config),
+        };
+        found
+            .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is neither a config event nor `route:<family>`")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stop_event_and_the_stop_family_stay_apart_in_data() {
+        let config = HookEvent::Config(CanonicalEvent::Stop);
+        let route = HookEvent::Route(Family::from_name("stop").unwrap());
+        let written = serde_json::to_string(&[config, route]).unwrap();
+        assert_eq!(written, r#"["stop","route:stop"]"#);
+        let read: Vec<HookEvent> = serde_json::from_str(&written).unwrap();
+        assert_eq!(read, [config, route]);
+        assert_eq!((config.to_string(), route.to_string()), ("stop".to_string(), "stop".to_string()));
+        assert!(serde_json::from_str::<HookEvent>(r#""tool/before""#).is_err());
     }
 }

@@ -55,7 +55,7 @@ pub fn contract(
     let mut hook_facts = json!({
         "name": hook.name,
         "id": hook.id,
-        "event": hook.event,
+        "event": hook.event.name(),
         "target": table.target,
         "nativeEvent": mapping.native,
         "deadlineMs": deadline_ms(effective_timeout_seconds),

@@ -1,0 +1,72 @@
+// Renders the result shape named by AGENT_BUNDLE_TEST_SHAPE. `_`-prefixed, so not a route itself.
+import { Agent } from '@agent-bundle/runtime';
+
+type Props = { canonical: any; native: any; signal: AbortSignal };
+
+const rewrite = { command: 'echo rewritten' };
+
+async function Later({ text }: { text: string }) {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  return <Agent.Context>{text}</Agent.Context>;
+}
+
+const shapes: Record<string, (props: Props) => unknown> = {
+  'nothing': () => null,
+  'continue': () => <Agent.Result value={{ outcome: 'continue' }} />,
+  'context': () => <Agent.Context>extra context</Agent.Context>,
+  'two contexts and a component': () => (
+    <>
+      <Agent.Context>first, </Agent.Context>
+      <Later text="then second" />
+    </>
+  ),
+  'deny': () => <Agent.Result value={{ outcome: 'deny', reason: 'not allowed here' }} />,
+  'deny + context': () => (
+    <Agent.Result value={{ outcome: 'deny', reason: 'not allowed here' }}>
+      <Agent.Context>extra context</Agent.Context>
+    </Agent.Result>
+  ),
+  'allow': () => <Agent.Result value={{ outcome: 'allow' }} />,
+  'ask': () => <Agent.Result value={{ outcome: 'ask' }} />,
+  'rewrite': () => <Agent.Result value={{ outcome: 'continue', updatedInput: rewrite }} />,
+  'allow + rewrite': () => <Agent.Result value={{ outcome: 'allow', updatedInput: rewrite }} />,
+  'props': ({ canonical, native, signal }) => {
+    const { observedAt, sequence, ...stable } = canonical;
+    const shown = {
+      ...stable,
+      observedAtIsIso: new Date(observedAt).toISOString() === observedAt,
+      frozen: Object.isFrozen(canonical) && Object.isFrozen(canonical.payload) && Object.isFrozen(native),
+      nativeEvent: native.hook_event_name,
+      signal: { aborted: signal.aborted, isSignal: signal instanceof AbortSignal },
+    };
+    return <Agent.Context>{JSON.stringify(shown)}</Agent.Context>;
+  },
+  // The delivery's identity; the sequence counts renders in one process (not in the shape matrix).
+  'identity': ({ canonical }) => (
+    <Agent.Context>{JSON.stringify({ idempotencyKey: canonical.idempotencyKey, sequence: canonical.sequence })}</Agent.Context>
+  ),
+  // Illegal shapes.
+  'deny without reason': () => <Agent.Result value={{ outcome: 'deny' }} />,
+  'unknown outcome': () => <Agent.Result value={{ outcome: 'approve' }} />,
+  'additionalContext in value': () => <Agent.Result value={{ additionalContext: 'no' } as any} />,
+  'text outside context': () => <Agent.Result>stray text</Agent.Result>,
+  'Agent.Text': () => <Agent.Text>shown to nobody</Agent.Text>,
+  'an HTML element': () => <div>hello</div>,
+  'two results': () => (
+    <>
+      <Agent.Result value={{ outcome: 'continue' }} />
+      <Agent.Result value={{ outcome: 'continue' }} />
+    </>
+  ),
+  'a plain object': () => ({ outcome: 'deny', reason: 'objects are for config hooks' }),
+  'throws': () => {
+    throw new Error('route exploded');
+  },
+};
+
+export async function renderShape(props: Props) {
+  const name = process.env.AGENT_BUNDLE_TEST_SHAPE ?? 'nothing';
+  const shape = shapes[name];
+  if (!shape) throw new Error(`unknown test shape ${name}`);
+  return shape(props);
+}

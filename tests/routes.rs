@@ -1,0 +1,206 @@
+//! Event routes (D12), built and run by the real node: the exact stdout of every family × host ×
+//! rendered shape, the props a route receives, idempotency keys, and the page's tool/after sample.
+
+mod common;
+
+use std::fmt::Write as _;
+
+use agent_bundle::artifact::{IndexRow, read_verified};
+use agent_bundle::hosts;
+use agent_bundle::io::RealDisk;
+use agent_bundle::tools::simulate::encode;
+use agent_bundle::vocabulary::family::FAMILIES;
+use agent_bundle::vocabulary::target::Target;
+use camino::Utf8Path;
+use common::{Case, Run, build_bundle, decide_all, redact, require_node};
+use serde_json::{Value, json};
+
+const SHAPES: &[&str] = &[
+    "nothing",
+    "continue",
+    "context",
+    "two contexts and a component",
+    "deny",
+    "deny + context",
+    "allow",
+    "ask",
+    "rewrite",
+    "allow + rewrite",
+    "props",
+    "deny without reason",
+    "unknown outcome",
+    "additionalContext in value",
+    "text outside context",
+    "Agent.Text",
+    "an HTML element",
+    "two results",
+    "a plain object",
+    "throws",
+];
+
+/// A canonical route input holding every payload field of any family; each host and family keeps
+/// the fields it knows.
+fn canonical_superset() -> Value {
+    json!({
+        "sessionId": "session-1",
+        "transcriptPath": "/tmp/transcript.jsonl",
+        "cwd": "/tmp/project",
+        "permissionMode": "default",
+        "model": "test-model",
+        "turnId": "turn-1",
+        "source": "startup",
+        "toolName": "Bash",
+        "toolInput": { "command": "echo hi" },
+        "toolUseId": "toolu_1",
+        "toolResponse": { "stdout": "hi" },
+        "reentry": false,
+        "lastAssistantMessage": "done",
+        "agentId": "agent-1",
+        "agentType": "Explore",
+        "agentTranscriptPath": "/tmp/agent.jsonl",
+        "workspaceRoots": ["/tmp/project"],
+        "reason": "other",
+        "prompt": "please list the files",
+        "error": "Exit code 1",
+        "isInterrupt": false,
+        "trigger": "manual",
+        "filePath": "/tmp/project/.env",
+        "taskId": "task-1",
+        "taskSubject": "write the tests",
+        "taskDescription": "all of them",
+        "teammateName": "ada",
+        "teamName": "core",
+        "fromModel": "model-a",
+        "toModel": "model-b",
+        "requestedModel": "model-b",
+    })
+}
+
+/// Per host, values its schema insists on where the superset's would not do.
+fn host_overrides(row: &IndexRow, input: &mut Value) {
+    if row.host == Target::Cursor && row.event.name() == "session/end" {
+        input["reason"] = json!("completed");
+    }
+}
+
+fn envelope_for(row: &IndexRow) -> Value {
+    let table = hosts::table(row.host);
+    let surface = table.hooks.as_ref().unwrap();
+    let mapping = table.mapping(row.event).unwrap();
+    let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
+    let mut input = canonical_superset();
+    input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
+    host_overrides(row, &mut input);
+    encode(row, &input).unwrap()
+}
+
+fn describe(run: &Run, artifact: &Utf8Path) -> String {
+    let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { redact(text.trim_end(), artifact) };
+    format!("exit {:?}\nstdout {}\nstderr {}\n", run.code, show(&run.stdout), show(&run.stderr))
+}
+
+#[test]
+fn every_family_host_and_rendered_shape() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let rows = manifest.hooks.clone();
+    // Every family on every host whose table has it.
+    let expected: usize = FAMILIES
+        .iter()
+        .map(|f| {
+            [Target::Claude, Target::Codex, Target::Cursor]
+                .iter()
+                .filter(|t| hosts::table(**t).family(*f).is_ok())
+                .count()
+        })
+        .sum();
+    assert_eq!(rows.len(), expected);
+    assert_eq!(rows.len(), 21 + 11 + 11);
+
+    let envelopes: Vec<String> = rows.iter().map(|row| envelope_for(row).to_string()).collect();
+    let shape_env: Vec<[(&str, &str); 1]> = SHAPES.iter().map(|shape| [("AGENT_BUNDLE_TEST_SHAPE", *shape)]).collect();
+    let mut cases = Vec::new();
+    for (row, envelope) in rows.iter().zip(&envelopes) {
+        for env in &shape_env {
+            cases.push(Case { wrapper: &row.path, stdin: envelope.as_bytes(), env });
+        }
+    }
+    let mut decided = decide_all(&artifact, &cases).into_iter();
+    for (row, envelope) in rows.iter().zip(&envelopes) {
+        let mut text = format!("stdin {envelope}\n");
+        for shape in SHAPES {
+            let run = decided.next().unwrap();
+            if run.code != Some(0) {
+                assert_eq!(run.stdout, "", "{} {shape}: a failing route printed on stdout", row.path);
+                assert_eq!(run.code, Some(1), "{} {shape}: a failing route exits 1", row.path);
+                let ours = run.stderr.lines().filter(|l| l.starts_with("Agent Bundle hook error: ")).count();
+                assert_eq!(ours, 1, "{} {shape}: one error line on stderr", row.path);
+            }
+            // Routes never drop: whatever the route renders is delivered, or the hook fails.
+            assert!(!run.stderr.contains("hook note"), "{} {shape}: a route dropped a part", row.path);
+            let _ = write!(text, "\n## {shape}\n{}", describe(&run, &artifact));
+        }
+        insta::assert_snapshot!(format!("{}-{}", row.host, row.event.name().replace('/', "-")), text);
+    }
+}
+
+/// What the `props` shape rendered into the context, parsed.
+fn rendered_props(run: &Run, row: &IndexRow) -> Value {
+    assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+    let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+    let context = answer
+        .pointer("/hookSpecificOutput/additionalContext")
+        .or_else(|| answer.get("additional_context"))
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("{}: no context in {answer}", row.path));
+    serde_json::from_str(context).unwrap()
+}
+
+#[test]
+fn idempotency_keys_are_stable_per_delivery_and_distinct_across_deliveries() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let row = manifest.hooks.iter().find(|r| r.host == Target::Claude && r.event.name() == "tool/after").unwrap();
+    let first = envelope_for(row).to_string();
+    let mut other = envelope_for(row);
+    other["tool_use_id"] = json!("toolu_2");
+    let other = other.to_string();
+    let env = [("AGENT_BUNDLE_TEST_SHAPE", "identity")];
+    let cases = [
+        Case { wrapper: &row.path, stdin: first.as_bytes(), env: &env },
+        Case { wrapper: &row.path, stdin: first.as_bytes(), env: &env },
+        Case { wrapper: &row.path, stdin: other.as_bytes(), env: &env },
+    ];
+    let runs = decide_all(&artifact, &cases);
+    let keys: Vec<String> =
+        runs.iter().map(|run| rendered_props(run, row)["idempotencyKey"].as_str().unwrap().to_string()).collect();
+    assert_eq!(keys[0], keys[1], "the same delivery gives the same key");
+    assert_ne!(keys[0], keys[2], "another delivery gives another key");
+    assert!(keys.iter().all(|k| k.len() == 64 && k.bytes().all(|b| b.is_ascii_hexdigit())));
+    // The same delivery in a fresh process (the real wrapper) gives the same key again.
+    let run = common::run_wrapper(&artifact, &row.path, first.as_bytes(), &env);
+    assert_eq!(rendered_props(&run, row)["idempotencyKey"], json!(keys[0]));
+    // The sequence counts renders within one process.
+    let sequences: Vec<Value> = runs.iter().map(|run| rendered_props(run, row)["sequence"].clone()).collect();
+    assert_eq!(sequences, [json!(1), json!(2), json!(3)]);
+}
+
+#[test]
+fn payload_fields_are_absent_when_the_host_did_not_send_them() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let row = manifest.hooks.iter().find(|r| r.host == Target::Claude && r.event.name() == "agent/stop").unwrap();
+    let mut envelope = envelope_for(row);
+    envelope.as_object_mut().unwrap().remove("last_assistant_message");
+    envelope.as_object_mut().unwrap().remove("permission_mode");
+    let stdin = envelope.to_string();
+    let env = [("AGENT_BUNDLE_TEST_SHAPE", "props")];
+    let runs = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: stdin.as_bytes(), env: &env }]);
+    let payload = rendered_props(&runs[0], row)["payload"].clone();
+    assert_eq!(payload["reentry"], json!({ "value": false, "nativeKey": "stop_hook_active" }));
+    assert!(payload.get("lastAssistantMessage").is_none(), "never null, never guessed: {payload}");
+    assert!(payload.get("permissionMode").is_none(), "{payload}");
+}
