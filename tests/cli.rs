@@ -133,6 +133,53 @@ fn output_is_deterministic_across_runs_and_locations() {
     assert_eq!(first, run(&elsewhere.path().join("showcase")), "output depends on where the bundle is");
 }
 
+/// The page's event-route sample (`src/events/tool/after.tsx`), built and simulated on Claude Code and
+/// Codex the way a new user would: from inside the bundle folder, with canonical input and with a
+/// recorded native envelope.
+#[test]
+fn the_pages_event_route_sample_builds_and_simulates_on_claude_and_codex() {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("page-event-route");
+    copy_tree(std::path::Path::new("testdata/bundles/page-event-route"), &bundle);
+    let in_bundle = |args: &[&str]| {
+        let mut command = as_cargo_runs_it();
+        command.current_dir(&bundle).args(args);
+        command
+    };
+    let built = cli().current_dir(&bundle).args(["agent-bundle", "build"]).status();
+    assert!(built.unwrap().success());
+    assert_cmd_snapshot!("page_route_list", in_bundle(&["hooks", "list", "--artifact", "artifact"]));
+    assert_cmd_snapshot!("page_route_inspect", in_bundle(&["inspect", "--hooks"]));
+    let input = r#"{"sessionId":"local","transcriptPath":"/tmp/transcript.jsonl","cwd":"/tmp/project","toolName":"Write","toolInput":{"file_path":"/tmp/project/a.txt","content":"x"},"toolUseId":"toolu_1","toolResponse":{"type":"create"},"turnId":"turn-1","permissionMode":"default","model":"test-model"}"#;
+    let filters = vec![(r"wall time  \d+ ms", "wall time  [N] ms")];
+    insta::with_settings!({ filters => filters }, {
+        for target in ["claude", "codex"] {
+            assert_cmd_snapshot!(format!("page_route_simulate_{target}"), in_bundle(&[
+                "hooks", "simulate", "--artifact", "artifact", "--target", target,
+                "--hook", "event-route-tool-after", "--input", input,
+            ]));
+        }
+    });
+    // A Bash call is not a file write: the host would not run the route, and neither does simulate.
+    let bash = input.replace("\"Write\"", "\"Bash\"");
+    let output = in_bundle(&[
+        "hooks",
+        "simulate",
+        "--artifact",
+        "artifact",
+        "--target",
+        "claude",
+        "--hook",
+        "event-route-tool-after",
+        "--input",
+        &bash,
+    ])
+    .output()
+    .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("does not admit the tool `Bash`"));
+}
+
 /// The page's three commands, as a new user types them in the bundle folder.
 #[test]
 fn the_pages_inspect_list_and_simulate_commands() {

@@ -105,6 +105,11 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         if hook.fail_closed {
             let _ = writeln!(out, "  failure  blocks the tool (failClosed)");
         }
+        if let Some(family) = hook.event.route() {
+            let budget = hook.budget_ms.map(|ms| format!(", signal aborts at {ms} ms")).unwrap_or_default();
+            let _ = writeln!(out, "  route    standalone runtime (its own wrapper process){budget}");
+            let _ = writeln!(out, "  payload  {}", family.payload.join(", "));
+        }
         for plan in plans {
             let _ = writeln!(out, "  {:<9}{}", plan.target.name(), delivery_line(hook, &plan.delivery));
             if let Delivery::Native { command, .. } = &plan.delivery {
