@@ -340,6 +340,70 @@ fn scenarios() -> Vec<Scenario> {
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
         },
+        // Event routes (D12), each in its own standalone wrapper.
+        Scenario {
+            name: "route prompt/submit deny refuses the prompt: no model request at all",
+            bundle: "e2e/route-prompt-deny",
+            hosts: BOTH,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |host, run| {
+                ensure(!run.timed_out, "the host did not finish in time")?;
+                let log = std::fs::read_to_string(run.work.join("prompt-route.log")).unwrap_or_default();
+                ensure(log == format!("{} prompt\n", host.name()), format!("the route's note is {log:?}"))?;
+                ensure(run.requests.is_empty(), format!("the model was asked {} time(s)", run.requests.len()))?;
+                if host == Host::Claude {
+                    ensure(run.stdout.contains("E2E_PROMPT_REASON"), "Claude did not report the route's reason")?;
+                }
+                Ok(())
+            },
+        },
+        Scenario {
+            name: "route session/end observes the end of the session",
+            bundle: "e2e/route-session-end",
+            hosts: BOTH,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                let log = std::fs::read_to_string(run.work.join("session-end.log")).unwrap_or_default();
+                ensure(
+                    log.starts_with("session/end ") && !log.contains("(no reason)"),
+                    format!("the route's note is {log:?}"),
+                )
+            },
+        },
+        Scenario {
+            name: "route tool/before deny blocks the shell command and the model gets the reason",
+            bundle: "e2e/route-tool-deny",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the denied command ran")?;
+                ensure(run.any_request_contains("E2E_ROUTE_DENY"), "no model request carried the route's reason")
+            },
+        },
+        Scenario {
+            name: "route stop deny keeps the agent going once, then re-entry releases it",
+            bundle: "e2e/route-stop-once",
+            hosts: BOTH,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                match run.first_request_index_containing("E2E_ROUTE_STOP") {
+                    None => return Err("no request carried the route's stop reason".into()),
+                    Some(0) => return Err("the stop reason reached the model before any turn ended".into()),
+                    Some(_) => {}
+                }
+                ensure(
+                    run.requests.len() <= 4,
+                    format!("the stop route did not release ({} requests)", run.requests.len()),
+                )
+            },
+        },
     ]
 }
 
