@@ -1,0 +1,16 @@
+import { Agent } from '@agent-bundle/runtime';
+
+export const config = { tools: ['shell'], requires: ['events.toolBefore.deny'], timeoutMs: 2_000 };
+
+const RULES: Array<[RegExp, string]> = [
+  [/\brm\s+-[a-z]*r[a-z]*f?[a-z]*\s+(\/|~|\$HOME)(\s|$)/, 'recursive delete of a home or root folder'],
+  [/\bgit\s+push\b.*(--force|-f)\b.*\b(main|master)\b/, 'force-push to the main branch'],
+  [/\b(curl|wget)\b[^|]*\|\s*(sudo\s+)?(ba|z)?sh\b/, 'piping a download into a shell'],
+];
+
+export default async function Guard({ canonical }) {
+  const command = String(canonical.payload.toolInput?.value?.command ?? '');
+  const hit = RULES.find(([pattern]) => pattern.test(command));
+  if (!hit) return null;
+  return <Agent.Result value={{ outcome: 'deny', reason: `Blocked: ${hit[1]} (\`${command}\`)` }} />;
+}

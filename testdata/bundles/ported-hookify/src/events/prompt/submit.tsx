@@ -1,0 +1,13 @@
+import { Agent } from '@agent-bundle/runtime';
+import { loadRules, matching } from '../../rules/load';
+
+export default async function PromptRules({ canonical }) {
+  const { cwd, prompt } = canonical.payload;
+  const hits = matching(loadRules(cwd.value), 'prompt', prompt.value);
+  if (hits.length === 0) return null;
+  const text = hits.map((rule) => `[${rule.name}] ${rule.message}`).join('\n');
+  if (hits[0].action === 'block') {
+    return <Agent.Result value={{ outcome: 'deny', reason: text }} />;
+  }
+  return <Agent.Context>{text}</Agent.Context>;
+}
