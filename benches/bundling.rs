@@ -6,7 +6,10 @@
 //!     same handler (same target, format and platform; neither minified);
 //!   * start-up, stdin to answer: the real wrapper (envelope checks, handler, result checks, the
 //!     host's answer) against an esbuild bundle of a bare runner around the same handler, and for
-//!     the dependency-free handler also against a `node` that only reads stdin and answers.
+//!     the dependency-free handler also against a `node` that only reads stdin and answers;
+//!   * start-up of an event route (`src/events/tool/after.tsx`, rendering the same context with
+//!     `<Agent.Context>`) against the dependency-free config hook: what JSX and the canonical props
+//!     (idempotency key, frozen copies) cost on every call.
 //!
 //! Runs alternate between the commands compared, so drift in the machine's load hits all alike.
 //! Asserts nothing.
@@ -71,6 +74,8 @@ fn main() {
     )
     .unwrap();
     std::fs::write(work.path().join("bare.mjs"), BARE).unwrap();
+    std::fs::create_dir_all(bundle.join("src/events/tool")).unwrap();
+    std::fs::write(bundle.join("src/events/tool/after.tsx"), ROUTE).unwrap();
 
     let artifact = work.path().join("artifact");
     let started = Instant::now();
@@ -173,7 +178,17 @@ fn main() {
             bare.map(|b| format!("{:.3}", ours.0 / b.0)).unwrap_or_else(|| "-".into()),
         );
     }
+
+    println!();
+    println!("event route against config hook, stdin to answer (median ms over {runs} runs; p90 in brackets)");
+    let route = manifest.hooks.iter().find(|r| r.name == "event-route-tool-after").unwrap();
+    let timings = time_alternating(&[vec![wrapper_of("plain")], vec![artifact.join(&route.path)]], runs);
+    println!("{:<24} {:>16}", "config hook (plain)", show(timings[0]));
+    println!("{:<24} {:>16} {:>9.3}", "event route (tool/after)", show(timings[1]), timings[1].0 / timings[0].0);
 }
+
+/// The event route the benchmark times: the plain handler's answer, rendered as JSX.
+const ROUTE: &str = "import { Agent } from '@agent-bundle/runtime';\n\nexport const config = { tools: ['shell'] };\n\nexport default async function After({ canonical }) {\n  return <Agent.Context>{`ran ${canonical.payload.toolName.value}`}</Agent.Context>;\n}\n";
 
 fn show((median, p90): (f64, f64)) -> String {
     format!("{median:.1} [{p90:.1}]")

@@ -366,3 +366,22 @@ fn guards_ported_to_a_route_refuse_destructive_commands_on_every_host() {
         assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{host}: {}", run.stderr);
     }
 }
+
+#[test]
+fn a_routes_signal_aborts_at_its_own_budget_inside_the_hosts_deadline() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    for host in [Target::Claude, Target::Codex, Target::Cursor] {
+        let row = manifest.hooks.iter().find(|r| r.host == host && r.event.name() == "tool/after").unwrap();
+        let stdin = envelope_for(row).to_string();
+        let run = common::run_wrapper(
+            &artifact,
+            &row.path,
+            stdin.as_bytes(),
+            &[("AGENT_BUNDLE_TEST_SHAPE", "waits for its signal")],
+        );
+        assert_eq!(run.code, Some(0), "{host}: {}", run.stderr);
+        assert!(run.stdout.contains("aborted by TimeoutError"), "{host}: {}", run.stdout);
+    }
+}

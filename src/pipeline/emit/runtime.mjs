@@ -311,9 +311,9 @@ let sequence = 0;
 async function renderRoute(contract, envelope, payload, component) {
   const { family, budgetMs } = contract.hook.route;
   const native = deepFrozenCopy(envelope);
-  const canonical = deepFreeze({
+  const canonical = {
     event: family,
-    idempotencyKey: idempotencyKey(family, envelope, contract.hook.target),
+    idempotencyKey: undefined,
     observedAt: new Date().toISOString(),
     sequence: (sequence += 1),
     provenance: {
@@ -323,7 +323,16 @@ async function renderRoute(contract, envelope, payload, component) {
       source: 'native',
     },
     payload: structuredClone(payload),
+  };
+  // Hashed when first read: node:crypto costs a route that never asks for the key about 2 ms.
+  let key;
+  Object.defineProperty(canonical, 'idempotencyKey', {
+    enumerable: true,
+    get: () => (key ??= idempotencyKey(family, envelope, contract.hook.target)),
   });
+  deepFreeze(canonical.provenance);
+  deepFreeze(canonical.payload);
+  Object.freeze(canonical);
   // Aborts at the route's own budget, else at the wrapper's deadline; both count from the process's
   // start, as the host's clock does.
   const abortAt = budgetMs ?? contract.hook.deadlineMs;

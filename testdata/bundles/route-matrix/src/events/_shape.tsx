@@ -45,6 +45,11 @@ const shapes: Record<string, (props: Props) => unknown> = {
   'identity': ({ canonical }) => (
     <Agent.Context>{JSON.stringify({ idempotencyKey: canonical.idempotencyKey, sequence: canonical.sequence })}</Agent.Context>
   ),
+  // Waits until the route's signal aborts (only on a route with a budget).
+  'waits for its signal': async ({ signal }) => {
+    const reason = await new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason)));
+    return <Agent.Context>{`aborted by ${(reason as Error).name}`}</Agent.Context>;
+  },
   // Illegal shapes.
   'deny without reason': () => <Agent.Result value={{ outcome: 'deny' }} />,
   'unknown outcome': () => <Agent.Result value={{ outcome: 'approve' }} />,

@@ -1,5 +1,8 @@
 import { renderShape } from '../_shape';
 
+// A budget of its own: the route's signal aborts at 300 ms (tests/routes.rs waits for it).
+export const config = { timeoutMs: 300 };
+
 export default async function ToolAfter(props) {
   return renderShape(props);
 }
