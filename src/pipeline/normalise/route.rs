@@ -98,7 +98,9 @@ pub fn route_hook(
             let named: BTreeSet<Target> = targets.value.iter().filter_map(|t| Target::from_name(&t.value)).collect();
             hook_capable.iter().copied().filter(|t| named.contains(t)).collect()
         }
-        (None, []) => hook_capable.iter().copied().filter(|t| hosts::table(*t).family(family).is_ok()).collect(),
+        // Every selected host; those without the family get nothing, with the table's reason (the
+        // plan records it, and a route no host receives is an error there).
+        (None, []) => hook_capable.clone(),
         (None, rows) => {
             let mut capabilities = Vec::new();
             for row in rows {
