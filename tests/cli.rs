@@ -150,6 +150,8 @@ fn the_pages_event_route_sample_builds_and_simulates_on_claude_and_codex() {
     assert!(built.unwrap().success());
     assert_cmd_snapshot!("page_route_list", in_bundle(&["hooks", "list", "--artifact", "artifact"]));
     assert_cmd_snapshot!("page_route_inspect", in_bundle(&["inspect", "--hooks"]));
+    assert_cmd_snapshot!("page_route_inspect_routes", in_bundle(&["inspect", "--routes"]));
+    assert_cmd_snapshot!("page_route_inspect_summary", in_bundle(&["inspect"]));
     let input = r#"{"sessionId":"local","transcriptPath":"/tmp/transcript.jsonl","cwd":"/tmp/project","toolName":"Write","toolInput":{"file_path":"/tmp/project/a.txt","content":"x"},"toolUseId":"toolu_1","toolResponse":{"type":"create"},"turnId":"turn-1","permissionMode":"default","model":"test-model"}"#;
     let filters = vec![(r"wall time  \d+ ms", "wall time  [N] ms")];
     insta::with_settings!({ filters => filters }, {

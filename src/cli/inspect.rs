@@ -18,6 +18,10 @@ pub struct InspectArgs {
     /// List every hook: name, id, event, handler, targets, and per host its native event, matcher and timeout.
     #[arg(long)]
     pub hooks: bool,
+    /// List every event route: its module, runtime, and per host the native event, what it may render
+    /// and where each payload field comes from.
+    #[arg(long, conflicts_with = "hooks")]
+    pub routes: bool,
     /// Show only what this host gets.
     #[arg(long, value_parser = parse_target)]
     pub target: Option<Target>,
@@ -48,6 +52,8 @@ pub(super) fn run_inspect(
         {
             let text = if args.hooks {
                 crate::tools::inspect::render_hooks(bundle, args.target)
+            } else if args.routes {
+                crate::tools::inspect::render_routes(bundle, args.target)
             } else {
                 crate::tools::inspect::render_summary(bundle, args.target)
             };

@@ -51,6 +51,10 @@ pub fn render_summary(bundle: &Bundle, filter: Option<Target>) -> String {
     }
     let detail = if per_target.is_empty() { String::new() } else { format!(" ({})", per_target.join(", ")) };
     let _ = writeln!(out, "hooks    {}{detail}", hooks.len());
+    let routes: Vec<&str> = hooks.iter().filter_map(|(hook, _)| hook.event.route()).map(|f| f.name).collect();
+    if !routes.is_empty() {
+        let _ = writeln!(out, "routes   {} (under src/events/): {}", routes.len(), routes.join(", "));
+    }
     if !bundle.normalised.payloads.is_empty() {
         let names: Vec<_> = bundle.normalised.payloads.iter().map(|p| format!("{} <- {}", p.name, p.source)).collect();
         let _ = writeln!(out, "payloads {}", names.join(", "));
@@ -64,6 +68,72 @@ fn targets_line(targets: &[Target]) -> String {
         .map(|t| if crate::hosts::table(*t).has_hooks() { t.name().to_string() } else { format!("{t} (no hooks)") })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The route view of `inspect --routes`: each event route with its module, how its hosts were chosen,
+/// and per host the native event, what the route may render there and the native key of each payload
+/// field (or why the host gets nothing).
+pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
+    use crate::hosts::PartSupport;
+    use crate::vocabulary::canonical::ResultPart;
+    use crate::vocabulary::hook_event::HookEvent;
+    let routes: Vec<_> =
+        shown_hooks(bundle, filter).into_iter().filter(|(hook, _)| hook.event.route().is_some()).collect();
+    let mut out = String::new();
+    if routes.is_empty() {
+        let _ = writeln!(out, "no event routes under src/events/");
+        return out;
+    }
+    for (index, (hook, plans)) in routes.iter().enumerate() {
+        let family = hook.event.route().expect("filtered to routes");
+        if index > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{}  ({})", family, hook.handler.path());
+        let _ = writeln!(out, "  hook     {}", hook.name);
+        let budget = hook.budget_ms.map(|ms| format!("; signal aborts at {ms} ms")).unwrap_or_default();
+        let _ = writeln!(out, "  runtime  standalone{budget}");
+        let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
+        tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));
+        if !tools.is_empty() {
+            let _ = writeln!(out, "  tools    {}", tools.join(", "));
+        }
+        for plan in plans {
+            let table = crate::hosts::table(plan.target);
+            let Delivery::Native { native_event, .. } = &plan.delivery else {
+                if let Delivery::Absent { reason } = &plan.delivery {
+                    let _ = writeln!(out, "  {:<9}not delivered: {reason}", plan.target.name());
+                }
+                continue;
+            };
+            let renders: Vec<&str> = ResultPart::ALL
+                .iter()
+                .filter(|part| table.result_part(HookEvent::Route(family), **part) == PartSupport::Deliver)
+                .map(|part| match part {
+                    ResultPart::AdditionalContext => "<Agent.Context>",
+                    ResultPart::UpdatedInput => "updatedInput",
+                    other => other.name(),
+                })
+                .collect();
+            let renders = if renders.is_empty() { "nothing (observes only)".to_string() } else { renders.join(", ") };
+            let _ = writeln!(out, "  {:<9}{native_event}; may render {renders}", plan.target.name());
+            if let (Some(surface), Ok(mapping)) = (&table.hooks, table.family(family)) {
+                let keys: Vec<String> = family
+                    .payload
+                    .iter()
+                    .map(|field| {
+                        let key = surface
+                            .input_fields(mapping)
+                            .find(|input| input.canonical.as_deref() == Some(field))
+                            .map_or("—", |input| input.key.as_str());
+                        format!("{field} <- {key}")
+                    })
+                    .collect();
+                let _ = writeln!(out, "  {:<9}payload {}", "", keys.join(", "));
+            }
+        }
+    }
+    out
 }
 
 /// The per-hook listing of `inspect --hooks`.

@@ -10,6 +10,11 @@
 // denial above all, is still delivered). Any failure prints one line on stderr, nothing on stdout,
 // and exits 1, which every host treats as a non-blocking error, or, for a fail-closed hook, exits
 // with the host's blocking code (2), so the tool call is refused. The hook settles exactly once.
+//
+// An event route's wrapper (its contract has `hook.route`) calls the route component with the
+// canonical props instead, renders the element tree it returns (<Agent.Result>, <Agent.Context>, the
+// route's own components) into a result, and answers through the same checks and projection; a part
+// the family or host cannot carry fails the route rather than being dropped.
 
 import fs, { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -52,14 +57,14 @@ export async function runHook(contract, loadHandler) {
   const fail = (message) => settle(contract.hook.failClosed?.exit ?? 1, [failureLine(contract, message)]);
 
   process.on('uncaughtException', (error) => {
-    fail(`the handler threw outside its promise: ${describeError(error)}${whereThrown(error)}`);
+    fail(`the ${author(contract)} threw outside its promise: ${describeError(error)}${whereThrown(error)}`);
   });
   process.on('unhandledRejection', (reason) => {
-    fail(`the handler left a promise rejected: ${describeError(reason)}${whereThrown(reason)}`);
+    fail(`the ${author(contract)} left a promise rejected: ${describeError(reason)}${whereThrown(reason)}`);
   });
   // Counted from the process's start, not from here: the host's clock started before node did.
   const deadline = setTimeout(
-    () => fail(`the handler did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`),
+    () => fail(`the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`),
     Math.max(0, contract.hook.deadlineMs - performance.now()),
   );
   try {
@@ -81,7 +86,7 @@ export async function decide(contract, stdinBytes, loadHandler) {
   try {
     const envelope = parseEnvelope(stdinBytes);
     const payload = decodeEnvelope(contract, envelope);
-    const handler = await loadDefaultExport(loadHandler);
+    const handler = await loadDefaultExport(contract, loadHandler);
     let result;
     if (contract.hook.route) {
       result = await renderRoute(contract, envelope, payload, handler);
@@ -287,15 +292,20 @@ function decodeField(field, key, value, route) {
   }
 }
 
-async function loadDefaultExport(loadHandler) {
+// What the author wrote, as messages name it.
+function author(contract) {
+  return contract.hook.route ? 'route' : 'handler';
+}
+
+async function loadDefaultExport(contract, loadHandler) {
   let module;
   try {
     module = await loadHandler();
   } catch (error) {
-    throw new HookError(`the handler module could not be loaded: ${describeError(error)}${whereThrown(error)}`);
+    throw new HookError(`the ${author(contract)} module could not be loaded: ${describeError(error)}${whereThrown(error)}`);
   }
   if (typeof module.default !== 'function') {
-    throw new HookError(`the handler module's default export must be a function, got ${kindOf(module.default)}`);
+    throw new HookError(`the ${author(contract)} module's default export must be a function, got ${kindOf(module.default)}`);
   }
   return module.default;
 }
