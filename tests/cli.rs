@@ -133,21 +133,31 @@ fn output_is_deterministic_across_runs_and_locations() {
     assert_eq!(first, run(&elsewhere.path().join("showcase")), "output depends on where the bundle is");
 }
 
+/// A copy of `testdata/bundles/<bundle>` in a temporary `<folder>`, built there with `cargo
+/// agent-bundle build` as a user types it, and a way to run further commands in it.
+fn built_in_a_folder_of_its_own(
+    bundle: &str,
+    folder: &str,
+) -> (tempfile::TempDir, impl Fn(&[&str]) -> std::process::Command) {
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path().join(folder);
+    copy_tree(&std::path::Path::new("testdata/bundles").join(bundle), &root);
+    let built = cli().current_dir(&root).args(["agent-bundle", "build"]).status();
+    assert!(built.unwrap().success(), "building {bundle} failed");
+    let in_bundle = move |args: &[&str]| {
+        let mut command = as_cargo_runs_it();
+        command.current_dir(&root).args(args);
+        command
+    };
+    (work, in_bundle)
+}
+
 /// The page's event-route sample (`src/events/tool/after.tsx`), built and simulated on Claude Code and
 /// Codex the way a new user would: from inside the bundle folder, with canonical input and with a
 /// recorded native envelope.
 #[test]
 fn the_pages_event_route_sample_builds_and_simulates_on_claude_and_codex() {
-    let work = tempfile::tempdir().unwrap();
-    let bundle = work.path().join("page-event-route");
-    copy_tree(std::path::Path::new("testdata/bundles/page-event-route"), &bundle);
-    let in_bundle = |args: &[&str]| {
-        let mut command = as_cargo_runs_it();
-        command.current_dir(&bundle).args(args);
-        command
-    };
-    let built = cli().current_dir(&bundle).args(["agent-bundle", "build"]).status();
-    assert!(built.unwrap().success());
+    let (_work, in_bundle) = built_in_a_folder_of_its_own("page-event-route", "page-event-route");
     assert_cmd_snapshot!("page_route_list", in_bundle(&["hooks", "list", "--artifact", "artifact"]));
     assert_cmd_snapshot!("page_route_inspect", in_bundle(&["inspect", "--hooks"]));
     assert_cmd_snapshot!("page_route_inspect_routes", in_bundle(&["inspect", "--routes"]));
@@ -185,16 +195,7 @@ fn the_pages_event_route_sample_builds_and_simulates_on_claude_and_codex() {
 /// The page's three commands, as a new user types them in the bundle folder.
 #[test]
 fn the_pages_inspect_list_and_simulate_commands() {
-    let work = tempfile::tempdir().unwrap();
-    let bundle = work.path().join("hooks-and-scripts");
-    copy_tree(std::path::Path::new("testdata/bundles/page-declaring-a-hook"), &bundle);
-    let in_bundle = |args: &[&str]| {
-        let mut command = as_cargo_runs_it();
-        command.current_dir(&bundle).args(args);
-        command
-    };
-    let built = cli().current_dir(&bundle).args(["agent-bundle", "build"]).status();
-    assert!(built.unwrap().success());
+    let (_work, in_bundle) = built_in_a_folder_of_its_own("page-declaring-a-hook", "hooks-and-scripts");
     assert_cmd_snapshot!("page_list", in_bundle(&["hooks", "list", "--artifact", "artifact", "--target", "claude"]));
     let filters = vec![(r"wall time  \d+ ms", "wall time  [N] ms")];
     insta::with_settings!({ filters => filters }, {

@@ -211,45 +211,34 @@ fn every_recorded_host_envelope_is_accepted_by_the_matching_route() {
     let (_guard, artifact) = build_bundle("route-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let mut summary = String::new();
-    for (folder, host) in [("claude-code", Target::Claude), ("codex", Target::Codex)] {
-        let dir = std::path::Path::new("testdata/envelopes").join(folder);
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
-        for path in files {
-            let name = path.file_name().unwrap().to_str().unwrap().to_string();
-            if ["SOURCES.json", "effects.json", "hook-env.json"].contains(&name.as_str()) {
-                continue;
-            }
-            let bytes = std::fs::read(&path).unwrap();
-            let envelope: Value = serde_json::from_slice(&bytes).unwrap();
-            let native = envelope["hook_event_name"].as_str().unwrap();
-            // Every recorded event is some family's native event: routes reach them all.
-            let row = manifest
-                .hooks
+    for recorded in common::recorded_envelopes() {
+        let (name, host, bytes, native) = (&recorded.name, recorded.host, &recorded.bytes, &recorded.native);
+        // Every recorded event is some family's native event: routes reach them all.
+        let row = manifest
+            .hooks
+            .iter()
+            .find(|r| r.host == host && &r.native_event == native)
+            .unwrap_or_else(|| panic!("{name}: no route wrapper for {native}"));
+        let env = [("AGENT_BUNDLE_TEST_SHAPE", "props")];
+        let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: bytes, env: &env }]).remove(0);
+        let outcome = if run.code == Some(0) {
+            let props = rendered_props(&run, row);
+            let fields: Vec<String> = props["payload"]
+                .as_object()
+                .unwrap()
                 .iter()
-                .find(|r| r.host == host && r.native_event == native)
-                .unwrap_or_else(|| panic!("{folder}/{name}: no route wrapper for {native}"));
-            let env = [("AGENT_BUNDLE_TEST_SHAPE", "props")];
-            let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: &bytes, env: &env }]).remove(0);
-            let outcome = if run.code == Some(0) {
-                let props = rendered_props(&run, row);
-                let fields: Vec<String> = props["payload"]
-                    .as_object()
-                    .unwrap()
-                    .iter()
-                    .map(|(field, value)| format!("{field}<-{}", value["nativeKey"].as_str().unwrap()))
-                    .collect();
-                format!("payload {}", fields.join(" "))
-            } else {
-                // Families that take no context fail this shape at render, after the envelope passed.
-                assert!(run.stderr.contains("cannot take additionalContext"), "{folder}/{name}: {}", run.stderr);
-                let nothing = [("AGENT_BUNDLE_TEST_SHAPE", "nothing")];
-                let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: &bytes, env: &nothing }]).remove(0);
-                assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{folder}/{name}: {}", run.stderr);
-                "accepted (the family takes no context)".to_string()
-            };
-            let _ = writeln!(summary, "{folder}/{name} -> {} ({}): {outcome}", row.event.name(), row.path);
-        }
+                .map(|(field, value)| format!("{field}<-{}", value["nativeKey"].as_str().unwrap()))
+                .collect();
+            format!("payload {}", fields.join(" "))
+        } else {
+            // Families that take no context fail this shape at render, after the envelope passed.
+            assert!(run.stderr.contains("cannot take additionalContext"), "{name}: {}", run.stderr);
+            let nothing = [("AGENT_BUNDLE_TEST_SHAPE", "nothing")];
+            let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: bytes, env: &nothing }]).remove(0);
+            assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{name}: {}", run.stderr);
+            "accepted (the family takes no context)".to_string()
+        };
+        let _ = writeln!(summary, "{name} -> {} ({}): {outcome}", row.event.name(), row.path);
     }
     insta::assert_snapshot!(summary);
 }

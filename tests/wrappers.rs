@@ -259,41 +259,25 @@ fn every_recorded_host_envelope_is_accepted_by_the_matching_wrapper() {
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let mut summary = String::new();
-    for (folder, host) in [("claude-code", Target::Claude), ("codex", Target::Codex)] {
-        let dir = std::path::Path::new("testdata/envelopes").join(folder);
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
-        for path in files {
-            let name = path.file_name().unwrap().to_str().unwrap().to_string();
-            if ["SOURCES.json", "effects.json", "hook-env.json"].contains(&name.as_str()) {
-                continue;
+    for recorded in common::recorded_envelopes() {
+        let (name, host, bytes, native) = (&recorded.name, recorded.host, &recorded.bytes, recorded.native.as_str());
+        let Some(row) = manifest.hooks.iter().find(|r| r.host == host && r.native_event == native && !r.fail_closed)
+        else {
+            // Events the seven config events do not map to (UserPromptSubmit, SessionEnd, …).
+            let mapped = agent_bundle::vocabulary::canonical::CanonicalEvent::ALL
+                .iter()
+                .any(|e| hosts::table(host).event(*e).is_ok_and(|m| m.native == native));
+            assert!(!mapped, "{name}: {native} maps to a config event but has no wrapper");
+            let _ = writeln!(summary, "{name}: {native} is not a config event");
+            continue;
+        };
+        for shape in ["nothing", "deny", "context", "allow"] {
+            let run = run_wrapper(&artifact, &row.path, bytes, &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
+            if shape == "nothing" {
+                assert_eq!(run.code, Some(0), "{name}: {}", run.stderr);
+                assert_eq!(run.stdout, "");
             }
-            let bytes = std::fs::read(&path).unwrap();
-            let envelope: Value = serde_json::from_slice(&bytes).unwrap();
-            let native = envelope["hook_event_name"].as_str().unwrap();
-            let Some(row) =
-                manifest.hooks.iter().find(|r| r.host == host && r.native_event == native && !r.fail_closed)
-            else {
-                // Events the seven config events do not map to (UserPromptSubmit, SessionEnd, …).
-                let mapped = agent_bundle::vocabulary::canonical::CanonicalEvent::ALL
-                    .iter()
-                    .any(|e| hosts::table(host).event(*e).is_ok_and(|m| m.native == native));
-                assert!(!mapped, "{folder}/{name}: {native} maps to a config event but has no wrapper");
-                let _ = writeln!(summary, "{folder}/{name}: {native} is not a config event");
-                continue;
-            };
-            for shape in ["nothing", "deny", "context", "allow"] {
-                let run = run_wrapper(&artifact, &row.path, &bytes, &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
-                if shape == "nothing" {
-                    assert_eq!(run.code, Some(0), "{folder}/{name}: {}", run.stderr);
-                    assert_eq!(run.stdout, "");
-                }
-                let _ = writeln!(
-                    summary,
-                    "{folder}/{name} [{shape}] -> {}",
-                    describe(&run, &artifact).replace('\n', " | ")
-                );
-            }
+            let _ = writeln!(summary, "{name} [{shape}] -> {}", describe(&run, &artifact).replace('\n', " | "));
         }
     }
     insta::assert_snapshot!(summary);

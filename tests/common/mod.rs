@@ -161,6 +161,40 @@ pub fn decide_all(artifact: &Utf8Path, cases: &[Case<'_>]) -> Vec<Run> {
         .collect()
 }
 
+/// One envelope a real host wrote, from `testdata/envelopes/<host folder>/`.
+#[allow(dead_code)]
+pub struct Recorded {
+    /// `claude-code/PreToolUse.json`.
+    pub name: String,
+    pub host: agent_bundle::vocabulary::target::Target,
+    pub bytes: Vec<u8>,
+    /// Its `hook_event_name`.
+    pub native: String,
+}
+
+/// Every recorded Claude Code and Codex envelope, sorted by file (the folders' notes left out).
+#[allow(dead_code)]
+pub fn recorded_envelopes() -> Vec<Recorded> {
+    use agent_bundle::vocabulary::target::Target;
+    let mut recorded = Vec::new();
+    for (folder, host) in [("claude-code", Target::Claude), ("codex", Target::Codex)] {
+        let dir = std::path::Path::new("testdata/envelopes").join(folder);
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for path in files {
+            let file = path.file_name().unwrap().to_str().unwrap().to_string();
+            if ["SOURCES.json", "effects.json", "hook-env.json"].contains(&file.as_str()) {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let envelope: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            let native = envelope["hook_event_name"].as_str().unwrap().to_string();
+            recorded.push(Recorded { name: format!("{folder}/{file}"), host, bytes, native });
+        }
+    }
+    recorded
+}
+
 /// Replaces the temporary artifact path in text with `[ARTIFACT]`.
 pub fn redact(text: &str, artifact: &Utf8Path) -> String {
     text.replace(artifact.as_str(), "[ARTIFACT]")
