@@ -16,11 +16,13 @@ pub mod error;
 mod hooks;
 mod inspect;
 mod snapshot;
+mod types;
 
 pub use self::build::BuildArgs;
 pub use self::hooks::{HooksCommand, ListArgs, SimulateArgs};
 pub use self::inspect::InspectArgs;
 pub use self::snapshot::{ReportFormat, SnapshotAction, SnapshotArgs};
+pub use self::types::{InitArgs, TypesArgs};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -60,6 +62,10 @@ pub enum Command {
     Snapshot(SnapshotArgs),
     /// Print the Event and hook matrix (events, route families, tool selectors and results per host).
     Matrix(MatrixArgs),
+    /// Write agent-bundle's TypeScript declarations into a bundle and map them in its tsconfig.json.
+    Types(TypesArgs),
+    /// Create a new bundle: config, typed handlers, package.json, tsconfig.json, README.
+    Init(InitArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -97,6 +103,8 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Hooks(HooksCommand::List(args)) => self::hooks::run_list(args, stdout),
         Command::Hooks(HooksCommand::Simulate(args)) => self::hooks::run_simulate(args, stdout),
         Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
+        Command::Types(args) => self::types::run_types(args, stdout),
+        Command::Init(args) => self::types::run_init(args, stdout),
         Command::Matrix(args) => {
             match args.format {
                 MatrixFormat::Markdown => write!(stdout, "{}", crate::tools::matrix::markdown())?,

@@ -57,6 +57,8 @@ catalogue! {
     InvalidPluginName = "AB1023", Error, "the plugin name is not a kebab-case identifier";
     UnknownEvent = "AB1024", Error, "a `hooks` key is not one of the seven canonical events";
     InvalidIcon = "AB1026", Error, "`plugin.icon` does not name a PNG file inside the bundle";
+    TypesNotVisible = "AB1030", Warning, "a bundle imports agent-bundle's modules and its tsconfig cannot see their declarations";
+    TypesOutOfDate = "AB1031", Warning, "the bundle's agent-bundle declarations were written by another version";
     UnsuitableIcon = "AB1027", Warning, "the plugin icon is not a square PNG of 512 to 2048 pixels under 2 MB, which the Claude plugin directory requires";
     IncompletePluginMetadata = "AB1025", Warning, "the plugin lacks an author, description or version, which `claude plugin validate --strict` requires";
     // Targets and hook declarations (AB41xx/AB42xx, numbered as in the original).

@@ -645,6 +645,24 @@ pub fn route_family_unsupported(family: &str, target: Target, reason: &str, at: 
     .hint(format!("remove `{target}` from the route's targets"))
 }
 
+pub fn types_not_visible(importer: &Location, modules: &[&str], why: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::TypesNotVisible,
+        format!("`{}` imports {}, and TypeScript cannot see their declarations: {why}", importer.file, list(modules.iter())),
+    )
+    .at(Some(importer), "imports agent-bundle's modules")
+    .note("the build does not need them; editors and `tsc` do")
+    .hint("run `cargo agent-bundle types` in the bundle: it writes the declarations to `.agent-bundle/types/` and maps them in tsconfig.json")
+}
+
+pub fn types_out_of_date(file: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::TypesOutOfDate,
+        format!("`{file}` was written by another version of agent-bundle (or for other host tables)"),
+    )
+    .hint("run `cargo agent-bundle types` to rewrite the declarations")
+}
+
 pub fn route_requires_with_targets(requires_at: &Location, targets_at: &Location) -> Diagnostic {
     Diagnostic::new(Code::RouteRequiresInvalid, "a route's `config` sets both `requires` and `targets`")
         .at(Some(requires_at), "selects hosts by capability")

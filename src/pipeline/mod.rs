@@ -13,6 +13,7 @@ pub mod extract;
 pub(crate) mod icon;
 pub mod normalise;
 pub mod plan;
+pub mod types;
 
 use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
@@ -215,9 +216,39 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         let at = config.plugin.as_ref().map(|p| p.at.clone());
         loaded.diagnostics.push(messages::incomplete_plugin_metadata(&missing, at.as_ref()));
     }
+    loaded.diagnostics.extend(types_visibility(&canonical_root, &source, &normalised, disk));
     loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, routes });
     loaded.sources.push(source);
     finish(loaded)
+}
+
+/// Whether TypeScript can see the declarations of the agent-bundle modules the config and the hook
+/// modules import (their own imports are not followed: those are what the declarations are for).
+fn types_visibility(
+    root: &Utf8Path,
+    config: &SourceFile,
+    normalised: &normalise::Normalised,
+    disk: &dyn Disk,
+) -> Vec<Diagnostic> {
+    let mut needed: Vec<(&'static str, crate::vocabulary::source::Location)> = Vec::new();
+    let mut note = |file: &SourceFile| {
+        for (module, offset) in types::imported_modules(file.path().as_str(), &file.text) {
+            if !needed.iter().any(|(m, _)| *m == module) {
+                let span = crate::vocabulary::source::Span::new(offset as u32, (offset + module.len() + 2) as u32);
+                needed.push((module, file.locate(span)));
+            }
+        }
+    };
+    note(config);
+    for hook in &normalised.hooks {
+        if let normalise::Handler::Module { path } = &hook.handler
+            && let Ok(text) = disk.read_to_string(&root.join(path))
+        {
+            note(&SourceFile::new(path.clone(), text));
+        }
+    }
+    needed.sort_by_key(|(module, _)| types::TSCONFIG_PATHS.iter().position(|(m, _)| m == module));
+    types::check(root, &needed, disk)
 }
 
 /// Reads and judges one route's `export const config` (D2: statically, like the bundle's config). A

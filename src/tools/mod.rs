@@ -2,7 +2,9 @@
 //! `hooks simulate` (an artifact's wrapper run as the host would), `snapshot` (golden renderings of
 //! what hosts read) and the Event and hook matrix (the host tables as a table).
 
+pub mod init;
 pub(crate) mod inspect;
 pub mod matrix;
 pub mod simulate;
 pub(crate) mod snapshot;
+pub mod types;

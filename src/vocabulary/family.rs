@@ -153,6 +153,23 @@ impl Family {
         (!admitted).then(|| format!("{} routes cannot take {}", self.name, part.described()))
     }
 
+    /// How capability rows and type names write the family: `model-switch/before` → `modelSwitchBefore`.
+    pub fn camel(self) -> String {
+        let mut out = String::new();
+        let mut upper = false;
+        for c in self.name.chars() {
+            if c == '/' || c == '-' {
+                upper = true;
+            } else if upper {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
     /// The hook name part of a route: the family with its first `/` as `-` (`tool-after`).
     pub fn slug(self) -> String {
         self.name.replacen('/', "-", 1)

@@ -39,14 +39,14 @@ impl Capability {
     pub fn all_names() -> Vec<String> {
         FAMILIES
             .iter()
-            .flat_map(|f| CAPABILITY_PARTS.iter().map(move |(word, _)| format!("events.{}.{word}", camel(f.name))))
+            .flat_map(|f| CAPABILITY_PARTS.iter().map(move |(word, _)| format!("events.{}.{word}", f.camel())))
             .collect()
     }
 
     pub fn parse(row: &str) -> Option<Capability> {
         let rest = row.strip_prefix("events.")?;
         let (family, part) = rest.rsplit_once('.')?;
-        let family = FAMILIES.into_iter().find(|f| camel(f.name) == family)?;
+        let family = FAMILIES.into_iter().find(|f| f.camel() == family)?;
         let part = CAPABILITY_PARTS.iter().find(|(word, _)| *word == part)?.1;
         Some(Capability { family, part })
     }
@@ -58,23 +58,6 @@ impl Capability {
             PartSupport::Drop(reason) | PartSupport::Refuse(reason) => Err(reason),
         }
     }
-}
-
-/// `model-switch/before` → `modelSwitchBefore`.
-fn camel(family: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in family.chars() {
-        if c == '/' || c == '-' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The hook of one judged route. `selected`: the config's targets.

@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent } from '@agent-bundle/runtime';
+import type { AgentEventRouteProps } from 'agent-bundle';
 
 type State = { goal: string; done: boolean; iterations: number; maxIterations: number };
 
-export default async function LoopUntilDone({ canonical }) {
+export default async function LoopUntilDone({ canonical }: AgentEventRouteProps<'stop'>) {
   // Cursor sends no cwd on stop; the loop then has nothing to read and lets the agent stop.
   const cwd = canonical.payload.cwd?.value;
   if (!cwd) return null;

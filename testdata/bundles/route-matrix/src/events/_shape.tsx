@@ -1,7 +1,9 @@
 // Renders the result shape named by AGENT_BUNDLE_TEST_SHAPE. `_`-prefixed, so not a route itself.
+// The illegal shapes are type errors too, each marked `@ts-expect-error` (tests/typescript.rs).
 import { Agent } from '@agent-bundle/runtime';
+import type { AgentEventRouteProps } from 'agent-bundle';
 
-type Props = { canonical: any; native: any; signal: AbortSignal };
+type Props = AgentEventRouteProps;
 
 const rewrite = { command: 'echo rewritten' };
 
@@ -51,12 +53,30 @@ const shapes: Record<string, (props: Props) => unknown> = {
     return <Agent.Context>{`aborted by ${(reason as Error).name}`}</Agent.Context>;
   },
   // Illegal shapes.
-  'deny without reason': () => <Agent.Result value={{ outcome: 'deny' }} />,
-  'unknown outcome': () => <Agent.Result value={{ outcome: 'approve' }} />,
-  'additionalContext in value': () => <Agent.Result value={{ additionalContext: 'no' } as any} />,
-  'text outside context': () => <Agent.Result>stray text</Agent.Result>,
-  'Agent.Text': () => <Agent.Text>shown to nobody</Agent.Text>,
-  'an HTML element': () => <div>hello</div>,
+  'deny without reason': () => (
+    // @ts-expect-error: a denial needs a reason
+    <Agent.Result value={{ outcome: 'deny' }} />
+  ),
+  'unknown outcome': () => (
+    // @ts-expect-error: not an outcome
+    <Agent.Result value={{ outcome: 'approve' }} />
+  ),
+  'additionalContext in value': () => (
+    // @ts-expect-error: context goes in <Agent.Context>
+    <Agent.Result value={{ additionalContext: 'no' }} />
+  ),
+  'text outside context': () => (
+    // @ts-expect-error: text reaches a host only inside <Agent.Context>
+    <Agent.Result>stray text</Agent.Result>
+  ),
+  'Agent.Text': () => (
+    // @ts-expect-error: no host receives Agent.Text from an event route
+    <Agent.Text>shown to nobody</Agent.Text>
+  ),
+  'an HTML element': () => (
+    // @ts-expect-error: no host receives HTML
+    <div>hello</div>
+  ),
   'two results': () => (
     <>
       <Agent.Result value={{ outcome: 'continue' }} />

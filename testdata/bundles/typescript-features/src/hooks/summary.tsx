@@ -1,3 +1,4 @@
+/** @jsxImportSource react */
 import { render } from '../lib/render';
 
 export default (event: { toolName: string }) => ({

@@ -1,4 +1,5 @@
 import { Agent } from '@agent-bundle/runtime';
+import type { AgentEventRouteProps } from 'agent-bundle';
 
 export const config = { tools: ['shell'], requires: ['events.toolBefore.deny'], timeoutMs: 2_000 };
 
@@ -8,8 +9,9 @@ const RULES: Array<[RegExp, string]> = [
   [/\b(curl|wget)\b[^|]*\|\s*(sudo\s+)?(ba|z)?sh\b/, 'piping a download into a shell'],
 ];
 
-export default async function Guard({ canonical }) {
-  const command = String(canonical.payload.toolInput?.value?.command ?? '');
+export default async function Guard({ canonical }: AgentEventRouteProps<'tool/before'>) {
+  const input = canonical.payload.toolInput?.value as { command?: unknown } | undefined;
+  const command = typeof input?.command === 'string' ? input.command : '';
   const hit = RULES.find(([pattern]) => pattern.test(command));
   if (!hit) return null;
   return <Agent.Result value={{ outcome: 'deny', reason: `Blocked: ${hit[1]} (\`${command}\`)` }} />;

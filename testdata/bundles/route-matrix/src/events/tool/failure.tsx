@@ -1,5 +1,6 @@
+import type { AgentEventRouteProps } from 'agent-bundle';
 import { renderShape } from '../_shape';
 
-export default async function ToolFailure(props) {
+export default async function ToolFailure(props: AgentEventRouteProps) {
   return renderShape(props);
 }

@@ -1,0 +1,491 @@
+//! TypeScript declarations for the modules a bundle imports from agent-bundle (`agent-bundle/config`,
+//! `agent-bundle`, `@agent-bundle/runtime` and its JSX entry), generated from the tables the compiler
+//! itself uses: the events, selectors and hosts, each event's payload as the host tables decode it,
+//! the page's rules of what a result may hold, the route families with their payload fields and
+//! capability rows. So the types cannot drift from what the wrappers accept.
+//!
+//! A bundle gets them without an npm package: `cargo agent-bundle types` writes them under
+//! `.agent-bundle/types/` in the bundle, and the bundle's tsconfig maps the module names there by
+//! `paths` ([`TSCONFIG_PATHS`]); `npm install` never touches that folder. `build` warns when a bundle
+//! imports these modules and its tsconfig cannot see them (`pipeline::types`).
+
+mod payload;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+pub use crate::pipeline::types::{TSCONFIG_PATHS, TYPES_DIR, header};
+
+use crate::hosts;
+use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
+use crate::vocabulary::family::FAMILIES;
+use crate::vocabulary::target::Target;
+
+/// Every declaration file, by path under [`TYPES_DIR`].
+pub fn declarations() -> BTreeMap<&'static str, String> {
+    BTreeMap::from([
+        ("agent-bundle/config.d.ts", config_module()),
+        ("agent-bundle/index.d.ts", main_module()),
+        ("@agent-bundle/runtime/index.d.ts", runtime_module()),
+        ("@agent-bundle/runtime/jsx-runtime.d.ts", jsx_runtime_module()),
+    ])
+}
+
+/// The `paths` a bundle's tsconfig needs, as the JSON object to put under `compilerOptions.paths`.
+pub fn tsconfig_paths() -> serde_json::Value {
+    let paths: serde_json::Map<String, serde_json::Value> = TSCONFIG_PATHS
+        .iter()
+        .map(|(module, file)| ((*module).to_string(), serde_json::json!([format!("./{TYPES_DIR}/{file}")])))
+        .collect();
+    serde_json::Value::Object(paths)
+}
+
+/// The tsconfig.json a new bundle gets: strict TypeScript for Node, JSX compiled against
+/// `@agent-bundle/runtime`, and the declarations mapped by `paths`.
+pub fn tsconfig_template() -> serde_json::Value {
+    serde_json::json!({
+        "compilerOptions": {
+            "target": "ES2022",
+            "module": "ESNext",
+            "moduleResolution": "Bundler",
+            "strict": true,
+            "noEmit": true,
+            "skipLibCheck": true,
+            "jsx": "react-jsx",
+            "jsxImportSource": "@agent-bundle/runtime",
+            "paths": tsconfig_paths(),
+        },
+        "include": ["agent-bundle.config.ts", "src"],
+    })
+}
+
+/// What `cargo agent-bundle types` did.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// Root-relative paths written, in order.
+    pub written: Vec<String>,
+    /// Root-relative paths already up to date.
+    pub unchanged: Vec<String>,
+}
+
+/// Writes the declarations under `<root>/.agent-bundle/types/` (only files whose bytes change) and
+/// makes `<root>/tsconfig.json` map them: a new one when there is none, the missing keys merged into
+/// one without comments. A tsconfig with comments is left alone (rewriting it would lose them): the
+/// error says which keys to add. With `check`, nothing is written and any change is an error.
+pub fn write_types(root: &camino::Utf8Path, check: bool) -> Result<Written, String> {
+    let mut report = Written::default();
+    let mut changes: Vec<(camino::Utf8PathBuf, String, String)> = Vec::new();
+    for (file, text) in declarations() {
+        let relative = format!("{TYPES_DIR}/{file}");
+        changes.push((root.join(&relative), relative, text));
+    }
+    let tsconfig_path = root.join("tsconfig.json");
+    let tsconfig = match std::fs::read_to_string(&tsconfig_path) {
+        Err(_) => Some(
+            crate::vocabulary::json::pretty(&tsconfig_template())
+                + "
+",
+        ),
+        Ok(text) => merged_tsconfig(&text)?,
+    };
+    if let Some(text) = tsconfig {
+        changes.push((tsconfig_path, "tsconfig.json".to_string(), text));
+    }
+    for (path, relative, text) in changes {
+        if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+            report.unchanged.push(relative);
+            continue;
+        }
+        if check {
+            return Err(format!("`{relative}` is not up to date: run `cargo agent-bundle types`"));
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create `{parent}`: {e}"))?;
+        }
+        std::fs::write(&path, text).map_err(|e| format!("cannot write `{path}`: {e}"))?;
+        report.written.push(relative);
+    }
+    Ok(report)
+}
+
+/// The tsconfig with the keys the declarations need, or `None` when it has them all already.
+fn merged_tsconfig(text: &str) -> Result<Option<String>, String> {
+    let stripped = crate::pipeline::types::strip_jsonc(text);
+    let mut value: serde_json::Value = serde_json::from_str(&stripped).map_err(|e| {
+        format!("tsconfig.json does not parse ({e}); fix it, then run `cargo agent-bundle types` again")
+    })?;
+    let wanted = tsconfig_paths();
+    let options = &value["compilerOptions"];
+    let has_all =
+        wanted.as_object().expect("paths are an object").iter().all(|(k, v)| options["paths"].get(k) == Some(v))
+            && options["jsxImportSource"] == "@agent-bundle/runtime";
+    if has_all {
+        return Ok(None);
+    }
+    if serde_json::from_str::<serde_json::Value>(text).is_err() {
+        return Err(format!(
+            "tsconfig.json has comments, so agent-bundle leaves it to you: add to `compilerOptions` \
+             `\"jsx\": \"react-jsx\"`, `\"jsxImportSource\": \"@agent-bundle/runtime\"` and `\"paths\": {}`",
+            crate::vocabulary::json::compact(&wanted)
+        ));
+    }
+    let options = value
+        .as_object_mut()
+        .ok_or("tsconfig.json is not an object")?
+        .entry("compilerOptions")
+        .or_insert_with(|| serde_json::json!({}));
+    let options = options.as_object_mut().ok_or("tsconfig.json's compilerOptions is not an object")?;
+    options.entry("jsx").or_insert_with(|| serde_json::json!("react-jsx"));
+    options.insert("jsxImportSource".into(), serde_json::json!("@agent-bundle/runtime"));
+    let paths = options.entry("paths").or_insert_with(|| serde_json::json!({}));
+    let paths = paths.as_object_mut().ok_or("tsconfig.json's compilerOptions.paths is not an object")?;
+    for (module, files) in wanted.as_object().expect("paths are an object") {
+        paths.insert(module.clone(), files.clone());
+    }
+    Ok(Some(
+        crate::vocabulary::json::pretty(&value)
+            + "
+",
+    ))
+}
+
+fn quoted(items: impl IntoIterator<Item = impl AsRef<str>>) -> String {
+    let items: Vec<String> = items.into_iter().map(|i| format!("'{}'", i.as_ref())).collect();
+    if items.is_empty() { "never".to_string() } else { items.join(" | ") }
+}
+
+fn hook_targets() -> Vec<Target> {
+    Target::ALL.into_iter().filter(|t| hosts::table(*t).has_hooks()).collect()
+}
+
+/// `agent-bundle/config`: `defineConfig` and the config's types.
+fn config_module() -> String {
+    let mut out = header();
+    let targets = quoted(Target::ALL.iter().map(|t| t.name()));
+    let with_hooks = quoted(hook_targets().iter().map(|t| t.name()));
+    let events = quoted(CanonicalEvent::ALL.iter().map(|e| e.name()));
+    let selectors = quoted(Selector::ALL.iter().map(|s| s.name()));
+    let native = hook_targets().iter().map(|t| format!("`{}:${{string}}`", t.name())).collect::<Vec<_>>().join(" | ");
+    let sources = quoted(hosts::session_sources());
+    let tool_events = quoted(CanonicalEvent::ALL.iter().filter(|e| e.accepts_tools()).map(|e| e.name()));
+    let _ = write!(
+        out,
+        r#"
+/** A host agent-bundle builds for (`portable` has no hooks). */
+export type Target = {targets};
+/** A host that runs hooks. */
+export type HookTarget = {with_hooks};
+/** The seven config events. Other events are reached by event routes under `src/events/`. */
+export type CanonicalEvent = {events};
+/** A canonical tool selector; each host's table maps it to its own tool names. */
+export type Selector = {selectors};
+/** `<host>:<native tool name>`; `*` stands for any run of characters (`claude:mcp__github__*`). */
+export type NativeSelector = {native};
+export type ToolSelector = Selector | NativeSelector;
+/** A session source some host sends on sessionStart. */
+export type SessionSource = {sources};
+/** The events whose hooks may filter by `tools`. */
+export type ToolEvent = {tool_events};
+
+/** One hook of a config event. */
+export interface HookEntry<E extends CanonicalEvent = CanonicalEvent> {{
+  /** A module path relative to the bundle root, or a prebuilt file inside a payload. */
+  handler: string | {{ prebuilt: string }};
+  /** Hosts for this hook; among the config's `targets`. */
+  targets?: HookTarget[];
+  /** Whole seconds; omitted means the host's default. */
+  timeout?: number;
+  /** beforeTool and afterTool only. */
+  tools?: E extends ToolEvent ? ToolSelector[] : never;
+  /** sessionStart only: the session sources the hook runs for. */
+  sources?: E extends 'sessionStart' ? SessionSource[] : never;
+  /** beforeTool only: any failure of the hook blocks the tool. */
+  failClosed?: E extends 'beforeTool' ? boolean : never;
+  /** Extra command arguments, prebuilt handlers only. */
+  args?: string[];
+}}
+
+export type HookDeclaration<E extends CanonicalEvent = CanonicalEvent> = string | HookEntry<E>;
+
+export type Hooks = {{ [E in CanonicalEvent]?: HookDeclaration<E> | HookDeclaration<E>[] }};
+
+export interface Author {{
+  name: string;
+  email?: string;
+  url?: string;
+}}
+
+export interface PluginConfig {{
+  /** kebab-case; default: the bundle folder's name. */
+  name?: string;
+  description?: string;
+  version?: string;
+  /** `'Name <email> (url)'` or an object. */
+  author?: string | Author;
+  /** An SPDX id. */
+  license?: string;
+  /** A square PNG inside the bundle. */
+  icon?: string;
+}}
+
+export type PayloadDeclaration = string | {{ source: string; targets?: Target[] }};
+
+export interface BundleConfig {{
+  /** npm packages shipped whole instead of bundled. */
+  external?: string[];
+}}
+
+export interface AgentBundleConfig {{
+  hooks?: Hooks;
+  plugin?: PluginConfig;
+  /** Default: `['claude', 'codex']`. */
+  targets?: Target[];
+  payload?: Record<string, PayloadDeclaration>;
+  bundle?: BundleConfig;
+}}
+
+/** Returns the config as it is: agent-bundle reads it without running it. */
+export declare function defineConfig(config: AgentBundleConfig): AgentBundleConfig;
+"#
+    );
+    out
+}
+
+/// The TypeScript type of a result for `event`: a union of one object type per legal outcome, each
+/// with exactly the keys the page allows on that event (the others typed `never`, so writing them
+/// is an error).
+fn result_type(event: CanonicalEvent) -> String {
+    let allowed = |part: ResultPart| event.refuses(part).is_none();
+    let context =
+        if allowed(ResultPart::AdditionalContext) { "additionalContext?: string" } else { "additionalContext?: never" };
+    let mut variants = Vec::new();
+    let rewrite = |with: bool| {
+        if with && allowed(ResultPart::UpdatedInput) {
+            "updatedInput?: Record<string, unknown>"
+        } else {
+            "updatedInput?: never"
+        }
+    };
+    variants.push(format!("{{ outcome?: 'continue'; reason?: never; {context}; {} }}", rewrite(true)));
+    if allowed(ResultPart::Deny) {
+        variants.push(format!("{{ outcome: 'deny'; reason: string; {context}; {} }}", rewrite(false)));
+    }
+    for (part, word) in [(ResultPart::Allow, "allow"), (ResultPart::Ask, "ask")] {
+        if allowed(part) {
+            variants.push(format!("{{ outcome: '{word}'; reason?: never; {context}; {} }}", rewrite(true)));
+        }
+    }
+    variants.join("\n  | ")
+}
+
+/// `agent-bundle`: handler and route types.
+fn main_module() -> String {
+    let mut out = header();
+    out.push_str(
+        "\nimport type { CanonicalEvent, HookTarget, ToolSelector } from './config';\n\
+         export type * from './config';\n\n",
+    );
+    out.push_str(
+        "/** What a config handler receives, per event: the payload the wrappers decode from the host's envelope. */\n",
+    );
+    out.push_str("export interface HookPayloads {\n");
+    for event in CanonicalEvent::ALL {
+        let _ = writeln!(out, "  {}: {{", event.name());
+        for (field, ty, required) in payload::config_fields(event) {
+            let optional = if required { "" } else { "?" };
+            let _ = writeln!(out, "    readonly {field}{optional}: {ty};");
+        }
+        out.push_str("  };\n");
+    }
+    out.push_str("}\n\n");
+    out.push_str("/** What a handler may return on each event; an illegal result (a deny on sessionStart, a reason without a deny, updatedInput with a deny) is a type error. */\n");
+    out.push_str("export interface HookResults {\n");
+    for event in CanonicalEvent::ALL {
+        let _ = writeln!(out, "  {}:\n  | {};", event.name(), result_type(event));
+    }
+    out.push_str("}\n\n");
+    out.push_str(
+        "export type HookPayload<E extends CanonicalEvent> = HookPayloads[E];\n\
+         export type HookResult<E extends CanonicalEvent> = HookResults[E];\n\n\
+         export interface HookContext {\n\
+         \x20 /** The host running the hook. */\n\
+         \x20 readonly target: HookTarget;\n\
+         \x20 /** The host's own event name. */\n\
+         \x20 readonly nativeEvent: string;\n\
+         \x20 /** The host's envelope as received (deep-frozen). */\n\
+         \x20 readonly nativeInput: Readonly<Record<string, unknown>>;\n\
+         }\n\n\
+         /** A config handler: `export default (async (event) => { … }) satisfies HookHandler<'beforeTool'>;` */\n\
+         export type HookHandler<E extends CanonicalEvent> = (\n\
+         \x20 event: HookPayload<E>,\n\
+         \x20 context: HookContext,\n\
+         ) => HookResult<E> | void | Promise<HookResult<E> | void>;\n\n",
+    );
+
+    let families = quoted(FAMILIES.iter().map(|f| f.name));
+    let camel = quoted(FAMILIES.iter().map(|f| f.camel()));
+    let _ = write!(
+        out,
+        r#"/** An event-route family: a module `src/events/<family>.tsx`. */
+export type Family = {families};
+/** A capability row a route may require: `events.<family in camelCase>.<part>`. */
+export type Capability = `events.${{{camel}}}.${{'deny' | 'allow' | 'ask' | 'context' | 'rewrite'}}`;
+
+/** A route's `export const config`. */
+export interface AgentEventRouteConfig {{
+  /** `'standalone'` (default): the route renders in its own wrapper process. */
+  runtime?: 'standalone' | 'shared';
+  fallback?: 'none' | 'standalone';
+  /** Hosts for the route; not together with `requires`. */
+  targets?: HookTarget[];
+  /** The route goes to every selected host that has all of these. */
+  requires?: Capability[];
+  /** The route's budget in milliseconds: its `signal` aborts then. */
+  timeoutMs?: number;
+  /** Tool families only. */
+  tools?: ToolSelector[];
+}}
+
+/** A payload field as the host sent it: absent when the host did not. */
+export interface PayloadField<T> {{
+  readonly value: T;
+  /** The host's own key it was read from. */
+  readonly nativeKey: string;
+}}
+
+/** Each family's payload fields. */
+export interface FamilyPayloads {{
+"#
+    );
+    for family in FAMILIES {
+        let _ = writeln!(out, "  '{}': {{", family.name);
+        for (field, ty) in payload::route_fields(family) {
+            let _ = writeln!(out, "    readonly {field}?: PayloadField<{ty}>;");
+        }
+        out.push_str("  };\n");
+    }
+    out.push_str(
+        r#"}
+
+export interface Provenance {
+  readonly host: HookTarget;
+  readonly hostContractRevision: string;
+  readonly nativeEvent: string;
+  readonly source: 'native';
+}
+
+export interface Canonical<F extends Family = Family> {
+  readonly event: F;
+  /** SHA-256 over the family, the envelope and the host: the same delivery, the same key. */
+  readonly idempotencyKey: string;
+  readonly observedAt: string;
+  /** Counts renders in this process, from 1. */
+  readonly sequence: number;
+  readonly provenance: Provenance;
+  readonly payload: FamilyPayloads[F];
+}
+
+/** A route component's props. */
+export interface AgentEventRouteProps<F extends Family = Family> {
+  readonly canonical: Canonical<F>;
+  /** The host's envelope as validated (deep-frozen). */
+  readonly native: Readonly<Record<string, unknown>>;
+  /** Aborts at `timeoutMs`, else at the wrapper's deadline. */
+  readonly signal: AbortSignal;
+}
+"#,
+    );
+    out
+}
+
+/// `@agent-bundle/runtime`: the elements a route renders.
+fn runtime_module() -> String {
+    let mut out = header();
+    out.push_str(
+        r#"
+import type { AgentElement, ElementNode } from './jsx-runtime';
+export type { AgentElement, AgentNode, ElementNode } from './jsx-runtime';
+
+/**
+ * What `<Agent.Result value>` carries: a denial with its reason, or another outcome; context goes
+ * in `<Agent.Context>`. Which outcomes a family and host take is checked when the route renders.
+ */
+export type ResultValue =
+  | { outcome: 'deny'; reason: string; updatedInput?: never }
+  | {
+      outcome?: 'continue' | 'allow' | 'ask';
+      reason?: never;
+      /** tool/before only. */
+      updatedInput?: Record<string, unknown>;
+    };
+
+/** The elements an event route answers with. */
+export declare const Agent: {
+  /** The route's decision; at most one per render. */
+  Result(props: { value?: ResultValue; children?: ElementNode }): AgentElement;
+  /** Text for the host's context channel; every Context's text is joined. */
+  Context(props: { children?: string | number | (string | number)[] }): AgentElement;
+};
+"#,
+    );
+    out
+}
+
+/// `@agent-bundle/runtime/jsx-runtime`: what TypeScript's `jsx: "react-jsx"` needs, with no
+/// intrinsic elements (a `<div>` reaches no host, so it is a type error).
+fn jsx_runtime_module() -> String {
+    let mut out = header();
+    out.push_str(
+        r#"
+declare const element: unique symbol;
+export interface AgentElement {
+  readonly [element]: true;
+}
+/** What a component may render: elements, text (inside `<Agent.Context>`), nothing. */
+export type AgentNode = AgentElement | string | number | boolean | null | undefined | AgentNode[];
+/** Elements only: what `<Agent.Result>` may hold (text outside `<Agent.Context>` reaches no host). */
+export type ElementNode = AgentElement | boolean | null | undefined | ElementNode[];
+
+export declare namespace JSX {
+  type Element = AgentElement;
+  type ElementType = (props: any) => AgentNode | Promise<AgentNode>;
+  interface IntrinsicElements {}
+  interface ElementChildrenAttribute {
+    children: {};
+  }
+}
+
+export declare const Fragment: (props: { children?: AgentNode }) => AgentElement;
+export declare function jsx(type: unknown, props: unknown, key?: unknown): AgentElement;
+export declare function jsxs(type: unknown, props: unknown, key?: unknown): AgentElement;
+"#,
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_follow_the_pages_rules() {
+        let session = result_type(CanonicalEvent::SessionStart);
+        assert!(!session.contains("'deny'"), "sessionStart cannot deny: {session}");
+        assert!(session.contains("additionalContext?: string"));
+        let stop = result_type(CanonicalEvent::Stop);
+        assert!(stop.contains("outcome: 'deny'; reason: string; additionalContext?: never"), "{stop}");
+        let before = result_type(CanonicalEvent::BeforeTool);
+        for outcome in ["'deny'", "'allow'", "'ask'"] {
+            assert!(before.contains(outcome), "{before}");
+        }
+        assert!(before.contains("outcome: 'deny'; reason: string; additionalContext?: string; updatedInput?: never"));
+    }
+
+    #[test]
+    fn every_module_a_bundle_imports_has_a_declaration() {
+        let files = declarations();
+        for (_, file) in TSCONFIG_PATHS {
+            assert!(files.get(file).is_some_and(|text| text.starts_with(&header())), "{file}");
+        }
+    }
+}
