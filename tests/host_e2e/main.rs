@@ -444,7 +444,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 }
 
 /// Every bundle under testdata/ that builds: all but the deliberate mistakes of testdata/diagnostics
-/// and the monorepo's broken member.
+/// and testdata/types, and the monorepo's broken member.
 fn testdata_bundles() -> Vec<PathBuf> {
     let found = agent_bundle::pipeline::discover::find_bundles(camino::Utf8Path::new("testdata"), &RealDisk)
         .unwrap_or_default();
@@ -452,6 +452,7 @@ fn testdata_bundles() -> Vec<PathBuf> {
         .into_iter()
         .filter(|p| {
             !p.starts_with("testdata/diagnostics")
+                && !p.starts_with("testdata/types")
                 && !p.ends_with("tools/broken")
                 && !p.ends_with("bundles/failing")
                 && !p.as_str().contains("/.in-tree-")
