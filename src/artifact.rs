@@ -69,6 +69,9 @@ pub struct ManifestHost {
     pub table_digest: String,
     pub manifest: String,
     pub document: String,
+    /// The host's MCP document, when the plugin carries the shared runtime's server for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_document: Option<String>,
 }
 
 /// One simulatable hook on one host.
@@ -93,6 +96,10 @@ pub struct IndexRow {
     pub fail_closed: bool,
     /// The wrapper, relative to the artifact root.
     pub path: String,
+    /// For a route forwarded to the shared runtime: the MCP server entry the host starts, which
+    /// must be running for the wrapper to answer (`hooks simulate` starts it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_runtime: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -26,6 +26,7 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         sources: Vec::new(),
         budget_ms: None,
         budget_at: None,
+        shared: None,
         declared_at: at.clone(),
         tools_at: Some(at),
         identity: String::new(),

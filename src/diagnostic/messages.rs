@@ -624,15 +624,14 @@ pub fn route_tools_on_non_tool_family(family: &str, at: &Location) -> Diagnostic
         .hint("remove `tools`, or answer a tool family (`tool/before`, `tool/after`, `tool/failure`, `permission/request`, `permission/denied`)")
 }
 
-pub fn shared_runtime_unhosted(path: &str, at: Option<&Location>) -> Diagnostic {
+pub fn shared_runtime_unhosted(hook: &str, host: &HostName, why: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::SharedRuntimeUnhosted,
-        format!("route `{path}` asks for the shared runtime, and no generated MCP server hosts one in this version"),
+        format!("`{hook}` asks for the shared runtime, which {} {} cannot host, and has no standalone fallback", host.host, host.version),
     )
-    .at(at, "`runtime: 'shared'`")
-    .hint(
-        "use `runtime: 'standalone'` (the default), or add `fallback: 'standalone'` so the route still runs on its own",
-    )
+    .at(Some(at), "`runtime: 'shared'`")
+    .note(why.to_string())
+    .hint("add `fallback: 'standalone'` so the route renders in its own wrapper there, or leave that host out of its `targets`")
 }
 
 pub fn route_family_unsupported(family: &str, target: Target, reason: &str, at: &Location) -> Diagnostic {

@@ -64,6 +64,9 @@ pub struct HookSurface {
     pub root_token: String,
     /// What the host waits for a hook when the declaration gives no timeout (`None`: not documented).
     pub default_timeout_seconds: Option<u32>,
+    /// Where the plugin declares the MCP server that hosts shared routes (D12), or why agent-bundle
+    /// generates none for this host.
+    pub mcp_server: Support<McpServerDocument>,
     /// Envelope fields every event carries (unless the event opts out).
     #[serde(default)]
     pub common_input: Vec<InputField>,
@@ -128,6 +131,16 @@ pub struct EventMapping {
     /// (SessionStart's `source`), or why it cannot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_matcher: Option<Support<SourceMatcher>>,
+}
+
+/// The plugin file that declares MCP servers: `{ "mcpServers": { <name>: { command, args } } }`.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct McpServerDocument {
+    /// Plugin-relative path of the document.
+    pub document: String,
+    /// The placeholder the host replaces with the installed plugin's root in the server's arguments.
+    pub root_token: String,
 }
 
 /// A matcher over a session's source: what a sessionStart entry's `sources` are written as.

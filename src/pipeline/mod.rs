@@ -217,6 +217,20 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         loaded.diagnostics.push(messages::incomplete_plugin_metadata(&missing, at.as_ref()));
     }
     loaded.diagnostics.extend(types_visibility(&canonical_root, &source, &normalised, disk));
+    // Later stages point into route and hook modules too: their text, for the labels.
+    let mut labelled: Vec<Utf8PathBuf> =
+        loaded.diagnostics.iter().flat_map(|d| d.labels.iter().map(|l| l.location.file.clone())).collect();
+    labelled.sort();
+    labelled.dedup();
+    for file in labelled {
+        let known = file == config_file || loaded.sources.iter().any(|s| s.path() == file);
+        if !known
+            && file.is_relative()
+            && let Ok(text) = disk.read_to_string(&canonical_root.join(&file))
+        {
+            loaded.sources.push(SourceFile::new(file.to_string(), text));
+        }
+    }
     loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, routes });
     loaded.sources.push(source);
     finish(loaded)
@@ -234,7 +248,10 @@ fn types_visibility(
     let mut note = |file: &SourceFile| {
         for (module, offset) in types::imported_modules(file.path().as_str(), &file.text) {
             if !needed.iter().any(|(m, _)| *m == module) {
-                let span = crate::vocabulary::source::Span::new(offset as u32, (offset + module.len() + 2) as u32);
+                // The JSX runtime's import is implicit (offset 0, nothing to underline) unless written.
+                let written = file.text[offset..].starts_with(['\'', '"']);
+                let end = if written { offset + module.len() + 2 } else { offset };
+                let span = crate::vocabulary::source::Span::new(offset as u32, end as u32);
                 needed.push((module, file.locate(span)));
             }
         }
@@ -277,7 +294,7 @@ fn read_route(
     if let Some(node) = extracted.value {
         let Staged { value, diagnostics: read } = config::read_route_config(&file, &node);
         diagnostics.extend(read);
-        diagnostics.extend(config::judge_route(route.family, &value, selected, &route.path));
+        diagnostics.extend(config::judge_route(route.family, &value, selected));
         route_config = value;
     }
     match extract::route_default_export(&file) {

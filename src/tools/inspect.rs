@@ -92,7 +92,7 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
         let _ = writeln!(out, "{}  ({})", family, hook.handler.path());
         let _ = writeln!(out, "  hook     {}", hook.name);
         let budget = hook.budget_ms.map(|ms| format!("; signal aborts at {ms} ms")).unwrap_or_default();
-        let _ = writeln!(out, "  runtime  standalone{budget}");
+        let _ = writeln!(out, "  runtime  {}{budget}", runtime_words(hook));
         let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
         tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));
         if !tools.is_empty() {
@@ -136,6 +136,17 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
     out
 }
 
+/// How `inspect` names a route's runtime.
+fn runtime_words(hook: &Hook) -> &'static str {
+    match &hook.shared {
+        Some(shared) if shared.fallback => {
+            "shared runtime (the plugin's MCP server), its own wrapper where no server answers"
+        }
+        Some(_) => "shared runtime (the plugin's MCP server), no fallback",
+        None => "standalone runtime (its own wrapper process)",
+    }
+}
+
 /// The per-hook listing of `inspect --hooks`.
 pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
     let hooks = shown_hooks(bundle, filter);
@@ -177,7 +188,7 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         }
         if let Some(family) = hook.event.route() {
             let budget = hook.budget_ms.map(|ms| format!(", signal aborts at {ms} ms")).unwrap_or_default();
-            let _ = writeln!(out, "  route    standalone runtime (its own wrapper process){budget}");
+            let _ = writeln!(out, "  route    {}{budget}", runtime_words(hook));
             let _ = writeln!(out, "  payload  {}", family.payload.join(", "));
         }
         for plan in plans {
@@ -196,6 +207,9 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
             native_event, matcher, timeout_seconds, host_default_timeout_seconds, fail_closed, ..
         } => {
             let mut line = native_event.clone();
+            if matches!(delivery, Delivery::Native { shared: true, .. }) {
+                line.push_str(" (forwarded to the shared runtime)");
+            }
             if hook.event.accepts_tools() {
                 let _ = write!(line, "  matcher {}", matcher.as_deref().unwrap_or("(every tool)"));
             } else if let Some(matcher) = matcher {

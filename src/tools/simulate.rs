@@ -381,9 +381,58 @@ struct Run {
     wall_time: Duration,
 }
 
+/// The artifact's MCP server, started as the host starts it for a session, with a runtime folder of
+/// its own; stopped (stdin closed, then killed) when dropped.
+struct SharedServer {
+    child: std::process::Child,
+    runtime_dir: camino::Utf8PathBuf,
+}
+
+impl SharedServer {
+    fn start(artifact: &Utf8Path, entry: &str) -> Result<SharedServer, SimulateError> {
+        let runtime_dir = artifact.parent().unwrap_or(artifact).join("shared-runtime");
+        let child = Command::new("node")
+            .arg(artifact.join(entry))
+            .current_dir(artifact)
+            .env("AGENT_BUNDLE_RUNTIME_DIR", &runtime_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(SimulateError::Node)?;
+        let server = SharedServer { child, runtime_dir };
+        let started = Instant::now();
+        while !server.listening() {
+            if started.elapsed() > Duration::from_secs(10) {
+                return Err(SimulateError::BadInput(format!(
+                    "the plugin's MCP server ({entry}) did not open its socket"
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Ok(server)
+    }
+
+    fn listening(&self) -> bool {
+        std::fs::read_dir(&self.runtime_dir)
+            .map(|entries| entries.flatten().any(|e| e.path().extension().is_some_and(|x| x == "sock")))
+            .unwrap_or(false)
+    }
+}
+
+impl Drop for SharedServer {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: Duration) -> Result<Run, SimulateError> {
     use std::os::unix::process::CommandExt;
 
+    // A shared route answers only with the plugin's MCP server running, as in the host.
+    let server = row.shared_runtime.as_deref().map(|entry| SharedServer::start(artifact, entry)).transpose()?;
     let root = artifact.to_path_buf();
     let table = hosts::table(row.host);
     let token = &table.hooks.as_ref().expect("indexed hosts have hooks").root_token;
@@ -394,6 +443,7 @@ fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: D
         .current_dir(&root)
         .env(variable, &root)
         .env("AGENT_BUNDLE_HOOK_SIMULATION", "1")
+        .envs(server.iter().map(|s| ("AGENT_BUNDLE_RUNTIME_DIR", s.runtime_dir.as_str())))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

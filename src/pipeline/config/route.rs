@@ -95,7 +95,7 @@ pub fn read_route_config(file: &SourceFile, node: &Node) -> Staged<RouteConfig> 
 /// Judges a route's config against the host tables: known runtimes and targets, hosts that have the
 /// family, tools only on families that see tool calls, and a shared runtime that something hosts.
 /// `selected` are the config's targets (with hooks).
-pub fn judge_route(family: Family, config: &RouteConfig, selected: &[Target], path: &str) -> Vec<Diagnostic> {
+pub fn judge_route(family: Family, config: &RouteConfig, selected: &[Target]) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     if let Some(runtime) = &config.runtime
         && !matches!(runtime.value.as_str(), "standalone" | "shared")
@@ -116,12 +116,6 @@ pub fn judge_route(family: Family, config: &RouteConfig, selected: &[Target], pa
             &["none", "standalone"],
             &fallback.at,
         ));
-    }
-    let shared = config.runtime.as_ref().is_some_and(|r| r.value == "shared");
-    let falls_back = config.fallback.as_ref().is_some_and(|f| f.value == "standalone");
-    if shared && !falls_back {
-        let at = config.runtime.as_ref().map(|r| &r.at);
-        diagnostics.push(messages::shared_runtime_unhosted(path, at));
     }
     if !config.tools.is_empty() && !family.tools {
         diagnostics.push(messages::route_tools_on_non_tool_family(family.name, &config.tools[0].at));

@@ -3,6 +3,7 @@
 //! result is a map of artifact paths to bytes that the I/O layer writes in one step.
 
 mod documents;
+mod shared;
 mod wrapper;
 
 use std::collections::BTreeMap;
@@ -114,6 +115,15 @@ pub fn emit(
         return Staged { value: Emission { emitted: None, sources }, diagnostics };
     }
 
+    // The shared runtime's epoch, when a route renders in the plugin's MCP server on some host.
+    let any_shared = hooks.iter().any(|hook| {
+        reached(&hook.id).iter().any(|(_, delivery)| matches!(delivery, Delivery::Native { shared: true, .. }))
+    });
+    let epoch = any_shared
+        .then(|| shared::epoch(&generator(), bundled.handlers.values().map(|h| (h.path.as_str(), h.code.as_bytes()))));
+    let mut shared_routes: Vec<shared::SharedRoute> = Vec::new();
+    let mut shared_hosts: Vec<Target> = Vec::new();
+
     let mut files: BTreeMap<String, ArtifactFile> = std::mem::take(&mut bundled.shipped.files);
     let mut read = std::mem::take(&mut bundled.shipped.inputs);
     for handler in bundled.handlers.values() {
@@ -135,6 +145,7 @@ pub fn emit(
                 fail_closed,
                 wrapper,
                 command,
+                shared,
                 ..
             } = delivery
             else {
@@ -146,6 +157,9 @@ pub fn emit(
                     let file = wrapper.clone().expect("a handler module has a wrapper");
                     let mapping = table.mapping(hook.event).expect("planned events are supported");
                     let handler = &bundled.handlers[path];
+                    let fallback = hook.shared.as_ref().is_some_and(|s| s.fallback);
+                    let shared_facts =
+                        (*shared).then(|| (epoch.as_deref().expect("an epoch when routes share"), fallback));
                     let contract = contract(
                         hook,
                         table,
@@ -153,7 +167,29 @@ pub fn emit(
                         *effective_timeout_seconds,
                         fail_closed.as_ref(),
                         starts_child_processes(&handler.code),
+                        shared_facts,
                     );
+                    if *shared && let Some(family) = hook.event.route() {
+                        let position = shared_routes.iter().position(|r| r.family == family.name);
+                        let route = match position {
+                            Some(index) => &mut shared_routes[index],
+                            None => {
+                                shared_routes.push(shared::SharedRoute {
+                                    family: family.name,
+                                    handler: relative_specifier(
+                                        &shared::entry_path(&bundle.plugin.name),
+                                        &handler.path,
+                                    ),
+                                    contracts: Vec::new(),
+                                });
+                                shared_routes.last_mut().expect("just pushed")
+                            }
+                        };
+                        route.contracts.push((target.name().to_string(), contract.clone()));
+                        if !shared_hosts.contains(&target) {
+                            shared_hosts.push(target);
+                        }
+                    }
                     let specifier = relative_specifier(&file, &handler.path);
                     let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
                     files.insert(file.clone(), ArtifactFile::new(source.into_bytes()));
@@ -168,6 +204,7 @@ pub fn emit(
                         effective_timeout: *effective_timeout_seconds,
                         fail_closed: fail_closed.is_some(),
                         path: file.clone(),
+                        shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
                     });
                     inputs.insert(hook.id.clone(), handler.summary.clone());
                     products.insert(hook.id.clone(), vec![handler.path.clone(), handler.map_path()]);
@@ -191,6 +228,23 @@ pub fn emit(
     if !index.is_empty() {
         files.insert(RUNTIME_PATH.to_string(), ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec()));
     }
+    let mut mcp_documents: BTreeMap<Target, String> = BTreeMap::new();
+    if let Some(epoch) = &epoch {
+        let plugin = &bundle.plugin;
+        let version = plugin.version.as_deref().unwrap_or("0.0.0");
+        files.insert(shared::SERVER_PATH.to_string(), ArtifactFile::new(shared::SERVER_SOURCE.as_bytes().to_vec()));
+        let entry = shared::server_entry(&plugin.name, version, epoch, &shared_routes, &generator());
+        files.insert(shared::entry_path(&plugin.name), ArtifactFile::new(entry.into_bytes()));
+        for target in &shared_hosts {
+            let surface = hosts::table(*target).hooks.as_ref().expect("built hosts have hooks");
+            let document = surface.mcp_server.supported().expect("shared deliveries only where a server is hosted");
+            files.insert(
+                document.document.clone(),
+                ArtifactFile::new(json_bytes(&shared::mcp_document(&plugin.name, document))),
+            );
+            mcp_documents.insert(*target, document.document.clone());
+        }
+    }
 
     let mut manifest_hosts = BTreeMap::new();
     for (target, entries) in &entries {
@@ -206,6 +260,7 @@ pub fn emit(
                 table_digest: hosts::table_digest(*target),
                 manifest: surface.manifest.clone(),
                 document: surface.document.clone(),
+                mcp_document: mcp_documents.get(target).cloned(),
             },
         );
     }

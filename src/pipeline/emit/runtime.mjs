@@ -72,7 +72,9 @@ export async function runHook(contract, loadHandler) {
     if (contract.hook.childProcesses) {
       keepChildrenOffTheAnswer();
     }
-    const { code, stderr, stdout } = await decide(contract, bytes, loadHandler);
+    const { code, stderr, stdout } = contract.hook.route?.shared
+      ? await forward(contract, bytes, loadHandler)
+      : await decide(contract, bytes, loadHandler);
     settle(code, stderr, stdout);
   } catch (error) {
     fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
@@ -109,6 +111,116 @@ export async function decide(contract, stdinBytes, loadHandler) {
     const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
     return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared runtime's client (D12): a route with `runtime: 'shared'` renders in the plugin's MCP
+// server process; its wrapper validates the envelope, then forwards it over the endpoint's socket.
+
+const PROTOCOL_VERSION = 1;
+const MESSAGE_LIMIT = 1024 * 1024;
+const DEFAULT_SHARED_TIMEOUT_MS = 5000;
+const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
+
+// Where the endpoint of an install lives: one directory per user, one socket per artifact epoch and
+// install root (not per host: one server serves every host of the install).
+export function endpointPaths(epoch, root) {
+  const { createHash } = createRequire(import.meta.url)('node:crypto');
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
+  const dir = process.env.AGENT_BUNDLE_RUNTIME_DIR || `/tmp/agent-bundle-${uid}`;
+  const hash = createHash('sha256').update(`${epoch}:${root}`).digest('hex').slice(0, 32);
+  const socket = `${dir}/event-${hash}.sock`;
+  return { dir, socket, lock: `${socket}.lock` };
+}
+
+// The install root: the folder holding hooks/ (this file's folder) and mcp/.
+export function installRoot() {
+  return fs.realpathSync(fileURLToPath(new URL('..', import.meta.url))).replace(/\/$/, '');
+}
+
+async function forward(contract, bytes, loadHandler) {
+  const { shared, family, budgetMs } = contract.hook.route;
+  let envelope;
+  try {
+    envelope = parseEnvelope(bytes);
+    decodeEnvelope(contract, envelope);
+  } catch (error) {
+    const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
+    return { code: 1, stderr: [failureLine(contract, message)], stdout: undefined };
+  }
+  const { socket } = endpointPaths(shared.epoch, installRoot());
+  const request = {
+    protocolVersion: PROTOCOL_VERSION,
+    artifactEpoch: shared.epoch,
+    event: family,
+    hostContractRevision: contract.revision,
+    target: contract.hook.target,
+    native: envelope,
+  };
+  const limit = Math.min(budgetMs ?? DEFAULT_SHARED_TIMEOUT_MS, contract.hook.deadlineMs - performance.now());
+  const outcome = await exchange(socket, request, Math.max(0, limit));
+  const fail = (code, message) => ({ code: 1, stderr: [failureLine(contract, `${code}: ${message}`)], stdout: undefined });
+  if (outcome.unavailable) {
+    if (shared.fallback) return decide(contract, bytes, loadHandler);
+    return fail('runtime-unavailable', `no shared runtime answers at ${socket} (${outcome.unavailable}); the plugin's MCP server runs it, and this route has no standalone fallback`);
+  }
+  if (outcome.timeout) return fail('runtime-timeout', `the shared runtime did not answer within ${Math.round(limit)} ms`);
+  const reply = outcome.reply;
+  if (!isPlainObject(reply) || reply.protocolVersion !== PROTOCOL_VERSION) {
+    return fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
+  }
+  if (reply.status === 'error' && ERROR_CODES.includes(reply.code) && typeof reply.message === 'string') {
+    return fail(reply.code, reply.message);
+  }
+  if (reply.artifactEpoch !== shared.epoch) {
+    return fail('epoch-mismatch', `the shared runtime serves epoch ${reply.artifactEpoch}, this wrapper ${shared.epoch}`);
+  }
+  if (reply.status !== 'ok' || (reply.output !== undefined && !isPlainObject(reply.output))
+    || Object.keys(reply).some((key) => !['status', 'protocolVersion', 'artifactEpoch', 'output'].includes(key))) {
+    return fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
+  }
+  return { code: 0, stderr: [], stdout: reply.output === undefined ? undefined : JSON.stringify(reply.output) };
+}
+
+// One request and its one reply over the socket: { reply }, { unavailable: why } or { timeout }.
+function exchange(socket, request, limitMs) {
+  const net = createRequire(import.meta.url)('node:net');
+  return new Promise((resolve) => {
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const done = (value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      connection.destroy();
+      resolve(value);
+    };
+    const connection = net.createConnection(socket);
+    const timer = setTimeout(() => done({ timeout: true }), limitMs);
+    let connected = false;
+    connection.on('connect', () => {
+      connected = true;
+      connection.write(`${JSON.stringify(request)}\n`);
+    });
+    connection.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      if (received.length > MESSAGE_LIMIT) done({ reply: undefined });
+    });
+    connection.on('end', () => {
+      const text = received.toString('utf8');
+      const newline = text.indexOf('\n');
+      let reply;
+      try {
+        reply = JSON.parse(newline === -1 ? text : text.slice(0, newline));
+      } catch {
+        reply = undefined;
+      }
+      done({ reply });
+    });
+    connection.on('error', (error) => {
+      done(connected ? { reply: undefined } : { unavailable: error.code ?? error.message });
+    });
+  });
 }
 
 function failureLine(contract, message) {

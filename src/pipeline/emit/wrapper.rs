@@ -29,6 +29,7 @@ pub fn contract(
     effective_timeout_seconds: u32,
     fail_closed: Option<&FailClosed>,
     child_processes: bool,
+    shared: Option<(&str, bool)>,
 ) -> serde_json::Value {
     let surface = table.hooks.as_ref().expect("planned hosts have hooks");
     // A route's payload holds only its family's fields; the host's other fields are still checked.
@@ -70,6 +71,9 @@ pub fn contract(
         let mut route = json!({ "family": family.name });
         if let Some(budget) = hook.budget_ms {
             route["budgetMs"] = json!(budget);
+        }
+        if let Some((epoch, fallback)) = shared {
+            route["shared"] = json!({ "epoch": epoch, "fallback": fallback });
         }
         hook_facts["route"] = route;
     }

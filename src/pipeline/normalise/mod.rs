@@ -59,6 +59,9 @@ pub struct Hook {
     pub budget_ms: Option<u32>,
     #[serde(skip)]
     pub budget_at: Option<Location>,
+    /// A route with `runtime: 'shared'`: rendered in the plugin's MCP server where a host has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared: Option<SharedRuntime>,
     /// Where the declaration is, for diagnostics of later stages.
     #[serde(skip)]
     pub declared_at: Location,
@@ -80,6 +83,17 @@ impl Hook {
             tools_at: self.tools_at.as_ref(),
         }
     }
+}
+
+/// A shared route's runtime choice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedRuntime {
+    /// `fallback: 'standalone'`: where no shared runtime answers (or a host has none), the route
+    /// renders in its own wrapper.
+    pub fallback: bool,
+    #[serde(skip)]
+    pub declared_at: Option<Location>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -379,6 +393,7 @@ impl Normaliser<'_> {
             sources,
             budget_ms: None,
             budget_at: None,
+            shared: None,
             declared_at: declaration.at.clone(),
             tools_at,
             identity,

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Handler, Hook, Normaliser, Timeout};
+use super::{Handler, Hook, Normaliser, SharedRuntime, Timeout};
 use crate::diagnostic::{Diagnostic, messages};
 use crate::hosts::{self, PartSupport};
 use crate::io::Disk;
@@ -148,6 +148,10 @@ pub fn route_hook(
         sources: Vec::new(),
         budget_ms,
         budget_at: config.timeout_ms.as_ref().map(|ms| ms.at.clone()),
+        shared: config.runtime.as_ref().filter(|r| r.value == "shared").map(|r| SharedRuntime {
+            fallback: config.fallback.as_ref().is_some_and(|f| f.value == "standalone"),
+            declared_at: Some(r.at.clone()),
+        }),
         declared_at,
         tools_at: config.tools.first().map(|t| t.at.clone()),
         identity,

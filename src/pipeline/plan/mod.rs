@@ -51,6 +51,9 @@ pub enum Delivery {
         /// How a failure of a fail-closed hook blocks on this host.
         #[serde(rename = "failClosed", skip_serializing_if = "Option::is_none")]
         fail_closed: Option<hosts::FailClosed>,
+        /// The route renders in the plugin's MCP server on this host (its wrapper forwards to it).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        shared: bool,
         /// The wrapper file the host runs; `None` for a prebuilt handler, which runs as it is.
         #[serde(skip_serializing_if = "Option::is_none")]
         wrapper: Option<String>,
@@ -187,6 +190,17 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
         diagnostics.push(messages::route_budget_too_long(budget, target, deadline, at));
         return None;
     }
+    // A shared route forwards where the host has the plugin's MCP server; elsewhere it falls back to
+    // its own wrapper, or cannot be delivered at all.
+    let shared = match (&hook.shared, &surface.mcp_server) {
+        (Some(_), hosts::Support::Supported(_)) => true,
+        (Some(runtime), hosts::Support::Unsupported(why)) if !runtime.fallback => {
+            let at = runtime.declared_at.as_ref().unwrap_or(&hook.declared_at);
+            diagnostics.push(messages::shared_runtime_unhosted(&hook.name, &table.name(), &why.unsupported, at));
+            return None;
+        }
+        _ => false,
+    };
     let fail_closed = if hook.fail_closed {
         let how =
             mapping.fail_closed.clone().expect("fail-closed hooks are beforeTool hooks, which every host can block");
@@ -208,6 +222,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             host_default_timeout_seconds: if timeout_seconds.is_none() { host_default } else { None },
             effective_timeout_seconds,
             fail_closed,
+            shared,
             // Filled in once every host of the hook is planned (the file name counts them).
             wrapper: None,
             command: String::new(),

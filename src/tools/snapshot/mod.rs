@@ -220,7 +220,7 @@ fn snapshot_bundle(
     for (target, host) in &manifest.hosts {
         let mut data =
             SnapshotData { plugin: manifest.plugin.name.clone(), target: target.to_string(), ..Default::default() };
-        for path in [&host.manifest, &host.document] {
+        for path in [Some(&host.manifest), Some(&host.document), host.mcp_document.as_ref()].into_iter().flatten() {
             let text = disk.read_to_string(&artifact.join(path)).map_err(|e| format!("{path}: {e}"))?;
             let mut value: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
             if options.redact_versions && value.get("version").is_some() {
@@ -247,7 +247,11 @@ fn index_line(row: &IndexRow) -> String {
     let matcher = row.matcher.as_deref().map(|m| format!("  matcher {m}")).unwrap_or_default();
     let timeout = row.timeout.map_or_else(|| "host default".to_string(), |t| format!("{t} s"));
     let policy = if row.fail_closed { "  fail-closed" } else { "" };
-    format!("{}  {} -> {}{matcher}  timeout {timeout}{policy}  {}", row.name, row.event, row.native_event, row.path)
+    let shared = row.shared_runtime.as_deref().map(|entry| format!("  shared runtime {entry}")).unwrap_or_default();
+    format!(
+        "{}  {} -> {}{matcher}  timeout {timeout}{policy}{shared}  {}",
+        row.name, row.event, row.native_event, row.path
+    )
 }
 
 /// Recorded inputs for a hook: `inputs/<hook name>/*.json` and `inputs/<canonical event>/*.json`,

@@ -1,0 +1,257 @@
+// The agent-bundle shared route runtime, written into an artifact whose routes ask for
+// `runtime: 'shared'`. The host starts it as the plugin's MCP server (stdio); besides answering MCP,
+// it owns a per-user Unix socket on which the route wrappers forward validated envelopes, and renders
+// the routes in this one long-lived process, so a route's module state lives across deliveries. Do
+// not edit: the next build rewrites this file.
+//
+// Socket: <runtime dir>/event-<hex>.sock (directory 0700, socket 0600), <hex> a hash of the endpoint
+// id `<artifact epoch>:<install root>`; one server per install serves every host. A second server of
+// the same install stands by and takes over when the owner exits. Protocol (version 1): one
+// newline-terminated JSON message each way per connection, at most 1 MiB.
+
+import fs from 'node:fs';
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { decide, endpointPaths } from '../hooks/agent-bundle-runtime.mjs';
+
+const PROTOCOL_VERSION = 1;
+const MESSAGE_LIMIT = 1024 * 1024;
+const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContractRevision', 'target', 'native'];
+const PROBE_MS = 1000;
+
+export async function serve({ name, version, epoch, routes, root }) {
+  const { dir, socket, lock } = endpointPaths(epoch, root);
+  const instanceId = randomUUID();
+  const startedAt = new Date().toISOString();
+  const log = (line) => process.stderr.write(`agent-bundle runtime: ${line}\n`);
+  let server;
+  let boundInode;
+  let owner = false;
+  let stopping = false;
+
+  const answer = async (request) => {
+    if (request?.kind === 'status' && request.protocolVersion === PROTOCOL_VERSION && Object.keys(request).length === 2) {
+      return {
+        kind: 'status',
+        protocolVersion: PROTOCOL_VERSION,
+        status: 'ok',
+        runtime: { artifactEpoch: epoch, availability: 'available', instanceId, pid: process.pid, startedAt },
+      };
+    }
+    const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
+    if (!isObject(request) || Object.keys(request).length !== REQUEST_KEYS.length
+      || !REQUEST_KEYS.every((key) => Object.hasOwn(request, key))
+      || request.protocolVersion !== PROTOCOL_VERSION || typeof request.artifactEpoch !== 'string'
+      || typeof request.event !== 'string' || typeof request.target !== 'string'
+      || typeof request.hostContractRevision !== 'string' || !isObject(request.native)) {
+      return error('invalid-message', 'the request does not have the protocol\'s shape');
+    }
+    if (request.artifactEpoch !== epoch) {
+      return error('epoch-mismatch', `this runtime serves epoch ${epoch}; the request is for ${request.artifactEpoch}`);
+    }
+    const route = routes[request.event];
+    const contract = route?.contracts[request.target];
+    if (!contract || contract.revision !== request.hostContractRevision) {
+      return error('invalid-message', `no shared ${request.event} route for ${request.target} (${request.hostContractRevision})`);
+    }
+    const stdin = Buffer.from(JSON.stringify(request.native));
+    const decided = await decide(contract, stdin, route.load);
+    if (decided.code !== 0) {
+      return error('runtime-failed', decided.stderr.join(' '));
+    }
+    const reply = { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch };
+    if (decided.stdout !== undefined) reply.output = JSON.parse(decided.stdout);
+    return reply;
+  };
+
+  const onConnection = (connection) => {
+    let buffered = Buffer.alloc(0);
+    let done = false;
+    const reply = (value) => {
+      if (done) return;
+      done = true;
+      connection.end(`${JSON.stringify(value)}\n`);
+    };
+    connection.on('error', () => {});
+    connection.on('data', async (chunk) => {
+      if (done) return;
+      buffered = Buffer.concat([buffered, chunk]);
+      const newline = buffered.indexOf(10);
+      if (newline === -1 && buffered.length <= MESSAGE_LIMIT) return;
+      if (newline === -1 || newline > MESSAGE_LIMIT) {
+        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'invalid-message', message: `a message is at most ${MESSAGE_LIMIT} bytes` });
+        return;
+      }
+      let request;
+      try {
+        request = JSON.parse(buffered.subarray(0, newline).toString('utf8'));
+      } catch {
+        request = undefined;
+      }
+      try {
+        reply(await answer(request));
+      } catch (failure) {
+        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'runtime-failed', message: 'event route rendering failed' });
+      }
+    });
+  };
+
+  // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
+  // process is gone is stale and removed; a live one means another server owns the endpoint.
+  const claim = () => {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o700);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      try {
+        const fd = fs.openSync(lock, 'wx', 0o600);
+        fs.writeSync(fd, JSON.stringify({ pid: process.pid, instanceId }));
+        fs.closeSync(fd);
+        return true;
+      } catch (error) {
+        if (error.code !== 'EEXIST') throw error;
+        if (lockOwnerAlive(lock)) return false;
+        // The owner died without cleaning up (SIGKILL): its lock and socket are stale.
+        try { fs.unlinkSync(lock); } catch {}
+      }
+    }
+    return false;
+  };
+
+  const listen = () => new Promise((resolve, reject) => {
+    try { fs.unlinkSync(socket); } catch {}
+    server = net.createServer(onConnection);
+    server.once('error', reject);
+    server.listen(socket, () => {
+      fs.chmodSync(socket, 0o600);
+      boundInode = fs.statSync(socket).ino;
+      resolve();
+    });
+  });
+
+  const release = () => {
+    if (!owner) return;
+    owner = false;
+    try {
+      if (fs.statSync(socket).ino === boundInode) fs.unlinkSync(socket);
+    } catch {}
+    try {
+      const held = JSON.parse(fs.readFileSync(lock, 'utf8'));
+      if (held.instanceId === instanceId) fs.unlinkSync(lock);
+    } catch {}
+  };
+
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    release();
+    server?.close();
+    process.exit(0);
+  };
+
+  const become = async () => {
+    if (claim()) {
+      await listen();
+      owner = true;
+      return true;
+    }
+    return false;
+  };
+
+  // The MCP side: JSON-RPC 2.0 over stdio, one message per line.
+  serveMcp({ name, version }, stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGHUP', stop);
+
+  if (await become()) return;
+  log(`${socket} is owned by another process; standing by`);
+  const retry = async () => {
+    if (stopping) return;
+    try {
+      if (await become()) {
+        log(`${socket} was released by its owner; took it over`);
+        return;
+      }
+    } catch (error) {
+      log(`taking over ${socket} failed: ${error.message}`);
+    }
+    setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250)).unref?.();
+  };
+  setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
+}
+
+function lockOwnerAlive(lock) {
+  let pid;
+  try {
+    pid = JSON.parse(fs.readFileSync(lock, 'utf8')).pid;
+  } catch {
+    // Being written by its owner at this moment, or unreadable: treat as held.
+    return true;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+function serveMcp({ name, version }, stop) {
+  let buffered = '';
+  // Stdout is the MCP channel: what routes print goes to stderr.
+  const writeMcp = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+  const send = (message) => writeMcp(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const handle = (message) => {
+    if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+      if (isObject(message) && Object.hasOwn(message, 'id')) send({ id: message.id, error: { code: -32600, message: 'Invalid Request' } });
+      return;
+    }
+    const respond = Object.hasOwn(message, 'id');
+    switch (message.method) {
+      case 'initialize':
+        send({
+          id: message.id,
+          result: {
+            protocolVersion: typeof message.params?.protocolVersion === 'string' ? message.params.protocolVersion : '2025-06-18',
+            capabilities: { tools: {} },
+            serverInfo: { name, version },
+          },
+        });
+        return;
+      case 'ping':
+        if (respond) send({ id: message.id, result: {} });
+        return;
+      case 'tools/list':
+        send({ id: message.id, result: { tools: [] } });
+        return;
+      default:
+        if (respond) send({ id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } });
+    }
+  };
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buffered += chunk;
+    let newline;
+    while ((newline = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, newline).trim();
+      buffered = buffered.slice(newline + 1);
+      if (line === '') continue;
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        send({ id: null, error: { code: -32700, message: 'Parse error' } });
+        continue;
+      }
+      handle(message);
+    }
+  });
+  // The host closes stdin when its session ends: so does this server.
+  process.stdin.on('end', stop);
+}
+
+function isObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

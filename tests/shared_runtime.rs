@@ -1,0 +1,330 @@
+//! The shared route runtime (D12): the generated MCP server of `testdata/bundles/shared-runtime`
+//! run under the real node, with the real wrappers as its clients. Each test gets its own runtime
+//! folder (`AGENT_BUNDLE_RUNTIME_DIR`), so servers of parallel tests never meet.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use camino::Utf8Path;
+use common::{Run, build_bundle, copy_tree, require_node, run_wrapper};
+use serde_json::{Value, json};
+
+const SERVER: &str = "mcp/shared-runtime-runtime.mjs";
+const TOOL_WRAPPER: &str = "hooks/event-route-tool-before.claude.mjs";
+const PROMPT_WRAPPER: &str = "hooks/event-route-prompt-submit.mjs";
+
+/// The generated server of an artifact, started as a host starts it: stdio piped, stdin kept open.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stderr: PathBuf,
+}
+
+impl Server {
+    fn start(artifact: &Utf8Path, runtime_dir: &Path) -> Server {
+        let stderr = runtime_dir.with_extension(format!("{}.stderr", std::process::id() ^ rand_suffix()));
+        let mut child = Command::new("node")
+            .arg(artifact.join(SERVER))
+            .env("AGENT_BUNDLE_RUNTIME_DIR", runtime_dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .expect("node runs the server");
+        let stdin = child.stdin.take();
+        Server { child, stdin, stderr }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn rand_suffix() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Waits (at most 10 s) until `condition` holds.
+fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !condition() {
+        assert!(started.elapsed() < Duration::from_secs(10), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The socket files in a runtime folder.
+fn sockets(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "sock")).collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+fn runtime_dir(temp: &tempfile::TempDir) -> PathBuf {
+    temp.path().join("runtime")
+}
+
+fn tool_envelope(command: &str) -> String {
+    json!({
+        "session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": { "command": command }, "tool_use_id": "toolu_1",
+    })
+    .to_string()
+}
+
+fn prompt_envelope(prompt: &str) -> String {
+    json!({
+        "session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    })
+    .to_string()
+}
+
+fn call(artifact: &Utf8Path, wrapper: &str, stdin: &str, dir: &Path) -> Run {
+    run_wrapper(artifact, wrapper, stdin.as_bytes(), &[("AGENT_BUNDLE_RUNTIME_DIR", dir.to_str().unwrap())])
+}
+
+fn context(run: &Run) -> String {
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let answer: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|_| panic!("not JSON: {}", run.stdout));
+    answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_string()
+}
+
+/// One raw request on a socket, and the reply line.
+fn raw(socket: &Path, bytes: &[u8]) -> Value {
+    let mut stream = UnixStream::connect(socket).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let _ = stream.write_all(bytes);
+    let mut reply = String::new();
+    let _ = stream.read_to_string(&mut reply);
+    serde_json::from_str(reply.trim_end()).unwrap_or_else(|_| panic!("reply is not JSON: {reply:?}"))
+}
+
+fn started(artifact: &Utf8Path, dir: &Path) -> Server {
+    let server = Server::start(artifact, dir);
+    eventually("the server's socket", || !sockets(dir).is_empty());
+    server
+}
+
+#[test]
+fn routes_render_in_one_warm_process_that_keeps_their_state() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let server = started(&artifact, &dir);
+    let first = context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir));
+    let second = context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir));
+    let pid = server.child.id();
+    assert_eq!(first, format!("call 1 in process {pid}"));
+    assert_eq!(second, format!("call 2 in process {pid}"));
+    // A denial comes back as the host's own answer, as a standalone route would write it.
+    let denied = call(&artifact, TOOL_WRAPPER, &tool_envelope("echo deny-me"), &dir);
+    assert_eq!(denied.code, Some(0), "{}", denied.stderr);
+    assert_eq!(
+        denied.stdout,
+        format!(
+            r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"E2E_SHARED_DENY after 3 call(s) in process {pid}"}}}}"#
+        )
+    );
+    // The prompt route shares the process but counts on its own.
+    assert_eq!(context(&call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir)), "prompt 1");
+    // The folder is the user's alone, and so is the socket.
+    assert_eq!(std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
+    let socket = &sockets(&dir)[0];
+    assert_eq!(std::fs::metadata(socket).unwrap().permissions().mode() & 0o777, 0o600);
+    assert!(socket.file_name().unwrap().to_str().unwrap().starts_with("event-"));
+}
+
+#[test]
+fn the_server_completes_the_mcp_handshake_and_lists_no_tools() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let mut server = Server::start(&artifact, &runtime_dir(&temp));
+    let mut stdout = BufReader::new(server.child.stdout.take().unwrap());
+    let stdin = server.stdin.as_mut().unwrap();
+    let mut exchange = |message: Value| {
+        writeln!(stdin, "{message}").unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+    let init = exchange(json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } }));
+    assert_eq!(init["id"], 1);
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(init["result"]["serverInfo"]["name"], "shared-runtime-runtime");
+    writeln!(server.stdin.as_mut().unwrap(), "{}", json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+        .unwrap();
+    let mut exchange = |message: Value| {
+        writeln!(server.stdin.as_mut().unwrap(), "{message}").unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+    assert_eq!(
+        exchange(json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }))["result"],
+        json!({ "tools": [] })
+    );
+    assert_eq!(exchange(json!({ "jsonrpc": "2.0", "id": 3, "method": "resources/list" }))["error"]["code"], -32601);
+    // Closing stdin (the host's session ending) stops the server and removes its socket.
+    drop(server.stdin.take());
+    let status = server.child.wait().unwrap();
+    assert!(status.success());
+    assert!(sockets(&runtime_dir(&temp)).is_empty(), "the owner removes its socket");
+}
+
+#[test]
+fn malformed_oversized_and_foreign_requests_are_refused_with_the_protocols_codes() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let _server = started(&artifact, &dir);
+    let socket = sockets(&dir).remove(0);
+    let code = |reply: Value| reply["code"].as_str().unwrap_or_default().to_string();
+    assert_eq!(code(raw(&socket, b"not json\n")), "invalid-message");
+    assert_eq!(code(raw(&socket, b"{\"protocolVersion\":1}\n")), "invalid-message");
+    let mut oversized = vec![b' '; 1024 * 1024 + 10];
+    oversized.push(b'\n');
+    assert_eq!(code(raw(&socket, &oversized)), "invalid-message");
+    let request = |epoch: &str, extra: Option<(&str, Value)>| {
+        let mut request = json!({ "protocolVersion": 1, "artifactEpoch": epoch, "event": "tool/before",
+            "hostContractRevision": "claude-code@2.1.332", "target": "claude",
+            "native": serde_json::from_str::<Value>(&tool_envelope("ls")).unwrap() });
+        if let Some((key, value)) = extra {
+            request[key] = value;
+        }
+        format!("{request}\n")
+    };
+    assert_eq!(code(raw(&socket, request("another-epoch", None).as_bytes())), "epoch-mismatch");
+    let status = raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n");
+    let epoch = status["runtime"]["artifactEpoch"].as_str().unwrap().to_string();
+    assert_eq!(status["runtime"]["availability"], "available");
+    assert_eq!(code(raw(&socket, request(&epoch, Some(("extra", json!(1)))).as_bytes())), "invalid-message");
+    let ok = raw(&socket, request(&epoch, None).as_bytes());
+    assert_eq!(ok["status"], "ok", "{ok}");
+    assert!(ok["output"]["hookSpecificOutput"]["additionalContext"].as_str().unwrap().starts_with("call 1"));
+}
+
+#[test]
+fn a_shared_route_fails_without_fabricating_on_timeout_and_error_and_falls_back_only_when_unavailable() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    // No server: the route with a fallback renders in its own wrapper (another process each time);
+    // the shared-only route fails, saying why.
+    let alone = context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir));
+    assert!(alone.starts_with("call 1 in process "), "{alone}");
+    let unavailable = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+    assert_eq!((unavailable.code, unavailable.stdout.as_str()), (Some(1), ""));
+    assert!(unavailable.stderr.contains("runtime-unavailable"), "{}", unavailable.stderr);
+    let _server = started(&artifact, &dir);
+    let failed = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("throw"), &dir);
+    assert_eq!((failed.code, failed.stdout.as_str()), (Some(1), ""));
+    assert!(failed.stderr.contains("runtime-failed") && failed.stderr.contains("on purpose"), "{}", failed.stderr);
+    let slow = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("sleep"), &dir);
+    assert_eq!((slow.code, slow.stdout.as_str()), (Some(1), ""));
+    assert!(slow.stderr.contains("runtime-timeout"), "{}", slow.stderr);
+}
+
+#[test]
+fn a_second_server_of_the_install_stands_by_and_takes_over_when_the_owner_is_killed() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let mut owner = started(&artifact, &dir);
+    let standby = Server::start(&artifact, &dir);
+    eventually("the standby's log line", || standby.log().contains("is owned by another process; standing by"));
+    assert!(
+        context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).ends_with(&owner.child.id().to_string())
+    );
+    // SIGKILL: the owner cleans nothing up; the standby finds its claim stale and takes the socket.
+    owner.kill();
+    eventually("the takeover", || standby.log().contains("was released by its owner; took it over"));
+    let answer = context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir));
+    assert_eq!(answer, format!("call 1 in process {}", standby.child.id()));
+}
+
+#[test]
+fn two_installs_and_two_builds_never_share_a_server() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let copy = camino::Utf8PathBuf::from_path_buf(temp.path().join("second-install")).unwrap();
+    copy_tree(artifact.as_std_path(), copy.as_std_path());
+    let first = started(&artifact, &dir);
+    let second = Server::start(&copy, &dir);
+    eventually("two sockets", || sockets(&dir).len() == 2);
+    assert!(
+        context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).ends_with(&first.child.id().to_string())
+    );
+    assert!(context(&call(&copy, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).ends_with(&second.child.id().to_string()));
+    assert!(!second.log().contains("standing by"), "another install is not a second session");
+
+    // A rebuild with other code is another epoch: another endpoint, so its wrappers never reach the
+    // old server (which refuses the new epoch), and its state starts over.
+    let source = tempfile::tempdir().unwrap();
+    copy_tree(Path::new("testdata/bundles/shared-runtime"), source.path());
+    let route = source.path().join("src/events/tool/before.tsx");
+    std::fs::write(&route, std::fs::read_to_string(&route).unwrap().replace("call ${seen}", "rebuilt call ${seen}"))
+        .unwrap();
+    let (_guard2, rebuilt) = common::build_root(camino::Utf8Path::from_path(source.path()).unwrap());
+    let epoch = |artifact: &Utf8Path| {
+        let entry = std::fs::read_to_string(artifact.join(SERVER)).unwrap();
+        entry.split("epoch: \"").nth(1).unwrap().split('"').next().unwrap().to_string()
+    };
+    assert_ne!(epoch(&artifact), epoch(&rebuilt));
+    let _third = started(&rebuilt, &dir);
+    eventually("three sockets", || sockets(&dir).len() == 3);
+    let fresh = context(&call(&rebuilt, TOOL_WRAPPER, &tool_envelope("ls"), &dir));
+    assert!(fresh.starts_with("rebuilt call 1 in process "), "{fresh}");
+}
+
+#[test]
+fn the_official_mcp_sdk_client_completes_the_handshake() {
+    require_node();
+    let sdk = camino::Utf8Path::new("testdata/mcp-sdk");
+    common::npm_installed(sdk);
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let output = Command::new("node")
+        .arg("handshake.mjs")
+        .arg(artifact.join(SERVER))
+        .env("AGENT_BUNDLE_RUNTIME_DIR", runtime_dir(&temp))
+        .current_dir(sdk)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["server"]["name"], "shared-runtime-runtime");
+    assert_eq!(report["tools"], json!([]));
+}
