@@ -386,6 +386,27 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "route tool/before deny from the shared runtime: the plugin's MCP server starts and answers",
+            bundle: "e2e/route-shared-deny",
+            hosts: &[Host::Claude],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(
+                    run.stdout.contains(
+                        r#"{"name":"plugin:e2e-route-shared-deny:e2e-route-shared-deny-runtime","status":"connected""#,
+                    ),
+                    "Claude did not report the plugin's MCP server as connected",
+                )?;
+                ensure(!exists(run, MARKER), "the denied command ran")?;
+                ensure(
+                    run.any_request_contains("E2E_SHARED_DENY (1 in pid "),
+                    "no model request carried the shared route's reason",
+                )
+            },
+        },
+        Scenario {
             name: "route stop deny keeps the agent going once, then re-entry releases it",
             bundle: "e2e/route-stop-once",
             hosts: BOTH,
@@ -544,6 +565,53 @@ fn main() -> ExitCode {
             })();
             tally.record(&name, started, result);
         }
+    }
+
+    // Two sessions of one install at once (Claude Desktop runs every session from one plugin folder):
+    // the second session's MCP server must stand by, not exit, and both sessions' guards must answer.
+    let name = "claude two concurrent sessions of one install: both MCP servers connect, both shared routes deny";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_into(Path::new("testdata/e2e/route-shared-deny"), temp.path())?;
+            let runs: Vec<Result<HostRun, String>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..2)
+                    .map(|_| {
+                        let (programs, artifact) = (&programs, &artifact);
+                        scope.spawn(move || {
+                            run_claude(
+                                programs,
+                                artifact,
+                                shell_marker(),
+                                ClaudeOptions { allowed_tools: Some("Bash") },
+                                RUN_LIMIT,
+                            )
+                            .map_err(|e| e.to_string())
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a session thread")).collect()
+            });
+            for (index, run) in runs.into_iter().enumerate() {
+                let run = run?;
+                let session = index + 1;
+                finished(&run).map_err(|why| format!("session {session}: {why}"))?;
+                ensure(
+                    run.stdout.contains(
+                        r#""name":"plugin:e2e-route-shared-deny:e2e-route-shared-deny-runtime","status":"connected""#,
+                    ),
+                    format!("session {session}: its MCP server did not connect"),
+                )?;
+                ensure(!exists(&run, MARKER), format!("session {session}: the denied command ran"))?;
+                ensure(
+                    run.any_request_contains("E2E_SHARED_DENY ("),
+                    format!("session {session}: no request carried the reason"),
+                )?;
+            }
+            Ok(())
+        })();
+        tally.record(name, started, result);
     }
 
     println!("{} passed, {} failed", tally.passed, tally.failed);
