@@ -9,7 +9,9 @@
 //!     the dependency-free handler also against a `node` that only reads stdin and answers;
 //!   * start-up of an event route (`src/events/tool/after.tsx`, rendering the same context with
 //!     `<Agent.Context>`) against the dependency-free config hook: what JSX and the canonical props
-//!     (idempotency key, frozen copies) cost on every call.
+//!     (idempotency key, frozen copies) cost on every call;
+//!   * the same route rendered in the shared runtime (`src/events/tool/before.tsx`, `runtime:
+//!     'shared'`, its MCP server started once) against it standalone: what forwarding costs.
 //!
 //! Runs alternate between the commands compared, so drift in the machine's load hits all alike.
 //! Asserts nothing.
@@ -76,6 +78,7 @@ fn main() {
     std::fs::write(work.path().join("bare.mjs"), BARE).unwrap();
     std::fs::create_dir_all(bundle.join("src/events/tool")).unwrap();
     std::fs::write(bundle.join("src/events/tool/after.tsx"), ROUTE).unwrap();
+    std::fs::write(bundle.join("src/events/tool/before.tsx"), SHARED_ROUTE).unwrap();
 
     let artifact = work.path().join("artifact");
     let started = Instant::now();
@@ -185,7 +188,39 @@ fn main() {
     let timings = time_alternating(&[vec![wrapper_of("plain")], vec![artifact.join(&route.path)]], runs);
     println!("{:<24} {:>16}", "config hook (plain)", show(timings[0]));
     println!("{:<24} {:>16} {:>9.3}", "event route (tool/after)", show(timings[1]), timings[1].0 / timings[0].0);
+
+    println!();
+    println!("shared runtime against standalone, stdin to answer (median ms over {runs} runs; p90 in brackets)");
+    let runtime_dir = away.path().join("runtime");
+    let mut server = Command::new("node")
+        .arg(artifact.join("mcp/bench-runtime.mjs"))
+        .env("AGENT_BUNDLE_RUNTIME_DIR", &runtime_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::read_dir(&runtime_dir)
+        .map_or(true, |d| !d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "sock")))
+    {
+        assert!(started.elapsed().as_secs() < 10, "the shared runtime did not start");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let shared = manifest.hooks.iter().find(|r| r.name == "event-route-tool-before").unwrap();
+    let pre_tool = r#"{"cwd":"/w","hook_event_name":"PreToolUse","session_id":"s","tool_input":{"command":"ls"},"tool_name":"Bash","tool_use_id":"t","transcript_path":"/t.jsonl"}"#;
+    let timings = time_alternating_with(
+        &[(vec![artifact.join(&route.path)], ENVELOPE), (vec![artifact.join(&shared.path)], pre_tool)],
+        runs,
+        &[("AGENT_BUNDLE_RUNTIME_DIR", runtime_dir.as_path())],
+    );
+    println!("{:<24} {:>16}", "standalone route", show(timings[0]));
+    println!("{:<24} {:>16} {:>9.3}", "shared route", show(timings[1]), timings[1].0 / timings[0].0);
+    let _ = server.kill();
 }
+
+/// The same answer from the shared runtime.
+const SHARED_ROUTE: &str = "import { Agent } from '@agent-bundle/runtime';\n\nexport const config = { runtime: 'shared', tools: ['shell'] };\n\nexport default async function Before({ canonical }) {\n  return <Agent.Context>{`ran ${canonical.payload.toolName.value}`}</Agent.Context>;\n}\n";
 
 /// The event route the benchmark times: the plain handler's answer, rendered as JSX.
 const ROUTE: &str = "import { Agent } from '@agent-bundle/runtime';\n\nexport const config = { tools: ['shell'] };\n\nexport default async function After({ canonical }) {\n  return <Agent.Context>{`ran ${canonical.payload.toolName.value}`}</Agent.Context>;\n}\n";
@@ -196,18 +231,25 @@ fn show((median, p90): (f64, f64)) -> String {
 
 /// Runs each command `runs` times, interleaved, with the envelope on stdin; (median, p90) ms each.
 fn time_alternating(commands: &[Vec<PathBuf>], runs: usize) -> Vec<(f64, f64)> {
+    let with_stdin: Vec<(Vec<PathBuf>, &str)> = commands.iter().map(|c| (c.clone(), ENVELOPE)).collect();
+    time_alternating_with(&with_stdin, runs, &[])
+}
+
+/// Each command with its own stdin, and extra environment variables for all.
+fn time_alternating_with(commands: &[(Vec<PathBuf>, &str)], runs: usize, env: &[(&str, &Path)]) -> Vec<(f64, f64)> {
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); commands.len()];
     for round in 0..runs + 3 {
-        for (index, command) in commands.iter().enumerate() {
+        for (index, (command, stdin)) in commands.iter().enumerate() {
             let started = Instant::now();
             let mut child = Command::new("node")
                 .args(command)
+                .envs(env.iter().copied())
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
-            child.stdin.take().unwrap().write_all(ENVELOPE.as_bytes()).unwrap();
+            child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
             let output = child.wait_with_output().unwrap();
             let ms = started.elapsed().as_secs_f64() * 1000.0;
             assert!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
