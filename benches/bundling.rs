@@ -217,6 +217,7 @@ fn main() {
     println!("{:<24} {:>16}", "standalone route", show(timings[0]));
     println!("{:<24} {:>16} {:>9.3}", "shared route", show(timings[1]), timings[1].0 / timings[0].0);
     let _ = server.kill();
+    let _ = server.wait();
 }
 
 /// The same answer from the shared runtime.
