@@ -240,6 +240,15 @@ pub fn markdown() -> String {
         out.push('\n');
     }
 
+    out.push_str(
+        "\n**Shared runtime**: where the plugin declares the MCP server that renders `runtime: 'shared'` routes.\n\n",
+    );
+    out.push_str(&header("document", &hosts));
+    table_row(&mut out, &mut reasons, "mcpServers", &hosts, |host| {
+        let surface = host.hooks.as_ref().expect("hook hosts have hooks");
+        surface.mcp_server.supported().map(|d| format!("`{}`", d.document))
+    });
+
     out.push_str("\n**Why a cell is empty, dropped or refused**\n\n");
     for (index, reason) in reasons.iter().enumerate() {
         let _ = writeln!(out, "{}. {reason}", index + 1);
@@ -331,6 +340,7 @@ pub fn json() -> serde_json::Value {
         "selectors": selectors,
         "results": results,
         "routeResults": route_results,
+        "sharedRuntime": per_host(&|h| cell(h.hooks.as_ref().expect("hook hosts have hooks").mcp_server.supported().map(|d| json!({ "document": d.document })))),
         "payloadFields": payload_fields,
     })
 }
