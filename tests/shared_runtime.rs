@@ -248,6 +248,10 @@ fn a_shared_route_fails_without_fabricating_on_timeout_and_error_and_falls_back_
     let failed = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("throw"), &dir);
     assert_eq!((failed.code, failed.stdout.as_str()), (Some(1), ""));
     assert!(failed.stderr.contains("runtime-failed") && failed.stderr.contains("on purpose"), "{}", failed.stderr);
+    // A route with a fallback falls back only when no server answers: a failure in the server is final.
+    let guard_failed = call(&artifact, TOOL_WRAPPER, &tool_envelope("throw-me"), &dir);
+    assert_eq!((guard_failed.code, guard_failed.stdout.as_str()), (Some(1), ""));
+    assert!(guard_failed.stderr.contains("runtime-failed"), "{}", guard_failed.stderr);
     let slow = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("sleep"), &dir);
     assert_eq!((slow.code, slow.stdout.as_str()), (Some(1), ""));
     assert!(slow.stderr.contains("runtime-timeout"), "{}", slow.stderr);
@@ -302,6 +306,17 @@ fn two_installs_and_two_builds_never_share_a_server() {
         entry.split("epoch: \"").nth(1).unwrap().split('"').next().unwrap().to_string()
     };
     assert_ne!(epoch(&artifact), epoch(&rebuilt));
+    // The old build's server refuses a request of the new epoch.
+    let old_socket = sockets(&dir)
+        .into_iter()
+        .find(|socket| {
+            raw(socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["runtime"]["pid"] == json!(first.child.id())
+        })
+        .expect("the first server's socket");
+    let request = json!({ "protocolVersion": 1, "artifactEpoch": epoch(&rebuilt), "event": "tool/before",
+        "hostContractRevision": "claude-code@2.1.332", "target": "claude",
+        "native": serde_json::from_str::<Value>(&tool_envelope("ls")).unwrap() });
+    assert_eq!(raw(&old_socket, format!("{request}\n").as_bytes())["code"], "epoch-mismatch");
     let _third = started(&rebuilt, &dir);
     eventually("three sockets", || sockets(&dir).len() == 3);
     let fresh = context(&call(&rebuilt, TOOL_WRAPPER, &tool_envelope("ls"), &dir));

@@ -14,6 +14,7 @@ export default async function CountingGuard({ canonical }: AgentEventRouteProps<
   seen += 1;
   const input = canonical.payload.toolInput?.value as { command?: unknown } | undefined;
   const command = typeof input?.command === 'string' ? input.command : '';
+  if (command.includes('throw-me')) throw new Error('the guard failed on purpose');
   if (command.includes('deny-me')) {
     return <Agent.Result value={{ outcome: 'deny', reason: `E2E_SHARED_DENY after ${seen} call(s) in process ${process.pid}` }} />;
   }
