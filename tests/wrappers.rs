@@ -11,7 +11,7 @@ use agent_bundle::io::RealDisk;
 use agent_bundle::tools::simulate::encode;
 use agent_bundle::vocabulary::target::Target;
 use camino::Utf8Path;
-use common::{Case, Run, build_bundle, decide_all, redact, require_node, run_wrapper};
+use common::{Case, Run, build_bundle, decide_all, describe, redact, require_node, run_wrapper};
 use serde_json::{Value, json};
 
 const SHAPES: &[&str] = &[
@@ -96,11 +96,6 @@ fn envelope_for(row: &IndexRow) -> Value {
     let mut input = canonical_superset();
     input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
     encode(row, &input).unwrap()
-}
-
-fn describe(run: &Run, artifact: &Utf8Path) -> String {
-    let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { redact(text.trim_end(), artifact) };
-    format!("exit {:?}\nstdout {}\nstderr {}\n", run.code, show(&run.stdout), show(&run.stderr))
 }
 
 #[test]

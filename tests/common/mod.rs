@@ -195,6 +195,12 @@ pub fn recorded_envelopes() -> Vec<Recorded> {
     recorded
 }
 
+/// A wrapper run as snapshots show it: exit code, stdout and stderr, the artifact's path redacted.
+pub fn describe(run: &Run, artifact: &Utf8Path) -> String {
+    let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { redact(text.trim_end(), artifact) };
+    format!("exit {:?}\nstdout {}\nstderr {}\n", run.code, show(&run.stdout), show(&run.stderr))
+}
+
 /// Replaces the temporary artifact path in text with `[ARTIFACT]`.
 pub fn redact(text: &str, artifact: &Utf8Path) -> String {
     text.replace(artifact.as_str(), "[ARTIFACT]")
