@@ -10,7 +10,6 @@ use agent_bundle::hosts;
 use agent_bundle::io::RealDisk;
 use agent_bundle::tools::simulate::encode;
 use agent_bundle::vocabulary::target::Target;
-use camino::Utf8Path;
 use common::{Case, Run, build_bundle, decide_all, describe, redact, require_node, run_wrapper};
 use serde_json::{Value, json};
 
