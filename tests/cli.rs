@@ -240,7 +240,7 @@ fn simulate_stops_a_hanging_wrapper_with_term_then_kill() {
             "--target",
             "claude",
             "--hook",
-            "session-start-shape-ae555491",
+            "session-start-shape-b95679f9",
             "--timeout",
             "1",
             "--json",

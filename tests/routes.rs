@@ -104,14 +104,14 @@ fn every_family_host_and_rendered_shape() {
     let expected: usize = FAMILIES
         .iter()
         .map(|f| {
-            [Target::Claude, Target::Codex, Target::Cursor]
+            [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor]
                 .iter()
                 .filter(|t| hosts::table(**t).family(*f).is_ok())
                 .count()
         })
         .sum();
     assert_eq!(rows.len(), expected);
-    assert_eq!(rows.len(), 21 + 11 + 11);
+    assert_eq!(rows.len(), 21 + 11 + 10 + 11);
 
     let envelopes: Vec<String> = rows.iter().map(|row| envelope_for(row).to_string()).collect();
     let shape_env: Vec<[(&str, &str); 1]> = SHAPES.iter().map(|shape| [("AGENT_BUNDLE_TEST_SHAPE", *shape)]).collect();
@@ -147,6 +147,7 @@ fn rendered_props(run: &Run, row: &IndexRow) -> Value {
     let context = answer
         .pointer("/hookSpecificOutput/additionalContext")
         .or_else(|| answer.get("additional_context"))
+        .or_else(|| answer.get("additionalContext"))
         .and_then(Value::as_str)
         .unwrap_or_else(|| panic!("{}: no context in {answer}", row.path));
     serde_json::from_str(context).unwrap()
@@ -208,15 +209,20 @@ fn every_recorded_host_envelope_is_accepted_by_the_matching_route() {
     let mut summary = String::new();
     for recorded in common::recorded_envelopes() {
         let (name, host, bytes, native) = (&recorded.name, recorded.host, &recorded.bytes, &recorded.native);
-        // Every recorded event is some family's native event: routes reach them all.
-        let row = manifest
-            .hooks
-            .iter()
-            .find(|r| r.host == host && &r.native_event == native)
-            .unwrap_or_else(|| panic!("{name}: no route wrapper for {native}"));
+        // Every recorded event that is some family's native event on its host reaches its route.
+        let Some(row) = manifest.hooks.iter().find(|r| r.host == host && &r.native_event == native) else {
+            let mapped = FAMILIES.iter().any(|f| hosts::table(host).family(*f).is_ok_and(|m| &m.native == native));
+            assert!(!mapped, "{name}: {native} is a family's event on {host} but has no route wrapper");
+            let _ = writeln!(summary, "{name}: {native} is no family's event on {host}");
+            continue;
+        };
         let env = [("AGENT_BUNDLE_TEST_SHAPE", "props")];
         let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: bytes, env: &env }]).remove(0);
-        let outcome = if run.code == Some(0) {
+        let outcome = if run.code == Some(0) && run.stdout.is_empty() {
+            // The host fires this event where the family does not happen (Copilot's agentStop for a
+            // subagent's turn): the wrapper passes.
+            "passed without rendering (the event is not the family's here)".to_string()
+        } else if run.code == Some(0) {
             let props = rendered_props(&run, row);
             let fields: Vec<String> = props["payload"]
                 .as_object()

@@ -49,6 +49,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
     let decision = |channel: Option<PermissionChannel>, value: &str| match channel {
         Some(PermissionChannel::PermissionDecision) => vec![fixed("hookSpecificOutput.permissionDecision", value)],
         Some(PermissionChannel::CursorPermission) => vec![fixed("permission", value)],
+        Some(PermissionChannel::TopLevelPermissionDecision) => vec![fixed("permissionDecision", value)],
         Some(PermissionChannel::PermissionBehavior) => vec![fixed("hookSpecificOutput.decision.behavior", value)],
         None => Vec::new(),
     };
@@ -56,6 +57,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
         ResultPart::AdditionalContext => match channels.additional_context {
             Some(ContextChannel::HookSpecificOutput) => vec![own("hookSpecificOutput.additionalContext")],
             Some(ContextChannel::AdditionalContext) => vec![own("additional_context")],
+            Some(ContextChannel::TopLevel) => vec![own("additionalContext")],
             None => Vec::new(),
         },
         ResultPart::Deny => match channels.deny {
@@ -68,6 +70,9 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
                 vec![fixed("permission", "deny"), own("user_message"), own("agent_message")]
             }
             Some(DenyChannel::FollowupMessage) => vec![own("followup_message")],
+            Some(DenyChannel::TopLevelPermissionDecision) => {
+                vec![fixed("permissionDecision", "deny"), own("permissionDecisionReason")]
+            }
             Some(DenyChannel::PermissionBehavior) => {
                 vec![fixed("hookSpecificOutput.decision.behavior", "deny"), own("hookSpecificOutput.decision.message")]
             }
@@ -86,6 +91,13 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
                 writes
             }
             Some(RewriteChannel::CursorUpdatedInput) => vec![own("updated_input"), unless_set("permission", "allow")],
+            Some(RewriteChannel::ModifiedArgs) => {
+                let mut writes = vec![own("modifiedArgs")];
+                if let Some(decision) = &channels.rewrite_decision {
+                    writes.push(unless_set("permissionDecision", decision));
+                }
+                writes
+            }
             None => Vec::new(),
         },
     }

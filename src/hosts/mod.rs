@@ -15,9 +15,10 @@ use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
 /// The embedded table files, in [`Target::ALL`] order.
-const TABLE_SOURCES: [(Target, &str); 4] = [
+const TABLE_SOURCES: [(Target, &str); 5] = [
     (Target::Claude, include_str!("claude.json")),
     (Target::Codex, include_str!("codex.json")),
+    (Target::Copilot, include_str!("copilot.json")),
     (Target::Cursor, include_str!("cursor.json")),
     (Target::Portable, include_str!("portable.json")),
 ];
@@ -49,6 +50,19 @@ pub struct HookSurface {
     pub manifest: String,
     /// The shape of the hook document.
     pub document_format: DocumentFormat,
+    /// The key of an entry's command line in a flat document (Copilot writes `bash`).
+    #[serde(default = "command_key")]
+    pub entry_command_key: String,
+    /// The key of an entry's timeout in seconds in a flat document (Copilot writes `timeoutSec`).
+    #[serde(default = "timeout_key")]
+    pub entry_timeout_key: String,
+    /// An entry's `type`, for hosts whose flat entries name it.
+    #[serde(default)]
+    pub entry_type: Option<String>,
+    /// The envelope field naming the event, which the wrapper checks; `null`: the host sends none
+    /// (Copilot's camelCase payloads), so the wrapper trusts the document that routed the event.
+    #[serde(default = "event_name_key")]
+    pub event_name_key: Option<String>,
     /// Whether the plugin manifest names the hook document (`"hooks": "./…"`); Claude Code loads
     /// `hooks/hooks.json` by itself and reports a pointer at it as a duplicate.
     pub manifest_points_to_document: bool,
@@ -92,6 +106,18 @@ pub enum DocumentFormat {
     Flat,
 }
 
+fn command_key() -> String {
+    "command".into()
+}
+
+fn timeout_key() -> String {
+    "timeout".into()
+}
+
+fn event_name_key() -> Option<String> {
+    Some("hook_event_name".into())
+}
+
 /// A cell of a host table: either the host's mapping or the recorded reason it has none.
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(untagged)]
@@ -124,6 +150,11 @@ pub struct EventMapping {
     /// Which parts of a handler's result this host can deliver on this event, and how.
     #[serde(default)]
     pub result: ResultChannels,
+    /// The host also fires this event where the canonical event does not happen (Copilot's agentStop
+    /// at the end of every subagent turn, marked by `agentId`): with this envelope field present, the
+    /// wrapper passes without running the handler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_when_present: Option<String>,
     /// How a fail-closed hook on this event blocks when it fails (only tool events that can deny).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_closed: Option<FailClosed>,
@@ -278,6 +309,8 @@ pub enum PermissionChannel {
     PermissionDecision,
     /// Cursor's top-level `permission`.
     CursorPermission,
+    /// A top-level `permissionDecision` (Copilot's camelCase answers).
+    TopLevelPermissionDecision,
     /// `hookSpecificOutput.decision.behavior` (a PermissionRequest's answer on Claude Code and Codex).
     PermissionBehavior,
 }
@@ -314,6 +347,9 @@ pub enum ContextChannel {
     /// Top-level `additional_context` (Cursor).
     #[serde(rename = "additional_context")]
     AdditionalContext,
+    /// Top-level `additionalContext` (Copilot).
+    #[serde(rename = "topLevel")]
+    TopLevel,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -329,6 +365,8 @@ pub enum DenyChannel {
     FollowupMessage,
     /// `hookSpecificOutput.decision: { "behavior": "deny", "message": … }` (PermissionRequest).
     PermissionBehavior,
+    /// A top-level `permissionDecision: "deny"` with `permissionDecisionReason` (Copilot).
+    TopLevelPermissionDecision,
     /// `{ "continue": false, "stopReason": … }`: the host stops (Claude Code's TeammateIdle).
     ContinueStopReason,
     /// Cursor's `{ "continue": false, "user_message": … }` (beforeSubmitPrompt).
@@ -343,6 +381,9 @@ pub enum RewriteChannel {
     /// Cursor's `{ "permission": "allow", "updated_input": … }`.
     #[serde(rename = "cursorUpdatedInput")]
     CursorUpdatedInput,
+    /// Copilot's `modifiedArgs`, which replaces the tool's arguments whole.
+    #[serde(rename = "modifiedArgs")]
+    ModifiedArgs,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -465,8 +506,8 @@ pub fn table(target: Target) -> &'static HostTable {
 }
 
 /// Every host table, in [`Target::ALL`] order.
-pub fn tables() -> &'static [HostTable; 4] {
-    static TABLES: OnceLock<[HostTable; 4]> = OnceLock::new();
+pub fn tables() -> &'static [HostTable; 5] {
+    static TABLES: OnceLock<[HostTable; 5]> = OnceLock::new();
     TABLES.get_or_init(|| {
         TABLE_SOURCES.map(|(target, source)| {
             let table: HostTable = serde_json::from_str(source)
@@ -552,6 +593,7 @@ mod tests {
         assert_eq!(table(Target::Claude).host_version, "2.1.332");
         assert_eq!(table(Target::Codex).host_version, "0.171.0");
         assert_eq!(table(Target::Cursor).host_version, "docs 2026-08");
+        assert_eq!(table(Target::Copilot).host_version, "1.0.102");
         assert!(!table(Target::Portable).has_hooks());
     }
 
@@ -563,6 +605,7 @@ mod tests {
         assert_eq!(supported(Target::Claude), 21, "all but workspace/open");
         assert_eq!(supported(Target::Codex), 11);
         assert_eq!(supported(Target::Cursor), 11);
+        assert_eq!(supported(Target::Copilot), 10, "the seven's six, session/end, prompt/submit, tool/failure, compact/before");
     }
 
     #[test]

@@ -159,7 +159,8 @@ pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
     let Value::Object(fields) = envelope else {
         return Err(SimulateError::BadInput(format!("a native envelope must be a JSON object, got {envelope}")));
     };
-    if let Some(event) = fields.get("hook_event_name").and_then(Value::as_str)
+    let name_key = hosts::table(row.host).hooks.as_ref().and_then(|s| s.event_name_key.as_deref());
+    if let Some(event) = name_key.and_then(|key| fields.get(key)).and_then(Value::as_str)
         && event != row.native_event
     {
         return Err(SimulateError::NotAdmitted(format!(
@@ -263,7 +264,8 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
     let mapping = table.mapping(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
-    let fields: Vec<_> = surface.input_fields(mapping).filter(|f| f.key != "hook_event_name").collect();
+    let name_key = surface.event_name_key.as_deref();
+    let fields: Vec<_> = surface.input_fields(mapping).filter(|f| Some(f.key.as_str()) != name_key).collect();
     // A canonical field that some host sends on this event is fine on every host: where this host
     // does not send it, the handler simply does not get it. Only a field no host knows is a mistake.
     let known_anywhere = canonical_fields(row.event);
@@ -316,7 +318,9 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
             missing.join(", ")
         )));
     }
-    envelope.insert("hook_event_name".into(), Value::String(row.native_event.clone()));
+    if let Some(key) = name_key {
+        envelope.insert(key.into(), Value::String(row.native_event.clone()));
+    }
     // Keys sorted, as every JSON agent-bundle writes, whatever order the map keeps them in.
     Ok(crate::vocabulary::json::sorted(&Value::Object(envelope)))
 }

@@ -8,13 +8,14 @@ use serde::{Deserialize, Serialize};
 pub enum Target {
     Claude,
     Codex,
+    Copilot,
     Cursor,
     Portable,
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `codex`, `cursor`, `portable`).
-    pub const ALL: [Target; 4] = [Target::Claude, Target::Codex, Target::Cursor, Target::Portable];
+    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `portable`).
+    pub const ALL: [Target; 5] = [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Portable];
 
     /// Selected when neither the config nor the command line names targets (D3 in docs/decisions.md): the
     /// original's registry default, so hook names agree with it.
@@ -24,6 +25,7 @@ impl Target {
         match self {
             Target::Claude => "claude",
             Target::Codex => "codex",
+            Target::Copilot => "copilot",
             Target::Cursor => "cursor",
             Target::Portable => "portable",
         }

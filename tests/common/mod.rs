@@ -172,23 +172,28 @@ pub struct Recorded {
     pub native: String,
 }
 
-/// Every recorded Claude Code and Codex envelope, sorted by file (the folders' notes left out).
+/// Every recorded Claude Code, Codex and Copilot CLI envelope, sorted by file (the folders' notes
+/// left out). Copilot's camelCase envelopes name no event: their file names do.
 #[allow(dead_code)]
 pub fn recorded_envelopes() -> Vec<Recorded> {
     use agent_bundle::vocabulary::target::Target;
     let mut recorded = Vec::new();
-    for (folder, host) in [("claude-code", Target::Claude), ("codex", Target::Codex)] {
+    for (folder, host) in [("claude-code", Target::Claude), ("codex", Target::Codex), ("copilot-cli", Target::Copilot)]
+    {
         let dir = std::path::Path::new("testdata/envelopes").join(folder);
         let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for path in files {
             let file = path.file_name().unwrap().to_str().unwrap().to_string();
-            if ["SOURCES.json", "effects.json", "hook-env.json"].contains(&file.as_str()) {
+            if ["SOURCES.json", "effects.json", "hook-env.json"].contains(&file.as_str()) || path.is_dir() {
                 continue;
             }
             let bytes = std::fs::read(&path).unwrap();
             let envelope: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-            let native = envelope["hook_event_name"].as_str().unwrap().to_string();
+            let native = match envelope["hook_event_name"].as_str() {
+                Some(name) => name.to_string(),
+                None => file.split('.').next().unwrap().to_string(),
+            };
             recorded.push(Recorded { name: format!("{folder}/{file}"), host, bytes, native });
         }
     }

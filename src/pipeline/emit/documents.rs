@@ -37,12 +37,15 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                 group
             }
             DocumentFormat::Flat => {
-                let mut flat = json!({ "command": entry.command });
+                let mut flat = json!({ surface.entry_command_key.as_str(): entry.command });
+                if let Some(kind) = &surface.entry_type {
+                    flat["type"] = kind.clone().into();
+                }
                 if let Some(matcher) = &entry.matcher {
                     flat["matcher"] = matcher.clone().into();
                 }
                 if let Some(timeout) = entry.timeout_seconds {
-                    flat["timeout"] = timeout.into();
+                    flat[surface.entry_timeout_key.as_str()] = timeout.into();
                 }
                 for (key, value) in entry.fail_closed_entry.iter().flatten() {
                     flat[key] = value.clone();

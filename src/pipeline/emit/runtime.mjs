@@ -88,6 +88,11 @@ export async function decide(contract, stdinBytes, loadHandler) {
   try {
     const envelope = parseEnvelope(stdinBytes);
     const payload = decodeEnvelope(contract, envelope);
+    // The host fires this native event where the canonical one does not happen (a subagent's turn
+    // ending, for a main-agent stop hook): nothing to decide.
+    if (contract.passWhenPresent && Object.hasOwn(envelope, contract.passWhenPresent)) {
+      return { code: 0, stderr: [], stdout: undefined };
+    }
     const handler = await loadDefaultExport(contract, loadHandler);
     let result;
     if (contract.hook.route) {
@@ -339,8 +344,10 @@ function parseEnvelope(bytes) {
 
 function decodeEnvelope(contract, envelope) {
   const expected = contract.hook.nativeEvent;
-  if (envelope.hook_event_name !== expected) {
-    throw new HookError(`hook_event_name must equal ${JSON.stringify(expected)}, got ${show(envelope.hook_event_name)}`);
+  // The field naming the event, where the host sends one (null: it does not, and the document routed it).
+  const nameKey = contract.eventNameKey === undefined ? 'hook_event_name' : contract.eventNameKey;
+  if (nameKey !== null && envelope[nameKey] !== expected) {
+    throw new HookError(`${nameKey} must equal ${JSON.stringify(expected)}, got ${show(envelope[nameKey])}`);
   }
   const payload = {};
   for (const field of contract.input) {

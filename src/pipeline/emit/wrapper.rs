@@ -77,7 +77,7 @@ pub fn contract(
         }
         hook_facts["route"] = route;
     }
-    json!({
+    let mut contract = json!({
         "hook": hook_facts,
         "host": format!("{} {}", table.host, table.host_version),
         "revision": table.revision,
@@ -85,7 +85,12 @@ pub fn contract(
         "parts": parts,
         "eventNamed": { "object": answer::EVENT_NAMED_OBJECT.0, "key": answer::EVENT_NAMED_OBJECT.1 },
         "denyWhen": mapping.result.deny_when,
-    })
+        "eventNameKey": surface.event_name_key,
+    });
+    if let Some(key) = &mapping.pass_when_present {
+        contract["passWhenPresent"] = json!(key);
+    }
+    contract
 }
 
 /// The wrapper file's text. `handler_specifier` is the compiled handler relative to the wrapper.
