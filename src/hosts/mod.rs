@@ -605,7 +605,11 @@ mod tests {
         assert_eq!(supported(Target::Claude), 21, "all but workspace/open");
         assert_eq!(supported(Target::Codex), 11);
         assert_eq!(supported(Target::Cursor), 11);
-        assert_eq!(supported(Target::Copilot), 10, "the seven's six, session/end, prompt/submit, tool/failure, compact/before");
+        assert_eq!(
+            supported(Target::Copilot),
+            10,
+            "the seven's six, session/end, prompt/submit, tool/failure, compact/before"
+        );
     }
 
     #[test]

@@ -15,6 +15,9 @@ use crate::mock::{Call, Dialect, MockServer};
 pub struct Programs {
     pub claude: PathBuf,
     pub codex: PathBuf,
+    pub copilot: PathBuf,
+    /// Where Copilot CLI unpacks itself on first start (kept across runs; each run's HOME is new).
+    pub copilot_cache: PathBuf,
     /// The folder holding `node`, put on the hosts' PATH so hook commands find it.
     pub node_dir: PathBuf,
 }
@@ -27,10 +30,12 @@ impl Programs {
             .ok_or("set AGENT_BUNDLE_HOSTS_DIR to the folder scripts/host-e2e.sh installs the hosts into")?;
         let claude = dir.join("node_modules/@anthropic-ai/claude-code-linux-x64/claude");
         let codex = dir.join("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
-        for program in [&claude, &codex] {
+        let copilot = dir.join("node_modules/@github/copilot-linux-x64/copilot");
+        let copilot_cache = dir.join("copilot-pkg-cache");
+        for program in [&claude, &codex, &copilot] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code and Codex into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex and Copilot CLI into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -42,7 +47,7 @@ impl Programs {
             return Err("`node` is not on PATH; the emitted wrappers run under Node.js 18+".into());
         }
         let node_dir = Path::new(&node).parent().unwrap().to_path_buf();
-        Ok(Programs { claude, codex, node_dir })
+        Ok(Programs { claude, codex, copilot, copilot_cache, node_dir })
     }
 
     fn path_variable(&self) -> String {
@@ -206,6 +211,45 @@ pub fn run_codex(
     ];
     let command = codex(&exec);
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Copilot CLI in `-p` mode with the plugin for this session only (`--plugin-dir`), offline, with its
+/// bring-your-own-key provider pointed at the mock.
+pub fn run_copilot(
+    programs: &Programs,
+    artifact: &Path,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, work, logs) = (temp.path().join("home"), temp.path().join("work"), temp.path().join("logs"));
+    for dir in [&home, &work, &logs, &programs.copilot_cache] {
+        std::fs::create_dir_all(dir)?;
+    }
+    let server = MockServer::start(Dialect::OpenAiChat, calls, work.clone())?;
+    let mut command = Command::new(&programs.copilot);
+    command
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("HOME", &home)
+        .env("COPILOT_OFFLINE", "true")
+        .env("COPILOT_AUTO_UPDATE", "false")
+        .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+        .env("COPILOT_PROVIDER_BASE_URL", format!("http://127.0.0.1:{}/v1", server.port))
+        .env("COPILOT_PROVIDER_API_KEY", "mock-key")
+        .env("COPILOT_MODEL", "mock-model")
+        .current_dir(&work)
+        .args(["-p", "Run the scripted tool calls, then answer.", "--allow-all-tools", "--output-format", "json"])
+        .args(["--log-level", "debug", "--log-dir"])
+        .arg(&logs)
+        .arg("--plugin-dir")
+        .arg(artifact);
+    let (exit_code, timed_out, stdout, mut stderr) = run_bounded(command, limit)?;
+    for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
+        stderr.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
+    }
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
-use hosts::{ClaudeOptions, HostRun, Programs, run_bounded, run_claude, run_codex};
+use hosts::{ClaudeOptions, HostRun, Programs, run_bounded, run_claude, run_codex, run_copilot};
 use mock::{Call, FINAL_TEXT};
 
 /// Each host run's wall-clock limit.
@@ -30,6 +30,7 @@ const MARKER: &str = "marker.txt";
 enum Host {
     Claude,
     Codex,
+    Copilot,
 }
 
 impl Host {
@@ -37,6 +38,7 @@ impl Host {
         match self {
             Host::Claude => "claude",
             Host::Codex => "codex",
+            Host::Copilot => "copilot",
         }
     }
 }
@@ -76,11 +78,12 @@ fn finished(run: &HostRun) -> Result<(), String> {
 
 fn scenarios() -> Vec<Scenario> {
     const BOTH: &[Host] = &[Host::Claude, Host::Codex];
+    const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot];
     vec![
         Scenario {
             name: "beforeTool deny blocks the shell command and the model gets the reason",
             bundle: "e2e/deny-shell",
-            hosts: BOTH,
+            hosts: ALL,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
@@ -107,7 +110,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "beforeTool continue lets the command run",
             bundle: "e2e/continue-shell",
-            hosts: BOTH,
+            hosts: ALL,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
@@ -131,7 +134,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "beforeTool updatedInput rewrites the command that runs",
             bundle: "e2e/rewrite-shell",
-            hosts: BOTH,
+            hosts: ALL,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
@@ -156,7 +159,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "sessionStart additionalContext reaches the first model request",
             bundle: "e2e/session-context",
-            hosts: BOTH,
+            hosts: ALL,
             calls: Vec::new,
             claude_allowed_tools: None,
             check: |_, run| {
@@ -192,7 +195,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "afterTool additionalContext reaches the model after the tool result",
             bundle: "e2e/after-context",
-            hosts: BOTH,
+            hosts: ALL,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
@@ -208,7 +211,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "stop deny keeps the agent going once with the reason, then the run ends",
             bundle: "e2e/stop-once",
-            hosts: BOTH,
+            hosts: ALL,
             calls: Vec::new,
             claude_allowed_tools: None,
             check: |_, run| {
@@ -240,6 +243,18 @@ fn scenarios() -> Vec<Scenario> {
                     ensure(run.stdout.contains(r#""exit_code":1"#), "Claude did not record the hook's exit 1")?;
                 }
                 ensure(run.stdout.contains(FINAL_TEXT), "the run did not complete")
+            },
+        },
+        Scenario {
+            name: "a handler that throws: Copilot denies the call (its command hooks fail closed), as its table says",
+            bundle: "e2e/throws",
+            hosts: &[Host::Copilot],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the command ran: Copilot's failure rule changed, update its table")?;
+                ensure(!run.any_request_contains("E2E_THROW"), "the handler's failure reached the model as an answer")
             },
         },
         Scenario {
@@ -320,7 +335,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "tools ['file.write'] fires for the host's write tool and not for the shell",
             bundle: "e2e/file-write-only",
-            hosts: BOTH,
+            hosts: ALL,
             calls: || {
                 vec![
                     Call::WriteFile { path: "note.txt".into(), content: "hello".into() },
@@ -336,6 +351,7 @@ fn scenarios() -> Vec<Scenario> {
                 let expected = match host {
                     Host::Claude => "Write\n",
                     Host::Codex => "apply_patch\n",
+                    Host::Copilot => "create\n",
                 };
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
@@ -361,7 +377,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "route session/end observes the end of the session",
             bundle: "e2e/route-session-end",
-            hosts: BOTH,
+            hosts: ALL,
             calls: Vec::new,
             claude_allowed_tools: None,
             check: |_, run| {
@@ -376,7 +392,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "route tool/before deny blocks the shell command and the model gets the reason",
             bundle: "e2e/route-tool-deny",
-            hosts: BOTH,
+            hosts: ALL,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
@@ -409,7 +425,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "route stop deny keeps the agent going once, then re-entry releases it",
             bundle: "e2e/route-stop-once",
-            hosts: BOTH,
+            hosts: ALL,
             calls: Vec::new,
             claude_allowed_tools: None,
             check: |_, run| {
@@ -559,6 +575,7 @@ fn main() -> ExitCode {
                         RUN_LIMIT,
                     ),
                     Host::Codex => run_codex(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
+                    Host::Copilot => run_copilot(&programs, &artifact, (scenario.calls)(), RUN_LIMIT),
                 }
                 .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))

@@ -27,6 +27,8 @@ pub const FINAL_TEXT: &str = "MOCK_FINAL_ANSWER";
 pub enum Dialect {
     Anthropic,
     OpenAiResponses,
+    /// OpenAI chat completions, streamed (Copilot CLI's bring-your-own-key provider).
+    OpenAiChat,
 }
 
 pub struct MockServer {
@@ -115,8 +117,17 @@ fn serve(
     let events = match dialect {
         Dialect::Anthropic => anthropic_reply(&request, calls, work),
         Dialect::OpenAiResponses => responses_reply(&request, calls, work),
+        Dialect::OpenAiChat => chat_reply(&request, calls, work),
     };
-    let payload: String = events.iter().map(|(event, data)| format!("event: {event}\ndata: {data}\n\n")).collect();
+    // Chat completion streams have no event names, and end with a bare `[DONE]`.
+    let payload: String = events
+        .iter()
+        .map(|(event, data)| match (event.as_str(), data) {
+            ("", Value::String(raw)) => format!("data: {raw}\n\n"),
+            ("", data) => format!("data: {data}\n\n"),
+            (event, data) => format!("event: {event}\ndata: {data}\n\n"),
+        })
+        .collect();
     let head = format!(
         "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
         payload.len()
@@ -224,4 +235,45 @@ fn responses_reply(request: &Value, calls: &[Call], _work: &std::path::Path) -> 
                        "output_tokens_details": { "reasoning_tokens": 0 }, "total_tokens": 2 } } }),
         ),
     ]
+}
+
+fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<(String, Value)> {
+    let is_main_loop =
+        request["tools"].as_array().is_some_and(|tools| tools.iter().any(|t| t["function"]["name"] == "bash"));
+    let tool_results = request["messages"].as_array().into_iter().flatten().filter(|m| m["role"] == "tool").count();
+    let call = if is_main_loop { next_call(calls, tool_results) } else { None };
+    let chunk = |delta: Value, finish: Value| {
+        json!({ "id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": 0, "model": request["model"],
+            "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] })
+    };
+    let tool_call = |name: &str, arguments: Value| {
+        json!({ "role": "assistant", "tool_calls": [{ "index": 0, "id": format!("call_mock_{tool_results}"),
+            "type": "function", "function": { "name": name, "arguments": arguments.to_string() } }] })
+    };
+    let mut events = match call {
+        Some(Call::Shell(command)) => vec![
+            chunk(
+                tool_call(
+                    "bash",
+                    json!({ "command": command, "description": "mock call from the agent-bundle suite" }),
+                ),
+                Value::Null,
+            ),
+            chunk(json!({}), json!("tool_calls")),
+        ],
+        Some(Call::WriteFile { path, content }) => vec![
+            chunk(
+                tool_call("create", json!({ "path": work.join(path).to_string_lossy(), "file_text": content })),
+                Value::Null,
+            ),
+            chunk(json!({}), json!("tool_calls")),
+        ],
+        None => {
+            let mut last = chunk(json!({}), json!("stop"));
+            last["usage"] = json!({ "prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2 });
+            vec![chunk(json!({ "role": "assistant", "content": FINAL_TEXT }), Value::Null), last]
+        }
+    };
+    events.push(Value::String("[DONE]".into()));
+    events.into_iter().map(|data| (String::new(), data)).collect()
 }
