@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
 COPILOT_VERSION=1.0.102
+GEMINI_VERSION=0.61.0
 HOSTS_DIR="${AGENT_BUNDLE_HOSTS_DIR:-$HOME/.cache/agent-bundle-hosts}"
 export AGENT_BUNDLE_HOSTS_DIR="$HOSTS_DIR"
 
@@ -29,13 +30,14 @@ installed_version() {
 }
 if [ "$(installed_version @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" ] \
   || [ "$(installed_version @openai/codex)" != "$CODEX_VERSION" ] \
-  || [ "$(installed_version @github/copilot)" != "$COPILOT_VERSION" ]; then
-  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION and @github/copilot@$COPILOT_VERSION into $HOSTS_DIR"
+  || [ "$(installed_version @github/copilot)" != "$COPILOT_VERSION" ] \
+  || [ "$(installed_version @google/gemini-cli)" != "$GEMINI_VERSION" ]; then
+  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION and @google/gemini-cli@$GEMINI_VERSION into $HOSTS_DIR"
   mkdir -p "$HOSTS_DIR"
   printf '{ "name": "agent-bundle-hosts", "private": true }\n' > "$HOSTS_DIR/package.json"
   printf 'omit-lockfile-registry-resolved=true\n' > "$HOSTS_DIR/.npmrc"
   (cd "$HOSTS_DIR" && npm install --ignore-scripts --no-audit --no-fund --save-exact \
-    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@github/copilot@$COPILOT_VERSION")
+    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@github/copilot@$COPILOT_VERSION" "@google/gemini-cli@$GEMINI_VERSION")
 fi
 
 echo "== building the suite"

@@ -240,7 +240,7 @@ fn simulate_stops_a_hanging_wrapper_with_term_then_kill() {
             "--target",
             "claude",
             "--hook",
-            "session-start-shape-b95679f9",
+            "session-start-shape-29a1af59",
             "--timeout",
             "1",
             "--json",

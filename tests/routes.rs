@@ -104,14 +104,14 @@ fn every_family_host_and_rendered_shape() {
     let expected: usize = FAMILIES
         .iter()
         .map(|f| {
-            [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor]
+            [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Gemini]
                 .iter()
                 .filter(|t| hosts::table(**t).family(*f).is_ok())
                 .count()
         })
         .sum();
     assert_eq!(rows.len(), expected);
-    assert_eq!(rows.len(), 21 + 11 + 10 + 11);
+    assert_eq!(rows.len(), 21 + 11 + 10 + 11 + 7);
 
     let envelopes: Vec<String> = rows.iter().map(|row| envelope_for(row).to_string()).collect();
     let shape_env: Vec<[(&str, &str); 1]> = SHAPES.iter().map(|shape| [("AGENT_BUNDLE_TEST_SHAPE", *shape)]).collect();

@@ -105,8 +105,8 @@ fn every_host_event_and_result_shape() {
     let rows = manifest.hooks.clone();
     assert_eq!(
         rows.len(),
-        29,
-        "six events on four hosts, a fail-closed beforeTool on each, and workspaceOpen on cursor"
+        34,
+        "six events on four hosts and four on Gemini, a fail-closed beforeTool on each, and workspaceOpen on cursor"
     );
 
     // Shapes whose outcome depends on the process (what reaches fd 1, errors outside the handler's
@@ -211,7 +211,7 @@ fn a_fail_closed_guard_blocks_with_the_hosts_exit_on_every_failure() {
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let guards: Vec<_> = manifest.hooks.iter().filter(|r| r.fail_closed).collect();
-    assert_eq!(guards.len(), 4, "one fail-closed beforeTool per host");
+    assert_eq!(guards.len(), 5, "one fail-closed beforeTool per host");
     for row in guards {
         let envelope = envelope_for(row).to_string();
         let cases: [(&str, &[u8]); 4] = [

@@ -70,6 +70,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
                 vec![fixed("permission", "deny"), own("user_message"), own("agent_message")]
             }
             Some(DenyChannel::FollowupMessage) => vec![own("followup_message")],
+            Some(DenyChannel::DecisionDeny) => vec![fixed("decision", "deny"), own("reason")],
             Some(DenyChannel::TopLevelPermissionDecision) => {
                 vec![fixed("permissionDecision", "deny"), own("permissionDecisionReason")]
             }
@@ -91,6 +92,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
                 writes
             }
             Some(RewriteChannel::CursorUpdatedInput) => vec![own("updated_input"), unless_set("permission", "allow")],
+            Some(RewriteChannel::HookSpecificToolInput) => vec![own("hookSpecificOutput.tool_input")],
             Some(RewriteChannel::ModifiedArgs) => {
                 let mut writes = vec![own("modifiedArgs")];
                 if let Some(decision) = &channels.rewrite_decision {

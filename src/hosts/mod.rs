@@ -15,11 +15,12 @@ use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
 /// The embedded table files, in [`Target::ALL`] order.
-const TABLE_SOURCES: [(Target, &str); 5] = [
+const TABLE_SOURCES: [(Target, &str); 6] = [
     (Target::Claude, include_str!("claude.json")),
     (Target::Codex, include_str!("codex.json")),
     (Target::Copilot, include_str!("copilot.json")),
     (Target::Cursor, include_str!("cursor.json")),
+    (Target::Gemini, include_str!("gemini.json")),
     (Target::Portable, include_str!("portable.json")),
 ];
 
@@ -44,6 +45,14 @@ pub struct HostTable {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct HookSurface {
+    /// The folder of the artifact that is this host's plugin, when it cannot share the root (a
+    /// Gemini extension's hooks file has Claude Code's path): its wrappers, runtime and bundles live
+    /// there, and commands name them relative to it.
+    #[serde(default)]
+    pub folder: Option<String>,
+    /// The unit of the document's timeouts.
+    #[serde(default)]
+    pub timeout_unit: TimeoutUnit,
     /// The plugin-relative path of the host's hook document.
     pub document: String,
     /// The plugin-relative path of the host's plugin manifest.
@@ -116,6 +125,26 @@ fn timeout_key() -> String {
 
 fn event_name_key() -> Option<String> {
     Some("hook_event_name".into())
+}
+
+/// How a host's document writes a timeout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TimeoutUnit {
+    #[default]
+    Seconds,
+    /// Gemini CLI: a seconds value there would kill the hook at once.
+    Milliseconds,
+}
+
+impl TimeoutUnit {
+    /// The document's number for `seconds`.
+    pub fn of(self, seconds: u32) -> u64 {
+        match self {
+            TimeoutUnit::Seconds => u64::from(seconds),
+            TimeoutUnit::Milliseconds => u64::from(seconds) * 1000,
+        }
+    }
 }
 
 /// A cell of a host table: either the host's mapping or the recorded reason it has none.
@@ -367,6 +396,8 @@ pub enum DenyChannel {
     PermissionBehavior,
     /// A top-level `permissionDecision: "deny"` with `permissionDecisionReason` (Copilot).
     TopLevelPermissionDecision,
+    /// `{ "decision": "deny", "reason": … }` (Gemini CLI).
+    DecisionDeny,
     /// `{ "continue": false, "stopReason": … }`: the host stops (Claude Code's TeammateIdle).
     ContinueStopReason,
     /// Cursor's `{ "continue": false, "user_message": … }` (beforeSubmitPrompt).
@@ -384,6 +415,9 @@ pub enum RewriteChannel {
     /// Copilot's `modifiedArgs`, which replaces the tool's arguments whole.
     #[serde(rename = "modifiedArgs")]
     ModifiedArgs,
+    /// Gemini's `hookSpecificOutput.tool_input`, which replaces the tool's arguments whole.
+    #[serde(rename = "hookSpecificToolInput")]
+    HookSpecificToolInput,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -506,8 +540,8 @@ pub fn table(target: Target) -> &'static HostTable {
 }
 
 /// Every host table, in [`Target::ALL`] order.
-pub fn tables() -> &'static [HostTable; 5] {
-    static TABLES: OnceLock<[HostTable; 5]> = OnceLock::new();
+pub fn tables() -> &'static [HostTable; 6] {
+    static TABLES: OnceLock<[HostTable; 6]> = OnceLock::new();
     TABLES.get_or_init(|| {
         TABLE_SOURCES.map(|(target, source)| {
             let table: HostTable = serde_json::from_str(source)
@@ -594,6 +628,7 @@ mod tests {
         assert_eq!(table(Target::Codex).host_version, "0.171.0");
         assert_eq!(table(Target::Cursor).host_version, "docs 2026-08");
         assert_eq!(table(Target::Copilot).host_version, "1.0.102");
+        assert_eq!(table(Target::Gemini).host_version, "0.61.0");
         assert!(!table(Target::Portable).has_hooks());
     }
 
@@ -610,6 +645,7 @@ mod tests {
             10,
             "the seven's six, session/end, prompt/submit, tool/failure, compact/before"
         );
+        assert_eq!(supported(Target::Gemini), 7, "four of the seven's, session/end, prompt/submit, compact/before");
     }
 
     #[test]

@@ -10,12 +10,14 @@ pub enum Target {
     Codex,
     Copilot,
     Cursor,
+    Gemini,
     Portable,
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `portable`).
-    pub const ALL: [Target; 5] = [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Portable];
+    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `gemini`, `portable`).
+    pub const ALL: [Target; 6] =
+        [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Gemini, Target::Portable];
 
     /// Selected when neither the config nor the command line names targets (D3 in docs/decisions.md): the
     /// original's registry default, so hook names agree with it.
@@ -27,6 +29,7 @@ impl Target {
             Target::Codex => "codex",
             Target::Copilot => "copilot",
             Target::Cursor => "cursor",
+            Target::Gemini => "gemini",
             Target::Portable => "portable",
         }
     }

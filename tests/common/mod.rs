@@ -172,14 +172,19 @@ pub struct Recorded {
     pub native: String,
 }
 
-/// Every recorded Claude Code, Codex and Copilot CLI envelope, sorted by file (the folders' notes
-/// left out). Copilot's camelCase envelopes name no event: their file names do.
+/// Every recorded Claude Code, Codex, Copilot CLI and Gemini CLI envelope, sorted by file (the
+/// folders' notes left out). Copilot's camelCase envelopes name no event: their file names do.
 #[allow(dead_code)]
 pub fn recorded_envelopes() -> Vec<Recorded> {
     use agent_bundle::vocabulary::target::Target;
     let mut recorded = Vec::new();
-    for (folder, host) in [("claude-code", Target::Claude), ("codex", Target::Codex), ("copilot-cli", Target::Copilot)]
-    {
+    let folders = [
+        ("claude-code", Target::Claude),
+        ("codex", Target::Codex),
+        ("copilot-cli", Target::Copilot),
+        ("gemini-cli", Target::Gemini),
+    ];
+    for (folder, host) in folders {
         let dir = std::path::Path::new("testdata/envelopes").join(folder);
         let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();

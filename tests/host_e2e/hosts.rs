@@ -16,6 +16,8 @@ pub struct Programs {
     pub claude: PathBuf,
     pub codex: PathBuf,
     pub copilot: PathBuf,
+    /// Gemini CLI's one bundled file, run by node.
+    pub gemini: PathBuf,
     /// Where Copilot CLI unpacks itself on first start (kept across runs; each run's HOME is new).
     pub copilot_cache: PathBuf,
     /// The folder holding `node`, put on the hosts' PATH so hook commands find it.
@@ -32,10 +34,11 @@ impl Programs {
         let codex = dir.join("node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex");
         let copilot = dir.join("node_modules/@github/copilot-linux-x64/copilot");
         let copilot_cache = dir.join("copilot-pkg-cache");
-        for program in [&claude, &codex, &copilot] {
+        let gemini = dir.join("node_modules/@google/gemini-cli/bundle/gemini.js");
+        for program in [&claude, &codex, &copilot, &gemini] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex and Copilot CLI into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI and Gemini CLI into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -47,7 +50,7 @@ impl Programs {
             return Err("`node` is not on PATH; the emitted wrappers run under Node.js 18+".into());
         }
         let node_dir = Path::new(&node).parent().unwrap().to_path_buf();
-        Ok(Programs { claude, codex, copilot, copilot_cache, node_dir })
+        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, node_dir })
     }
 
     fn path_variable(&self) -> String {
@@ -250,6 +253,48 @@ pub fn run_copilot(
     for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
         stderr.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
     }
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Gemini CLI in `-p` mode with the artifact's extension folder copied into `~/.gemini/extensions/`
+/// (what `gemini extensions install` does), offline against the mock.
+pub fn run_gemini(
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, work) = (temp.path().join("home"), temp.path().join("work"));
+    std::fs::create_dir_all(home.join(".gemini/extensions"))?;
+    std::fs::create_dir_all(&work)?;
+    crate::copy_tree(&artifact.join("gemini"), &home.join(".gemini/extensions").join(plugin_name))?;
+    std::fs::write(
+        home.join(".gemini/settings.json"),
+        serde_json::json!({
+            "security": { "auth": { "selectedType": "gemini-api-key" } },
+            "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
+            "privacy": { "usageStatisticsEnabled": false },
+            "telemetry": { "enabled": false }
+        })
+        .to_string(),
+    )?;
+    let server = MockServer::start(Dialect::Gemini, calls, work.clone())?;
+    let mut command = Command::new("node");
+    command
+        .arg(&programs.gemini)
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("HOME", &home)
+        .env("GEMINI_API_KEY", "mock-key")
+        .env("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{}", server.port))
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .current_dir(&work)
+        .args(["--model", "gemini-2.5-flash", "--yolo", "--output-format", "json", "--debug"])
+        .args(["-p", "Run the scripted tool calls, then answer."]);
+    let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
-use hosts::{ClaudeOptions, HostRun, Programs, run_bounded, run_claude, run_codex, run_copilot};
+use hosts::{ClaudeOptions, HostRun, Programs, run_bounded, run_claude, run_codex, run_copilot, run_gemini};
 use mock::{Call, FINAL_TEXT};
 
 /// Each host run's wall-clock limit.
@@ -31,6 +31,7 @@ enum Host {
     Claude,
     Codex,
     Copilot,
+    Gemini,
 }
 
 impl Host {
@@ -39,6 +40,7 @@ impl Host {
             Host::Claude => "claude",
             Host::Codex => "codex",
             Host::Copilot => "copilot",
+            Host::Gemini => "gemini",
         }
     }
 }
@@ -78,7 +80,9 @@ fn finished(run: &HostRun) -> Result<(), String> {
 
 fn scenarios() -> Vec<Scenario> {
     const BOTH: &[Host] = &[Host::Claude, Host::Codex];
-    const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot];
+    const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini];
+    // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
+    const AWAITING_SESSION_END: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot];
     vec![
         Scenario {
             name: "beforeTool deny blocks the shell command and the model gets the reason",
@@ -352,6 +356,7 @@ fn scenarios() -> Vec<Scenario> {
                     Host::Claude => "Write\n",
                     Host::Codex => "apply_patch\n",
                     Host::Copilot => "create\n",
+                    Host::Gemini => "write_file\n",
                 };
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
@@ -377,7 +382,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "route session/end observes the end of the session",
             bundle: "e2e/route-session-end",
-            hosts: ALL,
+            hosts: AWAITING_SESSION_END,
             calls: Vec::new,
             claude_allowed_tools: None,
             check: |_, run| {
@@ -576,6 +581,7 @@ fn main() -> ExitCode {
                     ),
                     Host::Codex => run_codex(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
                     Host::Copilot => run_copilot(&programs, &artifact, (scenario.calls)(), RUN_LIMIT),
+                    Host::Gemini => run_gemini(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
                 }
                 .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))

@@ -29,6 +29,8 @@ pub enum Dialect {
     OpenAiResponses,
     /// OpenAI chat completions, streamed (Copilot CLI's bring-your-own-key provider).
     OpenAiChat,
+    /// Gemini's `streamGenerateContent?alt=sse` (Gemini CLI).
+    Gemini,
 }
 
 pub struct MockServer {
@@ -118,6 +120,7 @@ fn serve(
         Dialect::Anthropic => anthropic_reply(&request, calls, work),
         Dialect::OpenAiResponses => responses_reply(&request, calls, work),
         Dialect::OpenAiChat => chat_reply(&request, calls, work),
+        Dialect::Gemini => gemini_reply(&request, calls, work),
     };
     // Chat completion streams have no event names, and end with a bare `[DONE]`.
     let payload: String = events
@@ -276,4 +279,33 @@ fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<(S
     };
     events.push(Value::String("[DONE]".into()));
     events.into_iter().map(|data| (String::new(), data)).collect()
+}
+
+fn gemini_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<(String, Value)> {
+    let is_main_loop = request["tools"].as_array().is_some_and(|tools| {
+        tools.iter().any(|t| {
+            t["functionDeclarations"].as_array().is_some_and(|d| d.iter().any(|f| f["name"] == "run_shell_command"))
+        })
+    });
+    let tool_results = request["contents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|c| c["parts"].as_array().into_iter().flatten())
+        .filter(|p| p.get("functionResponse").is_some())
+        .count();
+    let call = if is_main_loop { next_call(calls, tool_results) } else { None };
+    let part = match call {
+        Some(Call::Shell(command)) => json!({ "functionCall": { "name": "run_shell_command",
+            "args": { "command": command, "description": "mock call from the agent-bundle suite" } } }),
+        Some(Call::WriteFile { path, content }) => json!({ "functionCall": { "name": "write_file",
+            "args": { "file_path": work.join(path).to_string_lossy(), "content": content } } }),
+        None => json!({ "text": FINAL_TEXT }),
+    };
+    let response = json!({
+        "candidates": [{ "content": { "role": "model", "parts": [part] }, "finishReason": "STOP", "index": 0 }],
+        "usageMetadata": { "promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2 },
+        "modelVersion": "gemini-2.5-flash"
+    });
+    vec![(String::new(), response)]
 }

@@ -25,7 +25,7 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
             DocumentFormat::Grouped => {
                 let mut handler = json!({ "type": "command", "command": entry.command });
                 if let Some(timeout) = entry.timeout_seconds {
-                    handler["timeout"] = timeout.into();
+                    handler["timeout"] = surface.timeout_unit.of(timeout).into();
                 }
                 for (key, value) in entry.fail_closed_entry.iter().flatten() {
                     handler[key] = value.clone();
@@ -45,7 +45,7 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                     flat["matcher"] = matcher.clone().into();
                 }
                 if let Some(timeout) = entry.timeout_seconds {
-                    flat[surface.entry_timeout_key.as_str()] = timeout.into();
+                    flat[surface.entry_timeout_key.as_str()] = surface.timeout_unit.of(timeout).into();
                 }
                 for (key, value) in entry.fail_closed_entry.iter().flatten() {
                     flat[key] = value.clone();
@@ -83,4 +83,34 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
         manifest["hooks"] = format!("./{}", surface.document).into();
     }
     manifest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hosts;
+    use crate::vocabulary::target::Target;
+
+    fn entry(timeout_seconds: Option<u32>) -> DocumentEntry {
+        DocumentEntry {
+            native_event: "BeforeTool".into(),
+            matcher: Some("^(?:run_shell_command)$".into()),
+            timeout_seconds,
+            fail_closed_entry: None,
+            command: "node \"${extensionPath}/hooks/x.mjs\"".into(),
+        }
+    }
+
+    #[test]
+    fn each_host_gets_its_timeout_in_its_own_unit() {
+        let gemini = hosts::table(Target::Gemini).hooks.as_ref().unwrap();
+        let document = hook_document(gemini, &[entry(Some(10))]);
+        assert_eq!(document["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"], 10_000, "Gemini counts milliseconds");
+        let copilot = hosts::table(Target::Copilot).hooks.as_ref().unwrap();
+        let document = hook_document(copilot, &[entry(Some(10))]);
+        assert_eq!(document["hooks"]["BeforeTool"][0]["timeoutSec"], 10, "Copilot counts seconds");
+        assert_eq!(document["hooks"]["BeforeTool"][0]["type"], "command");
+        assert!(document["hooks"]["BeforeTool"][0]["bash"].is_string());
+        assert_eq!(document["version"], 1);
+    }
 }

@@ -133,6 +133,7 @@ pub fn emit(
     }
     let mut index = Vec::new();
     let mut inputs = BTreeMap::new();
+    let mut folders: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut products = BTreeMap::new();
     let mut entries: BTreeMap<Target, Vec<DocumentEntry>> = hosts.iter().map(|t| (*t, Vec::new())).collect();
     for hook in &hooks {
@@ -190,7 +191,20 @@ pub fn emit(
                             shared_hosts.push(target);
                         }
                     }
-                    let specifier = relative_specifier(&file, &handler.path);
+                    // A host with a folder of its own gets its own copy of the bundle (and of the
+                    // runtime, below): its plugin is that folder, installed without the rest.
+                    let folder = table.hooks.as_ref().and_then(|s| s.folder.as_deref());
+                    let bundle_path = match folder {
+                        Some(folder) => {
+                            let copy = format!("{folder}/{}", handler.path);
+                            files.insert(copy.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()));
+                            files.insert(format!("{copy}.map"), ArtifactFile::new(handler.map.as_bytes().to_vec()));
+                            folders.insert(folder.to_string());
+                            copy
+                        }
+                        None => handler.path.clone(),
+                    };
+                    let specifier = relative_specifier(&file, &bundle_path);
                     let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
                     files.insert(file.clone(), ArtifactFile::new(source.into_bytes()));
                     index.push(IndexRow {
@@ -207,7 +221,14 @@ pub fn emit(
                         shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
                     });
                     inputs.insert(hook.id.clone(), handler.summary.clone());
-                    products.insert(hook.id.clone(), vec![handler.path.clone(), handler.map_path()]);
+                    let hook_products = products.entry(hook.id.clone()).or_insert_with(Vec::new);
+                    for product in
+                        [handler.path.clone(), handler.map_path(), bundle_path.clone(), format!("{bundle_path}.map")]
+                    {
+                        if !hook_products.contains(&product) {
+                            hook_products.push(product);
+                        }
+                    }
                 }
                 Handler::Prebuilt { path, .. } => {
                     let absolute = lexical_join(root, path);
@@ -227,6 +248,16 @@ pub fn emit(
     }
     if !index.is_empty() {
         files.insert(RUNTIME_PATH.to_string(), ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec()));
+    }
+    for folder in &folders {
+        files.insert(format!("{folder}/{RUNTIME_PATH}"), ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec()));
+        // Packages shipped whole, where that folder's bundles import them from.
+        let shipped: Vec<(String, ArtifactFile)> = files
+            .iter()
+            .filter(|(path, _)| path.starts_with("hooks/node_modules/") || path.as_str() == "hooks/.gitignore")
+            .map(|(path, file)| (format!("{folder}/{path}"), file.clone()))
+            .collect();
+        files.extend(shipped);
     }
     let mut mcp_documents: BTreeMap<Target, String> = BTreeMap::new();
     if let Some(epoch) = &epoch {

@@ -6,15 +6,28 @@ use crate::vocabulary::target::Target;
 
 /// The wrapper of a hook on a host: `hooks/<name>.mjs` when the hook reaches one host,
 /// `hooks/<name>.<host>.mjs` when it reaches several (all its hosts, whatever a build narrows to,
-/// so that a narrowed build writes the same file names).
-pub fn wrapper_path(hook: &Hook, target: Target, hosts_reached: usize) -> String {
-    if hosts_reached == 1 { format!("hooks/{}.mjs", hook.name) } else { format!("hooks/{}.{}.mjs", hook.name, target) }
+/// so that a narrowed build writes the same file names); under the host's own folder when it has one.
+pub fn wrapper_path(hook: &Hook, target: Target, hosts_reached: usize, folder: Option<&str>) -> String {
+    let file = if hosts_reached == 1 {
+        format!("hooks/{}.mjs", hook.name)
+    } else {
+        format!("hooks/{}.{}.mjs", hook.name, target)
+    };
+    match folder {
+        Some(folder) => format!("{folder}/{file}"),
+        None => file,
+    }
 }
 
-/// The command a host runs for a hook: node on its wrapper, or on a prebuilt file with its arguments.
-pub fn host_command(hook: &Hook, root_token: &str, wrapper: Option<&str>) -> String {
+/// The command a host runs for a hook: node on its wrapper, or on a prebuilt file with its arguments,
+/// named from the host's root token (its plugin folder: `folder` when the host has its own).
+pub fn host_command(hook: &Hook, root_token: &str, wrapper: Option<&str>, folder: Option<&str>) -> String {
+    let within = |path: &str| match folder {
+        Some(folder) => path.strip_prefix(folder).and_then(|p| p.strip_prefix('/')).unwrap_or(path).to_string(),
+        None => path.to_string(),
+    };
     match (&hook.handler, wrapper) {
-        (Handler::Module { .. }, Some(wrapper)) => node_command(root_token, wrapper, &[]),
+        (Handler::Module { .. }, Some(wrapper)) => node_command(root_token, &within(wrapper), &[]),
         (Handler::Prebuilt { artifact_path, .. }, _) => node_command(root_token, artifact_path, &hook.args),
         (Handler::Module { .. }, None) => unreachable!("a handler module always has a wrapper"),
     }

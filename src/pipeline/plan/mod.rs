@@ -93,13 +93,14 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
         let reached = targets.iter().filter(|t| matches!(t.delivery, Delivery::Native { .. })).count();
         let mut targets = targets;
         for plan in &mut targets {
-            let root_token =
-                hosts::table(plan.target).hooks.as_ref().map(|s| s.root_token.as_str()).unwrap_or_default();
+            let surface = hosts::table(plan.target).hooks.as_ref();
+            let root_token = surface.map(|s| s.root_token.as_str()).unwrap_or_default();
+            let folder = surface.and_then(|s| s.folder.as_deref());
             if let Delivery::Native { wrapper, command, .. } = &mut plan.delivery {
                 if matches!(hook.handler, Handler::Module { .. }) {
-                    *wrapper = Some(command::wrapper_path(hook, plan.target, reached));
+                    *wrapper = Some(command::wrapper_path(hook, plan.target, reached, folder));
                 }
-                *command = command::host_command(hook, root_token, wrapper.as_deref());
+                *command = command::host_command(hook, root_token, wrapper.as_deref(), folder);
             }
         }
         if reached == 0 {

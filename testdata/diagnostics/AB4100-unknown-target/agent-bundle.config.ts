@@ -1,4 +1,4 @@
 export default {
   hooks: { stop: './src/hooks/stop.ts' },
-  targets: ['claude', 'gemini', 'codx'],
+  targets: ['claude', 'opencode', 'codx'],
 };

@@ -1,3 +1,3 @@
 export default {
-  hooks: { beforeTool: { handler: './src/hooks/guard.ts', tools: ['gemini:run_shell_command'] } },
+  hooks: { beforeTool: { handler: './src/hooks/guard.ts', tools: ['opencode:bash'] } },
 };
