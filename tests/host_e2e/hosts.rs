@@ -218,11 +218,22 @@ pub fn run_codex(
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }
 
-/// Copilot CLI in `-p` mode with the plugin for this session only (`--plugin-dir`), offline, with its
+/// How a Copilot run gets the plugin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopilotInstall {
+    /// `--plugin-dir`, for the session only.
+    PluginDir,
+    /// A local marketplace folder listing it, then `copilot plugin install <name>@<marketplace>`.
+    Marketplace,
+}
+
+/// Copilot CLI in `-p` mode with the plugin installed as `install` says, offline, with its
 /// bring-your-own-key provider pointed at the mock.
 pub fn run_copilot(
     programs: &Programs,
     artifact: &Path,
+    plugin_name: &str,
+    install: CopilotInstall,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -232,6 +243,36 @@ pub fn run_copilot(
         std::fs::create_dir_all(dir)?;
     }
     let server = MockServer::start(Dialect::OpenAiChat, calls, work.clone())?;
+    if install == CopilotInstall::Marketplace {
+        let marketplace = temp.path().join("marketplace");
+        crate::copy_tree(artifact, &marketplace.join("plugins").join(plugin_name))?;
+        std::fs::create_dir_all(marketplace.join(".github/plugin"))?;
+        std::fs::write(
+            marketplace.join(".github/plugin/marketplace.json"),
+            serde_json::json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
+                "plugins": [{ "name": plugin_name, "source": format!("./plugins/{plugin_name}") }] })
+            .to_string(),
+        )?;
+        let steps: [Vec<OsString>; 2] = [
+            vec!["plugin".into(), "marketplace".into(), "add".into(), marketplace.into_os_string()],
+            vec!["plugin".into(), "install".into(), format!("{plugin_name}@agent-bundle-e2e").into()],
+        ];
+        for args in steps {
+            let mut step = Command::new(&programs.copilot);
+            step.env_clear()
+                .env("PATH", programs.path_variable())
+                .env("HOME", &home)
+                .env("COPILOT_OFFLINE", "true")
+                .env("COPILOT_AUTO_UPDATE", "false")
+                .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+                .current_dir(&work)
+                .args(&args);
+            let (code, _, out, err) = run_bounded(step, Duration::from_secs(60))?;
+            if code != Some(0) {
+                return Err(std::io::Error::other(format!("copilot {args:?} failed: {out} {err}")));
+            }
+        }
+    }
     let mut command = Command::new(&programs.copilot);
     command
         .env_clear()
@@ -246,9 +287,10 @@ pub fn run_copilot(
         .current_dir(&work)
         .args(["-p", "Run the scripted tool calls, then answer.", "--allow-all-tools", "--output-format", "json"])
         .args(["--log-level", "debug", "--log-dir"])
-        .arg(&logs)
-        .arg("--plugin-dir")
-        .arg(artifact);
+        .arg(&logs);
+    if install == CopilotInstall::PluginDir {
+        command.arg("--plugin-dir").arg(artifact);
+    }
     let (exit_code, timed_out, stdout, mut stderr) = run_bounded(command, limit)?;
     for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
         stderr.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());

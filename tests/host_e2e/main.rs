@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
-use hosts::{ClaudeOptions, HostRun, Programs, run_bounded, run_claude, run_codex, run_copilot, run_gemini};
+use hosts::{
+    ClaudeOptions, CopilotInstall, HostRun, Programs, run_bounded, run_claude, run_codex, run_copilot, run_gemini,
+};
 use mock::{Call, FINAL_TEXT};
 
 /// Each host run's wall-clock limit.
@@ -602,7 +604,14 @@ fn main() -> ExitCode {
                         RUN_LIMIT,
                     ),
                     Host::Codex => run_codex(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
-                    Host::Copilot => run_copilot(&programs, &artifact, (scenario.calls)(), RUN_LIMIT),
+                    Host::Copilot => run_copilot(
+                        &programs,
+                        &artifact,
+                        &plugin,
+                        CopilotInstall::PluginDir,
+                        (scenario.calls)(),
+                        RUN_LIMIT,
+                    ),
                     Host::Gemini => run_gemini(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
                 }
                 .map_err(|e| e.to_string())?;
@@ -655,6 +664,29 @@ fn main() -> ExitCode {
                 )?;
             }
             Ok(())
+        })();
+        tally.record(name, started, result);
+    }
+
+    // Copilot from a local marketplace, the way a user installs a plugin for good.
+    let name = "copilot installed from a local marketplace: beforeTool deny blocks the command";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_into(Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let run = run_copilot(
+                &programs,
+                &artifact,
+                "e2e-deny-shell",
+                CopilotInstall::Marketplace,
+                shell_marker(),
+                RUN_LIMIT,
+            )
+            .map_err(|e| e.to_string())?;
+            finished(&run)?;
+            ensure(!exists(&run, MARKER), "the denied command ran")?;
+            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
         })();
         tally.record(name, started, result);
     }
