@@ -300,3 +300,21 @@ fn a_narrowed_build_keeps_the_wrapper_names_of_a_full_one() {
     let command = claude["hooks"]["SessionStart"][0]["hooks"][0]["command"].as_str().unwrap();
     assert!(shown.contains(command), "inspect shows {shown}, the document runs {command}");
 }
+
+/// A host with a folder of its own (the Gemini extension) gets everything its commands name inside
+/// that folder: wrappers, runtime, bundles, and prebuilt payloads.
+#[test]
+fn a_host_folder_holds_everything_its_commands_name() {
+    let work = tempfile::tempdir().unwrap();
+    common::copy_tree(std::path::Path::new("testdata/bundles/page-prebuilt"), work.path());
+    let config = work.path().join("agent-bundle.config.ts");
+    let text =
+        std::fs::read_to_string(&config).unwrap().replace("targets: ['claude']", "targets: ['claude', 'gemini']");
+    std::fs::write(&config, text).unwrap();
+    let (_guard, artifact) = common::build_root(camino::Utf8Path::from_path(work.path()).unwrap());
+    let document = std::fs::read_to_string(artifact.join("gemini/hooks/hooks.json")).unwrap();
+    assert!(document.contains(r#"node \"${extensionPath}/runtime/hook/index.js\" --host claude"#), "{document}");
+    assert!(artifact.join("gemini/runtime/hook/index.js").is_file(), "the payload is inside the extension");
+    assert!(artifact.join("runtime/hook/index.js").is_file(), "and at the root for the other hosts");
+    assert!(artifact.join("gemini/gemini-extension.json").is_file());
+}

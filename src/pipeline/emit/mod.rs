@@ -311,6 +311,13 @@ pub fn emit(
     }
 
     for payload in shipped_payloads {
+        // Hosts with a folder of their own find the payload there (their commands are relative to it).
+        let mut destinations: Vec<String> = vec![payload.name.clone()];
+        for target in payload.targets.iter().filter(|t| hosts.contains(t)) {
+            if let Some(folder) = hosts::table(*target).hooks.as_ref().and_then(|s| s.folder.as_deref()) {
+                destinations.push(format!("{folder}/{}", payload.name));
+            }
+        }
         let source = lexical_join(root, &payload.source);
         match disk.walk_files(&source) {
             Ok(paths) => {
@@ -319,7 +326,10 @@ pub fn emit(
                     match disk.read(&file) {
                         Ok(bytes) => {
                             let executable = disk.is_executable(&file);
-                            files.insert(format!("{}/{path}", payload.name), ArtifactFile { bytes, executable });
+                            for destination in &destinations {
+                                let copy = ArtifactFile { bytes: bytes.clone(), executable };
+                                files.insert(format!("{destination}/{path}"), copy);
+                            }
                         }
                         Err(error) => diagnostics.push(messages::payload_missing_at_build(
                             &payload.name,
