@@ -243,6 +243,19 @@ pub fn run_copilot(
         std::fs::create_dir_all(dir)?;
     }
     let server = MockServer::start(Dialect::OpenAiChat, calls, work.clone())?;
+    // Every Copilot command of the run: offline, this run's HOME, the unpacked binary kept.
+    let copilot = || {
+        let mut command = Command::new(&programs.copilot);
+        command
+            .env_clear()
+            .env("PATH", programs.path_variable())
+            .env("HOME", &home)
+            .env("COPILOT_OFFLINE", "true")
+            .env("COPILOT_AUTO_UPDATE", "false")
+            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+            .current_dir(&work);
+        command
+    };
     if install == CopilotInstall::Marketplace {
         let marketplace = temp.path().join("marketplace");
         crate::copy_tree(artifact, &marketplace.join("plugins").join(plugin_name))?;
@@ -258,33 +271,19 @@ pub fn run_copilot(
             vec!["plugin".into(), "install".into(), format!("{plugin_name}@agent-bundle-e2e").into()],
         ];
         for args in steps {
-            let mut step = Command::new(&programs.copilot);
-            step.env_clear()
-                .env("PATH", programs.path_variable())
-                .env("HOME", &home)
-                .env("COPILOT_OFFLINE", "true")
-                .env("COPILOT_AUTO_UPDATE", "false")
-                .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
-                .current_dir(&work)
-                .args(&args);
+            let mut step = copilot();
+            step.args(&args);
             let (code, _, out, err) = run_bounded(step, Duration::from_secs(60))?;
             if code != Some(0) {
                 return Err(std::io::Error::other(format!("copilot {args:?} failed: {out} {err}")));
             }
         }
     }
-    let mut command = Command::new(&programs.copilot);
+    let mut command = copilot();
     command
-        .env_clear()
-        .env("PATH", programs.path_variable())
-        .env("HOME", &home)
-        .env("COPILOT_OFFLINE", "true")
-        .env("COPILOT_AUTO_UPDATE", "false")
-        .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
         .env("COPILOT_PROVIDER_BASE_URL", format!("http://127.0.0.1:{}/v1", server.port))
         .env("COPILOT_PROVIDER_API_KEY", "mock-key")
         .env("COPILOT_MODEL", "mock-model")
-        .current_dir(&work)
         .args(["-p", "Run the scripted tool calls, then answer.", "--allow-all-tools", "--output-format", "json"])
         .args(["--log-level", "debug", "--log-dir"])
         .arg(&logs);
