@@ -66,6 +66,18 @@ pub enum Command {
     Types(TypesArgs),
     /// Create a new bundle: config, typed handlers, package.json, tsconfig.json, README.
     Init(InitArgs),
+    /// Serve a local page (127.0.0.1 only) that lists the bundle's hooks and runs them, rebuilding on change.
+    Workbench(WorkbenchArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WorkbenchArgs {
+    /// The bundle folder.
+    #[arg(long, default_value = ".")]
+    pub root: Utf8PathBuf,
+    /// The port on 127.0.0.1 (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
 }
 
 #[derive(Debug, clap::Args)]
@@ -105,6 +117,15 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
         Command::Types(args) => self::types::run_types(args, stdout),
         Command::Init(args) => self::types::run_init(args, stdout),
+        Command::Workbench(args) => {
+            let options =
+                crate::tools::workbench::WorkbenchOptions { root: args.root.clone(), port: args.port, cache_dir: None };
+            crate::tools::workbench::serve(options, |url| {
+                let _ = writeln!(stdout, "Workbench on {url}");
+                let _ = stdout.flush();
+            })
+            .map_err(Error::Failed)
+        }
         Command::Matrix(args) => {
             match args.format {
                 MatrixFormat::Markdown => write!(stdout, "{}", crate::tools::matrix::markdown())?,

@@ -8,3 +8,4 @@ pub mod matrix;
 pub mod simulate;
 pub(crate) mod snapshot;
 pub mod types;
+pub mod workbench;

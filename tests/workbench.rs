@@ -1,0 +1,204 @@
+//! The Workbench, as its page uses it: the real binary serving a copy of the guards bundle on
+//! 127.0.0.1, spoken to over HTTP. The page needs nothing from the network; the API refuses a missing
+//! token, another origin and another host name; a run goes through the real wrapper; editing a handler
+//! rebuilds and changes the answer.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{cli, copy_tree, require_node};
+use serde_json::{Value, json};
+
+struct Served {
+    child: Child,
+    authority: String,
+    token: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(root: &std::path::Path) -> Served {
+    let mut child = cli()
+        .args(["agent-bundle", "workbench", "--root"])
+        .arg(root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.trim().strip_prefix("Workbench on ").unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+    let rest = url.strip_prefix("http://").unwrap();
+    let (authority, query) = rest.split_once("/?token=").unwrap();
+    assert!(authority.starts_with("127.0.0.1:"), "loopback only: {authority}");
+    Served { child, authority: authority.to_string(), token: query.to_string() }
+}
+
+/// One HTTP request; the status code and the body.
+fn request(served: &Served, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(&served.authority).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut text = format!("{method} {path} HTTP/1.1\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+    for (name, value) in headers {
+        text.push_str(&format!("{name}: {value}\r\n"));
+    }
+    text.push_str("\r\n");
+    text.push_str(body);
+    stream.write_all(text.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (status, body)
+}
+
+fn api(served: &Served, method: &str, path: &str, body: &str) -> (u16, Value) {
+    let host = served.authority.clone();
+    let origin = format!("http://{host}");
+    let (status, body) = request(
+        served,
+        method,
+        path,
+        &[("host", &host), ("origin", &origin), ("x-agent-bundle-token", &served.token)],
+        body,
+    );
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+fn deny_guard_name(state: &Value) -> String {
+    state["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["host"] == "claude" && h["name"].as_str().unwrap().contains("deny-dangerous"))
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    copy_tree(std::path::Path::new("testdata/bundles/guards"), work.path());
+    let served = serve(work.path());
+    let host = served.authority.clone();
+
+    // The page is self-contained: nothing it loads comes from elsewhere.
+    let (status, page) = request(&served, "GET", "/", &[("host", &host)], "");
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>agent-bundle Workbench</title>"));
+    assert!(!page.contains("http://") && !page.contains("https://") && !page.contains("src=\"//"), "external assets");
+
+    // Without the token, from another origin, or under another host name: refused.
+    let (status, _) = request(&served, "GET", "/api/state", &[("host", &host)], "");
+    assert_eq!(status, 403, "no token");
+    let token = served.token.clone();
+    let (status, _) = request(
+        &served,
+        "POST",
+        "/api/run",
+        &[("host", &host), ("origin", "http://evil.example"), ("x-agent-bundle-token", &token)],
+        "{}",
+    );
+    assert_eq!(status, 403, "another origin");
+    let (status, _) =
+        request(&served, "GET", "/api/state", &[("host", "attacker.example:80"), ("x-agent-bundle-token", &token)], "");
+    assert_eq!(status, 403, "a rebound host name");
+
+    // The hook list, with a prefilled input per hook.
+    let (status, state) = api(&served, "GET", "/api/state", "");
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["ok"], true, "{}", state["diagnostics"]);
+    let guard = deny_guard_name(&state);
+    let row = state["hooks"].as_array().unwrap().iter().find(|h| h["name"] == guard.as_str()).unwrap();
+    assert_eq!(row["nativeEvent"], "PreToolUse");
+    assert!(row["sample"]["sessionId"].is_string(), "{}", row["sample"]);
+
+    // A run goes through the real wrapper: the envelope sent, the raw answer, the decoded outcome.
+    let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",
+        "toolInput": { "command": "rm -rf /" }, "toolUseId": "toolu_1" });
+    let body = json!({ "host": "claude", "hook": guard, "input": input }).to_string();
+    let (status, run) = api(&served, "POST", "/api/run", &body);
+    assert_eq!(status, 200, "{run}");
+    assert_eq!(run["outcome"]["outcome"], "deny", "{run}");
+    assert!(run["stdout"].as_str().unwrap().contains("permissionDecision"));
+    assert_eq!(run["envelope"]["hook_event_name"], "PreToolUse");
+    // A bad request names what is wrong; nothing runs.
+    let (status, error) =
+        api(&served, "POST", "/api/run", &json!({ "host": "claude", "hook": "nope", "input": {} }).to_string());
+    assert_eq!(status, 422);
+    assert!(error["error"].as_str().unwrap().contains("no hook named `nope`"), "{error}");
+
+    // Editing the handler rebuilds, and the same run answers differently.
+    let generation = state["generation"].as_u64().unwrap();
+    let handler = work.path().join("src/hooks/deny-dangerous.ts");
+    let text = std::fs::read_to_string(&handler).unwrap();
+    std::fs::write(&handler, text.replace("This repository does not allow", "Workbench edit: no")).unwrap();
+    let started = Instant::now();
+    loop {
+        let (_, state) = api(&served, "GET", "/api/state", "");
+        if state["generation"].as_u64().unwrap() > generation {
+            assert!(
+                state["explanations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e.as_str().unwrap().contains("deny-dangerous")),
+                "{state}"
+            );
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "no rebuild after the edit");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let (_, run) = api(&served, "POST", "/api/run", &body);
+    assert!(run["outcome"]["reason"].as_str().unwrap().starts_with("Workbench edit: no"), "{run}");
+}
+
+/// The page in a real headless browser (Debian's Chromium, which `.ci/run` installs, driven by
+/// Playwright's driver, pinned in `testdata/browser`): pick the guard, run a denied command, see the
+/// denial; a request without the token is refused; nothing is loaded from elsewhere.
+#[test]
+fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
+    require_node();
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    assert!(
+        std::path::Path::new(&chromium).is_file(),
+        "{chromium} is missing: install Debian's chromium (`apt-get install chromium`, as .ci/run does) or set CHROMIUM"
+    );
+    common::npm_installed(camino::Utf8Path::new("testdata/browser"));
+    let work = tempfile::tempdir().unwrap();
+    copy_tree(std::path::Path::new("testdata/bundles/guards"), work.path());
+    let served = serve(work.path());
+    let url = format!("http://{}/?token={}", served.authority, served.token);
+    let screenshot = work.path().join("workbench.png");
+    let output = std::process::Command::new("node")
+        .arg("workbench.mjs")
+        .arg(&url)
+        .arg(&screenshot)
+        .env("CHROMIUM", &chromium)
+        .current_dir("testdata/browser")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(report["title"].as_str().unwrap().starts_with("before-tool-deny-dangerous-"), "{report}");
+    assert_eq!(report["nativeEvent"], "PreToolUse");
+    assert!(report["outcome"].as_str().unwrap().contains(r#""outcome":"deny""#), "{report}");
+    assert!(report["stdout"].as_str().unwrap().contains(r#""permissionDecision":"deny""#), "{report}");
+    assert_eq!(report["withoutToken"], 403);
+    assert_eq!(report["external"], json!([]), "the page loaded something from elsewhere");
+    assert!(screenshot.is_file());
+}
