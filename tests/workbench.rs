@@ -30,6 +30,8 @@ fn serve(root: &std::path::Path) -> Served {
     let mut child = cli()
         .args(["agent-bundle", "workbench", "--root"])
         .arg(root)
+        .arg("--snapshot-dir")
+        .arg(root.join("snapshots"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -140,6 +142,17 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     assert_eq!(status, 422);
     assert!(error["error"].as_str().unwrap().contains("no hook named `nope`"), "{error}");
 
+    // A run's input saved as a recorded snapshot input, under a plain name only.
+    let save = json!({ "hook": guard, "case": "rm-root", "input": input }).to_string();
+    let (status, saved) = api(&served, "POST", "/api/save", &save);
+    assert_eq!(status, 200, "{saved}");
+    let recorded = work.path().join(format!("snapshots/guards/inputs/{guard}/rm-root.json"));
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
+    assert_eq!(written, input);
+    let escape = json!({ "hook": guard, "case": "../../escape", "input": input }).to_string();
+    let (status, refused) = api(&served, "POST", "/api/save", &escape);
+    assert_eq!(status, 422, "{refused}");
+
     // Editing the handler rebuilds, and the same run answers differently.
     let generation = state["generation"].as_u64().unwrap();
     let handler = work.path().join("src/hooks/deny-dangerous.ts");
@@ -201,4 +214,27 @@ fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
     assert_eq!(report["withoutToken"], 403);
     assert_eq!(report["external"], json!([]), "the page loaded something from elsewhere");
     assert!(screenshot.is_file());
+
+    // Edit the handler: once rebuilt, the same clicks show the new answer.
+    let (_, state) = api(&served, "GET", "/api/state", "");
+    let generation = state["generation"].as_u64().unwrap();
+    let handler = work.path().join("src/hooks/deny-dangerous.ts");
+    let text = std::fs::read_to_string(&handler).unwrap();
+    std::fs::write(&handler, text.replace("This repository does not allow", "Edited in the browser test:")).unwrap();
+    let started = std::time::Instant::now();
+    while api(&served, "GET", "/api/state", "").1["generation"].as_u64().unwrap() == generation {
+        assert!(started.elapsed() < Duration::from_secs(20), "no rebuild after the edit");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let output = std::process::Command::new("node")
+        .arg("workbench.mjs")
+        .arg(&url)
+        .env("CHROMIUM", &chromium)
+        .current_dir("testdata/browser")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert!(report["outcome"].as_str().unwrap().contains("Edited in the browser test:"), "{report}");
 }

@@ -78,6 +78,12 @@ pub struct WorkbenchArgs {
     /// The port on 127.0.0.1 (0: any free port; the address is printed).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
+    /// Where "Save as recorded input" writes, as `snapshot --snapshot-dir`.
+    #[arg(long, default_value = "snapshots")]
+    pub snapshot_dir: Utf8PathBuf,
+    /// Open the page in the desktop's browser (`xdg-open`) once it is served.
+    #[arg(long)]
+    pub open: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -118,11 +124,19 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Types(args) => self::types::run_types(args, stdout),
         Command::Init(args) => self::types::run_init(args, stdout),
         Command::Workbench(args) => {
-            let options =
-                crate::tools::workbench::WorkbenchOptions { root: args.root.clone(), port: args.port, cache_dir: None };
+            let options = crate::tools::workbench::WorkbenchOptions {
+                root: args.root.clone(),
+                port: args.port,
+                cache_dir: None,
+                snapshot_dir: args.snapshot_dir.clone(),
+            };
+            let open = args.open;
             crate::tools::workbench::serve(options, |url| {
                 let _ = writeln!(stdout, "Workbench on {url}");
                 let _ = stdout.flush();
+                if open && std::process::Command::new("xdg-open").arg(url).spawn().is_err() {
+                    let _ = writeln!(stdout, "(no `xdg-open` here: open the address above yourself)");
+                }
             })
             .map_err(Error::Failed)
         }

@@ -37,6 +37,9 @@ pub struct WorkbenchOptions {
     /// 0 picks a free port.
     pub port: u16,
     pub cache_dir: Option<Utf8PathBuf>,
+    /// Where "Save as recorded input" writes (`<dir>/<plugin>/inputs/<hook>/<case>.json`, what
+    /// `cargo agent-bundle snapshot` replays).
+    pub snapshot_dir: Utf8PathBuf,
 }
 
 /// The latest build, as the page shows it.
@@ -201,6 +204,10 @@ impl Workbench {
                 Ok(value) => respond_json(&stream, "200 OK", &value),
                 Err(error) => respond_json(&stream, "422 Unprocessable Entity", &json!({ "error": error })),
             },
+            ("POST", "/api/save") => match self.save(&request.body) {
+                Ok(value) => respond_json(&stream, "200 OK", &value),
+                Err(error) => respond_json(&stream, "422 Unprocessable Entity", &json!({ "error": error })),
+            },
             _ => respond_json(&stream, "404 Not Found", &json!({ "error": "no such API" })),
         }
     }
@@ -299,6 +306,33 @@ impl Workbench {
         let mut value = serde_json::to_value(&simulation).map_err(|e| e.to_string())?;
         value["elapsedMs"] = json!(started.elapsed().as_millis());
         Ok(value)
+    }
+}
+
+impl Workbench {
+    /// Saves a canonical input as a recorded snapshot input: `{ hook, case, input }`. The hook must be
+    /// one of the artifact's, and the case a plain file name, so nothing is written elsewhere.
+    fn save(&self, body: &[u8]) -> Result<Value, String> {
+        let request: Value = serde_json::from_slice(body).map_err(|e| format!("the request is not JSON: {e}"))?;
+        let hook = request["hook"].as_str().ok_or("`hook` names the hook")?;
+        let case = request["case"].as_str().ok_or("`case` names the recorded input")?;
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_');
+        if case.is_empty() || case.len() > 64 || !case.chars().all(plain) {
+            return Err(format!("`{case}` is not a plain name (letters, digits, `-`, `_`; at most 64)"));
+        }
+        let input = request.get("input").filter(|i| i.is_object()).ok_or("`input` is a canonical input object")?;
+        let artifact = self.state.lock().expect("the state is never poisoned").artifact.clone();
+        let manifest =
+            read_verified(&artifact.ok_or("the bundle has not built yet")?, &RealDisk).map_err(|e| e.to_string())?;
+        if !manifest.hooks.iter().any(|row| row.name == hook) {
+            return Err(format!("the artifact has no hook named `{hook}`"));
+        }
+        let dir = self.options.snapshot_dir.join(&manifest.plugin.name).join("inputs").join(hook);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create `{dir}`: {e}"))?;
+        let path = dir.join(format!("{case}.json"));
+        std::fs::write(&path, crate::vocabulary::json::pretty(input) + "\n")
+            .map_err(|e| format!("cannot write `{path}`: {e}"))?;
+        Ok(json!({ "saved": path }))
     }
 }
 
