@@ -126,6 +126,14 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     let row = state["hooks"].as_array().unwrap().iter().find(|h| h["name"] == guard.as_str()).unwrap();
     assert_eq!(row["nativeEvent"], "PreToolUse");
     assert!(row["sample"]["sessionId"].is_string(), "{}", row["sample"]);
+    // The native form starts from the envelope the real Claude Code sent, which replays as it is.
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string("testdata/envelopes/claude-code/PreToolUse.json").unwrap())
+            .unwrap();
+    assert_eq!(row["nativeSample"], recorded);
+    let replay = json!({ "host": "claude", "hook": row["name"], "native": recorded }).to_string();
+    let (status, replayed) = api(&served, "POST", "/api/run", &replay);
+    assert_eq!((status, replayed["exitCode"].as_i64()), (200, Some(0)), "{replayed}");
 
     // A run goes through the real wrapper: the envelope sent, the raw answer, the decoded outcome.
     let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",

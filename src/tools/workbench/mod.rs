@@ -8,6 +8,8 @@
 //! posts); the browser names a host and a hook of the artifact's index and sends JSON input, never a
 //! command, a path or an environment.
 
+mod samples;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
@@ -271,7 +273,13 @@ impl Workbench {
                     .iter()
                     .map(|row| {
                         let mut value = serde_json::to_value(row).expect("rows serialise");
-                        value["sample"] = sample_input(row);
+                        let sample = sample_input(row);
+                        // A real host's envelope where one was recorded, else the sample as the host
+                        // would write it.
+                        value["nativeSample"] = samples::recorded(row.host.name(), &row.native_event)
+                            .or_else(|| crate::tools::simulate::encode(row, &sample).ok())
+                            .unwrap_or(Value::Null);
+                        value["sample"] = sample;
                         value
                     })
                     .collect()
