@@ -29,7 +29,7 @@ pub use self::types::{InitArgs, TypesArgs};
     name = "cargo agent-bundle",
     bin_name = "cargo agent-bundle",
     version,
-    about = "Compile coding-agent hooks declared once into native Claude Code, Codex and Cursor plugins",
+    about = "Compile coding-agent hooks declared once into native Claude Code, Codex, Copilot CLI, Gemini CLI and Cursor plugins",
     after_help = "Exit codes: 0 success, 1 errors were reported, 2 the command line was wrong."
 )]
 pub struct Cli {
@@ -51,7 +51,7 @@ pub enum MessageFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Build the plugin folder that Claude Code, Codex and Cursor load natively.
+    /// Build the plugin folder that Claude Code, Codex, Copilot CLI, Gemini CLI and Cursor load natively.
     Build(BuildArgs),
     /// Show what the compiler reads from a bundle and what each host will get.
     Inspect(InspectArgs),
