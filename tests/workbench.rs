@@ -125,6 +125,8 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     let guard = deny_guard_name(&state);
     let row = state["hooks"].as_array().unwrap().iter().find(|h| h["name"] == guard.as_str()).unwrap();
     assert_eq!(row["nativeEvent"], "PreToolUse");
+    assert_eq!(row["declaration"]["handler"]["path"], "src/hooks/deny-dangerous.ts");
+    assert!(row["declaration"]["declaredAt"].as_str().unwrap().starts_with("agent-bundle.config.ts:"));
     assert!(row["sample"]["sessionId"].is_string(), "{}", row["sample"]);
     // The native form starts from the envelope the real Claude Code sent, which replays as it is.
     let recorded: Value =
@@ -185,6 +187,23 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     }
     let (_, run) = api(&served, "POST", "/api/run", &body);
     assert!(run["outcome"]["reason"].as_str().unwrap().starts_with("Workbench edit: no"), "{run}");
+
+    // A config that no longer parses: the page shows the diagnostics as the terminal would, and the
+    // previous artifact still runs.
+    let config = work.path().join("agent-bundle.config.ts");
+    std::fs::write(&config, std::fs::read_to_string(&config).unwrap().replacen("hooks: {", "hooks: {{", 1)).unwrap();
+    let started = Instant::now();
+    let state = loop {
+        let (_, state) = api(&served, "GET", "/api/state", "");
+        if state["ok"] == false {
+            break state;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "the broken config was not noticed");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(state["diagnostics"].as_str().unwrap().contains("error[AB1010]"), "{state}");
+    let (status, run) = api(&served, "POST", "/api/run", &body);
+    assert_eq!(status, 200, "{run}");
 }
 
 /// The page in a real headless browser (Debian's Chromium, which `.ci/run` installs, driven by
@@ -217,6 +236,7 @@ fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
     let report: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert!(report["title"].as_str().unwrap().starts_with("before-tool-deny-dangerous-"), "{report}");
     assert_eq!(report["nativeEvent"], "PreToolUse");
+    assert_eq!(report["handler"], "src/hooks/deny-dangerous.ts", "the declaration is shown");
     assert!(report["outcome"].as_str().unwrap().contains(r#""outcome":"deny""#), "{report}");
     assert!(report["stdout"].as_str().unwrap().contains(r#""permissionDecision":"deny""#), "{report}");
     assert_eq!(report["withoutToken"], 403);

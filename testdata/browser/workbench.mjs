@@ -22,7 +22,10 @@ try {
   const guard = page.locator('nav button[data-host="claude"][data-hook*="deny-dangerous"]');
   await guard.click();
   report.title = await page.locator('#title').textContent();
-  report.nativeEvent = await page.locator('#facts dd').nth(1).textContent();
+  const fact = (name) => page.evaluate((name) =>
+    [...document.querySelectorAll('#facts dt')].find((dt) => dt.textContent === name)?.nextElementSibling?.textContent, name);
+  report.nativeEvent = await fact('native event');
+  report.handler = await fact('handler');
   await page.locator('#input').fill(JSON.stringify({
     sessionId: 's', transcriptPath: '/tmp/t.jsonl', cwd: '/tmp', toolName: 'Bash',
     toolInput: { command: 'rm -rf /' }, toolUseId: 'toolu_1',

@@ -55,6 +55,8 @@ struct BuildState {
     /// Per output file, why it was rebuilt, from the last build that wrote something.
     explanations: Vec<String>,
     artifact: Option<Utf8PathBuf>,
+    /// Per hook id, its declaration as the config (or the route module) states it.
+    declarations: std::collections::BTreeMap<String, Value>,
 }
 
 struct Workbench {
@@ -249,6 +251,19 @@ impl Workbench {
                 state.diagnostics = diagnostics;
                 if ok {
                     state.artifact = Some(report.output.clone());
+                    if let Some(bundle) = &report.loaded.bundle {
+                        state.declarations = bundle
+                            .normalised
+                            .hooks
+                            .iter()
+                            .map(|hook| {
+                                let at = &hook.declared_at;
+                                let mut value = serde_json::to_value(hook).expect("hooks serialise");
+                                value["declaredAt"] = json!(format!("{}:{}:{}", at.file, at.line, at.column));
+                                (hook.id.clone(), value)
+                            })
+                            .collect();
+                    }
                 }
             }
             Err(error) => {
@@ -280,6 +295,7 @@ impl Workbench {
                             .or_else(|| crate::tools::simulate::encode(row, &sample).ok())
                             .unwrap_or(Value::Null);
                         value["sample"] = sample;
+                        value["declaration"] = state.declarations.get(&row.id).cloned().unwrap_or(Value::Null);
                         value
                     })
                     .collect()
