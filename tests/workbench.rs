@@ -223,17 +223,7 @@ fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
     let served = serve(work.path());
     let url = format!("http://{}/?token={}", served.authority, served.token);
     let screenshot = work.path().join("workbench.png");
-    let output = std::process::Command::new("node")
-        .arg("workbench.mjs")
-        .arg(&url)
-        .arg(&screenshot)
-        .env("CHROMIUM", &chromium)
-        .current_dir("testdata/browser")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
-    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    let report = drive_page(&chromium, &url, Some(&screenshot));
     assert!(report["title"].as_str().unwrap().starts_with("before-tool-deny-dangerous-"), "{report}");
     assert_eq!(report["nativeEvent"], "PreToolUse");
     assert_eq!(report["handler"], "src/hooks/deny-dangerous.ts", "the declaration is shown");
@@ -254,15 +244,21 @@ fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
         assert!(started.elapsed() < Duration::from_secs(20), "no rebuild after the edit");
         std::thread::sleep(Duration::from_millis(200));
     }
+    let report = drive_page(&chromium, &url, None);
+    assert!(report["outcome"].as_str().unwrap().contains("Edited in the browser test:"), "{report}");
+}
+
+/// Runs `testdata/browser/workbench.mjs` against the page in headless Chromium: what it saw.
+fn drive_page(chromium: &str, url: &str, screenshot: Option<&std::path::Path>) -> Value {
     let output = std::process::Command::new("node")
         .arg("workbench.mjs")
-        .arg(&url)
-        .env("CHROMIUM", &chromium)
+        .arg(url)
+        .args(screenshot)
+        .env("CHROMIUM", chromium)
         .current_dir("testdata/browser")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
-    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
-    assert!(report["outcome"].as_str().unwrap().contains("Edited in the browser test:"), "{report}");
+    serde_json::from_str(stdout.trim()).unwrap()
 }

@@ -45,18 +45,9 @@ fn table_row<'t>(
     out.push('\n');
 }
 
-/// The short label of a part in a Results cell.
-fn short(part: ResultPart) -> &'static str {
-    match part {
-        ResultPart::AdditionalContext => "context",
-        ResultPart::UpdatedInput => "rewrite",
-        other => other.name(),
-    }
-}
-
 /// A Results cell line for a part the host delivers: the fields it is written as.
 fn delivered(result: &ResultChannels, part: ResultPart) -> String {
-    let mut line = format!("{}: {}", short(part), answer::describe(&answer::writes(result, part)));
+    let mut line = format!("{}: {}", part.short(), answer::describe(&answer::writes(result, part)));
     if let (ResultPart::Deny, Some(condition)) = (part, &result.deny_when) {
         line.push_str(&format!(" when `{}` is {}", condition.key, condition.equals));
     }
@@ -147,11 +138,11 @@ pub fn markdown() -> String {
                     PartSupport::Deliver => parts.push(delivered(&mapping.result, part)),
                     PartSupport::Drop(reason) => {
                         reasons.push(format!("{} drops {} on `{event}`: {reason}", host.host, part.described()));
-                        parts.push(format!("{}: *dropped* ({})", short(part), reasons.len()));
+                        parts.push(format!("{}: *dropped* ({})", part.short(), reasons.len()));
                     }
                     PartSupport::Refuse(reason) => {
                         reasons.push(format!("{} refuses {} on `{event}`: {reason}", host.host, part.described()));
-                        parts.push(format!("{}: *refused* ({})", short(part), reasons.len()));
+                        parts.push(format!("{}: *refused* ({})", part.short(), reasons.len()));
                     }
                 }
             }

@@ -114,6 +114,15 @@ impl ResultPart {
         }
     }
 
+    /// The short word the matrix and capability rows (`events.toolBefore.rewrite`) use.
+    pub fn short(self) -> &'static str {
+        match self {
+            ResultPart::AdditionalContext => "context",
+            ResultPart::UpdatedInput => "rewrite",
+            other => other.name(),
+        }
+    }
+
     /// How a message names the part (`a denial`, `additionalContext`).
     pub fn described(self) -> &'static str {
         match self {

@@ -16,6 +16,7 @@ mod plugin;
 mod run;
 mod scan;
 mod ship;
+pub(crate) use ship::GITIGNORE_PATH;
 mod sourcemap;
 
 use std::collections::BTreeMap;

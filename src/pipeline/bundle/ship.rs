@@ -19,7 +19,7 @@ use crate::io::stamp::{InputSet, Recorded};
 pub const SHIPPED_DIR: &str = "hooks/node_modules";
 
 /// The `.gitignore` beside it: a plugin repository's own `node_modules/` rule must not drop it.
-const GITIGNORE_PATH: &str = "hooks/.gitignore";
+pub const GITIGNORE_PATH: &str = "hooks/.gitignore";
 const GITIGNORE: &str =
     "# Written by agent-bundle: these packages are part of the plugin (bundle.external).\n!node_modules/\n";
 

@@ -22,7 +22,7 @@ use crate::hosts;
 use crate::io::stamp::InputSet;
 use crate::io::{Disk, lexical_join};
 use crate::pipeline::Bundle;
-use crate::pipeline::bundle::{BundleStats, HandlerEntry, bundle_handlers};
+use crate::pipeline::bundle::{BundleStats, GITIGNORE_PATH, HandlerEntry, SHIPPED_DIR, bundle_handlers};
 use crate::pipeline::normalise::Handler;
 use crate::pipeline::plan::Delivery;
 use crate::vocabulary::source::SourceFile;
@@ -254,7 +254,10 @@ pub fn emit(
         // Packages shipped whole, where that folder's bundles import them from.
         let shipped: Vec<(String, ArtifactFile)> = files
             .iter()
-            .filter(|(path, _)| path.starts_with("hooks/node_modules/") || path.as_str() == "hooks/.gitignore")
+            .filter(|(path, _)| {
+                path.strip_prefix(SHIPPED_DIR).is_some_and(|rest| rest.starts_with('/'))
+                    || path.as_str() == GITIGNORE_PATH
+            })
             .map(|(path, file)| (format!("{folder}/{path}"), file.clone()))
             .collect();
         files.extend(shipped);

@@ -18,15 +18,6 @@ use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::source::{Location, Span};
 use crate::vocabulary::target::Target;
 
-/// The parts of a result a capability row names, as `events.<family>.<part>` writes them.
-const CAPABILITY_PARTS: [(&str, ResultPart); 5] = [
-    ("deny", ResultPart::Deny),
-    ("allow", ResultPart::Allow),
-    ("ask", ResultPart::Ask),
-    ("context", ResultPart::AdditionalContext),
-    ("rewrite", ResultPart::UpdatedInput),
-];
-
 /// A capability row: `events.toolBefore.deny` is "a tool/before route can deny on this host".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capability {
@@ -39,7 +30,7 @@ impl Capability {
     pub fn all_names() -> Vec<String> {
         FAMILIES
             .iter()
-            .flat_map(|f| CAPABILITY_PARTS.iter().map(move |(word, _)| format!("events.{}.{word}", f.camel())))
+            .flat_map(|f| ResultPart::ALL.iter().map(move |part| format!("events.{}.{}", f.camel(), part.short())))
             .collect()
     }
 
@@ -47,7 +38,7 @@ impl Capability {
         let rest = row.strip_prefix("events.")?;
         let (family, part) = rest.rsplit_once('.')?;
         let family = FAMILIES.into_iter().find(|f| f.camel() == family)?;
-        let part = CAPABILITY_PARTS.iter().find(|(word, _)| *word == part)?.1;
+        let part = ResultPart::ALL.into_iter().find(|p| p.short() == part)?;
         Some(Capability { family, part })
     }
 

@@ -324,12 +324,13 @@ fn main_module() -> String {
 
     let families = quoted(FAMILIES.iter().map(|f| f.name));
     let camel = quoted(FAMILIES.iter().map(|f| f.camel()));
+    let parts = quoted(ResultPart::ALL.iter().map(|p| p.short()));
     let _ = write!(
         out,
         r#"/** An event-route family: a module `src/events/<family>.tsx`. */
 export type Family = {families};
 /** A capability row a route may require: `events.<family in camelCase>.<part>`. */
-export type Capability = `events.${{{camel}}}.${{'deny' | 'allow' | 'ask' | 'context' | 'rewrite'}}`;
+export type Capability = `events.${{{camel}}}.${{{parts}}}`;
 
 /** A route's `export const config`. */
 export interface AgentEventRouteConfig {{
