@@ -210,6 +210,27 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
 /// Playwright's driver, pinned in `testdata/browser`): pick the guard, run a denied command, see the
 /// denial; a request without the token is refused; nothing is loaded from elsewhere.
 #[test]
+fn a_workbench_started_on_a_built_bundle_shows_its_warnings_and_declarations() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    copy_tree(std::path::Path::new("testdata/bundles/guards"), work.path());
+    let built = cli().args(["agent-bundle", "build", "--root"]).arg(work.path()).output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    // The Workbench's builds are no-ops now, which load nothing of their own.
+    let served = serve(work.path());
+    for poll in 0..2 {
+        let (status, state) = api(&served, "GET", "/api/state", "");
+        assert_eq!(status, 200, "{state}");
+        assert!(state["diagnostics"].as_str().unwrap().contains("warning[AB1030]"), "poll {poll}: {state}");
+        let guard = deny_guard_name(&state);
+        let row = state["hooks"].as_array().unwrap().iter().find(|h| h["name"] == guard.as_str()).unwrap();
+        assert_eq!(row["declaration"]["handler"]["path"], "src/hooks/deny-dangerous.ts", "poll {poll}");
+        // After the next no-op rebuild, the page still shows the same.
+        std::thread::sleep(Duration::from_millis(2500));
+    }
+}
+
+#[test]
 fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
     require_node();
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());

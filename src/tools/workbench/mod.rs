@@ -15,13 +15,14 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use serde_json::{Value, json};
 
 use crate::artifact::read_verified;
 use crate::build::{BuildOptions, BuildOutcome, build};
 use crate::hosts;
 use crate::io::RealDisk;
+use crate::pipeline::Loaded;
 use crate::tools::simulate::{SimulateInput, SimulateRequest, simulate};
 
 const PAGE: &str = include_str!("page.html");
@@ -55,8 +56,9 @@ struct BuildState {
     /// Per output file, why it was rebuilt, from the last build that wrote something.
     explanations: Vec<String>,
     artifact: Option<Utf8PathBuf>,
-    /// Per hook id, its declaration as the config (or the route module) states it.
-    declarations: std::collections::BTreeMap<String, Value>,
+    /// The artifact's hooks as the page lists them, computed once per build that changed something
+    /// (the page polls every second).
+    hooks: Vec<Value>,
 }
 
 struct Workbench {
@@ -226,44 +228,40 @@ impl Workbench {
         let report = build(&options, &RealDisk);
         let mut state = self.state.lock().expect("the state is never poisoned");
         match report {
-            Ok(report) => {
-                let sources: Vec<_> = report.loaded.sources.iter().collect();
-                let diagnostics: String =
-                    report.diagnostics().iter().map(|d| crate::diagnostic::render_human(d, &sources) + "\n").collect();
-                let ok = !report.has_errors();
-                let wrote = match &report.outcome {
-                    BuildOutcome::Built { explanation, .. } => {
-                        // What `build --explain` says about the hooks that changed.
-                        state.explanations = explanation
-                            .hooks
-                            .iter()
-                            .filter(|hook| !hook.reasons.is_empty())
-                            .map(|hook| format!("{}: {}", hook.name, hook.reasons.join("; ")))
-                            .collect();
-                        true
-                    }
-                    BuildOutcome::Fresh { .. } | BuildOutcome::Failed => false,
+            Ok(mut report) => {
+                let fresh = matches!(report.outcome, BuildOutcome::Fresh { .. });
+                if fresh && state.ok && state.generation > 0 {
+                    // Nothing changed since the build the page shows.
+                    return;
+                }
+                // A no-op build loads nothing: load the bundle for its warnings and declarations.
+                let loaded = if fresh {
+                    crate::pipeline::load(&self.options.root, &RealDisk)
+                } else {
+                    std::mem::take(&mut report.loaded)
                 };
+                let sources: Vec<_> = loaded.sources.iter().collect();
+                let diagnostics: String =
+                    loaded.diagnostics.iter().map(|d| crate::diagnostic::render_human(d, &sources) + "\n").collect();
+                let ok = !loaded.has_errors();
+                if let BuildOutcome::Built { explanation, .. } = &report.outcome {
+                    // What `build --explain` says about the hooks that changed.
+                    state.explanations = explanation
+                        .hooks
+                        .iter()
+                        .filter(|hook| !hook.reasons.is_empty())
+                        .map(|hook| format!("{}: {}", hook.name, hook.reasons.join("; ")))
+                        .collect();
+                }
+                let wrote = matches!(report.outcome, BuildOutcome::Built { .. });
                 if wrote || ok != state.ok || diagnostics != state.diagnostics || state.generation == 0 {
                     state.generation += 1;
                 }
                 state.ok = ok;
                 state.diagnostics = diagnostics;
                 if ok {
+                    state.hooks = listed_hooks(&report.output, &loaded);
                     state.artifact = Some(report.output.clone());
-                    if let Some(bundle) = &report.loaded.bundle {
-                        state.declarations = bundle
-                            .normalised
-                            .hooks
-                            .iter()
-                            .map(|hook| {
-                                let at = &hook.declared_at;
-                                let mut value = serde_json::to_value(hook).expect("hooks serialise");
-                                value["declaredAt"] = json!(format!("{}:{}:{}", at.file, at.line, at.column));
-                                (hook.id.clone(), value)
-                            })
-                            .collect();
-                    }
                 }
             }
             Err(error) => {
@@ -278,36 +276,13 @@ impl Workbench {
 
     fn state_json(&self) -> Value {
         let state = self.state.lock().expect("the state is never poisoned");
-        let hooks: Vec<Value> = state
-            .artifact
-            .as_ref()
-            .and_then(|artifact| read_verified(artifact, &RealDisk).ok())
-            .map(|manifest| {
-                manifest
-                    .hooks
-                    .iter()
-                    .map(|row| {
-                        let mut value = serde_json::to_value(row).expect("rows serialise");
-                        let sample = sample_input(row);
-                        // A real host's envelope where one was recorded, else the sample as the host
-                        // would write it.
-                        value["nativeSample"] = samples::recorded(row.host.name(), &row.native_event)
-                            .or_else(|| crate::tools::simulate::encode(row, &sample).ok())
-                            .unwrap_or(Value::Null);
-                        value["sample"] = sample;
-                        value["declaration"] = state.declarations.get(&row.id).cloned().unwrap_or(Value::Null);
-                        value
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
         json!({
             "root": self.options.root,
             "generation": state.generation,
             "ok": state.ok,
             "diagnostics": state.diagnostics,
             "explanations": state.explanations,
-            "hooks": hooks,
+            "hooks": state.hooks,
         })
     }
 
@@ -360,6 +335,38 @@ impl Workbench {
     }
 }
 
+/// Per hook of `artifact`, which `loaded` built: its index row, a sample input (canonical and as the host
+/// writes it) and its declaration as the config (or the route module) states it.
+fn listed_hooks(artifact: &Utf8Path, loaded: &Loaded) -> Vec<Value> {
+    let Ok(manifest) = read_verified(artifact, &RealDisk) else { return Vec::new() };
+    let declarations: std::collections::BTreeMap<&str, Value> = loaded
+        .bundle
+        .iter()
+        .flat_map(|bundle| &bundle.normalised.hooks)
+        .map(|hook| {
+            let at = &hook.declared_at;
+            let mut value = serde_json::to_value(hook).expect("hooks serialise");
+            value["declaredAt"] = json!(format!("{}:{}:{}", at.file, at.line, at.column));
+            (hook.id.as_str(), value)
+        })
+        .collect();
+    manifest
+        .hooks
+        .iter()
+        .map(|row| {
+            let mut value = serde_json::to_value(row).expect("rows serialise");
+            let sample = sample_input(row);
+            // A real host's envelope where one was recorded, else the sample as the host would write it.
+            value["nativeSample"] = samples::recorded(row.host.name(), &row.native_event)
+                .or_else(|| crate::tools::simulate::encode(row, &sample).ok())
+                .unwrap_or(Value::Null);
+            value["sample"] = sample;
+            value["declaration"] = declarations.get(row.id.as_str()).cloned().unwrap_or(Value::Null);
+            value
+        })
+        .collect()
+}
+
 /// A canonical input every field of which the host sends always: what the editor starts with.
 fn sample_input(row: &crate::artifact::IndexRow) -> Value {
     let table = hosts::table(row.host);
@@ -371,7 +378,8 @@ fn sample_input(row: &crate::artifact::IndexRow) -> Value {
             continue;
         }
         let value = match (name.as_str(), field.kind) {
-            ("toolName", _) => json!("Bash"),
+            // The host's own name for its shell tool, so a shell guard's matcher fires.
+            ("toolName", _) => json!(shell_tool_name(table).unwrap_or_else(|| format!("example-{name}"))),
             ("toolInput", _) => json!({ "command": "ls" }),
             (_, hosts::FieldKind::Boolean) => json!(false),
             (_, hosts::FieldKind::Number) => json!(0),
@@ -384,4 +392,10 @@ fn sample_input(row: &crate::artifact::IndexRow) -> Value {
         sample.insert(name.clone(), value);
     }
     Value::Object(sample)
+}
+
+/// The first plain tool name (not a regex) the host table lists for its shell.
+fn shell_tool_name(table: &hosts::HostTable) -> Option<String> {
+    let shell = table.selector(crate::vocabulary::canonical::Selector::Shell).ok()?;
+    shell.matches.iter().find(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).cloned()
 }
