@@ -23,6 +23,8 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         timeout: Timeout::HostDefault,
         args: Vec::new(),
         fail_closed: false,
+        fail_closed_at: None,
+        max_input_bytes: None,
         sources: Vec::new(),
         budget_ms: None,
         budget_at: None,

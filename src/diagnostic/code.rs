@@ -73,6 +73,7 @@ catalogue! {
     InvalidTimeout = "AB4205", Error, "`timeout` is not a positive whole number of seconds";
     FailClosedOnOtherEvent = "AB4206", Error, "`failClosed` on an event other than beforeTool";
     InvalidSources = "AB4207", Error, "`sources` on an event other than sessionStart, or a source no host sends";
+    InvalidMaxInputBytes = "AB4208", Error, "`maxInputBytes` is not a whole number of bytes in range, or is set on a prebuilt handler";
     NativeSelectorUnknownTarget = "AB4210", Error, "a native selector names an unknown host";
     NativeSelectorHooklessTarget = "AB4211", Error, "a native selector names a host without hooks";
     NativeSelectorRegex = "AB4214", Error, "a native selector holds regex characters, so it would match no tool";
@@ -86,6 +87,7 @@ catalogue! {
     EventUnsupported = "AB4232", Error, "no selected host can receive the hook's event", original = "<target>.hook.event.<event>";
     FailClosedUncovered = "AB4234", Error, "a fail-closed prebuilt hook targets a host that has no failure field, so nothing would block";
     SourcesUnfilterable = "AB4235", Error, "a sessionStart hook filters by `sources` on a host that cannot filter by source";
+    FailClosedUnblockable = "AB4236", Error, "a fail-closed route targets a host that records no way to block its event";
     HostedToolSelector = "AB4233", Error, "a native selector names a tool that runs on the host's servers and never fires hooks", original = "codex.hook.tool.hosted";
     // Event routes (AB48xx, numbered as in the original).
     DuplicateRoute = "AB4802", Error, "two route modules answer the same family";
@@ -101,6 +103,7 @@ catalogue! {
     RouteConfigValue = "AB4826", Error, "a route's `config` value is out of range (`runtime`, `fallback`, `timeoutMs`, `tools`)";
     RouteRequiresInvalid = "AB4827", Error, "a route's `requires` names an unknown capability row, or comes with `targets`";
     RouteRequiresUnmet = "AB4828", Error, "no selected host has every capability a route `requires`";
+    RouteFailClosedNoDeny = "AB4829", Error, "`failClosed` on a route whose family cannot deny";
     // Payloads and prebuilt handlers (AB47xx).
     ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";
     PayloadSourceMissing = "AB4742", Warning, "a payload's source folder does not exist";

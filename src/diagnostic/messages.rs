@@ -1059,3 +1059,47 @@ pub fn artifact_write_failed(output: &Utf8Path, error: &std::io::Error) -> Diagn
         .note("the previous artifact, if any, is left as it was")
         .hint("check that the folder's parent exists and is writable")
 }
+
+/// `maxInputBytes` out of range: `shown` is the value as written, `range` the allowed bounds.
+pub fn invalid_max_input_bytes(shown: &str, range: (u64, u64), default_mib: u64, at: &Location) -> Diagnostic {
+    let (min, max) = range;
+    Diagnostic::new(
+        Code::InvalidMaxInputBytes,
+        format!("`maxInputBytes` must be a whole number of bytes from {min} to {max}, found `{shown}`"),
+    )
+    .at(Some(at), "not a byte count in range")
+    .hint(format!(
+        "leave it out for the default ({default_mib} MiB, far above real tool inputs), or write a whole byte count, e.g. `maxInputBytes: 134217728` (128 MiB)"
+    ))
+}
+
+pub fn max_input_bytes_on_prebuilt(at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidMaxInputBytes,
+        "`maxInputBytes` has no meaning for a prebuilt handler: it runs as it is, without the wrapper that reads stdin",
+    )
+    .at(Some(at), "no wrapper reads this hook's stdin")
+    .hint("remove `maxInputBytes`, or use a handler module so the wrapper enforces it")
+}
+
+pub fn route_fail_closed_no_deny(family: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::RouteFailClosedNoDeny,
+        format!("`failClosed` has no meaning on a `{family}` route: the family cannot deny, so a failure has nothing to block"),
+    )
+    .at(Some(at), "fail-closed on a family that cannot deny")
+    .hint("remove `failClosed`, or move the guard to a family that can deny (tool/before, prompt/submit, permission/request)")
+}
+
+pub fn fail_closed_unblockable(hook: &HookSite, table: &HostName, native: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::FailClosedUnblockable,
+        format!(
+            "route `{}` is fail-closed, but agent-bundle's table for {} {} records no way for a hook to block `{native}` when it fails",
+            hook.name, table.host, table.version
+        ),
+    )
+    .at(Some(at), "nothing would block on this host")
+    .note(format!("a failure of the route on {} would let `{native}` go on as if the route had not run", table.host))
+    .hint(format!("leave {} out of the route's `targets`, or drop `failClosed`", table.target))
+}

@@ -354,6 +354,10 @@ pub enum PartSupport {
     Drop(String),
     /// Illegal here: the hook fails with this reason.
     Refuse(String),
+    /// A guard part (a denial, an ask, a rewrite) that is legal but has no channel on this host
+    /// event, where the host blocks on a hook's blocking exit: the wrapper blocks the call with this
+    /// exit code and the reason on stderr, so the part is never lost to a non-blocking failure (D13).
+    Block { reason: String, exit: i32 },
 }
 
 impl ResultChannels {
@@ -496,9 +500,10 @@ impl HostTable {
 
     /// What a wrapper of `event` on this host does with `part` of a result: the one place that
     /// combines the page's canonical rules (or a route family's), the host's own refusals and its
-    /// channels. A config hook's legal part without a channel is dropped when droppable (D6); a
-    /// route's is refused, so an element the host cannot carry is an error at render, never a
-    /// silent nothing.
+    /// channels, for config hooks and routes alike (D13). A legal part without a channel is dropped
+    /// with a note when droppable (context, an explicit allow); a guard part (a denial, an ask, a
+    /// rewrite) is never dropped: it blocks the call through the host's blocking exit where the
+    /// event has one, and otherwise fails the hook.
     pub fn result_part(&self, event: impl Into<HookEvent>, part: ResultPart) -> PartSupport {
         let event = event.into();
         if let Some(rule) = event.refuses(part) {
@@ -518,10 +523,10 @@ impl HostTable {
             result.missing.get(&part).cloned().unwrap_or_else(|| {
                 format!("{} has no channel for {} on {}", self.host, part.described(), mapping.native)
             });
-        if part.droppable() && event.config().is_some() {
-            PartSupport::Drop(reason)
-        } else {
-            PartSupport::Refuse(reason)
+        match (&mapping.fail_closed, part.droppable()) {
+            (_, true) => PartSupport::Drop(reason),
+            (Some(blocking), false) => PartSupport::Block { reason, exit: blocking.exit },
+            (None, false) => PartSupport::Refuse(reason),
         }
     }
 

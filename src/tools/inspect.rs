@@ -106,16 +106,29 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
                 }
                 continue;
             };
-            let renders: Vec<&str> = ResultPart::ALL
-                .iter()
-                .filter(|part| table.result_part(HookEvent::Route(family), **part) == PartSupport::Deliver)
-                .map(|part| match part {
-                    ResultPart::AdditionalContext => "<Agent.Context>",
-                    ResultPart::UpdatedInput => "updatedInput",
-                    other => other.name(),
-                })
-                .collect();
-            let renders = if renders.is_empty() { "nothing (observes only)".to_string() } else { renders.join(", ") };
+            let written = |part: &ResultPart| match part {
+                ResultPart::AdditionalContext => "<Agent.Context>",
+                ResultPart::UpdatedInput => "updatedInput",
+                other => other.name(),
+            };
+            let with = |keep: &dyn Fn(&PartSupport) -> bool| -> Vec<&str> {
+                ResultPart::ALL
+                    .iter()
+                    .filter(|part| keep(&table.result_part(HookEvent::Route(family), **part)))
+                    .map(written)
+                    .collect()
+            };
+            let renders = with(&|s| *s == PartSupport::Deliver);
+            let mut renders =
+                if renders.is_empty() { "nothing (observes only)".to_string() } else { renders.join(", ") };
+            let dropped = with(&|s| matches!(s, PartSupport::Drop(_)));
+            if !dropped.is_empty() {
+                let _ = write!(renders, "; drops {} with a note", dropped.join(", "));
+            }
+            let blocked = with(&|s| matches!(s, PartSupport::Block { .. }));
+            if !blocked.is_empty() {
+                let _ = write!(renders, "; blocks the call for {}", blocked.join(", "));
+            }
             let _ = writeln!(out, "  {:<9}{native_event}; may render {renders}", plan.target.name());
             if let (Some(surface), Ok(mapping)) = (&table.hooks, table.family(family)) {
                 let keys: Vec<String> = family

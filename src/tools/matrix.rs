@@ -54,6 +54,39 @@ fn delivered(result: &ResultChannels, part: ResultPart) -> String {
     line
 }
 
+/// The Results cell of one host and event (a config event or a route family): each part the event
+/// admits, as [`HostTable::result_part`] decides it for config hooks and routes alike, with a
+/// footnote for every part that is not delivered.
+fn result_cell(host: &HostTable, event: HookEvent, mapping: &hosts::EventMapping, reasons: &mut Vec<String>) -> String {
+    let mut parts = vec!["continue".to_string()];
+    for part in ResultPart::ALL {
+        if event.refuses(part).is_some() {
+            continue;
+        }
+        let (word, reason) = match host.result_part(event, part) {
+            PartSupport::Deliver => {
+                parts.push(delivered(&mapping.result, part));
+                continue;
+            }
+            PartSupport::Drop(reason) => ("drops", reason),
+            PartSupport::Refuse(reason) => ("refuses", reason),
+            PartSupport::Block { reason, exit } => {
+                reasons.push(format!(
+                    "{} blocks the call (exit {exit}) for {} on `{event}`, which it cannot carry: {reason}",
+                    host.host,
+                    part.described()
+                ));
+                parts.push(format!("{}: *blocks* ({})", part.short(), reasons.len()));
+                continue;
+            }
+        };
+        reasons.push(format!("{} {word} {} on `{event}`: {reason}", host.host, part.described()));
+        let shown = if word == "drops" { "dropped" } else { "refused" };
+        parts.push(format!("{}: *{shown}* ({})", part.short(), reasons.len()));
+    }
+    parts.join("<br>")
+}
+
 /// Every canonical payload field of any family, in first-seen family order.
 fn payload_fields() -> Vec<&'static str> {
     let mut fields: Vec<&str> = Vec::new();
@@ -120,7 +153,9 @@ pub fn markdown() -> String {
     out.push_str(
         "*dropped* is legal but has no channel on that host: the wrapper delivers the rest (a denial above all)\n",
     );
-    out.push_str("and names what it dropped in one note on stderr. A part marked *refused* fails the hook there.\n\n");
+    out.push_str("and names what it dropped in one note on stderr. A part marked *blocks* is a denial, an ask or a\n");
+    out.push_str("rewrite the host cannot carry there: the wrapper blocks the call through the host's blocking exit\n");
+    out.push_str("rather than lose it. A part marked *refused* fails the hook there.\n\n");
     out.push_str(&header("event", &hosts));
     for event in CanonicalEvent::ALL {
         let _ = write!(out, "| `{event}` |");
@@ -129,24 +164,7 @@ pub fn markdown() -> String {
                 out.push_str(" — |");
                 continue;
             };
-            let mut parts = vec!["continue".to_string()];
-            for part in ResultPart::ALL {
-                if event.refuses(part).is_some() {
-                    continue;
-                }
-                match host.result_part(event, part) {
-                    PartSupport::Deliver => parts.push(delivered(&mapping.result, part)),
-                    PartSupport::Drop(reason) => {
-                        reasons.push(format!("{} drops {} on `{event}`: {reason}", host.host, part.described()));
-                        parts.push(format!("{}: *dropped* ({})", part.short(), reasons.len()));
-                    }
-                    PartSupport::Refuse(reason) => {
-                        reasons.push(format!("{} refuses {} on `{event}`: {reason}", host.host, part.described()));
-                        parts.push(format!("{}: *refused* ({})", part.short(), reasons.len()));
-                    }
-                }
-            }
-            let _ = write!(out, " {} |", parts.join("<br>"));
+            let _ = write!(out, " {} |", result_cell(host, event.into(), mapping, &mut reasons));
         }
         out.push('\n');
     }
@@ -191,8 +209,8 @@ pub fn markdown() -> String {
     out.push_str(
         "\n**Route results**: what a route may render on each host (`<Agent.Result value>` for the outcome,\n",
     );
-    out.push_str("`<Agent.Context>` for context) and the fields it is written as. Anything else fails the route at\n");
-    out.push_str("render, with the reason; nothing is dropped.\n\n");
+    out.push_str("`<Agent.Context>` for context) and the fields it is written as, decided per part exactly as for\n");
+    out.push_str("config hooks (*dropped*, *blocks*, *refused* as above). What the family cannot take fails the route.\n\n");
     out.push_str(&header("family", &hosts));
     for family in crate::vocabulary::family::FAMILIES {
         let _ = write!(out, "| `{family}` |");
@@ -201,12 +219,11 @@ pub fn markdown() -> String {
                 out.push_str(" — |");
                 continue;
             };
-            let parts: Vec<String> = ResultPart::ALL
-                .iter()
-                .filter(|part| host.result_part(HookEvent::Route(family), **part) == PartSupport::Deliver)
-                .map(|part| delivered(&mapping.result, *part))
-                .collect();
-            let cell = if parts.is_empty() { "observes only".to_string() } else { parts.join("<br>") };
+            let cell = if family.observes_only() {
+                "observes only".to_string()
+            } else {
+                result_cell(host, HookEvent::Route(family), mapping, &mut reasons)
+            };
             let _ = write!(out, " {cell} |");
         }
         out.push('\n');
@@ -281,6 +298,7 @@ pub fn json() -> serde_json::Value {
                     PartSupport::Deliver => json!({ "deliver": answer::writes(&mapping.result, *part) }),
                     PartSupport::Drop(reason) => json!({ "drop": reason }),
                     PartSupport::Refuse(reason) => json!({ "refuse": reason }),
+                    PartSupport::Block { reason, exit } => json!({ "block": { "reason": reason, "exit": exit } }),
                 };
                 (part.name().to_string(), support)
             })

@@ -55,11 +55,23 @@ pub struct Simulation {
     /// Why stdout could not be decoded, when the wrapper exited 0 with something unreadable.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decode_error: Option<String>,
+    /// The wrapper exited with the host's blocking exit for this event: the host blocks the call
+    /// (a fail-closed failure, or a guard part the host cannot carry), with this reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Blocked>,
     #[serde(rename = "wallTimeMs")]
     pub wall_time_ms: u128,
     /// Why this run may differ from what the host would do (other host tables than the binary's).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+/// How the host blocks the call when the wrapper exits with its blocking code.
+#[derive(Debug, Serialize)]
+pub struct Blocked {
+    pub exit: i32,
+    /// What the host takes as the reason: the wrapper's stderr.
+    pub reason: String,
 }
 
 impl Simulation {
@@ -220,6 +232,14 @@ fn run_envelope(
     } else {
         (None, None)
     };
+    // The same blocking exit the host table records for this event, and so the wrapper's contract.
+    let blocking_exit = hosts::table(row.host).mapping(row.event).ok().and_then(|m| m.fail_closed.as_ref()).map(|f| f.exit);
+    let blocked = match (run.exit_code, blocking_exit, run.timed_out) {
+        (Some(code), Some(exit), false) if code == exit && code != 0 => {
+            Some(Blocked { exit, reason: run.stderr.trim().to_string() })
+        }
+        _ => None,
+    };
     Ok(Simulation {
         hook: row,
         envelope,
@@ -229,6 +249,7 @@ fn run_envelope(
         stderr: run.stderr,
         outcome,
         decode_error,
+        blocked,
         wall_time_ms: run.wall_time.as_millis(),
         warnings: Vec::new(),
     })

@@ -10,6 +10,15 @@ pub const CONFIG_FILE_NAMES: &[&str] =
 /// Extensions a handler module may have.
 pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
 
+/// The bounds of a hook's or route's `maxInputBytes` (D13): at least a small envelope, at most what
+/// one V8 string holds with room to spare (about 512 Mi characters).
+pub const MAX_INPUT_BYTES_RANGE: (u64, u64) = (1024, 256 * 1024 * 1024);
+
+/// The stdin limit of a hook that sets none, which the plan applies (D13). Chosen from the measured
+/// parse cost (`cargo bench --bench envelopes`): a 64 MiB envelope costs the wrapper a few hundred
+/// milliseconds, once, while real tool inputs (whole-file writes, patches) stay far below it.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+
 /// A config-declared hook event, in the fixed order the original iterates them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CanonicalEvent {

@@ -94,6 +94,8 @@ pub struct HookDeclaration {
     pub args: Option<Spanned<Vec<String>>>,
     /// `failClosed: true`: any failure of the hook blocks the tool (D6 in docs/decisions.md).
     pub fail_closed: Option<Spanned<bool>>,
+    /// `maxInputBytes`: the wrapper's stdin limit for this hook (D13), not yet range-checked.
+    pub max_input_bytes: Option<Spanned<f64>>,
     /// sessionStart only: the session sources the hook runs for.
     pub sources: Option<Spanned<Vec<Spanned<String>>>>,
 }

@@ -11,7 +11,8 @@ use crate::vocabulary::source::{Location, SourceFile};
 
 const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"];
 const BUNDLE_KEYS: &[&str] = &["external"];
-const ENTRY_KEYS: &[&str] = &["args", "failClosed", "handler", "sources", "targets", "timeout", "tools"];
+const ENTRY_KEYS: &[&str] =
+    &["args", "failClosed", "handler", "maxInputBytes", "sources", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] = &["author", "description", "icon", "license", "name", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
@@ -97,6 +98,7 @@ impl<'a> Reader<'a> {
             tools: Vec::new(),
             args: None,
             fail_closed: None,
+            max_input_bytes: None,
             sources: None,
         };
         match &node.value {
@@ -115,6 +117,7 @@ impl<'a> Reader<'a> {
                         "targets" => hook.targets = self.string_list(value, "targets"),
                         "timeout" => hook.timeout = self.timeout(value),
                         "failClosed" => hook.fail_closed = self.boolean(value, "failClosed"),
+                        "maxInputBytes" => hook.max_input_bytes = self.number(value, "maxInputBytes"),
                         "sources" => hook.sources = self.string_list(value, "sources"),
                         "tools" => {
                             hook.tools = self
@@ -361,7 +364,23 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn boolean(&mut self, node: &Node, key: &str) -> Option<Spanned<bool>> {
+    pub(super) fn number(&mut self, node: &Node, key: &str) -> Option<Spanned<f64>> {
+        match &node.value {
+            Value::Number(n) => Some(Spanned { value: *n, at: self.at(node) }),
+            Value::Unreadable => None,
+            other => {
+                self.diagnostics.push(messages::wrong_type(
+                    &format!("`{key}`"),
+                    "a number",
+                    &other.found(),
+                    &self.at(node),
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn boolean(&mut self, node: &Node, key: &str) -> Option<Spanned<bool>> {
         match &node.value {
             Value::Bool(b) => Some(Spanned { value: *b, at: self.at(node) }),
             Value::Unreadable => None,

@@ -11,7 +11,8 @@ use crate::vocabulary::family::Family;
 use crate::vocabulary::source::SourceFile;
 use crate::vocabulary::target::Target;
 
-const ROUTE_KEYS: &[&str] = &["fallback", "requires", "runtime", "targets", "timeoutMs", "tools"];
+const ROUTE_KEYS: &[&str] =
+    &["failClosed", "fallback", "maxInputBytes", "requires", "runtime", "targets", "timeoutMs", "tools"];
 
 /// What a route's config declares.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +25,10 @@ pub struct RouteConfig {
     pub timeout_ms: Option<Spanned<f64>>,
     pub tools: Vec<Spanned<String>>,
     pub requires: Vec<Spanned<String>>,
+    /// `failClosed: true`: any failure of the route blocks (families that can deny; D13).
+    pub fail_closed: Option<Spanned<bool>>,
+    /// `maxInputBytes`: the wrapper's stdin limit for this route (D13), not yet range-checked.
+    pub max_input_bytes: Option<Spanned<f64>>,
 }
 
 /// Reads the config object of the route at `file` (`node` is its `config` export).
@@ -86,6 +91,8 @@ pub fn read_route_config(file: &SourceFile, node: &Node) -> Staged<RouteConfig> 
             },
             "tools" => config.tools = strings(&mut reader, value, "tools").unwrap_or_default(),
             "requires" => config.requires = strings(&mut reader, value, "requires").unwrap_or_default(),
+            "failClosed" => config.fail_closed = reader.boolean(value, "config.failClosed"),
+            "maxInputBytes" => config.max_input_bytes = reader.number(value, "config.maxInputBytes"),
             _ => reader.unknown_key(property, ROUTE_KEYS, "a route's `config`"),
         }
     }
@@ -116,6 +123,11 @@ pub fn judge_route(family: Family, config: &RouteConfig, selected: &[Target]) ->
             &["none", "standalone"],
             &fallback.at,
         ));
+    }
+    if let Some(flag) = config.fail_closed.as_ref().filter(|flag| flag.value)
+        && !family.deny
+    {
+        diagnostics.push(messages::route_fail_closed_no_deny(family.name, &flag.at));
     }
     if !config.tools.is_empty() && !family.tools {
         diagnostics.push(messages::route_tools_on_non_tool_family(family.name, &config.tools[0].at));

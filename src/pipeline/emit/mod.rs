@@ -144,6 +144,7 @@ pub fn emit(
                 timeout_seconds,
                 effective_timeout_seconds,
                 fail_closed,
+                max_input_bytes,
                 wrapper,
                 command,
                 shared,
@@ -167,6 +168,7 @@ pub fn emit(
                         mapping,
                         *effective_timeout_seconds,
                         fail_closed.as_ref(),
+                        *max_input_bytes,
                         starts_child_processes(&handler.code),
                         shared_facts,
                     );

@@ -2,25 +2,26 @@
 // Each wrapper (hooks/<name>[.<host>].mjs) calls `runHook` with the contract of its host and event,
 // baked in from agent-bundle's host tables. Do not edit: the next build rewrites this file.
 //
-// What it does, in order: read stdin to the end (at most 1 MiB); parse exactly one JSON object;
+// What it does, in order: read stdin to the end (at most the hook's maxInputBytes, which the build
+// decided: an envelope over it is a failure of the hook, so a fail-closed guard blocks); parse exactly one JSON object;
 // check `hook_event_name` and every envelope field the host contract lists; decode the envelope
 // into the canonical payload; call the handler's default export with deep-frozen copies; check its
 // result against the envelope as it was before the handler ran; print the host's own answer. A part
 // of a legal result the host has no channel for is dropped with one note on stderr (the rest, a
-// denial above all, is still delivered). Any failure prints one line on stderr, nothing on stdout,
+// denial above all, is still delivered); a denial, an ask or a rewrite the host has no channel for
+// blocks the call through the host's blocking exit instead of being lost. Any failure prints one line on stderr, nothing on stdout,
 // and exits 1, which every host treats as a non-blocking error, or, for a fail-closed hook, exits
 // with the host's blocking code (2), so the tool call is refused. The hook settles exactly once.
 //
 // An event route's wrapper (its contract has `hook.route`) calls the route component with the
 // canonical props instead, renders the element tree it returns (<Agent.Result>, <Agent.Context>, the
-// route's own components) into a result, and answers through the same checks and projection; a part
-// the family or host cannot carry fails the route rather than being dropped.
+// route's own components) into a result, and answers through the very same checks and projection
+// (D13): what the family makes illegal fails the route, the rest is decided per part as above.
 
 import fs, { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 
-const STDIN_LIMIT = 1024 * 1024;
 const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput'];
 const OUTCOMES = ['continue', 'allow', 'ask', 'deny'];
 
@@ -68,7 +69,7 @@ export async function runHook(contract, loadHandler) {
     Math.max(0, contract.hook.deadlineMs - performance.now()),
   );
   try {
-    const bytes = await readStdin();
+    const bytes = await readStdin(contract.hook.maxInputBytes);
     if (contract.hook.childProcesses) {
       keepChildrenOffTheAnswer();
     }
@@ -109,6 +110,10 @@ export async function decide(contract, stdinBytes, loadHandler) {
       }
     }
     const checked = checkResult(contract, envelope, result);
+    const blocked = blockedPart(contract, checked);
+    if (blocked) {
+      return { code: blocked.exit, stderr: [blockLine(contract, blocked, checked)], stdout: undefined };
+    }
     const output = project(contract, checked);
     const notes = dropped(contract, checked);
     return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
@@ -123,9 +128,22 @@ export async function decide(contract, stdinBytes, loadHandler) {
 // server process; its wrapper validates the envelope, then forwards it over the endpoint's socket.
 
 const PROTOCOL_VERSION = 1;
+// A reply may carry a rewrite as large as the envelope: the limit grows with maxInputBytes.
 const MESSAGE_LIMIT = 1024 * 1024;
+const MESSAGE_ROOM = 64 * 1024;
 const DEFAULT_SHARED_TIMEOUT_MS = 5000;
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
+const REPLY_KEYS = {
+  ok: ['status', 'protocolVersion', 'artifactEpoch', 'output', 'notes'],
+  blocked: ['status', 'protocolVersion', 'artifactEpoch', 'exit', 'stderr'],
+};
+
+// The exit codes with which this hook may block: its fail-closed exit and each guard part's.
+function blockingExits(contract) {
+  const exits = Object.values(contract.parts ?? {}).filter((p) => p?.block !== undefined).map((p) => p.exit);
+  if (contract.hook.failClosed) exits.push(contract.hook.failClosed.exit);
+  return exits;
+}
 
 // Where the endpoint of an install lives: one directory per user, one socket per artifact epoch and
 // install root (not per host: one server serves every host of the install).
@@ -151,7 +169,7 @@ async function forward(contract, bytes, loadHandler) {
     decodeEnvelope(contract, envelope);
   } catch (error) {
     const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
-    return { code: 1, stderr: [failureLine(contract, message)], stdout: undefined };
+    return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
   }
   const { socket } = endpointPaths(shared.epoch, installRoot());
   const request = {
@@ -163,8 +181,14 @@ async function forward(contract, bytes, loadHandler) {
     native: envelope,
   };
   const limit = Math.min(budgetMs ?? DEFAULT_SHARED_TIMEOUT_MS, contract.hook.deadlineMs - performance.now());
-  const outcome = await exchange(socket, request, Math.max(0, limit));
-  const fail = (code, message) => ({ code: 1, stderr: [failureLine(contract, `${code}: ${message}`)], stdout: undefined });
+  const replyLimit = Math.max(MESSAGE_LIMIT, contract.hook.maxInputBytes + MESSAGE_ROOM);
+  const outcome = await exchange(socket, request, Math.max(0, limit), replyLimit);
+  // Every way the exchange can fail is a failure of the hook, with its failure policy.
+  const fail = (code, message) => ({
+    code: contract.hook.failClosed?.exit ?? 1,
+    stderr: [failureLine(contract, `${code}: ${message}`)],
+    stdout: undefined,
+  });
   if (outcome.unavailable) {
     if (shared.fallback) return decide(contract, bytes, loadHandler);
     return fail('runtime-unavailable', `no shared runtime answers at ${socket} (${outcome.unavailable}); the plugin's MCP server runs it, and this route has no standalone fallback`);
@@ -180,15 +204,23 @@ async function forward(contract, bytes, loadHandler) {
   if (reply.artifactEpoch !== shared.epoch) {
     return fail('epoch-mismatch', `the shared runtime serves epoch ${reply.artifactEpoch}, this wrapper ${shared.epoch}`);
   }
+  const lines = (value) => Array.isArray(value) && value.every((line) => typeof line === 'string' && !line.includes('\n'));
+  // The decision blocked the call (a fail-closed failure, or a guard part with no channel here): the
+  // same blocking exit this wrapper's contract knows, with the decision's reason.
+  if (reply.status === 'blocked' && blockingExits(contract).includes(reply.exit) && lines(reply.stderr)
+    && reply.stderr.length > 0 && Object.keys(reply).every((key) => REPLY_KEYS.blocked.includes(key))) {
+    return { code: reply.exit, stderr: reply.stderr, stdout: undefined };
+  }
   if (reply.status !== 'ok' || (reply.output !== undefined && !isPlainObject(reply.output))
-    || Object.keys(reply).some((key) => !['status', 'protocolVersion', 'artifactEpoch', 'output'].includes(key))) {
+    || (reply.notes !== undefined && !lines(reply.notes))
+    || Object.keys(reply).some((key) => !REPLY_KEYS.ok.includes(key))) {
     return fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
   }
-  return { code: 0, stderr: [], stdout: reply.output === undefined ? undefined : JSON.stringify(reply.output) };
+  return { code: 0, stderr: reply.notes ?? [], stdout: reply.output === undefined ? undefined : JSON.stringify(reply.output) };
 }
 
 // One request and its one reply over the socket: { reply }, { unavailable: why } or { timeout }.
-function exchange(socket, request, limitMs) {
+function exchange(socket, request, limitMs, messageLimit) {
   const net = createRequire(import.meta.url)('node:net');
   return new Promise((resolve) => {
     let received = Buffer.alloc(0);
@@ -209,7 +241,7 @@ function exchange(socket, request, limitMs) {
     });
     connection.on('data', (chunk) => {
       received = Buffer.concat([received, chunk]);
-      if (received.length > MESSAGE_LIMIT) done({ reply: undefined });
+      if (received.length > messageLimit) done({ reply: undefined });
     });
     connection.on('end', () => {
       const text = received.toString('utf8');
@@ -307,15 +339,17 @@ function deepFreeze(value) {
   return value;
 }
 
-async function readStdin() {
+// Reads stdin to its end. Past `limit` bytes the rest is still read (so the host's write completes)
+// but not kept, and the hook fails: an envelope too large to judge is never taken as nothing to say.
+async function readStdin(limit) {
   const chunks = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     size += chunk.length;
-    if (size > STDIN_LIMIT) {
-      throw new HookError(`stdin is larger than ${STDIN_LIMIT} bytes`);
-    }
-    chunks.push(chunk);
+    if (size <= limit) chunks.push(chunk);
+  }
+  if (size > limit) {
+    throw new HookError(`the envelope on stdin is ${size} bytes, more than this hook's limit of ${limit} bytes (maxInputBytes), so it is too large to judge`);
   }
   return Buffer.concat(chunks);
 }
@@ -621,11 +655,13 @@ const PART_WORDS = {
 };
 
 // What the build decided for one part of a result on this host event: { write } (the fields the
-// answer sets), { drop } or { refuse }. Anything else means the wrapper and its runtime disagree,
-// an internal error.
+// answer sets), { drop }, { refuse } or { block, exit } (a guard part with no channel: the call is
+// blocked through the host's blocking exit). Anything else means the wrapper and its runtime
+// disagree, an internal error.
 function partSupport(contract, part) {
   const support = contract.parts?.[part];
-  if (Array.isArray(support?.write) || typeof support?.drop === 'string' || typeof support?.refuse === 'string') {
+  if (Array.isArray(support?.write) || typeof support?.drop === 'string' || typeof support?.refuse === 'string'
+    || (typeof support?.block === 'string' && Number.isInteger(support?.exit) && support.exit !== 0)) {
     return support;
   }
   throw new Error(`the contract has no rule for the result part ${JSON.stringify(part)}`);
@@ -640,6 +676,25 @@ function refuseIllegal(contract, where, part) {
 
 function delivers(contract, part) {
   return partSupport(contract, part).write !== undefined;
+}
+
+// The guard part of a checked result (its denial, ask or rewrite) that this host has no channel
+// for, where the host blocks on the hook's blocking exit: { part, reason, exit }, or undefined.
+function blockedPart(contract, result) {
+  const parts = [];
+  if (result.outcome === 'deny' || result.outcome === 'ask') parts.push(result.outcome);
+  if (result.updatedInput !== undefined) parts.push('updatedInput');
+  for (const part of parts) {
+    const support = partSupport(contract, part);
+    if (support.block !== undefined) return { part, reason: support.block, exit: support.exit };
+  }
+  return undefined;
+}
+
+function blockLine(contract, blocked, result) {
+  const { name, target, nativeEvent } = contract.hook;
+  const what = blocked.part === 'deny' ? `denied (${result.reason})` : `answered ${PART_WORDS[blocked.part]}`;
+  return `Agent Bundle hook blocked: ${name} (${target} ${nativeEvent}): the ${author(contract)} ${what}, which ${contract.host} cannot carry here (${blocked.reason}), so the call is blocked rather than let through`.replace(/\s*\n\s*/g, ' ');
 }
 
 /// The parts of a checked result this host has no channel for, each with the recorded reason.

@@ -15,12 +15,17 @@ import { randomUUID } from 'node:crypto';
 import { decide, endpointPaths } from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
+// The smallest message limit; a server whose routes take larger envelopes (maxInputBytes) allows
+// the largest of them plus room for the request's other keys.
 const MESSAGE_LIMIT = 1024 * 1024;
+const MESSAGE_ROOM = 64 * 1024;
 const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContractRevision', 'target', 'native'];
 const PROBE_MS = 1000;
 
 export async function serve({ name, version, epoch, routes, root }) {
   const { dir, socket, lock } = endpointPaths(epoch, root);
+  const messageLimit = Math.max(MESSAGE_LIMIT, ...Object.values(routes).flatMap((route) => Object.values(route.contracts))
+    .map((contract) => (contract.hook.maxInputBytes ?? 0) + MESSAGE_ROOM));
   const instanceId = randomUUID();
   const startedAt = new Date().toISOString();
   const log = (line) => process.stderr.write(`agent-bundle runtime: ${line}\n`);
@@ -56,11 +61,16 @@ export async function serve({ name, version, epoch, routes, root }) {
     }
     const stdin = Buffer.from(JSON.stringify(request.native));
     const decided = await decide(contract, stdin, route.load);
+    // A decision that blocks (the route's blocking exit) travels as such, so the wrapper blocks too.
+    if (decided.code !== 0 && decided.code !== 1) {
+      return { status: 'blocked', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, exit: decided.code, stderr: decided.stderr };
+    }
     if (decided.code !== 0) {
       return error('runtime-failed', decided.stderr.join(' '));
     }
     const reply = { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch };
     if (decided.stdout !== undefined) reply.output = JSON.parse(decided.stdout);
+    if (decided.stderr.length > 0) reply.notes = decided.stderr;
     return reply;
   };
 
@@ -77,9 +87,9 @@ export async function serve({ name, version, epoch, routes, root }) {
       if (done) return;
       buffered = Buffer.concat([buffered, chunk]);
       const newline = buffered.indexOf(10);
-      if (newline === -1 && buffered.length <= MESSAGE_LIMIT) return;
-      if (newline === -1 || newline > MESSAGE_LIMIT) {
-        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'invalid-message', message: `a message is at most ${MESSAGE_LIMIT} bytes` });
+      if (newline === -1 && buffered.length <= messageLimit) return;
+      if (newline === -1 || newline > messageLimit) {
+        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'invalid-message', message: `a message is at most ${messageLimit} bytes` });
         return;
       }
       let request;

@@ -28,6 +28,7 @@ pub fn contract(
     mapping: &EventMapping,
     effective_timeout_seconds: u32,
     fail_closed: Option<&FailClosed>,
+    max_input_bytes: u64,
     child_processes: bool,
     shared: Option<(&str, bool)>,
 ) -> serde_json::Value {
@@ -49,6 +50,7 @@ pub fn contract(
                 PartSupport::Deliver => json!({ "write": answer::writes(&mapping.result, part) }),
                 PartSupport::Drop(reason) => json!({ "drop": reason }),
                 PartSupport::Refuse(reason) => json!({ "refuse": reason }),
+                PartSupport::Block { reason, exit } => json!({ "block": reason, "exit": exit }),
             };
             (part.name().to_string(), support)
         })
@@ -60,6 +62,7 @@ pub fn contract(
         "target": table.target,
         "nativeEvent": mapping.native,
         "deadlineMs": deadline_ms(effective_timeout_seconds),
+        "maxInputBytes": max_input_bytes,
     });
     if let Some(how) = fail_closed {
         hook_facts["failClosed"] = json!({ "exit": how.exit });

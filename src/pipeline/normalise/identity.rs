@@ -26,6 +26,8 @@ pub struct Identity<'a> {
     pub fail_closed: bool,
     /// sessionStart sources; hashed only when non-empty.
     pub sources: &'a [String],
+    /// The declared stdin limit; hashed only when set, like `failClosed`.
+    pub max_input_bytes: Option<u64>,
 }
 
 impl Identity<'_> {
@@ -40,6 +42,9 @@ impl Identity<'_> {
             object.insert("failClosed".into(), json!(true));
         }
         object.insert("handler".into(), json!(self.handler));
+        if let Some(bytes) = self.max_input_bytes {
+            object.insert("maxInputBytes".into(), json!(bytes));
+        }
         if !self.native_tools.is_empty() {
             let native: Vec<Value> =
                 self.native_tools.iter().map(|n| json!({ "name": n.name, "target": n.target.name() })).collect();
@@ -119,6 +124,7 @@ mod tests {
             prebuilt_path: None,
             fail_closed: false,
             sources: &[],
+            max_input_bytes: None,
         }
     }
 

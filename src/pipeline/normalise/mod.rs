@@ -47,9 +47,16 @@ pub struct Hook {
     pub timeout: Timeout,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
-    /// Any failure of the hook blocks the tool (only on beforeTool; D6 in docs/decisions.md).
+    /// Any failure of the hook blocks the tool (beforeTool, and routes of families that can deny;
+    /// D6, D13).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fail_closed: bool,
+    /// Where `failClosed` is declared, for the plan's diagnostics.
+    #[serde(skip)]
+    pub fail_closed_at: Option<Location>,
+    /// The declared stdin limit (`maxInputBytes`); `None`: the plan's default (D13).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_input_bytes: Option<u64>,
     /// sessionStart only: the session sources it runs for (sorted, de-duplicated; empty: all).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<String>,
@@ -335,6 +342,13 @@ impl Normaliser<'_> {
             None => false,
         };
         let sources = self.sources(declaration);
+        let max_input_bytes = match (&declaration.max_input_bytes, &handler) {
+            (Some(declared), Some(Handler::Prebuilt { .. })) => {
+                self.diagnostics.push(messages::max_input_bytes_on_prebuilt(&declared.at));
+                None
+            }
+            (declared, _) => self.max_input_bytes(declared.as_ref()),
+        };
 
         let args = match (&declaration.args, &handler) {
             (Some(args), Some(Handler::Prebuilt { .. })) => args.value.clone(),
@@ -375,6 +389,7 @@ impl Normaliser<'_> {
             prebuilt_path,
             fail_closed,
             sources: &sources,
+            max_input_bytes,
         };
         let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
         let identity = identity.stable_json();
@@ -390,6 +405,8 @@ impl Normaliser<'_> {
             timeout,
             args,
             fail_closed,
+            fail_closed_at: declaration.fail_closed.as_ref().map(|flag| flag.at.clone()),
+            max_input_bytes,
             sources,
             budget_ms: None,
             budget_at: None,
@@ -559,6 +576,20 @@ impl Normaliser<'_> {
             self.diagnostics.push(messages::invalid_timeout(&shown, None, &timeout.at));
             Timeout::HostDefault
         }
+    }
+
+    /// A declared `maxInputBytes`, checked to be a whole byte count in range.
+    fn max_input_bytes(&mut self, declared: Option<&crate::pipeline::config::Spanned<f64>>) -> Option<u64> {
+        let declared = declared?;
+        let (min, max) = crate::vocabulary::canonical::MAX_INPUT_BYTES_RANGE;
+        let bytes = declared.value;
+        if bytes.fract() == 0.0 && bytes >= min as f64 && bytes <= max as f64 {
+            return Some(bytes as u64);
+        }
+        let shown = crate::pipeline::extract::format_number(bytes);
+        let default_mib = crate::vocabulary::canonical::DEFAULT_MAX_INPUT_BYTES / (1024 * 1024);
+        self.diagnostics.push(messages::invalid_max_input_bytes(&shown, (min, max), default_mib, &declared.at));
+        None
     }
 
     fn error_count(&self) -> usize {

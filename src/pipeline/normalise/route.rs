@@ -46,7 +46,9 @@ impl Capability {
     pub fn holds_on(self, target: Target) -> Result<(), String> {
         match hosts::table(target).result_part(HookEvent::Route(self.family), self.part) {
             PartSupport::Deliver => Ok(()),
-            PartSupport::Drop(reason) | PartSupport::Refuse(reason) => Err(reason),
+            PartSupport::Drop(reason) | PartSupport::Refuse(reason) | PartSupport::Block { reason, .. } => {
+                Err(reason)
+            }
         }
     }
 }
@@ -113,17 +115,28 @@ pub fn route_hook(
     };
     let (tools, native_tools) = n.selectors(&config.tools, &targets);
     let budget_ms = config.timeout_ms.as_ref().map(|ms| ms.value.ceil() as u32);
+    let max_input_bytes = n.max_input_bytes(config.max_input_bytes.as_ref());
+    // A family that cannot deny was refused when the route's config was judged (AB4829).
+    let fail_closed = family.deny && config.fail_closed.as_ref().is_some_and(|flag| flag.value);
     if !n.diagnostics.is_empty() {
         return (None, n.diagnostics);
     }
-    let identity = crate::vocabulary::json::compact(&serde_json::json!({
+    let mut identity = serde_json::json!({
         "route": family.name,
         "handler": route.path,
         "targets": targets.iter().map(|t| t.name()).collect::<Vec<_>>(),
         "tools": tools.iter().map(|s| s.name()).collect::<Vec<_>>(),
         "nativeTools": native_tools.iter().map(|s| format!("{}:{}", s.target, s.name)).collect::<Vec<_>>(),
         "timeoutMs": budget_ms,
-    }));
+    });
+    // Only when set, so routes declared before these keys existed keep their declaration.
+    if fail_closed {
+        identity["failClosed"] = serde_json::json!(true);
+    }
+    if let Some(bytes) = max_input_bytes {
+        identity["maxInputBytes"] = serde_json::json!(bytes);
+    }
+    let identity = crate::vocabulary::json::compact(&identity);
     let hook = Hook {
         name: format!("event-route-{}", family.slug()),
         id: format!("hook:event-route:{}", family.name),
@@ -135,7 +148,9 @@ pub fn route_hook(
         native_tools,
         timeout: Timeout::HostDefault,
         args: Vec::new(),
-        fail_closed: false,
+        fail_closed,
+        fail_closed_at: config.fail_closed.as_ref().map(|flag| flag.at.clone()),
+        max_input_bytes,
         sources: Vec::new(),
         budget_ms,
         budget_at: config.timeout_ms.as_ref().map(|ms| ms.at.clone()),

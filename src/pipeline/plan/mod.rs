@@ -12,6 +12,7 @@ pub use matcher::{regex_characters, render_matcher};
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
+use crate::vocabulary::canonical::DEFAULT_MAX_INPUT_BYTES;
 use crate::vocabulary::target::Target;
 
 /// What a hook may run for when neither the declaration nor the host documents a timeout (Cursor):
@@ -51,6 +52,10 @@ pub enum Delivery {
         /// How a failure of a fail-closed hook blocks on this host.
         #[serde(rename = "failClosed", skip_serializing_if = "Option::is_none")]
         fail_closed: Option<hosts::FailClosed>,
+        /// The wrapper's stdin limit: the declared `maxInputBytes`, else
+        /// [`DEFAULT_MAX_INPUT_BYTES`]. An envelope over it is a failure of the hook (D13).
+        #[serde(rename = "maxInputBytes")]
+        max_input_bytes: u64,
         /// The route renders in the plugin's MCP server on this host (its wrapper forwards to it).
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         shared: bool,
@@ -203,8 +208,12 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
         _ => false,
     };
     let fail_closed = if hook.fail_closed {
-        let how =
-            mapping.fail_closed.clone().expect("fail-closed hooks are beforeTool hooks, which every host can block");
+        // Every host can block beforeTool; a route's family may have no recorded way to block.
+        let Some(how) = mapping.fail_closed.clone() else {
+            let at = hook.fail_closed_at.as_ref().unwrap_or(&hook.declared_at);
+            diagnostics.push(messages::fail_closed_unblockable(&hook.site(), &table.name(), &mapping.native, at));
+            return None;
+        };
         if let (Handler::Prebuilt { .. }, None) = (&hook.handler, &how.entry) {
             let uncovered = how.uncovered.as_deref().unwrap_or("the host has no failure field");
             diagnostics.push(messages::fail_closed_uncovered(&hook.site(), &table.name(), uncovered));
@@ -223,6 +232,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             host_default_timeout_seconds: if timeout_seconds.is_none() { host_default } else { None },
             effective_timeout_seconds,
             fail_closed,
+            max_input_bytes: hook.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES),
             shared,
             // Filled in once every host of the hook is planned (the file name counts them).
             wrapper: None,

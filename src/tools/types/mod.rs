@@ -201,6 +201,8 @@ export interface HookEntry<E extends CanonicalEvent = CanonicalEvent> {{
   sources?: E extends 'sessionStart' ? SessionSource[] : never;
   /** beforeTool only: any failure of the hook blocks the tool. */
   failClosed?: E extends 'beforeTool' ? boolean : never;
+  /** The wrapper's stdin limit in bytes (default 64 MiB); a larger envelope is a failure of the hook. */
+  maxInputBytes?: number;
   /** Extra command arguments, prebuilt handlers only. */
   args?: string[];
 }}
@@ -345,6 +347,10 @@ export interface AgentEventRouteConfig {{
   timeoutMs?: number;
   /** Tool families only. */
   tools?: ToolSelector[];
+  /** Families that can deny only: any failure of the route blocks, as a fail-closed config hook's does. */
+  failClosed?: boolean;
+  /** The wrapper's stdin limit in bytes (default 64 MiB); a larger envelope is a failure of the route. */
+  maxInputBytes?: number;
 }}
 
 /** A payload field as the host sent it: absent when the host did not. */
