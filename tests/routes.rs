@@ -12,7 +12,7 @@ use agent_bundle::tools::simulate::encode;
 use agent_bundle::vocabulary::family::FAMILIES;
 use agent_bundle::vocabulary::target::Target;
 use camino::Utf8Path;
-use common::{Case, Run, build_bundle, decide_all, describe, require_node};
+use common::{Case, Run, build_bundle, canonical_superset, decide_all, describe, require_node};
 use serde_json::{Value, json};
 
 const SHAPES: &[&str] = &[
@@ -37,44 +37,6 @@ const SHAPES: &[&str] = &[
     "a plain object",
     "throws",
 ];
-
-/// A canonical route input holding every payload field of any family; each host and family keeps
-/// the fields it knows.
-fn canonical_superset() -> Value {
-    json!({
-        "sessionId": "session-1",
-        "transcriptPath": "/tmp/transcript.jsonl",
-        "cwd": "/tmp/project",
-        "permissionMode": "default",
-        "model": "test-model",
-        "turnId": "turn-1",
-        "source": "startup",
-        "toolName": "Bash",
-        "toolInput": { "command": "echo hi" },
-        "toolUseId": "toolu_1",
-        "toolResponse": { "stdout": "hi" },
-        "reentry": false,
-        "lastAssistantMessage": "done",
-        "agentId": "agent-1",
-        "agentType": "Explore",
-        "agentTranscriptPath": "/tmp/agent.jsonl",
-        "workspaceRoots": ["/tmp/project"],
-        "reason": "other",
-        "prompt": "please list the files",
-        "error": "Exit code 1",
-        "isInterrupt": false,
-        "trigger": "manual",
-        "filePath": "/tmp/project/.env",
-        "taskId": "task-1",
-        "taskSubject": "write the tests",
-        "taskDescription": "all of them",
-        "teammateName": "ada",
-        "teamName": "core",
-        "fromModel": "model-a",
-        "toModel": "model-b",
-        "requestedModel": "model-b",
-    })
-}
 
 /// Per host, values its schema insists on where the superset's would not do.
 fn host_overrides(row: &IndexRow, input: &mut Value) {

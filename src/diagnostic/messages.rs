@@ -1103,3 +1103,20 @@ pub fn fail_closed_unblockable(hook: &HookSite, table: &HostName, native: &str, 
     .note(format!("a failure of the route on {} would let `{native}` go on as if the route had not run", table.host))
     .hint(format!("leave {} out of the route's `targets`, or drop `failClosed`", table.target))
 }
+
+/// `export { config } from './elsewhere'`: a route's config must be readable in the route module.
+pub fn named_export_elsewhere(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::RouteConfigForm,
+        format!("a route's `{name}` is re-exported from another module, so it cannot be read without running code"),
+    )
+    .at(Some(at), "re-exported from another module")
+    .hint(format!("declare it in the route module: `export const {name} = {{ … }};`"))
+}
+
+/// `export function config() {}` or a class: a route's config is an object literal.
+pub fn named_export_not_a_value(name: &str, what: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::RouteConfigForm, format!("a route's `{name}` must be an object literal, found {what}"))
+        .at(Some(at), "not an object")
+        .hint(format!("write `export const {name} = {{ targets: ['claude'], timeoutMs: 2000 }};`"))
+}

@@ -303,3 +303,41 @@ fn install_once(dir: &Utf8Path, lockfile: &str, commands: &[&[&str]]) {
     }
     std::fs::write(&stamp, wanted).unwrap();
 }
+
+/// A canonical route input holding every payload field of any family; each host and family keeps
+/// the fields it knows.
+pub fn canonical_superset() -> serde_json::Value {
+    serde_json::json!({
+        "sessionId": "session-1",
+        "transcriptPath": "/tmp/transcript.jsonl",
+        "cwd": "/tmp/project",
+        "permissionMode": "default",
+        "model": "test-model",
+        "turnId": "turn-1",
+        "source": "startup",
+        "toolName": "Bash",
+        "toolInput": { "command": "echo hi" },
+        "toolUseId": "toolu_1",
+        "toolResponse": { "stdout": "hi" },
+        "reentry": false,
+        "lastAssistantMessage": "done",
+        "agentId": "agent-1",
+        "agentType": "Explore",
+        "agentTranscriptPath": "/tmp/agent.jsonl",
+        "workspaceRoots": ["/tmp/project"],
+        "reason": "other",
+        "prompt": "please list the files",
+        "error": "Exit code 1",
+        "isInterrupt": false,
+        "trigger": "manual",
+        "filePath": "/tmp/project/.env",
+        "taskId": "task-1",
+        "taskSubject": "write the tests",
+        "taskDescription": "all of them",
+        "teammateName": "ada",
+        "teamName": "core",
+        "fromModel": "model-a",
+        "toModel": "model-b",
+        "requestedModel": "model-b",
+    })
+}

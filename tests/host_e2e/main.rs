@@ -426,6 +426,42 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "a fail-closed route that throws blocks the command, and the model gets the reason",
+            bundle: "e2e/route-fail-closed",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the command ran although its fail-closed route failed")?;
+                ensure(run.any_request_contains("E2E_ROUTE_FAIL_CLOSED"), "no model request carried the route's failure")
+            },
+        },
+        Scenario {
+            name: "an envelope over a fail-closed guard's maxInputBytes is too large to judge: the command does not run",
+            bundle: "e2e/oversize-fail-closed",
+            hosts: BOTH,
+            calls: || vec![Call::Shell(format!("echo {} > {MARKER}", "x".repeat(1500)))],
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the oversize call ran although its fail-closed guard could not judge it")?;
+                ensure(run.any_request_contains("too large to judge"), "no model request carried the size refusal")
+            },
+        },
+        Scenario {
+            name: "route tool/before allow with a rewrite runs the rewritten command (Codex too)",
+            bundle: "e2e/route-rewrite-shell",
+            hosts: BOTH,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, "rewritten.txt"), "the rewritten command did not run")?;
+                ensure(!exists(run, MARKER), "the original command ran")
+            },
+        },
+        Scenario {
             name: "route tool/before deny from the shared runtime: the plugin's MCP server starts and answers",
             bundle: "e2e/route-shared-deny",
             hosts: &[Host::Claude],

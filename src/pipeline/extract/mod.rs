@@ -169,7 +169,38 @@ impl<'a> Reader<'a> {
 
     fn named_export(&mut self, module: &'a Module, name: &str) -> Option<Node> {
         for item in &module.body {
+            // `export { config }`, `export { settings as config }`: the named binding, read as if
+            // it were exported where it is declared; from another module, it cannot be read here.
+            if let ModuleItem::ModuleDecl(ModuleDecl::ExportNamed(named)) = item {
+                for specifier in &named.specifiers {
+                    let ExportSpecifier::Named(specifier) = specifier else { continue };
+                    let exported = specifier.exported.as_ref().unwrap_or(&specifier.orig);
+                    let ModuleExportName::Ident(exported) = exported else { continue };
+                    if &*exported.sym != name {
+                        continue;
+                    }
+                    let ModuleExportName::Ident(local) = &specifier.orig else { continue };
+                    if named.src.is_some() {
+                        self.diagnostics.push(messages::named_export_elsewhere(name, &self.locate(specifier.span)));
+                        return None;
+                    }
+                    return self.exported_binding(&local.sym, local.span);
+                }
+                continue;
+            }
             let ModuleItem::ModuleDecl(ModuleDecl::ExportDecl(export)) = item else { continue };
+            let binds = |ident: &swc_ecma_ast::Ident| &*ident.sym == name;
+            match &export.decl {
+                Decl::Fn(function) if binds(&function.ident) => {
+                    self.diagnostics.push(messages::named_export_not_a_value(name, "a function", &self.locate(export.span)));
+                    return None;
+                }
+                Decl::Class(class) if binds(&class.ident) => {
+                    self.diagnostics.push(messages::named_export_not_a_value(name, "a class", &self.locate(export.span)));
+                    return None;
+                }
+                _ => {}
+            }
             let Decl::Var(var) = &export.decl else { continue };
             for declarator in &var.decls {
                 let Pat::Ident(binding) = &declarator.name else { continue };
@@ -213,6 +244,21 @@ impl<'a> Reader<'a> {
             }
             Expr::Ident(ident) => self.exported_identifier(&ident.sym, ident.span),
             _ => self.config_or_factory(expr),
+        }
+    }
+
+    /// The value a named export's local binding holds: a `const` is read as data.
+    fn exported_binding(&mut self, name: &str, span: swc_common::Span) -> Option<Node> {
+        match self.lookup(name) {
+            Some(Binding::Const(init)) => Some(self.value(init)),
+            Some(Binding::NotStatic(what)) => {
+                self.diagnostics.push(messages::non_static_identifier(name, what, &self.locate(span)));
+                None
+            }
+            None => {
+                self.diagnostics.push(messages::unbound_identifier(name, &self.locate(span)));
+                None
+            }
         }
     }
 

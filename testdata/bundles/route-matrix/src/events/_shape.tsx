@@ -32,6 +32,26 @@ const shapes: Record<string, (props: Props) => unknown> = {
   'ask': () => <Agent.Result value={{ outcome: 'ask' }} />,
   'rewrite': () => <Agent.Result value={{ outcome: 'continue', updatedInput: rewrite }} />,
   'allow + rewrite': () => <Agent.Result value={{ outcome: 'allow', updatedInput: rewrite }} />,
+  // The config handler's shapes that have a route form, for the differential test (tests/projection.rs).
+  'continue + context': () => (
+    <Agent.Result value={{ outcome: 'continue' }}>
+      <Agent.Context>extra context</Agent.Context>
+    </Agent.Result>
+  ),
+  'rewrite + context': () => (
+    <Agent.Result value={{ outcome: 'continue', updatedInput: rewrite }}>
+      <Agent.Context>extra context</Agent.Context>
+    </Agent.Result>
+  ),
+  'allow + context': () => (
+    <Agent.Result value={{ outcome: 'allow' }}>
+      <Agent.Context>extra context</Agent.Context>
+    </Agent.Result>
+  ),
+  'deny + rewrite': () => (
+    // @ts-expect-error: a denial cannot carry a rewrite
+    <Agent.Result value={{ outcome: 'deny', reason: 'no', updatedInput: rewrite }} />
+  ),
   'props': ({ canonical, native, signal }) => {
     const { observedAt, sequence, ...stable } = canonical;
     const shown = {
