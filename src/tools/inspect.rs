@@ -93,6 +93,12 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
         let _ = writeln!(out, "  hook     {}", hook.name);
         let budget = hook.budget_ms.map(|ms| format!("; signal aborts at {ms} ms")).unwrap_or_default();
         let _ = writeln!(out, "  runtime  {}{budget}", runtime_words(hook));
+        if hook.fail_closed {
+            let _ = writeln!(out, "  failure  blocks (fail-closed): any failure of the route blocks the call");
+        }
+        if let Some(bytes) = hook.max_input_bytes {
+            let _ = writeln!(out, "  input    at most {bytes} bytes (maxInputBytes); a larger envelope fails the route");
+        }
         let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
         tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));
         if !tools.is_empty() {
@@ -198,6 +204,9 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         }
         if hook.fail_closed {
             let _ = writeln!(out, "  failure  blocks the tool (failClosed)");
+        }
+        if let Some(bytes) = hook.max_input_bytes {
+            let _ = writeln!(out, "  input    at most {bytes} bytes (maxInputBytes)");
         }
         if let Some(family) = hook.event.route() {
             let budget = hook.budget_ms.map(|ms| format!(", signal aborts at {ms} ms")).unwrap_or_default();

@@ -205,6 +205,31 @@ pub fn markdown() -> String {
         }
     }
     out.push('\n');
+    out.push_str(
+        "\nA route of a family that can deny may be fail-closed too (`failClosed: true` in its `config`) on the\n",
+    );
+    out.push_str("hosts whose table records how its event blocks; elsewhere the build refuses it (AB4236).\n\n");
+    out.push_str(&header("fail-closed route", &hosts));
+    for family in crate::vocabulary::family::FAMILIES.iter().filter(|f| f.deny) {
+        let _ = write!(out, "| `{family}` |");
+        for host in &hosts {
+            let cell = match host.family(*family) {
+                Err(_) => "—".to_string(),
+                Ok(mapping) => match &mapping.fail_closed {
+                    Some(how) => match &how.entry {
+                        Some(entry) => {
+                            let keys: Vec<String> = entry.iter().map(|(k, v)| format!("`{k}: {v}`")).collect();
+                            format!("exit {}; {} in the entry", how.exit, keys.join(", "))
+                        }
+                        None => format!("exit {}", how.exit),
+                    },
+                    None => "refused (AB4236)".to_string(),
+                },
+            };
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
 
     out.push_str(
         "\n**Route results**: what a route may render on each host (`<Agent.Result value>` for the outcome,\n",
