@@ -168,7 +168,7 @@ pub fn emit(
                         mapping,
                         *effective_timeout_seconds,
                         fail_closed.as_ref(),
-                        *max_input_bytes,
+                        max_input_bytes.expect("a handler module has a stdin limit"),
                         starts_child_processes(&handler.code),
                         shared_facts,
                     );

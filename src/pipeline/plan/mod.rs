@@ -53,9 +53,10 @@ pub enum Delivery {
         #[serde(rename = "failClosed", skip_serializing_if = "Option::is_none")]
         fail_closed: Option<hosts::FailClosed>,
         /// The wrapper's stdin limit: the declared `maxInputBytes`, else
-        /// [`DEFAULT_MAX_INPUT_BYTES`]. An envelope over it is a failure of the hook (D13).
-        #[serde(rename = "maxInputBytes")]
-        max_input_bytes: u64,
+        /// [`DEFAULT_MAX_INPUT_BYTES`]. An envelope over it is a failure of the hook (D13). `None`
+        /// for a prebuilt handler, which runs without a wrapper.
+        #[serde(rename = "maxInputBytes", skip_serializing_if = "Option::is_none")]
+        max_input_bytes: Option<u64>,
         /// The route renders in the plugin's MCP server on this host (its wrapper forwards to it).
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         shared: bool,
@@ -232,7 +233,8 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             host_default_timeout_seconds: if timeout_seconds.is_none() { host_default } else { None },
             effective_timeout_seconds,
             fail_closed,
-            max_input_bytes: hook.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES),
+            max_input_bytes: matches!(hook.handler, Handler::Module { .. })
+                .then(|| hook.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES)),
             shared,
             // Filled in once every host of the hook is planned (the file name counts them).
             wrapper: None,
