@@ -690,3 +690,41 @@ fn the_emitted_document_carries_the_planned_matcher() {
     assert!(document.contains(r#""matcher": "^(?:mcp__github__.*)$""#), "{document}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A route's `export const config = { tools }` is judged and compiled by the same rules.
+#[test]
+fn a_routes_native_selectors_follow_the_same_rules() {
+    let route = |tools: &str| {
+        let root = common::sandbox_dir("selectors-route");
+        std::fs::create_dir_all(root.join("src/events/tool")).unwrap();
+        std::fs::write(root.join("agent-bundle.config.ts"), "export default { targets: ['claude'] };\n").unwrap();
+        std::fs::write(
+            root.join("src/events/tool/before.tsx"),
+            format!(
+                "export const config = {{ targets: ['claude'], tools: {tools} }};\n\
+                 export default async function Guard() {{\n  return null;\n}}\n"
+            ),
+        )
+        .unwrap();
+        let loaded = agent_bundle::pipeline::load(&root, &RealDisk);
+        let _ = std::fs::remove_dir_all(&root);
+        loaded
+    };
+    let loaded = route("['claude:mcp__github__.*']");
+    assert!(!loaded.has_errors(), "{:#?}", loaded.diagnostics);
+    let plans = &loaded.bundle.unwrap().plans;
+    let matcher = match &plans[0].targets[0].delivery {
+        Delivery::Native { matcher, .. } => matcher.clone(),
+        Delivery::Absent { reason } => panic!("{reason}"),
+    };
+    assert_eq!(matcher.as_deref(), Some("^(?:mcp__github__.*)$"));
+    let answers = host_matches(&[
+        (Target::Claude, matcher.clone(), "mcp__github__create_issue".into()),
+        (Target::Claude, matcher, "mcp__githubx__a".into()),
+    ]);
+    assert_eq!(answers, [true, false]);
+
+    let loaded = route("['claude:bash']");
+    let codes: Vec<Code> = loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+    assert_eq!(codes, [Code::NativeSelectorCase], "{:#?}", loaded.diagnostics);
+}
