@@ -76,7 +76,9 @@ catalogue! {
     InvalidMaxInputBytes = "AB4208", Error, "`maxInputBytes` is not a whole number of bytes in range, or is set on a prebuilt handler";
     NativeSelectorUnknownTarget = "AB4210", Error, "a native selector names an unknown host";
     NativeSelectorHooklessTarget = "AB4211", Error, "a native selector names a host without hooks";
-    NativeSelectorRegex = "AB4214", Error, "a native selector holds regex characters, so it would match no tool";
+    NativeSelectorRegex = "AB4214", Error, "a native selector holds regex or list characters, so it would match no tool";
+    NativeSelectorOnlyWildcard = "AB4215", Error, "a native selector is only a wildcard, on a hook of that host alone or beside the host's other native selectors";
+    NativeSelectorCase = "AB4216", Error, "a native selector differs from one of its host's tool names only in letter case, and matchers are case-sensitive";
     NativeSelectorUnselectedTarget = "AB4212", Error, "a native selector names a host the hook does not target";
     EntryTargetNotSelected = "AB4213", Error, "a hook's target is not among the config's targets";
     HandlerNotFound = "AB4220", Error, "the handler file does not exist";

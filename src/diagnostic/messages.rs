@@ -392,25 +392,96 @@ pub fn native_selector_unselected_target(target: Target, hook_targets: &[Target]
     .hint(format!("add `{target}` to the hook's targets, or remove this selector"))
 }
 
-pub fn native_selector_regex(target: Target, name: &str, found: &[char], at: &Location) -> Diagnostic {
-    let shown: Vec<String> = found.iter().map(|c| format!("`{c}`")).collect();
+/// `found`: the refused characters; `meant`: the names a rewrite of the regex or list habit gives
+/// (`^(Write|Edit)$` → `Write`, `Edit`), empty when no rewrite is sure.
+pub fn native_selector_regex(
+    target: Target,
+    name: &str,
+    found: &[char],
+    meant: &[String],
+    at: &Location,
+) -> Diagnostic {
+    let mut shown: Vec<String> = found.iter().filter(|c| !c.is_whitespace()).map(|c| format!("`{c}`")).collect();
+    if found.iter().any(|c| c.is_whitespace()) {
+        shown.push("white space".to_string());
+    }
     let diagnostic = Diagnostic::new(
         Code::NativeSelectorRegex,
         format!(
-            "`{target}:{name}` holds regex characters ({}), so it names no tool and the hook would never fire",
+            "`{target}:{name}` holds {}, which no tool name has: it names no tool and the hook would never fire",
             shown.join(", ")
         ),
     )
-    .at(Some(at), "not a tool name");
-    let names: Vec<&str> = name.split('|').map(str::trim).filter(|n| !n.is_empty()).collect();
-    if found == ['|'] && names.len() > 1 {
-        let each: Vec<String> = names.iter().map(|n| format!("'{target}:{n}'")).collect();
-        diagnostic.hint(format!("write one selector per tool: {}", each.join(", ")))
-    } else {
-        diagnostic.hint(format!(
-            "a native selector is one tool name, or a pattern with `*` for any run of characters (`{target}:mcp__github__*`)"
-        ))
+    .at(Some(at), "not a tool name")
+    .note("a native selector is one tool name, read literally except that `*` (or `.*`) stands for any run of characters; it is not a regex or a list");
+    match meant {
+        [] => diagnostic.hint(format!(
+            "write the tool's name, or a pattern with `*` for any run of characters (`{target}:mcp__github__*`)"
+        )),
+        [one] => diagnostic.hint(format!("write '{target}:{one}'")),
+        several => {
+            let each: Vec<String> = several.iter().map(|n| format!("'{target}:{n}'")).collect();
+            diagnostic.hint(format!("write one selector per tool: {}", each.join(", ")))
+        }
     }
+}
+
+pub fn native_selector_empty_name(target: Target, example: Option<&str>, at: &Location) -> Diagnostic {
+    let example = example.unwrap_or("mcp__github__*");
+    Diagnostic::new(Code::InvalidSelector, format!("`{target}:` names no tool after the colon"))
+        .at(Some(at), "no tool name")
+        .hint(format!("write the host's tool name after `{target}:`, such as '{target}:{example}'"))
+}
+
+/// `other`: the hook's other selector the wildcard would swallow on `target`, if any (else the hook
+/// targets `target` alone); `example`: one of the host's tool names.
+pub fn native_selector_only_wildcard(
+    target: Target,
+    name: &str,
+    other: Option<&str>,
+    example: Option<&str>,
+    at: &Location,
+) -> Diagnostic {
+    let diagnostic = match other {
+        Some(other) => Diagnostic::new(
+            Code::NativeSelectorOnlyWildcard,
+            format!("`{target}:{name}` matches every `{target}` tool, so beside it the hook's `{other}` selects nothing"),
+        )
+        .hint(format!(
+            "remove '{target}:{name}' to select only the named tools; to run for every `{target}` tool, declare a hook of its own with `targets: ['{target}']` and no `tools`"
+        )),
+        None => Diagnostic::new(
+            Code::NativeSelectorOnlyWildcard,
+            format!("`{target}:{name}` matches every tool of `{target}`, the only host the hook targets"),
+        )
+        .hint(format!(
+            "leave `tools` out to run for every tool, or name the tools, such as '{target}:{}'",
+            example.unwrap_or("mcp__github__*")
+        )),
+    };
+    diagnostic.at(Some(at), "only a wildcard")
+}
+
+/// `known`: the host's tool name (`Bash`) or name prefix (`mcp__`, when `prefix`) that `name` differs
+/// from only in letter case; `meant`: `name` with that case corrected.
+pub fn native_selector_case(
+    table: &HostName,
+    name: &str,
+    known: &str,
+    prefix: bool,
+    meant: &str,
+    at: &Location,
+) -> Diagnostic {
+    let tools = if prefix { format!("`{known}…` tools") } else { format!("`{known}` tool") };
+    Diagnostic::new(
+        Code::NativeSelectorCase,
+        format!(
+            "`{}:{name}` never matches {}'s {tools}: the host compares tool names case-sensitively",
+            table.target, table.host
+        ),
+    )
+    .at(Some(at), "letter case differs from the host's tool")
+    .hint(format!("did you mean '{}:{meant}'?", table.target))
 }
 
 pub fn hosted_tool_selector(table: &HostName, name: &str, at: &Location) -> Diagnostic {

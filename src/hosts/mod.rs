@@ -485,6 +485,37 @@ impl HostTable {
         }
     }
 
+    /// The tool names this table knows for the host: every selector alternative that is a plain name
+    /// (`Bash`, `apply_patch`), then the hosted tools, each once. Host matchers compare names
+    /// case-sensitively, so a native selector that differs from one of these only in case is dead.
+    pub fn tool_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        let Some(surface) = &self.hooks else { return names };
+        let mappings = Selector::ALL.iter().filter_map(|s| surface.selectors.get(s)?.supported().ok());
+        let alternatives = mappings.flat_map(|m| &m.matches);
+        for name in alternatives.chain(&surface.hosted_tools).map(String::as_str) {
+            if is_plain_name(name) && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// The name prefixes this table knows for the host: the plain text before a trailing `.*` of a
+    /// selector alternative (`mcp__` from `mcp__.*`, `MCP:` from `MCP:.*`).
+    pub fn tool_name_prefixes(&self) -> Vec<&str> {
+        let mut prefixes: Vec<&str> = Vec::new();
+        let Some(surface) = &self.hooks else { return prefixes };
+        for mapping in Selector::ALL.iter().filter_map(|s| surface.selectors.get(s)?.supported().ok()) {
+            for prefix in mapping.matches.iter().filter_map(|m| m.strip_suffix(".*")) {
+                if !prefix.is_empty() && is_plain_name(prefix) && !prefixes.contains(&prefix) {
+                    prefixes.push(prefix);
+                }
+            }
+        }
+        prefixes
+    }
+
     /// The host as a diagnostic names it.
     pub fn name(&self) -> crate::diagnostic::HostName<'_> {
         crate::diagnostic::HostName { target: self.target, host: &self.host, version: &self.host_version }
@@ -570,6 +601,11 @@ pub fn session_sources() -> Vec<&'static str> {
     sources
 }
 
+/// Whether a matcher alternative is a plain tool name: no regex syntax, so it matches only itself.
+fn is_plain_name(alternative: &str) -> bool {
+    !alternative.is_empty() && !alternative.contains(|c: char| "\\^$.|?*+()[]{}".contains(c))
+}
+
 /// A digest of one host table's bytes, recorded in the artifact manifest.
 pub fn table_digest(target: Target) -> String {
     let source = TABLE_SOURCES.iter().find(|(t, _)| *t == target).map(|(_, s)| *s).expect("every target has a table");
@@ -592,6 +628,20 @@ pub fn tables_revision() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_know_their_plain_tool_names_and_name_prefixes() {
+        let claude = table(Target::Claude);
+        assert_eq!(
+            claude.tool_names(),
+            ["Read", "Glob", "Grep", "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell"]
+        );
+        assert_eq!(claude.tool_name_prefixes(), ["mcp__"]);
+        assert!(table(Target::Codex).tool_names().contains(&"web_search"));
+        assert_eq!(table(Target::Cursor).tool_name_prefixes(), ["MCP:"]);
+        assert!(table(Target::Copilot).tool_name_prefixes().is_empty());
+        assert!(table(Target::Portable).tool_names().is_empty());
+    }
 
     #[test]
     fn every_table_is_complete_and_every_gap_has_a_reason() {

@@ -18,6 +18,7 @@ use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
+use crate::pipeline::plan;
 use crate::vocabulary::canonical::{CanonicalEvent, Selector};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::source::Location;
@@ -499,7 +500,10 @@ impl Normaliser<'_> {
         }
     }
 
-    /// Splits `tools` into canonical selectors and `<target>:<name>` native selectors.
+    /// Splits `tools` into canonical selectors and `<target>:<name>` native selectors, and judges each
+    /// native selector against its host (D13): it is a tool name in which `*` and `.*` stand for any
+    /// run of characters, and one that could never match, or only repeats what the hook says without
+    /// it, is an error with a hint.
     fn selectors(
         &mut self,
         tools: &[Spanned<String>],
@@ -507,18 +511,24 @@ impl Normaliser<'_> {
     ) -> (Vec<Selector>, Vec<NativeSelector>) {
         let mut canonical = BTreeSet::new();
         let mut native = BTreeSet::new();
+        let mut only_wildcards: Vec<(Target, &str, &Location)> = Vec::new();
         for tool in tools {
             if let Some(selector) = Selector::from_name(&tool.value) {
                 canonical.insert(selector);
                 continue;
             }
             let parsed = tool.value.split_once(':').map(|(t, n)| (t.trim(), n.trim()));
-            let Some((target_name, name)) = parsed.filter(|(t, n)| !t.is_empty() && !n.is_empty()) else {
+            let Some((target_name, name)) = parsed.filter(|(t, _)| !t.is_empty()) else {
                 self.diagnostics.push(messages::invalid_selector(&tool.value, &tool.at));
                 continue;
             };
             let Some(target) = Target::from_name(target_name) else {
-                self.diagnostics.push(messages::native_selector_unknown_target(target_name, &tool.at));
+                let diagnostic = if name.is_empty() {
+                    messages::invalid_selector(&tool.value, &tool.at)
+                } else {
+                    messages::native_selector_unknown_target(target_name, &tool.at)
+                };
+                self.diagnostics.push(diagnostic);
                 continue;
             };
             let table = hosts::table(target);
@@ -526,21 +536,60 @@ impl Normaliser<'_> {
                 self.diagnostics.push(messages::native_selector_hookless_target(target, &tool.at));
                 continue;
             };
+            if name.is_empty() {
+                let example = example_tool(table);
+                self.diagnostics.push(messages::native_selector_empty_name(target, example, &tool.at));
+                continue;
+            }
             if !hook_targets.contains(&target) {
                 self.diagnostics.push(messages::native_selector_unselected_target(target, hook_targets, &tool.at));
                 continue;
             }
-            let regex = crate::pipeline::plan::regex_characters(name);
-            if !regex.is_empty() {
-                self.diagnostics.push(messages::native_selector_regex(target, name, &regex, &tool.at));
+            let refused = plan::regex_characters(name);
+            if !refused.is_empty() {
+                let meant = plan::meant_names(name);
+                self.diagnostics.push(messages::native_selector_regex(target, name, &refused, &meant, &tool.at));
                 continue;
             }
-            if surface.hosted_tools.iter().any(|hosted| hosted == name) {
+            // A hosted tool never fires a hook, whatever the case it is written in.
+            if surface.hosted_tools.iter().any(|hosted| hosted.eq_ignore_ascii_case(name)) {
                 self.diagnostics.push(messages::hosted_tool_selector(&table.name(), name, &tool.at));
                 continue;
             }
+            if let Some(case) = case_of_a_known_tool(table, name) {
+                self.diagnostics.push(messages::native_selector_case(
+                    &table.name(),
+                    name,
+                    case.known,
+                    case.prefix,
+                    &case.meant,
+                    &tool.at,
+                ));
+                continue;
+            }
+            if plan::only_wildcard(name) {
+                only_wildcards.push((target, name, &tool.at));
+            }
             native.insert(NativeSelector { target, name: name.to_string() });
         }
+        // A lone wildcard means every tool of its host: on a hook of that host alone it is `tools` left
+        // out, and beside the host's other native selectors it swallows them; either is surely a
+        // mistake. Beside canonical selectors on a hook of several hosts it is what it says: every tool
+        // here, the canonical ones elsewhere.
+        let mut refused: Vec<NativeSelector> = Vec::new();
+        for (target, name, at) in only_wildcards {
+            let own = native.iter().find(|n| n.target == target && n.name != name);
+            let own = own.map(|n| format!("{}:{}", n.target, n.name));
+            let alone = hook_targets == [target];
+            if !alone && own.is_none() {
+                continue;
+            }
+            let other = own.or_else(|| canonical.first().map(|s| s.name().to_string()));
+            let example = example_tool(hosts::table(target));
+            self.diagnostics.push(messages::native_selector_only_wildcard(target, name, other.as_deref(), example, at));
+            refused.push(NativeSelector { target, name: name.to_string() });
+        }
+        native.retain(|n| !refused.contains(n));
         (canonical.into_iter().collect(), native.into_iter().collect())
     }
 
@@ -595,6 +644,43 @@ impl Normaliser<'_> {
     fn error_count(&self) -> usize {
         self.diagnostics.iter().filter(|d| d.is_error()).count()
     }
+}
+
+/// A native selector's name that differs from a tool name or name prefix of its host only in letter
+/// case.
+struct CaseMismatch<'t> {
+    /// The host's tool name (`Bash`) or name prefix (`mcp__`).
+    known: &'t str,
+    prefix: bool,
+    /// The name with the case corrected.
+    meant: String,
+}
+
+/// Whether `name` differs only in letter case from a tool name of `table` (`bash` → `Bash`), or its
+/// start from a known name prefix (`MCP__github__*` → `mcp__github__*`): host matchers are
+/// case-sensitive, so such a selector never matches.
+fn case_of_a_known_tool<'t>(table: &'t hosts::HostTable, name: &str) -> Option<CaseMismatch<'t>> {
+    let names = table.tool_names();
+    if names.contains(&name) {
+        return None;
+    }
+    if let Some(known) = names.into_iter().find(|known| known.eq_ignore_ascii_case(name)) {
+        return Some(CaseMismatch { known, prefix: false, meant: known.to_string() });
+    }
+    table.tool_name_prefixes().into_iter().find_map(|prefix| {
+        let start = name.get(..prefix.len())?;
+        (start != prefix && start.eq_ignore_ascii_case(prefix)).then(|| CaseMismatch {
+            known: prefix,
+            prefix: true,
+            meant: format!("{prefix}{}", &name[prefix.len()..]),
+        })
+    })
+}
+
+/// A tool name of `table`'s host for a hint: its shell tool, the one every host has.
+fn example_tool(table: &hosts::HostTable) -> Option<&str> {
+    let shell = table.selector(Selector::Shell).ok().and_then(|m| m.matches.first()).map(String::as_str);
+    shell.or_else(|| table.tool_names().first().copied())
 }
 
 /// Where a root-relative path is on disk.

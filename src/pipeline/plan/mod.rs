@@ -7,7 +7,9 @@ mod matcher;
 
 use serde::Serialize;
 
-pub use matcher::{regex_characters, render_matcher};
+pub use matcher::{
+    NamePart, meant_names, name_parts, native_alternative, only_wildcard, regex_characters, render_matcher,
+};
 
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;

@@ -179,7 +179,7 @@ export type HookTarget = {with_hooks};
 export type CanonicalEvent = {events};
 /** A canonical tool selector; each host's table maps it to its own tool names. */
 export type Selector = {selectors};
-/** `<host>:<native tool name>`; `*` stands for any run of characters (`claude:mcp__github__*`). */
+/** `<host>:<native tool name>`, case-sensitive; `*` or `.*` stands for any run of characters (`claude:mcp__github__*`). */
 export type NativeSelector = {native};
 export type ToolSelector = Selector | NativeSelector;
 /** A session source some host sends on sessionStart. */
