@@ -124,7 +124,6 @@ export async function decide(contract, stdinBytes, loadHandler) {
 
 const PROTOCOL_VERSION = 1;
 const MESSAGE_LIMIT = 1024 * 1024;
-const DEFAULT_SHARED_TIMEOUT_MS = 5000;
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
 
 // Where the endpoint of an install lives: one directory per user, one socket per artifact epoch and
@@ -162,7 +161,8 @@ async function forward(contract, bytes, loadHandler) {
     target: contract.hook.target,
     native: envelope,
   };
-  const limit = Math.min(budgetMs ?? DEFAULT_SHARED_TIMEOUT_MS, contract.hook.deadlineMs - performance.now());
+  // The route's budget is the plan's (its timeoutMs, else the shared default).
+  const limit = Math.min(budgetMs, contract.hook.deadlineMs - performance.now());
   const outcome = await exchange(socket, request, Math.max(0, limit));
   const fail = (code, message) => ({ code: 1, stderr: [failureLine(contract, `${code}: ${message}`)], stdout: undefined });
   if (outcome.unavailable) {
@@ -462,10 +462,9 @@ async function renderRoute(contract, envelope, payload, component) {
   deepFreeze(canonical.provenance);
   deepFreeze(canonical.payload);
   Object.freeze(canonical);
-  // Aborts at the route's own budget, else at the wrapper's deadline; both count from the process's
-  // start, as the host's clock does.
-  const abortAt = budgetMs ?? contract.hook.deadlineMs;
-  const signal = AbortSignal.timeout(Math.max(1, Math.floor(abortAt - performance.now())));
+  // Aborts when the route's budget (the plan's: its timeoutMs, else the shared default or the
+  // wrapper's deadline) has run, counted from the process's start.
+  const signal = AbortSignal.timeout(Math.max(1, Math.floor(budgetMs - performance.now())));
   const props = Object.freeze({ canonical, native, signal });
   const rendered = { value: undefined, results: 0, contexts: [] };
   try {
