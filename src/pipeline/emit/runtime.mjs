@@ -74,7 +74,7 @@ export async function runHook(contract, loadHandler) {
     }
     const { code, stderr, stdout } = contract.hook.route?.shared
       ? await forward(contract, bytes, loadHandler)
-      : await decide(contract, bytes, loadHandler);
+      : await decide(contract, bytes, loadHandler, 0); // the delivery started with this process
     settle(code, stderr, stdout);
   } catch (error) {
     fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
@@ -84,7 +84,9 @@ export async function runHook(contract, loadHandler) {
 // The decision, apart from the process: stdin's bytes and the handler in, the exit code, the lines
 // for stderr and the answer for stdout (undefined: nothing to say) out. It never throws and touches
 // no process state, so tests can run every host, event and result shape through it in one process.
-export async function decide(contract, stdinBytes, loadHandler) {
+// `startedAt`: when the delivery began on this process's performance clock, from which a route's
+// budget counts (0, the process's start, in a wrapper; the request's arrival in the shared runtime).
+export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
   try {
     const envelope = parseEnvelope(stdinBytes);
     const payload = decodeEnvelope(contract, envelope);
@@ -96,7 +98,7 @@ export async function decide(contract, stdinBytes, loadHandler) {
     const handler = await loadDefaultExport(contract, loadHandler);
     let result;
     if (contract.hook.route) {
-      result = await renderRoute(contract, envelope, payload, handler);
+      result = await renderRoute(contract, envelope, payload, handler, startedAt);
     } else {
       try {
         result = await handler(deepFrozenCopy(payload), Object.freeze({
@@ -161,12 +163,14 @@ async function forward(contract, bytes, loadHandler) {
     target: contract.hook.target,
     native: envelope,
   };
-  // The route's budget is the plan's (its timeoutMs, else the shared default).
-  const limit = Math.min(budgetMs, contract.hook.deadlineMs - performance.now());
+  // The route's budget (the plan's: its timeoutMs, else the shared default) counts from the request's
+  // arrival, which is after this send; the wrapper's deadline counts from this process's start.
+  const sentAt = performance.now();
+  const limit = Math.min(budgetMs, contract.hook.deadlineMs - sentAt);
   const outcome = await exchange(socket, request, Math.max(0, limit));
   const fail = (code, message) => ({ code: 1, stderr: [failureLine(contract, `${code}: ${message}`)], stdout: undefined });
   if (outcome.unavailable) {
-    if (shared.fallback) return decide(contract, bytes, loadHandler);
+    if (shared.fallback) return decide(contract, bytes, loadHandler, 0);
     return fail('runtime-unavailable', `no shared runtime answers at ${socket} (${outcome.unavailable}); the plugin's MCP server runs it, and this route has no standalone fallback`);
   }
   if (outcome.timeout) return fail('runtime-timeout', `the shared runtime did not answer within ${Math.round(limit)} ms`);
@@ -437,7 +441,7 @@ const FRAGMENT = Symbol.for('agent-bundle.fragment');
 const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput'];
 let sequence = 0;
 
-async function renderRoute(contract, envelope, payload, component) {
+async function renderRoute(contract, envelope, payload, component, startedAt) {
   const { family, budgetMs } = contract.hook.route;
   const native = deepFrozenCopy(envelope);
   const canonical = {
@@ -463,8 +467,8 @@ async function renderRoute(contract, envelope, payload, component) {
   deepFreeze(canonical.payload);
   Object.freeze(canonical);
   // Aborts when the route's budget (the plan's: its timeoutMs, else the shared default or the
-  // wrapper's deadline) has run, counted from the process's start.
-  const signal = AbortSignal.timeout(Math.max(1, Math.floor(budgetMs - performance.now())));
+  // wrapper's deadline) has run, counted from the delivery's start.
+  const signal = AbortSignal.timeout(Math.max(1, Math.floor(budgetMs - (performance.now() - startedAt))));
   const props = Object.freeze({ canonical, native, signal });
   const rendered = { value: undefined, results: 0, contexts: [] };
   try {
