@@ -100,6 +100,10 @@ pub struct IndexRow {
     /// must be running for the wrapper to answer (`hooks simulate` starts it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_runtime: Option<String>,
+    /// For a route: the plan's budget on this host, in milliseconds from the delivery (the wrapper's
+    /// start, or the request's arrival in the shared runtime), which its wrapper's contract carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route_budget_ms: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -71,6 +71,20 @@ fn inspect_hooks_as_json() {
     assert_cmd_snapshot!(cli_snapshot().args(["inspect", "--root", "testdata/bundles/showcase", "--hooks", "--json"]));
 }
 
+/// A route's budget is the plan's, per host: its `timeoutMs`, else (shared) the shared runtime's
+/// default, else the wrapper's deadline; counted from the request's arrival where it renders shared.
+#[test]
+fn inspect_routes_shows_each_hosts_budget_and_where_it_comes_from() {
+    assert_cmd_snapshot!(
+        "inspect_routes_budgets",
+        cli_snapshot().args(["inspect", "--root", "testdata/bundles/shared-runtime", "--routes"])
+    );
+    assert_cmd_snapshot!(
+        "inspect_routes_budgets_as_json",
+        cli_snapshot().args(["inspect", "--root", "testdata/bundles/shared-runtime", "--routes", "--json"])
+    );
+}
+
 #[test]
 fn inspect_reports_errors_with_exit_code_1() {
     assert_cmd_snapshot!(cli_snapshot().args([

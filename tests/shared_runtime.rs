@@ -257,6 +257,48 @@ fn a_shared_route_fails_without_fabricating_on_timeout_and_error_and_falls_back_
     assert!(slow.stderr.contains("runtime-timeout"), "{}", slow.stderr);
 }
 
+/// A delivery's clock starts with the delivery (D13): on a server up far longer than a route's
+/// budget, the route still gets a live signal (its budget counts from the request's arrival), and a
+/// route that runs past its budget still sees the signal abort.
+#[test]
+fn a_routes_budget_counts_from_the_requests_arrival_not_from_the_servers_start() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    // The budget is the plan's, recorded in the manifest's index and baked into the contract.
+    let manifest = agent_bundle::artifact::read_verified(&artifact, &agent_bundle::io::RealDisk).unwrap();
+    let row = manifest.hooks.iter().find(|row| row.path == PROMPT_WRAPPER).expect("the prompt route's row");
+    let budget = Duration::from_millis(row.route_budget_ms.expect("a route has a budget"));
+    assert_eq!(budget, Duration::from_millis(1000));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let up = Instant::now();
+    let server = started(&artifact, &dir);
+    assert_eq!(context(&call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir)), "prompt 1");
+    // Up for well over the budget (at most 2.5 budgets of waiting): a clock counted from the
+    // server's start would hand every delivery a signal that aborts at once.
+    if let Some(rest) = (budget * 5 / 2).checked_sub(up.elapsed()) {
+        std::thread::sleep(rest);
+    }
+    let live = context(&call(&artifact, PROMPT_WRAPPER, &prompt_envelope("signal"), &dir));
+    assert_eq!(live, "signal aborted at start: false, after 50 ms: false", "{}", server.log());
+    // The budget still holds: a route that outlasts it sees its signal abort. Asked on the socket
+    // itself, since the wrapper stops waiting when the budget is spent.
+    let socket = sockets(&dir).remove(0);
+    let status = raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n");
+    let request = json!({ "protocolVersion": 1, "artifactEpoch": status["runtime"]["artifactEpoch"],
+        "event": "prompt/submit", "hostContractRevision": "claude-code@2.1.332", "target": "claude",
+        "native": serde_json::from_str::<Value>(&prompt_envelope("outlast")).unwrap() });
+    let outlasted = raw(&socket, format!("{request}\n").as_bytes());
+    assert_eq!(
+        outlasted["output"]["hookSpecificOutput"]["additionalContext"], "signal aborted: true (TimeoutError)",
+        "{outlasted}"
+    );
+    // Through the wrapper, a route that outlasts its budget is a timeout, not an answer.
+    let slow = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("outlast"), &dir);
+    assert_eq!((slow.code, slow.stdout.as_str()), (Some(1), ""));
+    assert!(slow.stderr.contains("runtime-timeout"), "{}", slow.stderr);
+}
+
 #[test]
 fn a_second_server_of_the_install_stands_by_and_takes_over_when_the_owner_is_killed() {
     require_node();

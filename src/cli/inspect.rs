@@ -18,8 +18,8 @@ pub struct InspectArgs {
     /// List every hook: name, id, event, handler, targets, and per host its native event, matcher and timeout.
     #[arg(long)]
     pub hooks: bool,
-    /// List every event route: its module, runtime, and per host the native event, what it may render
-    /// and where each payload field comes from.
+    /// List every event route: its module, runtime, and per host the native event, what it may render,
+    /// its budget and where each payload field comes from.
     #[arg(long, conflicts_with = "hooks")]
     pub routes: bool,
     /// Show only what this host gets.
@@ -40,7 +40,7 @@ pub(super) fn run_inspect(
     let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
     if args.json {
         let mut document = match &loaded.bundle {
-            Some(bundle) => crate::tools::inspect::to_json(bundle, args.target, args.hooks),
+            Some(bundle) => crate::tools::inspect::to_json(bundle, args.target, args.hooks, args.routes),
             None => serde_json::json!({}),
         };
         document["diagnostics"] = loaded.diagnostics.iter().map(crate::diagnostic::to_json_value).collect();

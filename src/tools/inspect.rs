@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::pipeline::Bundle;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
-use crate::pipeline::plan::{Delivery, HookPlan, TargetPlan};
+use crate::pipeline::plan::{Delivery, HookPlan, RouteBudget, TargetPlan};
 use crate::vocabulary::target::Target;
 
 /// The hooks `inspect` shows, each with its plan narrowed to `filter` (all targets when `None`).
@@ -91,8 +91,7 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
         }
         let _ = writeln!(out, "{}  ({})", family, hook.handler.path());
         let _ = writeln!(out, "  hook     {}", hook.name);
-        let budget = hook.budget_ms.map(|ms| format!("; signal aborts at {ms} ms")).unwrap_or_default();
-        let _ = writeln!(out, "  runtime  {}{budget}", runtime_words(hook));
+        let _ = writeln!(out, "  runtime  {}", runtime_words(hook));
         if hook.fail_closed {
             let _ = writeln!(out, "  failure  blocks (fail-closed): any failure of the route blocks the call");
         }
@@ -106,7 +105,7 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
         }
         for plan in plans {
             let table = crate::hosts::table(plan.target);
-            let Delivery::Native { native_event, .. } = &plan.delivery else {
+            let Delivery::Native { native_event, shared, route_budget, .. } = &plan.delivery else {
                 if let Delivery::Absent { reason } = &plan.delivery {
                     let _ = writeln!(out, "  {:<9}not delivered: {reason}", plan.target.name());
                 }
@@ -136,6 +135,9 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
                 let _ = write!(renders, "; blocks the call for {}", blocked.join(", "));
             }
             let _ = writeln!(out, "  {:<9}{native_event}; may render {renders}", plan.target.name());
+            if let Some(budget) = route_budget {
+                let _ = writeln!(out, "  {:<9}budget {}", "", budget_words(hook, *shared, budget));
+            }
             if let (Some(surface), Ok(mapping)) = (&table.hooks, table.family(family)) {
                 let keys: Vec<String> = family
                     .payload
@@ -153,6 +155,18 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
         }
     }
     out
+}
+
+/// A route's budget on one host, as `inspect` says it: how long, counted from what, decided by what.
+fn budget_words(hook: &Hook, shared: bool, budget: &RouteBudget) -> String {
+    let from = match (shared, hook.shared.as_ref()) {
+        (true, Some(runtime)) if runtime.fallback => {
+            "the request's arrival in the shared runtime (the wrapper's start when it falls back)"
+        }
+        (true, _) => "the request's arrival in the shared runtime",
+        (false, _) => "the wrapper's start",
+    };
+    format!("{} ms ({}), counted from {from}; the signal aborts then", budget.ms, budget.from.words())
 }
 
 /// How `inspect` names a route's runtime.
@@ -209,8 +223,7 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
             let _ = writeln!(out, "  input    at most {bytes} bytes (maxInputBytes)");
         }
         if let Some(family) = hook.event.route() {
-            let budget = hook.budget_ms.map(|ms| format!(", signal aborts at {ms} ms")).unwrap_or_default();
-            let _ = writeln!(out, "  route    {}{budget}", runtime_words(hook));
+            let _ = writeln!(out, "  route    {}", runtime_words(hook));
             let _ = writeln!(out, "  payload  {}", family.payload.join(", "));
         }
         for plan in plans {
@@ -226,7 +239,13 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
 fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
     match delivery {
         Delivery::Native {
-            native_event, matcher, timeout_seconds, host_default_timeout_seconds, fail_closed, ..
+            native_event,
+            matcher,
+            timeout_seconds,
+            host_default_timeout_seconds,
+            fail_closed,
+            route_budget,
+            ..
         } => {
             let mut line = native_event.clone();
             if matches!(delivery, Delivery::Native { shared: true, .. }) {
@@ -243,6 +262,9 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
                 (None, None) => "host default".to_string(),
             };
             let _ = write!(line, "  timeout {timeout}");
+            if let Some(budget) = route_budget {
+                let _ = write!(line, "  budget {} ms ({})", budget.ms, budget.from.words());
+            }
             match fail_closed {
                 Some(how) if how.entry.is_some() => {
                     let keys: Vec<String> = how.entry.iter().flatten().map(|(k, v)| format!("{k}: {v}")).collect();
@@ -259,17 +281,17 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
     }
 }
 
-/// The stable JSON document of `inspect --json`: keys sorted, hooks by id.
-pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool) -> Value {
-    let hooks: Vec<Value> = shown_hooks(bundle, filter)
-        .into_iter()
-        .map(|(hook, plans)| {
-            let mut value = serde_json::to_value(hook).expect("hooks serialise");
-            let hosts = plans.iter().map(|plan| serde_json::to_value(plan).expect("plans serialise")).collect();
-            value["hosts"] = Value::Array(hosts);
-            value
-        })
-        .collect();
+/// The stable JSON document of `inspect --json`: keys sorted, hooks by id; `--hooks` adds every hook,
+/// `--routes` the event routes among them (each with its plan per host, a route's budget included).
+pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool, with_routes: bool) -> Value {
+    let shown = shown_hooks(bundle, filter);
+    let to_value = |(hook, plans): &(&Hook, Vec<&TargetPlan>)| {
+        let mut value = serde_json::to_value(hook).expect("hooks serialise");
+        let hosts = plans.iter().map(|plan| serde_json::to_value(plan).expect("plans serialise")).collect();
+        value["hosts"] = Value::Array(hosts);
+        value
+    };
+    let hooks: Vec<Value> = shown.iter().map(to_value).collect();
     let mut document = json!({
         "configFile": bundle.config_file,
         "plugin": bundle.plugin,
@@ -279,6 +301,9 @@ pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool) -> Val
     });
     if with_hooks {
         document["hooks"] = Value::Array(hooks);
+    }
+    if with_routes {
+        document["routes"] = shown.iter().filter(|(hook, _)| hook.event.route().is_some()).map(to_value).collect();
     }
     document
 }

@@ -144,10 +144,10 @@ pub fn emit(
                 timeout_seconds,
                 effective_timeout_seconds,
                 fail_closed,
-                max_input_bytes,
                 wrapper,
                 command,
                 shared,
+                route_budget,
                 ..
             } = delivery
             else {
@@ -162,16 +162,8 @@ pub fn emit(
                     let fallback = hook.shared.as_ref().is_some_and(|s| s.fallback);
                     let shared_facts =
                         (*shared).then(|| (epoch.as_deref().expect("an epoch when routes share"), fallback));
-                    let contract = contract(
-                        hook,
-                        table,
-                        mapping,
-                        *effective_timeout_seconds,
-                        fail_closed.as_ref(),
-                        max_input_bytes.expect("a handler module has a stdin limit"),
-                        starts_child_processes(&handler.code),
-                        shared_facts,
-                    );
+                    let contract =
+                        contract(hook, table, mapping, delivery, starts_child_processes(&handler.code), shared_facts);
                     if *shared && let Some(family) = hook.event.route() {
                         let position = shared_routes.iter().position(|r| r.family == family.name);
                         let route = match position {
@@ -221,6 +213,7 @@ pub fn emit(
                         fail_closed: fail_closed.is_some(),
                         path: file.clone(),
                         shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
+                        route_budget_ms: route_budget.map(|budget| budget.ms),
                     });
                     inputs.insert(hook.id.clone(), handler.summary.clone());
                     let hook_products = products.entry(hook.id.clone()).or_insert_with(Vec::new);

@@ -75,7 +75,7 @@ export async function runHook(contract, loadHandler) {
     }
     const { code, stderr, stdout } = contract.hook.route?.shared
       ? await forward(contract, bytes, loadHandler)
-      : await decide(contract, bytes, loadHandler);
+      : await decide(contract, bytes, loadHandler, 0); // the delivery started with this process
     settle(code, stderr, stdout);
   } catch (error) {
     fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
@@ -85,7 +85,9 @@ export async function runHook(contract, loadHandler) {
 // The decision, apart from the process: stdin's bytes and the handler in, the exit code, the lines
 // for stderr and the answer for stdout (undefined: nothing to say) out. It never throws and touches
 // no process state, so tests can run every host, event and result shape through it in one process.
-export async function decide(contract, stdinBytes, loadHandler) {
+// `startedAt`: when the delivery began on this process's performance clock, from which a route's
+// budget counts (0, the process's start, in a wrapper; the request's arrival in the shared runtime).
+export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
   try {
     const envelope = parseEnvelope(stdinBytes);
     const payload = decodeEnvelope(contract, envelope);
@@ -97,7 +99,7 @@ export async function decide(contract, stdinBytes, loadHandler) {
     const handler = await loadDefaultExport(contract, loadHandler);
     let result;
     if (contract.hook.route) {
-      result = await renderRoute(contract, envelope, payload, handler);
+      result = await renderRoute(contract, envelope, payload, handler, startedAt);
     } else {
       try {
         result = await handler(deepFrozenCopy(payload), Object.freeze({
@@ -131,7 +133,6 @@ const PROTOCOL_VERSION = 1;
 // A reply may carry a rewrite as large as the envelope: the limit grows with maxInputBytes.
 const MESSAGE_LIMIT = 1024 * 1024;
 const MESSAGE_ROOM = 64 * 1024;
-const DEFAULT_SHARED_TIMEOUT_MS = 5000;
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
 const REPLY_KEYS = {
   ok: ['status', 'protocolVersion', 'artifactEpoch', 'output', 'notes'],
@@ -180,7 +181,10 @@ async function forward(contract, bytes, loadHandler) {
     target: contract.hook.target,
     native: envelope,
   };
-  const limit = Math.min(budgetMs ?? DEFAULT_SHARED_TIMEOUT_MS, contract.hook.deadlineMs - performance.now());
+  // The route's budget (the plan's: its timeoutMs, else the shared default) counts from the request's
+  // arrival, which is after this send; the wrapper's deadline counts from this process's start.
+  const sentAt = performance.now();
+  const limit = Math.min(budgetMs, contract.hook.deadlineMs - sentAt);
   const replyLimit = Math.max(MESSAGE_LIMIT, contract.hook.maxInputBytes + MESSAGE_ROOM);
   const outcome = await exchange(socket, request, Math.max(0, limit), replyLimit);
   // Every way the exchange can fail is a failure of the hook, with its failure policy.
@@ -190,7 +194,7 @@ async function forward(contract, bytes, loadHandler) {
     stdout: undefined,
   });
   if (outcome.unavailable) {
-    if (shared.fallback) return decide(contract, bytes, loadHandler);
+    if (shared.fallback) return decide(contract, bytes, loadHandler, 0);
     return fail('runtime-unavailable', `no shared runtime answers at ${socket} (${outcome.unavailable}); the plugin's MCP server runs it, and this route has no standalone fallback`);
   }
   if (outcome.timeout) return fail('runtime-timeout', `the shared runtime did not answer within ${Math.round(limit)} ms`);
@@ -471,7 +475,7 @@ const FRAGMENT = Symbol.for('agent-bundle.fragment');
 const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput'];
 let sequence = 0;
 
-async function renderRoute(contract, envelope, payload, component) {
+async function renderRoute(contract, envelope, payload, component, startedAt) {
   const { family, budgetMs } = contract.hook.route;
   const native = deepFrozenCopy(envelope);
   const canonical = {
@@ -496,10 +500,9 @@ async function renderRoute(contract, envelope, payload, component) {
   deepFreeze(canonical.provenance);
   deepFreeze(canonical.payload);
   Object.freeze(canonical);
-  // Aborts at the route's own budget, else at the wrapper's deadline; both count from the process's
-  // start, as the host's clock does.
-  const abortAt = budgetMs ?? contract.hook.deadlineMs;
-  const signal = AbortSignal.timeout(Math.max(1, Math.floor(abortAt - performance.now())));
+  // Aborts when the route's budget (the plan's: its timeoutMs, else the shared default or the
+  // wrapper's deadline) has run, counted from the delivery's start.
+  const signal = AbortSignal.timeout(Math.max(1, Math.floor(budgetMs - (performance.now() - startedAt))));
   const props = Object.freeze({ canonical, native, signal });
   const rendered = { value: undefined, results: 0, contexts: [] };
   try {

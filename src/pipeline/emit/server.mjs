@@ -34,7 +34,9 @@ export async function serve({ name, version, epoch, routes, root }) {
   let owner = false;
   let stopping = false;
 
-  const answer = async (request) => {
+  // `arrivedAt`: when the request's line was received (performance clock), from which the route's
+  // budget counts (D13); this process may have been up for hours.
+  const answer = async (request, arrivedAt) => {
     if (request?.kind === 'status' && request.protocolVersion === PROTOCOL_VERSION && Object.keys(request).length === 2) {
       return {
         kind: 'status',
@@ -60,7 +62,7 @@ export async function serve({ name, version, epoch, routes, root }) {
       return error('invalid-message', `no shared ${request.event} route for ${request.target} (${request.hostContractRevision})`);
     }
     const stdin = Buffer.from(JSON.stringify(request.native));
-    const decided = await decide(contract, stdin, route.load);
+    const decided = await decide(contract, stdin, route.load, arrivedAt);
     // A decision that blocks (the route's blocking exit) travels as such, so the wrapper blocks too.
     if (decided.code !== 0 && decided.code !== 1) {
       return { status: 'blocked', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, exit: decided.code, stderr: decided.stderr };
@@ -92,6 +94,7 @@ export async function serve({ name, version, epoch, routes, root }) {
         reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'invalid-message', message: `a message is at most ${messageLimit} bytes` });
         return;
       }
+      const arrivedAt = performance.now();
       let request;
       try {
         request = JSON.parse(buffered.subarray(0, newline).toString('utf8'));
@@ -99,7 +102,7 @@ export async function serve({ name, version, epoch, routes, root }) {
         request = undefined;
       }
       try {
-        reply(await answer(request));
+        reply(await answer(request, arrivedAt));
       } catch (failure) {
         reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'runtime-failed', message: 'event route rendering failed' });
       }

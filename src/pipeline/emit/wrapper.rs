@@ -3,9 +3,9 @@
 
 use serde_json::json;
 
-use crate::hosts::{EventMapping, FailClosed, HostTable, InputField, PartSupport, answer};
+use crate::hosts::{EventMapping, HostTable, InputField, PartSupport, answer};
 use crate::pipeline::normalise::Hook;
-use crate::pipeline::plan::deadline_ms;
+use crate::pipeline::plan::{Delivery, deadline_ms};
 use crate::vocabulary::canonical::ResultPart;
 
 /// The shared runtime, embedded in the binary and written next to the wrappers.
@@ -21,17 +21,22 @@ pub fn starts_child_processes(bundle_code: &str) -> bool {
 
 /// The contract object a wrapper passes to the runtime: the plan's facts for this hook on this host
 /// and the host table's slice for its event, with what happens to each part of a result decided
-/// here ([`HostTable::result_part`]), so the runtime only carries it out.
+/// here ([`HostTable::result_part`]), so the runtime only carries it out. `delivery` is the plan's
+/// for this host (its timeout, failure policy and route budget); `shared`, for a route forwarded to
+/// the shared runtime, is the artifact epoch and whether it falls back.
 pub fn contract(
     hook: &Hook,
     table: &HostTable,
     mapping: &EventMapping,
-    effective_timeout_seconds: u32,
-    fail_closed: Option<&FailClosed>,
-    max_input_bytes: u64,
+    delivery: &Delivery,
     child_processes: bool,
     shared: Option<(&str, bool)>,
 ) -> serde_json::Value {
+    let Delivery::Native { effective_timeout_seconds, fail_closed, route_budget, max_input_bytes, .. } = delivery
+    else {
+        panic!("only a delivered hook has a wrapper");
+    };
+    let max_input_bytes = max_input_bytes.expect("a hook with a wrapper has a stdin limit");
     let surface = table.hooks.as_ref().expect("planned hosts have hooks");
     // A route's payload holds only its family's fields; the host's other fields are still checked.
     let input: Vec<InputField> = surface
@@ -61,7 +66,7 @@ pub fn contract(
         "event": hook.event.name(),
         "target": table.target,
         "nativeEvent": mapping.native,
-        "deadlineMs": deadline_ms(effective_timeout_seconds),
+        "deadlineMs": deadline_ms(*effective_timeout_seconds),
         "maxInputBytes": max_input_bytes,
     });
     if let Some(how) = fail_closed {
@@ -71,10 +76,9 @@ pub fn contract(
         hook_facts["childProcesses"] = json!(true);
     }
     if let Some(family) = hook.event.route() {
-        let mut route = json!({ "family": family.name });
-        if let Some(budget) = hook.budget_ms {
-            route["budgetMs"] = json!(budget);
-        }
+        // The plan's budget: the runtime counts it from the delivery and has no default of its own.
+        let budget = route_budget.expect("the plan gives every route a budget");
+        let mut route = json!({ "family": family.name, "budgetMs": budget.ms });
         if let Some((epoch, fallback)) = shared {
             route["shared"] = json!({ "epoch": epoch, "fallback": fallback });
         }

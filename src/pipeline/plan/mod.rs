@@ -31,9 +31,60 @@ pub fn deadline_ms(effective_timeout_seconds: u32) -> u64 {
     total - (total / 5).clamp(300, 1000)
 }
 
+/// A shared route's budget when it sets no `timeoutMs`: how long its wrapper waits for the shared
+/// runtime's reply, and when the route's `signal` aborts (never past the wrapper's deadline).
+pub const SHARED_ROUTE_BUDGET_MS: u64 = 5000;
+
+/// A route's budget on one host, in milliseconds from the delivery (D13): from the wrapper
+/// process's start where the route renders in its wrapper, from the request's arrival where it
+/// renders in the shared runtime. Its `signal` aborts then; a shared route's wrapper waits that long
+/// for the reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RouteBudget {
+    pub ms: u64,
+    pub from: BudgetFrom,
+}
+
+/// Where a route's budget comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BudgetFrom {
+    /// The route's `config.timeoutMs` (always inside the wrapper's deadline: AB4819).
+    Declared,
+    /// [`SHARED_ROUTE_BUDGET_MS`], for a shared route without `timeoutMs`.
+    SharedDefault,
+    /// The wrapper's deadline: a standalone route without `timeoutMs`, or a shared default that
+    /// would end past the deadline.
+    Deadline,
+}
+
+impl BudgetFrom {
+    /// How `inspect` names it.
+    pub fn words(self) -> &'static str {
+        match self {
+            BudgetFrom::Declared => "timeoutMs",
+            BudgetFrom::SharedDefault => "the shared runtime's default",
+            BudgetFrom::Deadline => "the wrapper's deadline",
+        }
+    }
+}
+
+/// A route's budget on a host whose wrapper deadline is `deadline_ms`. `shared`: the route renders
+/// in the shared runtime there (a fallback host renders it in the wrapper).
+pub fn route_budget(declared_ms: Option<u32>, shared: bool, deadline_ms: u64) -> RouteBudget {
+    match declared_ms {
+        Some(ms) => RouteBudget { ms: u64::from(ms), from: BudgetFrom::Declared },
+        None if shared && SHARED_ROUTE_BUDGET_MS < deadline_ms => {
+            RouteBudget { ms: SHARED_ROUTE_BUDGET_MS, from: BudgetFrom::SharedDefault }
+        }
+        None => RouteBudget { ms: deadline_ms, from: BudgetFrom::Deadline },
+    }
+}
+
 /// What one host gets for one hook.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "delivery", rename_all = "lowercase")]
+#[expect(clippy::large_enum_variant, reason = "one per hook and host, and nearly all of them native")]
 pub enum Delivery {
     /// The host runs the hook on its native event.
     Native {
@@ -62,6 +113,9 @@ pub enum Delivery {
         /// The route renders in the plugin's MCP server on this host (its wrapper forwards to it).
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         shared: bool,
+        /// A route's budget on this host; `None` for a config hook.
+        #[serde(rename = "routeBudget", skip_serializing_if = "Option::is_none")]
+        route_budget: Option<RouteBudget>,
         /// The wrapper file the host runs; `None` for a prebuilt handler, which runs as it is.
         #[serde(skip_serializing_if = "Option::is_none")]
         wrapper: Option<String>,
@@ -191,10 +245,10 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
     };
     let host_default = mapping.default_timeout_seconds.or(surface.default_timeout_seconds);
     let effective_timeout_seconds = timeout_seconds.or(host_default).unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS);
+    let deadline = deadline_ms(effective_timeout_seconds);
     if let Some(budget) = hook.budget_ms
-        && u64::from(budget) >= deadline_ms(effective_timeout_seconds)
+        && u64::from(budget) >= deadline
     {
-        let deadline = deadline_ms(effective_timeout_seconds);
         let at = hook.budget_at.as_ref().unwrap_or(&hook.declared_at);
         diagnostics.push(messages::route_budget_too_long(budget, target, deadline, at));
         return None;
@@ -238,6 +292,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             max_input_bytes: matches!(hook.handler, Handler::Module { .. })
                 .then(|| hook.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES)),
             shared,
+            route_budget: hook.event.route().map(|_| route_budget(hook.budget_ms, shared, deadline)),
             // Filled in once every host of the hook is planned (the file name counts them).
             wrapper: None,
             command: String::new(),
@@ -258,7 +313,7 @@ pub fn delivered<'p>(plans: &'p [HookPlan], hook_id: &str, within: &[Target]) ->
 
 #[cfg(test)]
 mod tests {
-    use super::deadline_ms;
+    use super::{BudgetFrom, RouteBudget, deadline_ms, route_budget};
 
     #[test]
     fn the_deadline_leaves_the_host_room_even_for_a_one_second_timeout() {
@@ -267,5 +322,16 @@ mod tests {
         assert_eq!(deadline_ms(5), 4000);
         assert_eq!(deadline_ms(10), 9000);
         assert_eq!(deadline_ms(600), 599_000);
+    }
+
+    #[test]
+    fn a_routes_budget_is_its_own_else_the_shared_default_else_the_deadline() {
+        let budget = |ms, from| RouteBudget { ms, from };
+        assert_eq!(route_budget(Some(300), true, 599_000), budget(300, BudgetFrom::Declared));
+        assert_eq!(route_budget(Some(300), false, 599_000), budget(300, BudgetFrom::Declared));
+        assert_eq!(route_budget(None, true, 599_000), budget(5000, BudgetFrom::SharedDefault));
+        assert_eq!(route_budget(None, false, 599_000), budget(599_000, BudgetFrom::Deadline));
+        // Never past the wrapper's deadline.
+        assert_eq!(route_budget(None, true, 4000), budget(4000, BudgetFrom::Deadline));
     }
 }
