@@ -27,6 +27,7 @@ const SIZES: &[(&str, usize)] = &[
 ];
 
 /// One run: wall time and the process's peak resident set (from wait4's rusage).
+#[allow(clippy::zombie_processes, reason = "the child is reaped by wait4, which also reports its rusage")]
 fn run(program: &[&str], stdin: &[u8]) -> (Duration, u64) {
     let started = Instant::now();
     let mut child = Command::new(program[0])
@@ -98,7 +99,9 @@ fn main() {
     let wrapper = output.join(&manifest.hooks[0].path).to_string();
     let floor = "let n = 0; process.stdin.on('data', (c) => { n += c.length; }).on('end', () => process.stdout.write(String(n)));";
 
-    println!("envelope size cost: the real wrapper of a beforeTool guard against node reading stdin ({runs} runs each, medians)");
+    println!(
+        "envelope size cost: the real wrapper of a beforeTool guard against node reading stdin ({runs} runs each, medians)"
+    );
     println!(
         "{:>8} {:>12} {:>12} {:>10} {:>12} {:>12} {:>10} {:>12}",
         "size", "wrapper ms", "floor ms", "× floor", "× 1 KiB", "wrapper MiB", "floor MiB", "ms per MiB"
@@ -123,7 +126,11 @@ fn main() {
         }
         let (wrapper_ms, floor_ms) = (median(wrapper_ms), median(floor_ms));
         let base = *base_ms.get_or_insert(wrapper_ms);
-        let per_mib = if *size >= 1 << 20 { format!("{:.1}", (wrapper_ms - base) / (*size as f64 / f64::from(1 << 20))) } else { "—".into() };
+        let per_mib = if *size >= 1 << 20 {
+            format!("{:.1}", (wrapper_ms - base) / (*size as f64 / f64::from(1 << 20)))
+        } else {
+            "—".into()
+        };
         println!(
             "{label:>8} {wrapper_ms:>12.1} {floor_ms:>12.1} {:>10.2} {:>12.2} {:>12.0} {:>10.0} {per_mib:>12}",
             wrapper_ms / floor_ms,

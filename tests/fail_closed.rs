@@ -54,7 +54,10 @@ export function decide(input: unknown): unknown {
 }
 "#;
     write("src/lib/shapes.ts", shapes);
-    write("src/hooks/guard.ts", "import { decide } from '../lib/shapes';\nexport default (event: { toolInput: unknown }) => decide(event.toolInput);\n");
+    write(
+        "src/hooks/guard.ts",
+        "import { decide } from '../lib/shapes';\nexport default (event: { toolInput: unknown }) => decide(event.toolInput);\n",
+    );
     let route = |tools: &str| {
         format!(
             r#"import {{ Agent }} from '@agent-bundle/runtime';
@@ -135,9 +138,16 @@ fn fail_closed_routes_fail_like_fail_closed_config_hooks_and_oversize_envelopes_
                 let line = only_error_line(run);
                 let expected = if row.fail_closed { blocking_exit(row) } else { 1 };
                 assert_eq!(run.code, Some(expected), "{label}: {line}");
-                assert_eq!(line.contains("the hook is fail-closed, so the tool call is blocked"), row.fail_closed, "{label}");
+                assert_eq!(
+                    line.contains("the hook is fail-closed, so the tool call is blocked"),
+                    row.fail_closed,
+                    "{label}"
+                );
                 if case.starts_with("an envelope") {
-                    assert!(line.contains("too large to judge") && line.contains(&LIMIT.to_string()), "{label}: {line}");
+                    assert!(
+                        line.contains("too large to judge") && line.contains(&LIMIT.to_string()),
+                        "{label}: {line}"
+                    );
                 }
                 checked += 1;
             }
@@ -174,8 +184,14 @@ fn a_large_write_is_judged_under_the_default_limit_on_every_host() {
     let rows = read_verified(&artifact, &RealDisk).unwrap().hooks;
     // 1.2 MB of file content: larger than the old 1 MiB cap, which let this write through.
     let content = "A".repeat(1_200_000);
-    for row in rows.iter().filter(|r| r.event == HookEvent::Config(agent_bundle::vocabulary::canonical::CanonicalEvent::BeforeTool)) {
-        let stdin = envelope(row, json!({ "toolName": "Write", "toolInput": { "file_path": "/tmp/project/.env", "content": content } }));
+    for row in rows
+        .iter()
+        .filter(|r| r.event == HookEvent::Config(agent_bundle::vocabulary::canonical::CanonicalEvent::BeforeTool))
+    {
+        let stdin = envelope(
+            row,
+            json!({ "toolName": "Write", "toolInput": { "file_path": "/tmp/project/.env", "content": content } }),
+        );
         assert!(stdin.len() > 1024 * 1024);
         let run = run_wrapper(&artifact, &row.path, &stdin, &[]);
         assert_eq!(run.code, Some(0), "{}: {}", row.host, run.stderr);
@@ -192,7 +208,8 @@ fn simulate_reports_a_blocking_exit_as_a_block() {
     let built = cli().arg("build").arg("--root").arg(root.path()).output().unwrap();
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
     let rows = read_verified(Utf8Path::from_path(&artifact).unwrap(), &RealDisk).unwrap().hooks;
-    let hook = rows.iter().find(|r| r.host == Target::Claude && r.event.name() == "beforeTool" && r.fail_closed).unwrap();
+    let hook =
+        rows.iter().find(|r| r.host == Target::Claude && r.event.name() == "beforeTool" && r.fail_closed).unwrap();
     let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash", "toolInput": { "command": "ls" }, "toolUseId": "t1", "permissionMode": "default" });
     let output = cli()
         .args(["hooks", "simulate", "--target", "claude", "--hook", &hook.name, "--input", &input.to_string()])

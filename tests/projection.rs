@@ -99,7 +99,12 @@ fn envelope(rows: &[&IndexRow]) -> Value {
 /// What the rules say a shape does on one side, from the host table alone: the exit code and the
 /// stderr class. Used to check each side where the two sides' rules differ, and as a second
 /// opinion where they agree.
-fn expected(event: HookEvent, host: &hosts::HostTable, shape: &str, parts: &[ResultPart]) -> (Option<i32>, StderrClass) {
+fn expected(
+    event: HookEvent,
+    host: &hosts::HostTable,
+    shape: &str,
+    parts: &[ResultPart],
+) -> (Option<i32>, StderrClass) {
     if matches!(shape, "deny without reason" | "unknown outcome" | "deny + rewrite") {
         return (Some(1), StderrClass::Error);
     }
@@ -107,7 +112,9 @@ fn expected(event: HookEvent, host: &hosts::HostTable, shape: &str, parts: &[Res
     if supports.iter().any(|(_, s)| matches!(s, PartSupport::Refuse(_))) {
         return (Some(1), StderrClass::Error);
     }
-    if let Some((_, PartSupport::Block { exit, .. })) = supports.iter().find(|(_, s)| matches!(s, PartSupport::Block { .. })) {
+    if let Some((_, PartSupport::Block { exit, .. })) =
+        supports.iter().find(|(_, s)| matches!(s, PartSupport::Block { .. }))
+    {
         return (Some(*exit), StderrClass::Blocked);
     }
     // An allow a rewrite carries (Codex writes its rewrite with permissionDecision "allow") is not dropped.
@@ -185,7 +192,12 @@ fn routes_and_config_hooks_give_the_same_answer_for_every_shape_on_every_host() 
             } else {
                 differing_rules += 1;
                 let config_expected = expected(config.event, table, shape, parts);
-                assert_eq!((configured.code, class(&configured)), config_expected, "{label} (config): {}", configured.stderr);
+                assert_eq!(
+                    (configured.code, class(&configured)),
+                    config_expected,
+                    "{label} (config): {}",
+                    configured.stderr
+                );
             }
         }
     }

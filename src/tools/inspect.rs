@@ -96,7 +96,8 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
             let _ = writeln!(out, "  failure  blocks (fail-closed): any failure of the route blocks the call");
         }
         if let Some(bytes) = hook.max_input_bytes {
-            let _ = writeln!(out, "  input    at most {bytes} bytes (maxInputBytes); a larger envelope fails the route");
+            let _ =
+                writeln!(out, "  input    at most {bytes} bytes (maxInputBytes); a larger envelope fails the route");
         }
         let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
         tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));

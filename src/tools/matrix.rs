@@ -235,7 +235,9 @@ pub fn markdown() -> String {
         "\n**Route results**: what a route may render on each host (`<Agent.Result value>` for the outcome,\n",
     );
     out.push_str("`<Agent.Context>` for context) and the fields it is written as, decided per part exactly as for\n");
-    out.push_str("config hooks (*dropped*, *blocks*, *refused* as above). What the family cannot take fails the route.\n\n");
+    out.push_str(
+        "config hooks (*dropped*, *blocks*, *refused* as above). What the family cannot take fails the route.\n\n",
+    );
     out.push_str(&header("family", &hosts));
     for family in crate::vocabulary::family::FAMILIES {
         let _ = write!(out, "| `{family}` |");

@@ -233,7 +233,8 @@ fn run_envelope(
         (None, None)
     };
     // The same blocking exit the host table records for this event, and so the wrapper's contract.
-    let blocking_exit = hosts::table(row.host).mapping(row.event).ok().and_then(|m| m.fail_closed.as_ref()).map(|f| f.exit);
+    let blocking_exit =
+        hosts::table(row.host).mapping(row.event).ok().and_then(|m| m.fail_closed.as_ref()).map(|f| f.exit);
     let blocked = match (run.exit_code, blocking_exit, run.timed_out) {
         (Some(code), Some(exit), false) if code == exit && code != 0 => {
             Some(Blocked { exit, reason: run.stderr.trim().to_string() })

@@ -434,7 +434,10 @@ fn scenarios() -> Vec<Scenario> {
             check: |_, run| {
                 finished(run)?;
                 ensure(!exists(run, MARKER), "the command ran although its fail-closed route failed")?;
-                ensure(run.any_request_contains("E2E_ROUTE_FAIL_CLOSED"), "no model request carried the route's failure")
+                ensure(
+                    run.any_request_contains("E2E_ROUTE_FAIL_CLOSED"),
+                    "no model request carried the route's failure",
+                )
             },
         },
         Scenario {
@@ -445,7 +448,10 @@ fn scenarios() -> Vec<Scenario> {
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
                 finished(run)?;
-                ensure(!exists(run, MARKER), "the oversize call ran although its fail-closed guard could not judge it")?;
+                ensure(
+                    !exists(run, MARKER),
+                    "the oversize call ran although its fail-closed guard could not judge it",
+                )?;
                 ensure(run.any_request_contains("too large to judge"), "no model request carried the size refusal")
             },
         },

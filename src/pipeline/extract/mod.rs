@@ -192,11 +192,19 @@ impl<'a> Reader<'a> {
             let binds = |ident: &swc_ecma_ast::Ident| &*ident.sym == name;
             match &export.decl {
                 Decl::Fn(function) if binds(&function.ident) => {
-                    self.diagnostics.push(messages::named_export_not_a_value(name, "a function", &self.locate(export.span)));
+                    self.diagnostics.push(messages::named_export_not_a_value(
+                        name,
+                        "a function",
+                        &self.locate(export.span),
+                    ));
                     return None;
                 }
                 Decl::Class(class) if binds(&class.ident) => {
-                    self.diagnostics.push(messages::named_export_not_a_value(name, "a class", &self.locate(export.span)));
+                    self.diagnostics.push(messages::named_export_not_a_value(
+                        name,
+                        "a class",
+                        &self.locate(export.span),
+                    ));
                     return None;
                 }
                 _ => {}

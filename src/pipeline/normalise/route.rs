@@ -46,9 +46,7 @@ impl Capability {
     pub fn holds_on(self, target: Target) -> Result<(), String> {
         match hosts::table(target).result_part(HookEvent::Route(self.family), self.part) {
             PartSupport::Deliver => Ok(()),
-            PartSupport::Drop(reason) | PartSupport::Refuse(reason) | PartSupport::Block { reason, .. } => {
-                Err(reason)
-            }
+            PartSupport::Drop(reason) | PartSupport::Refuse(reason) | PartSupport::Block { reason, .. } => Err(reason),
         }
     }
 }
