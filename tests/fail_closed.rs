@@ -154,6 +154,13 @@ fn fail_closed_routes_fail_like_fail_closed_config_hooks_and_oversize_envelopes_
             // The route and the config hook fail the same way.
             assert_eq!(runs[0].1.code, runs[1].1.code, "{host} {case}");
         }
+        // The limit's edge: an envelope of exactly maxInputBytes is judged, one byte more is not.
+        for (extra, judged) in [(0, true), (1, false)] {
+            let mut stdin = envelope(open, tool_input.clone());
+            stdin.resize(LIMIT + extra, b' ');
+            let run = run_wrapper(&artifact, &open.path, &stdin, &[("AGENT_BUNDLE_TEST_SHAPE", "nothing")]);
+            assert_eq!(run.code, Some(if judged { 0 } else { 1 }), "{host} {} bytes: {}", LIMIT + extra, run.stderr);
+        }
         if let Some(prompt) = prompt {
             let stdin = envelope(prompt, json!({ "prompt": "hello" }));
             let run = run_wrapper(&artifact, &prompt.path, &stdin, &[("AGENT_BUNDLE_TEST_SHAPE", "throws")]);
