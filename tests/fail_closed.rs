@@ -11,11 +11,10 @@ use std::path::Path;
 use agent_bundle::artifact::{IndexRow, read_verified};
 use agent_bundle::hosts;
 use agent_bundle::io::RealDisk;
-use agent_bundle::tools::simulate::encode;
 use agent_bundle::vocabulary::hook_event::HookEvent;
 use agent_bundle::vocabulary::target::Target;
 use camino::Utf8Path;
-use common::{Run, build_root, canonical_superset, cli, require_node, run_wrapper};
+use common::{Run, build_root, cli, require_node, run_wrapper};
 use serde_json::{Value, json};
 
 const LIMIT: usize = 4096;
@@ -77,16 +76,7 @@ export default async function Guard({{ canonical }}) {{
 }
 
 fn envelope(row: &IndexRow, input: Value) -> Vec<u8> {
-    let table = hosts::table(row.host);
-    let surface = table.hooks.as_ref().unwrap();
-    let mapping = table.mapping(row.event).unwrap();
-    let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
-    let mut all = canonical_superset();
-    for (key, value) in input.as_object().unwrap() {
-        all[key] = value.clone();
-    }
-    all.as_object_mut().unwrap().retain(|key, _| known.contains(key));
-    encode(row, &all).unwrap().to_string().into_bytes()
+    common::envelope_with(row, input).to_string().into_bytes()
 }
 
 fn blocking_exit(row: &IndexRow) -> i32 {

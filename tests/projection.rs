@@ -11,11 +11,10 @@ mod common;
 use agent_bundle::artifact::{IndexRow, read_verified};
 use agent_bundle::hosts::{self, PartSupport};
 use agent_bundle::io::RealDisk;
-use agent_bundle::tools::simulate::encode;
 use agent_bundle::vocabulary::canonical::{CanonicalEvent, ResultPart};
 use agent_bundle::vocabulary::family::Family;
 use agent_bundle::vocabulary::hook_event::HookEvent;
-use common::{Case, Run, build_bundle, canonical_superset, decide_all, require_node};
+use common::{Case, Run, build_bundle, decide_all, require_node};
 use serde_json::Value;
 
 /// Shapes both `testdata/bundles/wrapper-matrix/src/hooks/shape.ts` and
@@ -78,18 +77,7 @@ fn twin(family: Family) -> Option<CanonicalEvent> {
 fn envelope(rows: &[&IndexRow]) -> Value {
     let mut merged = serde_json::Map::new();
     for row in rows {
-        let table = hosts::table(row.host);
-        let surface = table.hooks.as_ref().unwrap();
-        let mapping = table.mapping(row.event).unwrap();
-        let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
-        let mut input = canonical_superset();
-        // The config payload's names for what routes call `reentry`.
-        input["stopHookActive"] = Value::from(false);
-        input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
-        if row.host == agent_bundle::vocabulary::target::Target::Cursor && row.event.name() == "session/end" {
-            input["reason"] = Value::from("completed");
-        }
-        for (key, value) in encode(row, &input).unwrap().as_object().unwrap() {
+        for (key, value) in common::envelope_with(row, Value::Object(Default::default())).as_object().unwrap() {
             merged.entry(key.clone()).or_insert_with(|| value.clone());
         }
     }

@@ -12,7 +12,7 @@ use agent_bundle::tools::simulate::encode;
 use agent_bundle::vocabulary::family::FAMILIES;
 use agent_bundle::vocabulary::target::Target;
 use camino::Utf8Path;
-use common::{Case, Run, build_bundle, canonical_superset, decide_all, describe, require_node};
+use common::{Case, Run, build_bundle, decide_all, describe, require_node};
 use serde_json::{Value, json};
 
 const SHAPES: &[&str] = &[
@@ -38,22 +38,8 @@ const SHAPES: &[&str] = &[
     "throws",
 ];
 
-/// Per host, values its schema insists on where the superset's would not do.
-fn host_overrides(row: &IndexRow, input: &mut Value) {
-    if row.host == Target::Cursor && row.event.name() == "session/end" {
-        input["reason"] = json!("completed");
-    }
-}
-
 fn envelope_for(row: &IndexRow) -> Value {
-    let table = hosts::table(row.host);
-    let surface = table.hooks.as_ref().unwrap();
-    let mapping = table.mapping(row.event).unwrap();
-    let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
-    let mut input = canonical_superset();
-    input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
-    host_overrides(row, &mut input);
-    encode(row, &input).unwrap()
+    common::envelope_with(row, json!({}))
 }
 
 #[test]

@@ -63,38 +63,9 @@ const PROCESS_SHAPES: &[&str] = &[
     "leaves a rejection",
 ];
 
-/// A canonical input holding every field any host reads; each host keeps the fields it knows.
-fn canonical_superset() -> Value {
-    json!({
-        "sessionId": "session-1",
-        "transcriptPath": "/tmp/transcript.jsonl",
-        "cwd": "/tmp/project",
-        "source": "startup",
-        "toolName": "Bash",
-        "toolInput": { "command": "echo hi" },
-        "toolUseId": "toolu_1",
-        "toolResponse": { "stdout": "hi" },
-        "stopHookActive": false,
-        "lastAssistantMessage": "done",
-        "agentId": "agent-1",
-        "agentType": "Explore",
-        "agentTranscriptPath": "/tmp/agent.jsonl",
-        "turnId": "turn-1",
-        "model": "test-model",
-        "permissionMode": "default",
-        "workspaceRoots": ["/tmp/project"],
-    })
-}
-
 /// The native envelope a host sends for `row`, encoded from the canonical superset.
 fn envelope_for(row: &IndexRow) -> Value {
-    let table = hosts::table(row.host);
-    let surface = table.hooks.as_ref().unwrap();
-    let mapping = table.mapping(row.event).unwrap();
-    let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
-    let mut input = canonical_superset();
-    input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
-    encode(row, &input).unwrap()
+    common::envelope_with(row, json!({}))
 }
 
 #[test]

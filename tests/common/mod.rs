@@ -320,6 +320,8 @@ pub fn canonical_superset() -> serde_json::Value {
         "toolUseId": "toolu_1",
         "toolResponse": { "stdout": "hi" },
         "reentry": false,
+        // What config payloads call `reentry`.
+        "stopHookActive": false,
         "lastAssistantMessage": "done",
         "agentId": "agent-1",
         "agentType": "Explore",
@@ -340,4 +342,23 @@ pub fn canonical_superset() -> serde_json::Value {
         "toModel": "model-b",
         "requestedModel": "model-b",
     })
+}
+
+/// The native envelope a host sends for `row`: the canonical superset with `overrides` on top, less
+/// the fields that host and event do not know, encoded as `hooks simulate` encodes it (and with the
+/// values a host's schema insists on where the superset's would not do).
+pub fn envelope_with(row: &agent_bundle::artifact::IndexRow, overrides: serde_json::Value) -> serde_json::Value {
+    let table = agent_bundle::hosts::table(row.host);
+    let surface = table.hooks.as_ref().unwrap();
+    let mapping = table.mapping(row.event).unwrap();
+    let known: Vec<String> = surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect();
+    let mut input = canonical_superset();
+    for (key, value) in overrides.as_object().unwrap() {
+        input[key] = value.clone();
+    }
+    if row.host == agent_bundle::vocabulary::target::Target::Cursor && row.event.name() == "session/end" {
+        input["reason"] = serde_json::json!("completed");
+    }
+    input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
+    agent_bundle::tools::simulate::encode(row, &input).unwrap()
 }

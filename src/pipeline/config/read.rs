@@ -365,35 +365,28 @@ impl<'a> Reader<'a> {
     }
 
     pub(super) fn number(&mut self, node: &Node, key: &str) -> Option<Spanned<f64>> {
-        match &node.value {
-            Value::Number(n) => Some(Spanned { value: *n, at: self.at(node) }),
-            Value::Unreadable => None,
-            other => {
-                self.diagnostics.push(messages::wrong_type(
-                    &format!("`{key}`"),
-                    "a number",
-                    &other.found(),
-                    &self.at(node),
-                ));
-                None
-            }
-        }
+        self.scalar(node, key, "a number", |value| if let Value::Number(n) = value { Some(*n) } else { None })
     }
 
     pub(super) fn boolean(&mut self, node: &Node, key: &str) -> Option<Spanned<bool>> {
-        match &node.value {
-            Value::Bool(b) => Some(Spanned { value: *b, at: self.at(node) }),
-            Value::Unreadable => None,
-            other => {
-                self.diagnostics.push(messages::wrong_type(
-                    &format!("`{key}`"),
-                    "a boolean",
-                    &other.found(),
-                    &self.at(node),
-                ));
-                None
-            }
+        self.scalar(node, key, "a boolean", |value| if let Value::Bool(b) = value { Some(*b) } else { None })
+    }
+
+    /// A value of one JSON kind (`read` picks it out), or AB1021 naming `key` and what was found.
+    fn scalar<T>(
+        &mut self,
+        node: &Node,
+        key: &str,
+        kind: &str,
+        read: impl Fn(&Value) -> Option<T>,
+    ) -> Option<Spanned<T>> {
+        if let Some(value) = read(&node.value) {
+            return Some(Spanned { value, at: self.at(node) });
         }
+        if node.value != Value::Unreadable {
+            self.diagnostics.push(messages::wrong_type(&format!("`{key}`"), kind, &node.value.found(), &self.at(node)));
+        }
+        None
     }
 
     pub(super) fn string(&mut self, node: &Node, what: &str) -> Option<String> {
