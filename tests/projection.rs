@@ -189,6 +189,7 @@ fn routes_and_config_hooks_give_the_same_answer_for_every_shape_on_every_host() 
             }
         }
     }
+    println!("{compared} route/config comparisons; {differing_rules} where the event's and the family's rules differ");
     // The comparison covered the twins on every host (6 twins of 5 hosts, fewer where a host lacks one).
     assert!(compared > 300, "only {compared} route/config comparisons");
     assert!(differing_rules > 0, "agentStart/agent/start differ on deny, and nothing noticed");
