@@ -456,6 +456,18 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "beforeTool ask, which the host cannot ask, blocks the command instead of letting it run",
+            bundle: "e2e/ask-shell",
+            hosts: &[Host::Codex, Host::Gemini],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the command ran although its guard asked for confirmation")?;
+                ensure(run.any_request_contains("cannot carry here"), "no model request carried the block's reason")
+            },
+        },
+        Scenario {
             name: "route tool/before allow with a rewrite runs the rewritten command (Codex too)",
             bundle: "e2e/route-rewrite-shell",
             hosts: BOTH,
