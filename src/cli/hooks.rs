@@ -142,14 +142,11 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
         writeln!(stdout, "stdout     {}", show(&run.stdout))?;
         writeln!(stdout, "stderr     {}", show(&run.stderr))?;
         match (&run.outcome, &run.decode_error) {
-            _ if run.blocked.is_some() => {
-                let blocked = run.blocked.as_ref().expect("matched");
-                writeln!(
-                    stdout,
-                    "outcome    blocked: exit {} is {}'s blocking exit here, so the host blocks the call with the stderr above as its reason",
-                    blocked.exit, run.hook.host
-                )?
-            }
+            _ if let Some(blocked) = &run.blocked => writeln!(
+                stdout,
+                "outcome    blocked: exit {} is {}'s blocking exit here, so the host blocks the call with the stderr above as its reason",
+                blocked.exit, run.hook.host
+            )?,
             (Some(serde_json::Value::Null), _) => writeln!(stdout, "outcome    continue (no output)")?,
             (Some(outcome), _) => writeln!(stdout, "outcome    {outcome}")?,
             (None, Some(error)) => writeln!(stdout, "outcome    unreadable: {error}")?,

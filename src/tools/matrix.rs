@@ -63,28 +63,32 @@ fn result_cell(host: &HostTable, event: HookEvent, mapping: &hosts::EventMapping
         if event.refuses(part).is_some() {
             continue;
         }
-        let (word, reason) = match host.result_part(event, part) {
+        let (host_name, described) = (&host.host, part.described());
+        let (cell, footnote) = match host.result_part(event, part) {
             PartSupport::Deliver => {
                 parts.push(delivered(&mapping.result, part));
                 continue;
             }
-            PartSupport::Drop(reason) => ("drops", reason),
-            PartSupport::Refuse(reason) => ("refuses", reason),
-            PartSupport::Block { reason, exit } => {
-                reasons.push(format!(
-                    "{} blocks the call (exit {exit}) for {} on `{event}`, which it cannot carry: {reason}",
-                    host.host,
-                    part.described()
-                ));
-                parts.push(format!("{}: *blocks* ({})", part.short(), reasons.len()));
-                continue;
+            PartSupport::Drop(reason) => ("dropped", format!("{host_name} drops {described} on `{event}`: {reason}")),
+            PartSupport::Refuse(reason) => {
+                ("refused", format!("{host_name} refuses {described} on `{event}`: {reason}"))
             }
+            PartSupport::Block { reason, exit } => (
+                "blocks",
+                format!(
+                    "{host_name} blocks the call (exit {exit}) for {described} on `{event}`, which it cannot carry: {reason}"
+                ),
+            ),
         };
-        reasons.push(format!("{} {word} {} on `{event}`: {reason}", host.host, part.described()));
-        let shown = if word == "drops" { "dropped" } else { "refused" };
-        parts.push(format!("{}: *{shown}* ({})", part.short(), reasons.len()));
+        reasons.push(footnote);
+        parts.push(format!("{}: *{cell}* ({})", part.short(), reasons.len()));
     }
     parts.join("<br>")
+}
+
+/// A fail-closed entry's own keys as the matrix shows them: `` `onFailure: "block"` ``.
+fn entry_keys(entry: &serde_json::Map<String, serde_json::Value>) -> String {
+    entry.iter().map(|(k, v)| format!("`{k}: {v}`")).collect::<Vec<_>>().join(", ")
 }
 
 /// Every canonical payload field of any family, in first-seen family order.
@@ -194,8 +198,7 @@ pub fn markdown() -> String {
         let how = host.event(CanonicalEvent::BeforeTool).ok().and_then(|m| m.fail_closed.as_ref());
         match how.and_then(|h| h.entry.as_ref()) {
             Some(entry) => {
-                let keys: Vec<String> = entry.iter().map(|(k, v)| format!("`{k}: {v}`")).collect();
-                let _ = write!(out, " {} in the entry |", keys.join(", "));
+                let _ = write!(out, " {} in the entry |", entry_keys(entry));
             }
             None => {
                 let uncovered = how.and_then(|h| h.uncovered.as_deref()).unwrap_or("the host has no failure field");
@@ -217,10 +220,7 @@ pub fn markdown() -> String {
                 Err(_) => "—".to_string(),
                 Ok(mapping) => match &mapping.fail_closed {
                     Some(how) => match &how.entry {
-                        Some(entry) => {
-                            let keys: Vec<String> = entry.iter().map(|(k, v)| format!("`{k}: {v}`")).collect();
-                            format!("exit {}; {} in the entry", how.exit, keys.join(", "))
-                        }
+                        Some(entry) => format!("exit {}; {} in the entry", how.exit, entry_keys(entry)),
                         None => format!("exit {}", how.exit),
                     },
                     None => "refused (AB4236)".to_string(),

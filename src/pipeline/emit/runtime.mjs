@@ -130,9 +130,12 @@ export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
 // server process; its wrapper validates the envelope, then forwards it over the endpoint's socket.
 
 const PROTOCOL_VERSION = 1;
-// A reply may carry a rewrite as large as the envelope: the limit grows with maxInputBytes.
-const MESSAGE_LIMIT = 1024 * 1024;
-const MESSAGE_ROOM = 64 * 1024;
+// The protocol's message limit for a route whose envelopes may be `maxInputBytes` long: a request
+// carries the envelope and a reply may carry a rewrite as large, so 1 MiB or the envelope and room for
+// the other keys, whichever is larger. The server allows the largest of its routes'.
+export function messageLimit(maxInputBytes) {
+  return Math.max(1024 * 1024, (maxInputBytes ?? 0) + 64 * 1024);
+}
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
 const REPLY_KEYS = {
   ok: ['status', 'protocolVersion', 'artifactEpoch', 'output', 'notes'],
@@ -185,8 +188,7 @@ async function forward(contract, bytes, loadHandler) {
   // arrival, which is after this send; the wrapper's deadline counts from this process's start.
   const sentAt = performance.now();
   const limit = Math.min(budgetMs, contract.hook.deadlineMs - sentAt);
-  const replyLimit = Math.max(MESSAGE_LIMIT, contract.hook.maxInputBytes + MESSAGE_ROOM);
-  const outcome = await exchange(socket, request, Math.max(0, limit), replyLimit);
+  const outcome = await exchange(socket, request, Math.max(0, limit), messageLimit(contract.hook.maxInputBytes));
   // Every way the exchange can fail is a failure of the hook, with its failure policy.
   const fail = (code, message) => ({
     code: contract.hook.failClosed?.exit ?? 1,
@@ -227,7 +229,9 @@ async function forward(contract, bytes, loadHandler) {
 function exchange(socket, request, limitMs, messageLimit) {
   const net = createRequire(import.meta.url)('node:net');
   return new Promise((resolve) => {
-    let received = Buffer.alloc(0);
+    // Chunks are kept and joined once at the end: a reply may be tens of MiB.
+    const received = [];
+    let size = 0;
     let settled = false;
     const done = (value) => {
       if (settled) return;
@@ -244,11 +248,12 @@ function exchange(socket, request, limitMs, messageLimit) {
       connection.write(`${JSON.stringify(request)}\n`);
     });
     connection.on('data', (chunk) => {
-      received = Buffer.concat([received, chunk]);
-      if (received.length > messageLimit) done({ reply: undefined });
+      received.push(chunk);
+      size += chunk.length;
+      if (size > messageLimit) done({ reply: undefined });
     });
     connection.on('end', () => {
-      const text = received.toString('utf8');
+      const text = Buffer.concat(received, size).toString('utf8');
       const newline = text.indexOf('\n');
       let reply;
       try {

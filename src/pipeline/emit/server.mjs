@@ -12,20 +12,17 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { decide, endpointPaths } from '../hooks/agent-bundle-runtime.mjs';
+import { decide, endpointPaths, messageLimit as routeMessageLimit } from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
-// The smallest message limit; a server whose routes take larger envelopes (maxInputBytes) allows
-// the largest of them plus room for the request's other keys.
-const MESSAGE_LIMIT = 1024 * 1024;
-const MESSAGE_ROOM = 64 * 1024;
 const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContractRevision', 'target', 'native'];
 const PROBE_MS = 1000;
 
 export async function serve({ name, version, epoch, routes, root }) {
   const { dir, socket, lock } = endpointPaths(epoch, root);
-  const messageLimit = Math.max(MESSAGE_LIMIT, ...Object.values(routes).flatMap((route) => Object.values(route.contracts))
-    .map((contract) => (contract.hook.maxInputBytes ?? 0) + MESSAGE_ROOM));
+  // The largest message any of this server's routes may be sent (their maxInputBytes).
+  const messageLimit = Math.max(routeMessageLimit(0), ...Object.values(routes)
+    .flatMap((route) => Object.values(route.contracts)).map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
   const instanceId = randomUUID();
   const startedAt = new Date().toISOString();
   const log = (line) => process.stderr.write(`agent-bundle runtime: ${line}\n`);
@@ -77,7 +74,8 @@ export async function serve({ name, version, epoch, routes, root }) {
   };
 
   const onConnection = (connection) => {
-    let buffered = Buffer.alloc(0);
+    const chunks = [];
+    let size = 0;
     let done = false;
     const reply = (value) => {
       if (done) return;
@@ -87,9 +85,13 @@ export async function serve({ name, version, epoch, routes, root }) {
     connection.on('error', () => {});
     connection.on('data', async (chunk) => {
       if (done) return;
-      buffered = Buffer.concat([buffered, chunk]);
-      const newline = buffered.indexOf(10);
-      if (newline === -1 && buffered.length <= messageLimit) return;
+      // Only the new chunk is searched for the newline, and the chunks are joined once it is found:
+      // a request may be tens of MiB.
+      const inChunk = chunk.indexOf(10);
+      const newline = inChunk === -1 ? -1 : size + inChunk;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (newline === -1 && size <= messageLimit) return;
       if (newline === -1 || newline > messageLimit) {
         reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'invalid-message', message: `a message is at most ${messageLimit} bytes` });
         return;
@@ -97,7 +99,7 @@ export async function serve({ name, version, epoch, routes, root }) {
       const arrivedAt = performance.now();
       let request;
       try {
-        request = JSON.parse(buffered.subarray(0, newline).toString('utf8'));
+        request = JSON.parse(Buffer.concat(chunks, size).subarray(0, newline).toString('utf8'));
       } catch {
         request = undefined;
       }
