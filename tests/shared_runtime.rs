@@ -318,6 +318,63 @@ fn a_second_server_of_the_install_stands_by_and_takes_over_when_the_owner_is_kil
     assert_eq!(answer, format!("call 1 in process {}", standby.child.id()));
 }
 
+/// The handover between two sessions of one install leaves no gap a guard falls through: a wrapper
+/// that finds no socket while a standby lives waits for the takeover, within its budget, instead of
+/// failing the route (a failed route lets the call run). The standby is stopped (SIGSTOP) across the
+/// owner's exit, so the wrapper surely meets the gap; resumed, it takes over at once (its watch on
+/// the folder saw the owner's lock go).
+#[test]
+fn a_wrapper_that_meets_the_gap_between_owner_and_standby_waits_for_the_takeover() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let mut owner = started(&artifact, &dir);
+    let standby = Server::start(&artifact, &dir);
+    eventually("the standby's log line", || standby.log().contains("is owned by another process; standing by"));
+    let signal = |name: &str, pid: u32| {
+        let status = Command::new("kill").args([name, &pid.to_string()]).status().expect("kill runs");
+        assert!(status.success(), "kill {name} {pid}");
+    };
+    signal("-STOP", standby.child.id());
+    // The owner's session ends: the host closes its stdin, and it releases the socket and the lock.
+    drop(owner.stdin.take());
+    owner.child.wait().unwrap();
+    assert!(sockets(&dir).is_empty(), "the owner left its socket behind");
+    let waiting = {
+        let (artifact, dir) = (artifact.clone(), dir.clone());
+        std::thread::spawn(move || call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    signal("-CONT", standby.child.id());
+    let answer = context(&waiting.join().unwrap());
+    // Not the standalone fallback's answer (its own process): the standby's, after the takeover.
+    assert_eq!(answer, format!("call 1 in process {}", standby.child.id()));
+    assert!(standby.log().contains("was released by its owner; took it over"), "{}", standby.log());
+}
+
+/// With no server of the install left, nothing is coming: the wrapper does not wait, and a standby
+/// that stopped leaves no marker behind that would make wrappers wait.
+#[test]
+fn with_every_server_gone_a_wrapper_fails_at_once_and_nothing_is_left_behind() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let mut owner = started(&artifact, &dir);
+    let mut standby = Server::start(&artifact, &dir);
+    eventually("the standby's log line", || standby.log().contains("is owned by another process; standing by"));
+    drop(standby.stdin.take());
+    standby.child.wait().unwrap();
+    drop(owner.stdin.take());
+    owner.child.wait().unwrap();
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    let unavailable = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+    assert_eq!((unavailable.code, unavailable.stdout.as_str()), (Some(1), ""));
+    assert!(unavailable.stderr.contains("runtime-unavailable"), "{}", unavailable.stderr);
+}
+
 #[test]
 fn two_installs_and_two_builds_never_share_a_server() {
     require_node();

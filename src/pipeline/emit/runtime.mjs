@@ -136,6 +136,8 @@ const PROTOCOL_VERSION = 1;
 export function messageLimit(maxInputBytes) {
   return Math.max(1024 * 1024, (maxInputBytes ?? 0) + 64 * 1024);
 }
+// How often a wrapper tries the socket again while a server of the endpoint is about to answer.
+const HANDOVER_POLL_MS = 15;
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
 const REPLY_KEYS = {
   ok: ['status', 'protocolVersion', 'artifactEpoch', 'output', 'notes'],
@@ -157,7 +159,38 @@ export function endpointPaths(epoch, root) {
   const dir = process.env.AGENT_BUNDLE_RUNTIME_DIR || `/tmp/agent-bundle-${uid}`;
   const hash = createHash('sha256').update(`${epoch}:${root}`).digest('hex').slice(0, 32);
   const socket = `${dir}/event-${hash}.sock`;
-  return { dir, socket, lock: `${socket}.lock` };
+  return { dir, socket, lock: `${socket}.lock`, standbyPrefix: `event-${hash}.sock.standby-` };
+}
+
+// Whether a process that holds a claim file (`{ pid }`: the lock, or a standby's marker) is alive.
+// A file being written at this moment, or unreadable, counts as held.
+export function claimAlive(file) {
+  let pid;
+  try {
+    pid = JSON.parse(fs.readFileSync(file, 'utf8')).pid;
+  } catch (error) {
+    return error.code !== 'ENOENT';
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+// Whether a server of the endpoint is about to answer although its socket does not yet: an owner
+// between its claim and its listen, or a standby that takes over from an owner which has just left.
+function endpointExpected({ dir, lock, standbyPrefix }) {
+  if (claimAlive(lock)) return true;
+  let names;
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.some((name) => name.startsWith(standbyPrefix) && claimAlive(`${dir}/${name}`));
 }
 
 // The install root: the folder holding hooks/ (this file's folder) and mcp/.
@@ -175,7 +208,8 @@ async function forward(contract, bytes, loadHandler) {
     const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
     return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
   }
-  const { socket } = endpointPaths(shared.epoch, installRoot());
+  const endpoint = endpointPaths(shared.epoch, installRoot());
+  const { socket } = endpoint;
   const request = {
     protocolVersion: PROTOCOL_VERSION,
     artifactEpoch: shared.epoch,
@@ -188,7 +222,15 @@ async function forward(contract, bytes, loadHandler) {
   // arrival, which is after this send; the wrapper's deadline counts from this process's start.
   const sentAt = performance.now();
   const limit = Math.min(budgetMs, contract.hook.deadlineMs - sentAt);
-  const outcome = await exchange(socket, request, Math.max(0, limit), messageLimit(contract.hook.maxInputBytes));
+  const until = sentAt + Math.max(0, limit);
+  let outcome = await exchange(socket, request, Math.max(0, limit), messageLimit(contract.hook.maxInputBytes));
+  // Between one session's server leaving and a standby's takeover, and between a server's claim and
+  // its listen, the socket does not answer although a server is coming: the wrapper waits for it,
+  // within the same budget, instead of failing the route (which would let an unguarded call through).
+  while (outcome.unavailable && performance.now() + HANDOVER_POLL_MS < until && endpointExpected(endpoint)) {
+    await new Promise((resolve) => setTimeout(resolve, HANDOVER_POLL_MS));
+    outcome = await exchange(socket, request, Math.max(0, until - performance.now()), messageLimit(contract.hook.maxInputBytes));
+  }
   // Every way the exchange can fail is a failure of the hook, with its failure policy.
   const fail = (code, message) => ({
     code: contract.hook.failClosed?.exit ?? 1,

@@ -12,14 +12,16 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { decide, endpointPaths, messageLimit as routeMessageLimit } from '../hooks/agent-bundle-runtime.mjs';
+import { claimAlive, decide, endpointPaths, messageLimit as routeMessageLimit } from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
 const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContractRevision', 'target', 'native'];
 const PROBE_MS = 1000;
 
 export async function serve({ name, version, epoch, routes, root }) {
-  const { dir, socket, lock } = endpointPaths(epoch, root);
+  const { dir, socket, lock, standbyPrefix } = endpointPaths(epoch, root);
+  // A standby's marker: wrappers that find no socket wait for a live standby's takeover (runtime.mjs).
+  const marker = `${dir}/${standbyPrefix}${process.pid}`;
   // The largest message any of this server's routes may be sent (their maxInputBytes).
   const messageLimit = Math.max(routeMessageLimit(0), ...Object.values(routes)
     .flatMap((route) => Object.values(route.contracts)).map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
@@ -124,7 +126,7 @@ export async function serve({ name, version, epoch, routes, root }) {
         return true;
       } catch (error) {
         if (error.code !== 'EEXIST') throw error;
-        if (lockOwnerAlive(lock)) return false;
+        if (claimAlive(lock)) return false;
         // The owner died without cleaning up (SIGKILL): its lock and socket are stale.
         try { fs.unlinkSync(lock); } catch {}
       }
@@ -143,7 +145,12 @@ export async function serve({ name, version, epoch, routes, root }) {
     });
   });
 
+  const unmark = () => {
+    try { fs.unlinkSync(marker); } catch {}
+  };
+
   const release = () => {
+    unmark();
     if (!owner) return;
     owner = false;
     try {
@@ -167,6 +174,7 @@ export async function serve({ name, version, epoch, routes, root }) {
     if (claim()) {
       await listen();
       owner = true;
+      unmark();
       return true;
     }
     return false;
@@ -178,38 +186,43 @@ export async function serve({ name, version, epoch, routes, root }) {
   process.on('SIGINT', stop);
   process.on('SIGHUP', stop);
 
+  // The marker goes first: from before the claim until the listen, a wrapper that finds no socket
+  // knows a server is coming.
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(marker, JSON.stringify({ pid: process.pid, instanceId }), { mode: 0o600 });
   if (await become()) return;
   log(`${socket} is owned by another process; standing by`);
+  // The takeover: at once when the owner's lock goes (a watch on the folder), and on a probe every
+  // second besides (a watch can miss events, and an owner killed by SIGKILL removes nothing).
+  let trying = false;
+  let watcher;
+  let probe;
   const retry = async () => {
-    if (stopping) return;
+    if (stopping || owner || trying) return;
+    trying = true;
     try {
       if (await become()) {
+        watcher?.close();
+        clearTimeout(probe);
         log(`${socket} was released by its owner; took it over`);
         return;
       }
     } catch (error) {
       log(`taking over ${socket} failed: ${error.message}`);
+    } finally {
+      trying = false;
     }
-    setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250)).unref?.();
+    clearTimeout(probe);
+    probe = setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
   };
-  setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
-}
-
-function lockOwnerAlive(lock) {
-  let pid;
+  const lockName = lock.slice(dir.length + 1);
   try {
-    pid = JSON.parse(fs.readFileSync(lock, 'utf8')).pid;
-  } catch {
-    // Being written by its owner at this moment, or unreadable: treat as held.
-    return true;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
+    watcher = fs.watch(dir, (_, file) => {
+      if (file === null || file === lockName) retry();
+    });
+    watcher.on('error', () => {});
+  } catch {}
+  probe = setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
 }
 
 function serveMcp({ name, version }, stop) {
