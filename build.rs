@@ -16,7 +16,12 @@ fn main() {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     }
+    // The locked crates too: a new rolldown or oxc is a new compiler, even with the same sources.
     println!("cargo:rerun-if-changed=Cargo.lock");
+    for byte in std::fs::read("Cargo.lock").unwrap_or_default() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
     println!("cargo:rustc-env=AGENT_BUNDLE_SOURCE_FINGERPRINT={hash:016x}");
 }
 

@@ -139,6 +139,10 @@ pub fn build_with(
     disk: &dyn Disk,
     on_wait: &mut dyn FnMut(&Utf8Path),
 ) -> Result<BuildReport, BuildError> {
+    // A file saved while the build ran is never taken as built (D14): what the loader and the
+    // emitter read through `disk` is recorded as it is read (`RecordingDisk`), and what the build
+    // stamps afterwards is recorded against this moment.
+    let started_at = crate::io::stamp::now_ns();
     let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
     let mut report = BuildReport {
         loaded: Loaded::default(),
@@ -173,7 +177,8 @@ pub fn build_with(
         return Ok(report);
     }
 
-    let mut loaded = crate::pipeline::load(&options.root, disk);
+    let recording = crate::io::RecordingDisk::new(disk);
+    let mut loaded = crate::pipeline::load(&options.root, &recording);
     let bundle = match loaded.bundle.clone() {
         Some(bundle) if !loaded.has_errors() => bundle,
         _ => {
@@ -199,7 +204,7 @@ pub fn build_with(
         .collect();
     let canonical_root = canonical_root.unwrap_or_else(|| options.root.clone());
     let crate::diagnostic::Staged { value: emit::Emission { emitted, sources }, diagnostics } =
-        emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, disk, cache.as_ref());
+        emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, &recording, cache.as_ref());
     loaded.diagnostics.extend(diagnostics);
     loaded.sources.extend(sources);
     if let Some(emitted) = emitted {
@@ -208,7 +213,8 @@ pub fn build_with(
             Ok(outcome) => {
                 let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
                 let state = incremental::current_state(&hooks, &emitted, &emitted.manifest, &canonical_output);
-                let fingerprint = fingerprint(&bundle, &canonical_root, &options.targets, &report, &emitted, disk);
+                let fingerprint =
+                    fingerprint(&bundle, &canonical_root, &options.targets, &report, &emitted, &recording, started_at);
                 report.inputs = input_paths(&fingerprint.inputs);
                 let state_cache = cache.as_ref().filter(|_| !options.temporary_output);
                 let previous = match state_cache {
@@ -276,22 +282,17 @@ fn fingerprint(
     targets: &[Target],
     report: &BuildReport,
     emitted: &crate::pipeline::emit::Emitted,
-    disk: &dyn Disk,
+    disk: &crate::io::RecordingDisk,
+    started_at: i128,
 ) -> incremental::Fingerprint {
     use crate::io::stamp::Recorded;
-    // What bundling read was stamped as it was read; the rest is stamped now.
+    // What bundling and emitting read, stamped as it was read, and what the loader and the emitter
+    // read through the recording disk (the config, payloads, route folders).
     let mut inputs = emitted.read.clone();
+    inputs.extend(&disk.recorded());
     for file in [root.join(&bundle.config_file), root.join("package.json")] {
-        inputs.files.insert(file.to_string(), Recorded::read_file(&file).0);
-    }
-    for payload in &bundle.normalised.payloads {
-        let dir = crate::io::lexical_join(root, &payload.source);
-        for folder in disk.walk_dirs(&dir, &|_| false).unwrap_or_default() {
-            inputs.dirs.insert(folder.to_string(), Recorded::read_dir(&folder));
-        }
-        for file in disk.walk_files(&dir).unwrap_or_default() {
-            let file = dir.join(file);
-            inputs.files.insert(file.to_string(), Recorded::read_file_and_mode(&file));
+        if !inputs.files.contains_key(file.as_str()) {
+            inputs.files.insert(file.to_string(), Recorded::read_file_since(&file, started_at));
         }
     }
     let outputs: Vec<String> = emitted.files.keys().cloned().collect();

@@ -17,8 +17,11 @@ impl ArtifactFile {
         ArtifactFile { bytes, executable: false }
     }
 }
+mod recording;
 pub mod stamp;
 mod writer;
+
+pub use recording::RecordingDisk;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
@@ -153,9 +156,35 @@ pub fn relative_to(path: &Utf8Path, root: &Utf8Path) -> Option<String> {
     Some(rest.components().map(|c| c.as_str()).collect::<Vec<_>>().join("/"))
 }
 
+/// `path` relative to `root`, with `..` where it lies outside (`/w/shared/x.ts` from `/w/bundle`
+/// is `../shared/x.ts`): how output and cache keys name a file without depending on where the
+/// bundle sits on disk. [`lexical_join`] turns it back.
+pub fn relative_with_dots(path: &Utf8Path, root: &Utf8Path) -> Utf8PathBuf {
+    if let Some(relative) = relative_to(path, root) {
+        return relative.into();
+    }
+    let mut up = Utf8PathBuf::new();
+    for ancestor in root.ancestors().skip(1) {
+        up.push("..");
+        if let Some(rest) = relative_to(path, ancestor) {
+            return up.join(rest);
+        }
+    }
+    path.to_path_buf()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_paths_with_dots_turn_back() {
+        for path in ["/w/bundle/src/x.ts", "/w/shared/x.ts", "/etc/hosts", "/w/bundle"] {
+            let relative = relative_with_dots(path.into(), "/w/bundle".into());
+            assert_eq!(lexical_join("/w/bundle".into(), relative.as_str()), Utf8PathBuf::from(path), "{relative}");
+        }
+        assert_eq!(relative_with_dots("/w/shared/x.ts".into(), "/w/bundle".into()), "../shared/x.ts");
+    }
 
     #[test]
     fn lexical_join_resolves_dots() {

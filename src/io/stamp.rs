@@ -97,10 +97,90 @@ impl Listing {
 /// The digest recorded for an input that does not exist.
 pub const ABSENT: &str = "absent";
 
+/// The digest recorded for an input whose content at the moment it was read is not known (it
+/// changed while the build ran): it never matches, so the next build reads it again.
+pub const UNKNOWN: &str = "unknown";
+
+/// How far a file system's timestamps may lag the clock a build reads its start time from: file
+/// times come from the kernel's coarse clock, up to one scheduler tick (10 ms at 100 Hz) behind.
+const FILE_CLOCK_LAG_NS: i128 = 20_000_000;
+
+/// The wall clock, in nanoseconds since the epoch, as file stamps count.
+pub fn now_ns() -> i128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| i128::try_from(elapsed.as_nanos()).unwrap_or(i128::MAX))
+}
+
+/// Whether a stamp is as new as the file clock's granularity allows at `now`: a write in the same
+/// tick would keep it, so it cannot vouch for content ("racily clean" in git's words).
+fn racy(stamp: Stamp, now: i128) -> bool {
+    stamp.ctime_ns.max(stamp.mtime_ns) >= now - FILE_CLOCK_LAG_NS
+}
+
 impl Recorded {
-    /// Records `bytes`, read from a file whose stamp, taken just before the read, is `stamp`.
+    /// Records `bytes`, read from a file whose stamp, taken just before the read, is `stamp`. A racy
+    /// stamp is left out, so the record is checked by content.
     pub fn of_bytes(stamp: Option<Stamp>, bytes: &[u8]) -> Recorded {
+        let stamp = stamp.filter(|stamp| !racy(*stamp, now_ns()));
         Recorded { stamp, sha256: sha256_hex(bytes), executable: None, listing: Listing::All }
+    }
+
+    fn absent() -> Recorded {
+        Recorded { stamp: None, sha256: ABSENT.to_string(), executable: None, listing: Listing::All }
+    }
+
+    /// A record that never matches: what was read is not known.
+    pub fn unknown() -> Recorded {
+        Recorded { stamp: None, sha256: UNKNOWN.to_string(), executable: None, listing: Listing::All }
+    }
+
+    /// A file another reader (the bundler's resolver) read at some moment since `read_since`,
+    /// stamped and hashed now. A stamp taken later than the read cannot vouch for what was read:
+    /// when the file (or, for a file that is not there, the nearest folder that is) changed since
+    /// `read_since`, or changes while it is read here, the record is [`Recorded::unknown`].
+    pub fn read_file_since(path: &Utf8Path, read_since: i128) -> Recorded {
+        let before = stamp(path);
+        let bytes = std::fs::read(path);
+        if stamp(path) != before {
+            return Recorded::unknown();
+        }
+        match (before, bytes) {
+            (Some(stamp), Ok(bytes)) if !racy(stamp, read_since) => Recorded::of_bytes(Some(stamp), &bytes),
+            (None, Err(_)) if absent_since(path, read_since) => Recorded::absent(),
+            _ => Recorded::unknown(),
+        }
+    }
+
+    /// [`Recorded::read_file_since`] for a folder's listing.
+    pub fn read_listing_since(path: &Utf8Path, listing: Listing, read_since: i128) -> Recorded {
+        let before = stamp(path);
+        let digest = listing_digest(path, listing);
+        if stamp(path) != before {
+            return Recorded::unknown();
+        }
+        match before {
+            Some(stamp) if !racy(stamp, read_since) => {
+                Recorded { stamp: Some(stamp).filter(|s| !racy(*s, now_ns())), sha256: digest, executable: None, listing }
+            }
+            None if absent_since(path, read_since) => Recorded { listing, ..Recorded::absent() },
+            _ => Recorded::unknown(),
+        }
+    }
+
+    /// This record, taken before another reader read the input, if the input is still exactly as
+    /// recorded (the same stamp; by content when the record has none); otherwise
+    /// [`Recorded::unknown`], since the reader may have seen something in between.
+    pub fn verified(self, path: &Utf8Path, is_dir: bool) -> Recorded {
+        let now = stamp(path);
+        let same = match (self.stamp, now) {
+            (Some(then), Some(now)) => then == now,
+            (None, None) => self.sha256 == ABSENT,
+            (None, Some(_)) if is_dir => listing_digest(path, self.listing) == self.sha256,
+            (None, Some(_)) => std::fs::read(path).is_ok_and(|bytes| sha256_hex(&bytes) == self.sha256),
+            (Some(_), None) => false,
+        };
+        if same { self } else { Recorded::unknown() }
     }
 
     /// Stats, then reads a file (in that order, so a write racing the read shows in the next stamp).
@@ -108,9 +188,7 @@ impl Recorded {
         let stamp = stamp(path);
         match std::fs::read(path) {
             Ok(bytes) => (Recorded::of_bytes(stamp, &bytes), Some(bytes)),
-            Err(_) => {
-                (Recorded { stamp: None, sha256: ABSENT.to_string(), executable: None, listing: Listing::All }, None)
-            }
+            Err(_) => (Recorded::absent(), None),
         }
     }
 
@@ -132,9 +210,11 @@ impl Recorded {
         Recorded::read_listing(path, Listing::Resolution)
     }
 
-    fn read_listing(path: &Utf8Path, listing: Listing) -> Recorded {
+    /// Stamps, then lists a folder; a racy stamp is left out, so the record is checked by listing.
+    pub fn read_listing(path: &Utf8Path, listing: Listing) -> Recorded {
         let stamp = stamp(path);
-        Recorded { stamp, sha256: listing_digest(path, listing), executable: None, listing }
+        let sha256 = listing_digest(path, listing);
+        Recorded { stamp: stamp.filter(|s| !racy(*s, now_ns())), sha256, executable: None, listing }
     }
 
     /// Whether the file still holds what was recorded: trusted by its stamp when that is unchanged
@@ -166,6 +246,12 @@ impl Recorded {
     }
 }
 
+/// Whether a path that does not exist now did not exist at `since` either: the nearest folder that
+/// exists has not changed since (a removal changes the folder that held the path).
+fn absent_since(path: &Utf8Path, since: i128) -> bool {
+    path.ancestors().skip(1).find_map(stamp).is_some_and(|folder| !racy(folder, since))
+}
+
 fn listing_digest(path: &Utf8Path, listing: Listing) -> String {
     let Ok(entries) = std::fs::read_dir(path) else { return ABSENT.to_string() };
     let counts = |entry: &std::fs::DirEntry| match listing {
@@ -195,6 +281,25 @@ impl InputSet {
     pub fn unchanged(&self, trusted_before: i128) -> bool {
         self.files.iter().all(|(path, recorded)| recorded.file_unchanged(Utf8Path::new(path), trusted_before))
             && self.dirs.iter().all(|(path, recorded)| recorded.dir_unchanged(Utf8Path::new(path), trusted_before))
+    }
+
+    /// The same records keyed relative to `root` (see [`crate::io::relative_with_dots`]): what a
+    /// cache entry holds, so that two checkouts of one tree share it (D14).
+    pub fn relative_to(&self, root: &Utf8Path) -> InputSet {
+        let rekey = |map: &BTreeMap<String, Recorded>| {
+            map.iter()
+                .map(|(path, recorded)| (crate::io::relative_with_dots(Utf8Path::new(path), root).into_string(), recorded.clone()))
+                .collect()
+        };
+        InputSet { files: rekey(&self.files), dirs: rekey(&self.dirs) }
+    }
+
+    /// The records of [`InputSet::relative_to`], keyed by absolute path under `root` again.
+    pub fn resolved_under(&self, root: &Utf8Path) -> InputSet {
+        let rekey = |map: &BTreeMap<String, Recorded>| {
+            map.iter().map(|(path, recorded)| (crate::io::lexical_join(root, path).into_string(), recorded.clone())).collect()
+        };
+        InputSet { files: rekey(&self.files), dirs: rekey(&self.dirs) }
     }
 
     pub fn extend(&mut self, other: &InputSet) {

@@ -1,7 +1,10 @@
 //! Cached bundles. An entry is keyed by what decides a bundle besides the files it reads (the
-//! compiler build, the bundle root, the handler, the packages shipped whole) and holds the list of
-//! every file and folder the bundler read, with their stamps and digests. It is used while all of
-//! them are as they were; an entry can vanish or rot without changing a byte of output.
+//! compiler build, which covers the bundler, its options and the Node target; the handler; the
+//! packages shipped whole) and holds the list of every file and folder the bundler read, with their
+//! stamps and digests. It is used while all of them are as they were; an entry can vanish or rot
+//! without changing a byte of output. Keys and the paths in an entry are relative to the bundle
+//! root, never absolute (D14): two checkouts of one tree share entries, each checking the files of
+//! its own tree.
 
 use std::collections::BTreeMap;
 
@@ -18,14 +21,15 @@ use crate::vocabulary::source::{SourceFile, Span};
 
 const KIND: &str = "bundles";
 
-pub(super) fn key(root: &Utf8Path, handler: &str, external: &[String]) -> String {
+pub(super) fn key(handler: &str, external: &[String]) -> String {
     let compiler = crate::pipeline::emit::compiler_fingerprint();
-    sha256_hex(format!("{compiler}\0{NODE_TARGET}\0{root}\0{handler}\0{}", external.join("\0")).as_bytes())
+    sha256_hex(format!("{compiler}\0{NODE_TARGET}\0{handler}\0{}", external.join("\0")).as_bytes())
 }
 
 /// A cached bundle.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct Entry {
+    /// Keyed by root-relative path.
     inputs: InputSet,
     code: String,
     map: String,
@@ -69,18 +73,22 @@ impl Entry {
         self.sources.iter().map(|(path, text)| SourceFile::new(path.as_str(), text.clone())).collect()
     }
 
+    /// The bundle, its inputs keyed by absolute path (as [`lookup`] resolved them).
     pub fn into_bundled(self, path: String) -> BundledHandler {
         BundledHandler { path, code: self.code, map: self.map, inputs: self.inputs, summary: self.summary }
     }
 }
 
-pub(super) fn lookup(store: &CacheStore, key: &str) -> Found {
+/// The entry of `key`, fresh when every input it records is as it was under `root`.
+pub(super) fn lookup(store: &CacheStore, key: &str, root: &Utf8Path) -> Found {
     let (found, written_at) = store.read_with_mtime(KIND, key);
     match found {
         Lookup::Hit(body) => match serde_json::from_value::<Entry>(body) {
-            // Stamps are trusted only when older than the entry that recorded them (see stamp.rs).
-            Ok(entry) if entry.inputs.unchanged(written_at) => Found::Fresh(Box::new(entry)),
-            Ok(_) => Found::Stale,
+            Ok(mut entry) => {
+                entry.inputs = entry.inputs.resolved_under(root);
+                // Stamps are trusted only when older than the entry that recorded them (see stamp.rs).
+                if entry.inputs.unchanged(written_at) { Found::Fresh(Box::new(entry)) } else { Found::Stale }
+            }
             Err(_) => Found::Corrupt,
         },
         Lookup::Miss => Found::Missing,
@@ -91,6 +99,7 @@ pub(super) fn lookup(store: &CacheStore, key: &str) -> Found {
 pub(super) fn store(
     store: &CacheStore,
     key: &str,
+    root: &Utf8Path,
     bundled: &BundledHandler,
     warnings: &[Diagnostic],
     sources: &[SourceFile],
@@ -107,7 +116,7 @@ pub(super) fn store(
         .map(|s| (s.path().to_string(), s.text.clone()))
         .collect();
     let entry = Entry {
-        inputs: bundled.inputs.clone(),
+        inputs: bundled.inputs.relative_to(root),
         code: bundled.code.clone(),
         map: bundled.map.clone(),
         summary: bundled.summary.clone(),

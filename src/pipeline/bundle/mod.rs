@@ -13,6 +13,7 @@ mod cache;
 mod findings;
 mod packages;
 mod plugin;
+mod resolution;
 mod run;
 mod scan;
 mod ship;
@@ -118,8 +119,8 @@ pub fn bundle_handlers(
     let external_names: Vec<String> = external.iter().map(|e| e.name.clone()).collect();
     let mut pending = Vec::new();
     for handler in handlers {
-        let key = cache::key(root, &handler.path, &external_names);
-        match cache.map(|store| cache::lookup(store, &key)) {
+        let key = cache::key(&handler.path, &external_names);
+        match cache.map(|store| cache::lookup(store, &key, root)) {
             Some(cache::Found::Fresh(entry)) => {
                 out.stats.cached += 1;
                 out.diagnostics.extend(entry.warnings());
@@ -141,6 +142,8 @@ pub fn bundle_handlers(
             external: external_names.clone(),
         })
         .collect();
+    // Recorded before the bundlers read: what decides resolution that is known in advance.
+    let pre = if pending.is_empty() { Default::default() } else { resolution::preread(root) };
     let runs = run::run_all(jobs);
     for ((handler, key), run) in pending.into_iter().zip(runs) {
         out.stats.bundled += 1;
@@ -151,13 +154,13 @@ pub fn bundle_handlers(
         out.diagnostics.extend(found.diagnostics.iter().cloned());
         out.sources.extend(found.sources.iter().cloned());
         let Some(chunk) = run.chunk.as_ref().filter(|_| !errors) else { continue };
-        let inputs = packages::inputs(root, &run);
+        let inputs = packages::inputs(root, &run, &pre);
         let summary = packages::summary(root, &inputs, &run.observed);
         let map = sourcemap::finish(&chunk.map, &path);
         let code = sourcemap::finish_code(&chunk.code);
         let bundled = BundledHandler { path, code, map, inputs, summary };
         if let Some(store) = cache {
-            cache::store(store, &key, &bundled, &found.diagnostics, &found.sources);
+            cache::store(store, &key, root, &bundled, &found.diagnostics, &found.sources);
         }
         out.handlers.insert(handler.path.clone(), bundled);
     }
@@ -173,17 +176,7 @@ pub fn bundle_handlers(
 /// A path as diagnostics and summaries show it: relative to the bundle root (with `..` where it lies
 /// outside), so output never depends on where the bundle sits on disk.
 fn display_path(root: &Utf8Path, path: &Utf8Path) -> Utf8PathBuf {
-    if let Some(relative) = crate::io::relative_to(path, root) {
-        return relative.into();
-    }
-    let mut up = Utf8PathBuf::new();
-    for ancestor in root.ancestors().skip(1) {
-        up.push("..");
-        if let Some(rest) = crate::io::relative_to(path, ancestor) {
-            return up.join(rest);
-        }
-    }
-    path.to_path_buf()
+    crate::io::relative_with_dots(path, root)
 }
 
 #[cfg(test)]

@@ -51,10 +51,12 @@ pub(super) fn package_of(observed: &Observed, module: &str) -> Option<Package> {
     observed.package_of.get(module).and_then(|json| Package::read(Utf8Path::new(json)))
 }
 
-/// Every file and folder a bundle depends on: the modules the bundler read, the package.json and
-/// tsconfig files that decided how they resolved and compiled, and the folders whose listing
-/// decides resolution (a new `foo.ts` beside `foo.js`, a package installed or removed).
-pub(super) fn inputs(root: &Utf8Path, run: &Run) -> InputSet {
+/// Every file and folder a bundle depends on: the modules the bundler read (stamped at the read),
+/// the package.json and tsconfig files that decided how they resolved and compiled, and the folders
+/// whose listing decides resolution (a new `foo.ts` beside `foo.js`, a package installed or
+/// removed); see [`super::resolution`]. What the bundler's resolver read itself comes from `pre`
+/// (recorded before the run) when it is still as it was, else is recorded against the run's start.
+pub(super) fn inputs(root: &Utf8Path, run: &Run, pre: &InputSet) -> InputSet {
     let observed = &run.observed;
     let mut set = InputSet::default();
     for (path, (recorded, _)) in &observed.modules {
@@ -63,36 +65,14 @@ pub(super) fn inputs(root: &Utf8Path, run: &Run) -> InputSet {
     let extra: BTreeSet<&String> = observed.package_of.values().chain(&run.watched).collect();
     for path in extra {
         if !set.files.contains_key(path) && !path.starts_with('\0') {
-            set.files.insert(path.clone(), Recorded::read_file(Utf8Path::new(path)).0);
+            let recorded = match pre.files.get(path) {
+                Some(pre) => pre.clone().verified(Utf8Path::new(path), false),
+                None => Recorded::read_file_since(Utf8Path::new(path), run.started_at),
+            };
+            set.files.insert(path.clone(), recorded);
         }
     }
-    let mut dirs = BTreeSet::new();
-    let mut node_modules = BTreeSet::new();
-    for path in observed.modules.keys() {
-        let path = Utf8Path::new(path);
-        if in_node_modules(path.as_str()) {
-            // The node_modules folder the package was found in: installs and removals change it.
-            if let Some(index) = path.as_str().rfind("/node_modules/") {
-                node_modules.insert(Utf8PathBuf::from(&path.as_str()[..index + "/node_modules".len()]));
-            }
-        } else {
-            // The module's folder and every folder up to the root: where new files and new
-            // node_modules folders would change what an import resolves to.
-            for dir in path.ancestors().skip(1) {
-                dirs.insert(dir.to_path_buf());
-                if dir == root || !dir.starts_with(root) {
-                    break;
-                }
-            }
-        }
-    }
-    for dir in dirs {
-        set.dirs.insert(dir.to_string(), Recorded::read_resolution_dir(&dir));
-    }
-    // Packages are folders: every name in a node_modules folder counts.
-    for dir in node_modules {
-        set.dirs.insert(dir.to_string(), Recorded::read_dir(&dir));
-    }
+    super::resolution::record(root, observed.modules.keys().map(String::as_str), pre, run.started_at, &mut set);
     set
 }
 

@@ -44,6 +44,8 @@ pub(super) struct Run {
     pub observed: Observed,
     /// Files the bundler read besides modules (tsconfig files).
     pub watched: Vec<String>,
+    /// When the run started (file-stamp clock): what the bundler read itself is recorded against it.
+    pub started_at: i128,
 }
 
 /// The runtime bundlers run on, made once per process: one worker per core (rolldown also spreads
@@ -75,6 +77,7 @@ pub(super) fn run_all(jobs: Vec<Job>) -> Vec<Run> {
                 warnings: Vec::new(),
                 observed: Observed::default(),
                 watched: Vec::new(),
+                started_at: crate::io::stamp::now_ns(),
             }));
         }
         runs
@@ -82,6 +85,7 @@ pub(super) fn run_all(jobs: Vec<Job>) -> Vec<Run> {
 }
 
 async fn run_one(job: Job) -> Run {
+    let started_at = crate::io::stamp::now_ns();
     let observer = Arc::new(Observer::default());
     let plugin = Arc::new(AgentBundlePlugin { observer: Arc::clone(&observer) });
     let mut watched = Vec::new();
@@ -106,9 +110,9 @@ async fn run_one(job: Job) -> Run {
                 }),
                 _ => None,
             });
-            Run { chunk, errors: Vec::new(), warnings: output.warnings, observed, watched }
+            Run { chunk, errors: Vec::new(), warnings: output.warnings, observed, watched, started_at }
         }
-        Err(errors) => Run { chunk: None, errors: errors.into_vec(), warnings: Vec::new(), observed, watched },
+        Err(errors) => Run { chunk: None, errors: errors.into_vec(), warnings: Vec::new(), observed, watched, started_at },
     }
 }
 
