@@ -36,9 +36,17 @@ fn bundle(root: &Path) {
     );
     write(root, "lib-a/word.ts", "export const word = 'from-lib-a';\n");
     write(root, "lib-b/word.ts", "export const word = 'from-lib-b';\n");
-    write(root, "tsconfig.base.json", "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-a/*\"] } } }\n");
+    write(
+        root,
+        "tsconfig.base.json",
+        "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-a/*\"] } } }\n",
+    );
     write(root, "tsconfig.json", "{\n  // the base holds the paths\n  \"extends\": \"./tsconfig.base.json\",\n}\n");
-    write(root, "node_modules/pkg/package.json", "{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"exports\": { \".\": \"./main.js\" } }\n");
+    write(
+        root,
+        "node_modules/pkg/package.json",
+        "{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"exports\": { \".\": \"./main.js\" } }\n",
+    );
     write(root, "node_modules/pkg/main.js", "export const fromPackage = 'pkg-main';\n");
     write(root, "node_modules/pkg/alt.js", "export const fromPackage = 'pkg-alt';\n");
 }
@@ -64,18 +72,30 @@ fn re_pointing_tsconfig_paths_in_an_extended_config_rebuilds_and_breaking_them_f
     bundle(&root);
     built(&options(&root, &cache), &RealDisk);
     assert!(bundle_text(&root).contains("from-lib-a"));
-    write(&root, "tsconfig.base.json", "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-b/*\"] } } }\n");
+    write(
+        &root,
+        "tsconfig.base.json",
+        "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-b/*\"] } } }\n",
+    );
     let report = built(&options(&root, &cache), &RealDisk);
     assert_eq!(report.bundle_stats().bundled, 1);
     assert!(bundle_text(&root).contains("from-lib-b"), "{}", bundle_text(&root));
     let reasons = &report.explanation().unwrap().hooks[0].reasons;
     assert!(reasons.iter().any(|r| r.contains("tsconfig.base.json")), "{reasons:?}");
     // Broken on purpose: the build fails instead of shipping the old module.
-    write(&root, "tsconfig.base.json", "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-x/*\"] } } }\n");
+    write(
+        &root,
+        "tsconfig.base.json",
+        "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-x/*\"] } } }\n",
+    );
     let report = build(&options(&root, &cache), &RealDisk).unwrap();
     assert!(report.has_errors(), "a broken `paths` still built");
     // The extends itself re-pointed (to a config that maps elsewhere).
-    write(&root, "tsconfig.other.json", "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-a/*\"] } } }\n");
+    write(
+        &root,
+        "tsconfig.other.json",
+        "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-a/*\"] } } }\n",
+    );
     write(&root, "tsconfig.json", "{ \"extends\": \"./tsconfig.other.json\" }\n");
     built(&options(&root, &cache), &RealDisk);
     assert!(bundle_text(&root).contains("from-lib-a"));
@@ -88,7 +108,11 @@ fn a_packages_exports_field_is_part_of_the_key() {
     bundle(&root);
     built(&options(&root, &cache), &RealDisk);
     assert!(bundle_text(&root).contains("pkg-main"));
-    write(&root, "node_modules/pkg/package.json", "{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"exports\": { \".\": \"./alt.js\" } }\n");
+    write(
+        &root,
+        "node_modules/pkg/package.json",
+        "{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"exports\": { \".\": \"./alt.js\" } }\n",
+    );
     let report = built(&options(&root, &cache), &RealDisk);
     assert_eq!(report.bundle_stats().bundled, 1);
     assert!(bundle_text(&root).contains("pkg-alt"));
@@ -168,6 +192,9 @@ fn two_checkouts_of_one_tree_share_the_cache_each_checking_its_own_files() {
     let (first, second) = (temp.path().join("one/bundle"), temp.path().join("two/deeper/bundle"));
     bundle(&first);
     bundle(&second);
+    // A file the resolver read that changed within the file clock's granularity of the build's start
+    // is recorded as unknown (and rebuilt next time); these are older.
+    std::thread::sleep(std::time::Duration::from_millis(50));
     built(&options(&first, &cache), &RealDisk);
     let report = built(&options(&second, &cache), &RealDisk);
     assert_eq!((report.bundle_stats().bundled, report.bundle_stats().cached), (0, 1), "keys name the checkout");
@@ -187,8 +214,16 @@ fn resolution_does_not_depend_on_the_environment() {
     let temp = tempfile::tempdir().unwrap();
     let (root, cache) = (temp.path().join("bundle"), temp.path().join("cache"));
     bundle(&root);
-    write(&root, "src/start.ts", "import { only } from 'elsewhere';\nexport default async function () { return { additionalContext: only }; }\n");
-    write(temp.path(), "global/elsewhere/package.json", "{ \"name\": \"elsewhere\", \"version\": \"1.0.0\", \"main\": \"index.js\" }\n");
+    write(
+        &root,
+        "src/start.ts",
+        "import { only } from 'elsewhere';\nexport default async function () { return { additionalContext: only }; }\n",
+    );
+    write(
+        temp.path(),
+        "global/elsewhere/package.json",
+        "{ \"name\": \"elsewhere\", \"version\": \"1.0.0\", \"main\": \"index.js\" }\n",
+    );
     write(temp.path(), "global/elsewhere/index.js", "export const only = 'global';\n");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"))
         .args(["agent-bundle", "build", "--root"])

@@ -79,9 +79,13 @@ fn config_text(model: &Model) -> String {
     for (index, handler) in model.handlers.iter().enumerate() {
         let tools = if handler.event.ends_with("Tool") { ", tools: ['shell']" } else { "" };
         let timeout = handler.timeout.map(|t| format!(", timeout: {t}")).unwrap_or_default();
-        hooks.entry(handler.event).or_default().push(format!("{{ handler: './src/hooks/h{index}.ts'{tools}{timeout} }}"));
+        hooks
+            .entry(handler.event)
+            .or_default()
+            .push(format!("{{ handler: './src/hooks/h{index}.ts'{tools}{timeout} }}"));
     }
-    let hooks: Vec<String> = hooks.into_iter().map(|(event, entries)| format!("    {event}: [{}],", entries.join(", "))).collect();
+    let hooks: Vec<String> =
+        hooks.into_iter().map(|(event, entries)| format!("    {event}: [{}],", entries.join(", "))).collect();
     let targets: Vec<String> = model.targets.iter().map(|t| format!("'{t}'")).collect();
     format!(
         "import {{ defineConfig }} from 'agent-bundle/config';\n\nexport default defineConfig({{\n  hooks: {{\n{}\n  }},\n  payload: {{ assets: './assets' }},\n  plugin: {{ name: 'property', description: 'A generated bundle.', version: '1.0.0', author: 'tests' }},\n  targets: [{}],\n}});\n",
@@ -188,7 +192,13 @@ fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
         }
         2 => {
             // A touch: new stamp, same bytes.
-            let files = ["agent-bundle.config.ts", "tsconfig.json", "src/lib/m0.ts", "node_modules/pkg/main.js", "assets/readme.txt"];
+            let files = [
+                "agent-bundle.config.ts",
+                "tsconfig.json",
+                "src/lib/m0.ts",
+                "node_modules/pkg/main.js",
+                "assets/readme.txt",
+            ];
             let path = files[rng.below(files.len())];
             if let Ok(bytes) = std::fs::read(root.join(path)) {
                 std::fs::write(root.join(path), bytes).unwrap();
@@ -229,7 +239,9 @@ fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
             let entry = if rng.chance(50) { "./alt.js" } else { "./main.js" };
             let field = if rng.chance(50) { "exports" } else { "main" };
             let manifest = match field {
-                "exports" => format!("{{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"main\": \"./main.js\", \"exports\": {{ \".\": \"{entry}\" }} }}\n"),
+                "exports" => format!(
+                    "{{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"main\": \"./main.js\", \"exports\": {{ \".\": \"{entry}\" }} }}\n"
+                ),
                 _ => format!("{{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"main\": \"{entry}\" }}\n"),
             };
             write(root, "node_modules/pkg/package.json", &manifest);
@@ -345,7 +357,12 @@ fn sequence(seed: u64, steps: usize) -> Result<usize, String> {
         let (clean_built, _) = build_once(&root, &clean, None)?;
         let context = || format!("seed {seed}, after: {}", log.join(" → "));
         if built != clean_built {
-            return Err(format!("the incremental build {} but the clean one {} ({})", if built { "succeeded" } else { "failed" }, if clean_built { "succeeded" } else { "failed" }, context()));
+            return Err(format!(
+                "the incremental build {} but the clean one {} ({})",
+                if built { "succeeded" } else { "failed" },
+                if clean_built { "succeeded" } else { "failed" },
+                context()
+            ));
         }
         if !unexplained.is_empty() {
             return Err(format!("--explain names no reason for {unexplained:?} ({})", context()));
@@ -355,7 +372,10 @@ fn sequence(seed: u64, steps: usize) -> Result<usize, String> {
             if a != b {
                 let differ: std::collections::BTreeSet<&String> =
                     a.keys().chain(b.keys()).filter(|k| a.get(*k) != b.get(*k)).collect();
-                return Err(format!("the incremental artifact differs from a clean build in {differ:?} ({})", context()));
+                return Err(format!(
+                    "the incremental artifact differs from a clean build in {differ:?} ({})",
+                    context()
+                ));
             }
         }
         std::fs::remove_dir_all(&clean).ok();

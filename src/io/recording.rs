@@ -38,9 +38,7 @@ impl<'a> RecordingDisk<'a> {
     fn file(&self, path: &Utf8Path, recorded: impl FnOnce() -> Recorded) {
         let key = self.key(path);
         let mut set = self.lock();
-        if !set.files.contains_key(&key) {
-            set.files.insert(key, recorded());
-        }
+        set.files.entry(key).or_insert_with(recorded);
     }
 
     fn key(&self, path: &Utf8Path) -> String {

@@ -160,9 +160,12 @@ impl Recorded {
             return Recorded::unknown();
         }
         match before {
-            Some(stamp) if !racy(stamp, read_since) => {
-                Recorded { stamp: Some(stamp).filter(|s| !racy(*s, now_ns())), sha256: digest, executable: None, listing }
-            }
+            Some(stamp) if !racy(stamp, read_since) => Recorded {
+                stamp: Some(stamp).filter(|s| !racy(*s, now_ns())),
+                sha256: digest,
+                executable: None,
+                listing,
+            },
             None if absent_since(path, read_since) => Recorded { listing, ..Recorded::absent() },
             _ => Recorded::unknown(),
         }
@@ -288,7 +291,9 @@ impl InputSet {
     pub fn relative_to(&self, root: &Utf8Path) -> InputSet {
         let rekey = |map: &BTreeMap<String, Recorded>| {
             map.iter()
-                .map(|(path, recorded)| (crate::io::relative_with_dots(Utf8Path::new(path), root).into_string(), recorded.clone()))
+                .map(|(path, recorded)| {
+                    (crate::io::relative_with_dots(Utf8Path::new(path), root).into_string(), recorded.clone())
+                })
                 .collect()
         };
         InputSet { files: rekey(&self.files), dirs: rekey(&self.dirs) }
@@ -297,7 +302,9 @@ impl InputSet {
     /// The records of [`InputSet::relative_to`], keyed by absolute path under `root` again.
     pub fn resolved_under(&self, root: &Utf8Path) -> InputSet {
         let rekey = |map: &BTreeMap<String, Recorded>| {
-            map.iter().map(|(path, recorded)| (crate::io::lexical_join(root, path).into_string(), recorded.clone())).collect()
+            map.iter()
+                .map(|(path, recorded)| (crate::io::lexical_join(root, path).into_string(), recorded.clone()))
+                .collect()
         };
         InputSet { files: rekey(&self.files), dirs: rekey(&self.dirs) }
     }

@@ -22,8 +22,8 @@ const EXTENDS_DEPTH: usize = 16;
 /// What can decide resolution and compilation that is known before the bundler runs, recorded
 /// then (exact: the bundler reads after): every folder of the bundle's own tree (by the names that
 /// can change resolution), its package.json and tsconfig files, and above the root each ancestor's
-/// `package.json`, `tsconfig.json` and `node_modules`. Built artifacts, `node_modules` and hidden
-/// folders are not walked.
+/// `package.json`, `tsconfig.json` and `node_modules`; the root's installed packages by their
+/// package.json. Built artifacts, `node_modules` and hidden folders are not walked.
 pub(super) fn preread(root: &Utf8Path) -> InputSet {
     let mut set = InputSet::default();
     let walker = walkdir::WalkDir::new(root).sort_by_file_name().into_iter().filter_entry(|entry| {
@@ -41,6 +41,30 @@ pub(super) fn preread(root: &Utf8Path) -> InputSet {
             set.dirs.insert(path.to_string(), Recorded::read_listing(path, Listing::Resolution));
         } else if is_config_file(path.file_name().unwrap_or_default()) {
             set.files.insert(path.to_string(), Recorded::read_file(path).0);
+        }
+    }
+    // The installed packages the bundle's own modules find first: the folder's listing and each
+    // package's package.json (most of what a resolution reads in node_modules).
+    let node_modules = root.join("node_modules");
+    set.dirs.insert(node_modules.to_string(), Recorded::read_listing(&node_modules, Listing::All));
+    for name in std::fs::read_dir(&node_modules).into_iter().flatten().flatten() {
+        let name = name.file_name().to_string_lossy().into_owned();
+        let packages: Vec<Utf8PathBuf> = if name.starts_with('@') {
+            let scope = node_modules.join(&name);
+            std::fs::read_dir(&scope)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| scope.join(e.file_name().to_string_lossy().as_ref()))
+                .collect()
+        } else if name.starts_with('.') {
+            Vec::new()
+        } else {
+            vec![node_modules.join(&name)]
+        };
+        for package in packages {
+            let manifest = package.join("package.json");
+            set.files.insert(manifest.to_string(), Recorded::read_file(&manifest).0);
         }
     }
     for dir in root.ancestors().skip(1) {
@@ -163,7 +187,9 @@ impl Recorder<'_> {
         let Some(dir) = path.parent() else { return };
         let extends: Vec<String> = match parsed.get("extends") {
             Some(serde_json::Value::String(one)) => vec![one.clone()],
-            Some(serde_json::Value::Array(many)) => many.iter().filter_map(|v| v.as_str().map(str::to_string)).collect(),
+            Some(serde_json::Value::Array(many)) => {
+                many.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()
+            }
             _ => Vec::new(),
         };
         for specifier in extends {
@@ -225,18 +251,17 @@ fn package_dir(module: &Utf8Path) -> Utf8PathBuf {
     let rest = &text[start..];
     let mut parts = rest.split('/');
     let first = parts.next().unwrap_or_default();
-    let name_len = if first.starts_with('@') {
-        first.len() + 1 + parts.next().map_or(0, str::len)
-    } else {
-        first.len()
-    };
+    let name_len =
+        if first.starts_with('@') { first.len() + 1 + parts.next().map_or(0, str::len) } else { first.len() };
     Utf8PathBuf::from(&text[..start + name_len])
 }
 
 /// Every `…/node_modules` folder on a module's path (a pnpm layout nests them).
 fn node_modules_prefixes(module: &Utf8Path) -> Vec<Utf8PathBuf> {
     let text = module.as_str();
-    text.match_indices("/node_modules/").map(|(index, _)| Utf8PathBuf::from(&text[..index + "/node_modules".len()])).collect()
+    text.match_indices("/node_modules/")
+        .map(|(index, _)| Utf8PathBuf::from(&text[..index + "/node_modules".len()]))
+        .collect()
 }
 
 /// JSON with comments and trailing commas, as tsconfig files are written.
@@ -252,7 +277,10 @@ mod tests {
     fn a_packages_folder_is_found_after_its_last_node_modules() {
         assert_eq!(package_dir("/r/node_modules/a/lib/x.js".into()), "/r/node_modules/a");
         assert_eq!(package_dir("/r/node_modules/@s/b/x.js".into()), "/r/node_modules/@s/b");
-        assert_eq!(package_dir("/r/node_modules/.pnpm/a@1/node_modules/a/x.js".into()), "/r/node_modules/.pnpm/a@1/node_modules/a");
+        assert_eq!(
+            package_dir("/r/node_modules/.pnpm/a@1/node_modules/a/x.js".into()),
+            "/r/node_modules/.pnpm/a@1/node_modules/a"
+        );
         assert_eq!(
             node_modules_prefixes("/r/node_modules/.pnpm/a@1/node_modules/a/x.js".into()),
             vec![Utf8PathBuf::from("/r/node_modules"), Utf8PathBuf::from("/r/node_modules/.pnpm/a@1/node_modules")]

@@ -112,7 +112,9 @@ async fn run_one(job: Job) -> Run {
             });
             Run { chunk, errors: Vec::new(), warnings: output.warnings, observed, watched, started_at }
         }
-        Err(errors) => Run { chunk: None, errors: errors.into_vec(), warnings: Vec::new(), observed, watched, started_at },
+        Err(errors) => {
+            Run { chunk: None, errors: errors.into_vec(), warnings: Vec::new(), observed, watched, started_at }
+        }
     }
 }
 
