@@ -12,7 +12,7 @@ use crate::vocabulary::digest::sha256_hex;
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
-pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
+pub use crate::hosts::layout::MANIFEST_PATH;
 /// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
 /// and packages shipped whole are recorded.
 pub const MANIFEST_SCHEMA: u32 = 3;

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
+use crate::hosts::layout::{GITIGNORE_PATH, SHIPPED_DIR};
 use crate::io::stamp::{InputSet, Stamp};
 use crate::io::{CacheStore, Lookup, WriteOutcome};
-use crate::pipeline::bundle::SHIPPED_DIR;
 use crate::pipeline::emit::{Emitted, RUNTIME_PATH};
 use crate::pipeline::normalise::Hook;
 
@@ -376,7 +376,7 @@ fn file_reason(
         }
         return reasons.join("; ");
     }
-    if path.starts_with(&format!("{SHIPPED_DIR}/")) || path == "hooks/.gitignore" {
+    if path.starts_with(&format!("{SHIPPED_DIR}/")) || path == GITIGNORE_PATH {
         return "a package shipped whole (bundle.external) changed".into();
     }
     if path == MANIFEST_PATH {
