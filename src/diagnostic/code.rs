@@ -107,7 +107,7 @@ catalogue! {
     RouteRequiresUnmet = "AB4828", Error, "no selected host has every capability a route `requires`";
     RouteFailClosedNoDeny = "AB4829", Error, "`failClosed` on a route whose family cannot deny";
     // Payloads and prebuilt handlers (AB47xx).
-    ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";
+    ReservedPayloadName = "AB4741", Error, "a payload name is not a plain folder name, or one the plugin layout gives a host, the shared runtime or agent-bundle";
     PayloadSourceMissing = "AB4742", Warning, "a payload's source folder does not exist";
     PayloadSourceOutsideRoot = "AB4743", Error, "a payload's source lies outside the bundle root";
     PrebuiltOutsidePayload = "AB4744", Error, "a prebuilt handler is not inside a declared payload";

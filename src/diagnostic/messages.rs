@@ -561,10 +561,43 @@ pub fn args_without_prebuilt(at: &Location) -> Diagnostic {
 // ---------------------------------------------------------------------------------------------
 // Payloads and prebuilt handlers
 
-pub fn reserved_payload_name(name: &str, at: &Location) -> Diagnostic {
-    Diagnostic::new(Code::ReservedPayloadName, format!("payload name `{name}` cannot be used"))
-        .at(Some(at), "reserved or not a plain folder name")
-        .hint("payload names become top-level folders of the plugin; pick a plain name other than `hooks` and the host manifest folders")
+/// A payload name the plugin layout gives someone else. `taken`: who writes what there, each as
+/// (writer, what it is, artifact path), e.g. (`Gemini CLI`, `plugin folder`, `gemini/`); `host_folders`:
+/// the hosts' own folders, which payloads are copied into too.
+pub fn reserved_payload_name(
+    name: &str,
+    taken: &[(String, &str, String)],
+    host_folders: &[&str],
+    at: &Location,
+) -> Diagnostic {
+    let mut writers: Vec<&str> = taken.iter().map(|(writer, _, _)| writer.as_str()).collect();
+    writers.dedup();
+    // One phrase per writer and role, with every path it has under that name.
+    let mut groups: Vec<(&str, &str, Vec<&str>)> = Vec::new();
+    for (writer, role, path) in taken {
+        match groups.iter_mut().find(|(w, r, _)| *w == writer.as_str() && r == role) {
+            Some((_, _, paths)) => paths.push(path),
+            None => groups.push((writer, role, vec![path])),
+        }
+    }
+    let what: Vec<String> =
+        groups.iter().map(|(writer, role, paths)| format!("{writer}'s {role} ({})", list(paths))).collect();
+    let folders = if host_folders.is_empty() {
+        String::new()
+    } else {
+        format!(" and inside {}", list(host_folders.iter().map(|f| format!("{f}/"))))
+    };
+    Diagnostic::new(Code::ReservedPayloadName, format!("payload name `{name}` is taken by {}", what.join(" and ")))
+        .at(Some(at), format!("taken by {}", writers.join(" and ")))
+        .note(format!("a payload is copied to the folder its name gives, at the plugin's root{folders}"))
+        .hint(format!("rename the payload (`{name}-files`), or put `{name}` inside a payload folder of another name"))
+}
+
+/// A payload name that is not one plain folder name.
+pub fn invalid_payload_name(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ReservedPayloadName, format!("payload name `{name}` is not a plain folder name"))
+        .at(Some(at), "not one folder name")
+        .hint("a payload's name is the one folder it is copied to: no `/` or `\\`, and not empty, `.` or `..`")
 }
 
 pub fn payload_source_missing(source: &str, at: &Location) -> Diagnostic {

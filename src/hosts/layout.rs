@@ -99,14 +99,14 @@ pub enum Role {
 }
 
 impl Role {
-    /// The role as a message names it.
+    /// The role as a message names it, after the owner's name (`agent-bundle's artifact manifest`).
     pub fn described(self) -> &'static str {
         match self {
             Role::ArtifactManifest => "artifact manifest",
-            Role::Hooks => "wrappers, runtime, handler bundles and shipped packages",
+            Role::Hooks => "folder of wrappers, runtime, handler bundles and shipped packages",
             Role::Readme => "plugin README",
             Role::License => "plugin license file",
-            Role::SharedRuntime => "MCP server",
+            Role::SharedRuntime => "MCP server folder",
             Role::HookDocument => "hook document",
             Role::PluginManifest => "plugin manifest",
             Role::Icon => "plugin icon",
