@@ -138,10 +138,10 @@ pub fn manifest_bytes(manifest: &ArtifactManifest) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// The record of every file, sorted by path.
-pub fn file_records(files: &BTreeMap<String, ArtifactFile>) -> Vec<FileRecord> {
+/// The record of every file, in the order given (sorted by path when `files` is a path map).
+pub fn file_records<'f>(files: impl IntoIterator<Item = (&'f String, &'f ArtifactFile)>) -> Vec<FileRecord> {
     files
-        .iter()
+        .into_iter()
         .map(|(path, file)| FileRecord {
             path: path.clone(),
             sha256: sha256_hex(&file.bytes),

@@ -139,6 +139,7 @@ catalogue! {
     // Writing and reading artifacts (AB5xxx, AB6xxx).
     OutputNotAnArtifact = "AB5001", Error, "the output folder exists and was not written by agent-bundle";
     ArtifactWriteFailed = "AB5002", Error, "the artifact could not be written";
+    ArtifactPathCollision = "AB5003", Error, "two parts of the build would write one artifact path, or a file where another needs a folder";
 }
 
 impl Serialize for Code {

@@ -1158,6 +1158,33 @@ pub fn output_not_an_artifact(output: &Utf8Path) -> Diagnostic {
         .hint("choose an empty or new folder with `--output <dir>`, or remove this one")
 }
 
+/// Two producers of one artifact path (`first` wrote it first), each as a message names it
+/// (`Claude Code's hook document`, ``payload `hooks` ``).
+pub fn artifact_path_collision(path: &str, first: &str, second: &str) -> Diagnostic {
+    Diagnostic::new(Code::ArtifactPathCollision, format!("{first} and {second} both write `{path}`"))
+        .note("a build never lets one part of the plugin overwrite or merge into another's files")
+        .hint(collision_hint(&[first, second]))
+}
+
+/// A file at `file` where another producer needs a folder for `inner`.
+pub fn artifact_path_blocked(file: &str, file_producer: &str, inner: &str, inner_producer: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::ArtifactPathCollision,
+        format!("{file_producer} writes the file `{file}`, where {inner_producer} needs a folder for `{inner}`"),
+    )
+    .note("a build never lets one part of the plugin overwrite or merge into another's files")
+    .hint(collision_hint(&[file_producer, inner_producer]))
+}
+
+fn collision_hint(producers: &[&str]) -> String {
+    if producers.iter().any(|p| p.starts_with("payload ")) {
+        "rename the payload, or put its files under another folder: a payload's name is the folder it is copied to"
+            .into()
+    } else {
+        "the host tables give two parts of the plugin one path; report it to agent-bundle".into()
+    }
+}
+
 pub fn artifact_write_failed(output: &Utf8Path, error: &std::io::Error) -> Diagnostic {
     Diagnostic::new(Code::ArtifactWriteFailed, format!("cannot write the artifact to `{output}`: {error}"))
         .note("the previous artifact, if any, is left as it was")
