@@ -146,6 +146,14 @@ impl TimeoutUnit {
             TimeoutUnit::Milliseconds => u64::from(seconds) * 1000,
         }
     }
+
+    /// The unit's symbol, for showing a document's number (`10 s`, `10000 ms`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            TimeoutUnit::Seconds => "s",
+            TimeoutUnit::Milliseconds => "ms",
+        }
+    }
 }
 
 /// A cell of a host table: either the host's mapping or the recorded reason it has none.

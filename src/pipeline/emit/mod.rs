@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use camino::Utf8Path;
 
-pub use documents::{DocumentEntry, hook_document, plugin_manifest};
+pub use documents::{DocumentEntry, hook_document, plugin_manifest, read_hook_document};
 pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, starts_child_processes, wrapper_source};
 
 use crate::artifact::{
