@@ -280,12 +280,13 @@ pub fn emit(
         for target in &shared_hosts {
             let surface = hosts::table(*target).hooks.as_ref().expect("built hosts have hooks");
             let document = surface.mcp_server.supported().expect("shared deliveries only where a server is hosted");
+            let path = layout::layout().host(*target).and_then(|paths| paths.mcp_document).expect("a hosted server");
             files.add(
-                document.document.clone(),
+                path.to_string(),
                 ArtifactFile::new(json_bytes(&shared::mcp_document(&plugin.name, document))),
                 Producer::HostFile { target: *target, role: Role::McpDocument },
             );
-            mcp_documents.insert(*target, document.document.clone());
+            mcp_documents.insert(*target, path.to_string());
         }
     }
 
@@ -293,18 +294,19 @@ pub fn emit(
     for (target, entries) in &entries {
         let table = hosts::table(*target);
         let surface = table.hooks.as_ref().expect("built hosts have hooks");
+        let paths = layout::layout().host(*target).expect("built hosts have hooks");
         let host_file = |role| Producer::HostFile { target: *target, role };
         let document = ArtifactFile::new(json_bytes(&hook_document(surface, entries)));
-        files.add(surface.document.clone(), document, host_file(Role::HookDocument));
+        files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
         let manifest = ArtifactFile::new(json_bytes(&plugin_manifest(surface, &bundle.plugin)));
-        files.add(surface.manifest.clone(), manifest, host_file(Role::PluginManifest));
+        files.add(paths.manifest.to_string(), manifest, host_file(Role::PluginManifest));
         manifest_hosts.insert(
             *target,
             ManifestHost {
                 revision: table.revision.clone(),
                 table_digest: hosts::table_digest(*target),
-                manifest: surface.manifest.clone(),
-                document: surface.document.clone(),
+                manifest: paths.manifest.to_string(),
+                document: paths.document.to_string(),
                 mcp_document: mcp_documents.get(target).cloned(),
             },
         );
