@@ -143,6 +143,8 @@ pub enum FileAction {
     Written,
     Kept,
     Removed,
+    /// In the artifact, but written by no build: left as it is.
+    Untracked,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -338,6 +340,13 @@ pub fn explain(previous: &PreviousState, current: &BuildState, write: &WriteOutc
             path: path.clone(),
             action: FileAction::Removed,
             reason: "no hook produces it any more".into(),
+        });
+    }
+    for path in &write.untracked {
+        files.push(FileVerdict {
+            path: path.clone(),
+            action: FileAction::Untracked,
+            reason: "no build wrote it (the previous manifest does not list it), so it was left in place".into(),
         });
     }
     for path in &write.written {

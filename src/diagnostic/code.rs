@@ -140,6 +140,8 @@ catalogue! {
     OutputNotAnArtifact = "AB5001", Error, "the output folder exists and was not written by agent-bundle";
     ArtifactWriteFailed = "AB5002", Error, "the artifact could not be written";
     ArtifactPathCollision = "AB5003", Error, "two parts of the build would write one artifact path, or a file where another needs a folder";
+    UntrackedArtifactFiles = "AB5004", Warning, "the output folder holds files no build wrote; the build keeps them";
+    UntrackedFileInTheWay = "AB5005", Error, "a file no build wrote stands where the build writes a file or needs a folder";
 }
 
 impl Serialize for Code {

@@ -4,7 +4,7 @@
 
 use camino::Utf8Path;
 
-use super::{Code, Diagnostic, Found, HookSite, HostName};
+use super::{Code, Diagnostic, Found, HookSite, HostName, Obstruction};
 use crate::vocabulary::canonical::{CONFIG_FILE_NAMES, CanonicalEvent, HANDLER_EXTENSIONS, Selector};
 use crate::vocabulary::npm::package_name;
 use crate::vocabulary::source::Location;
@@ -1183,6 +1183,41 @@ fn collision_hint(producers: &[&str]) -> String {
     } else {
         "the host tables give two parts of the plugin one path; report it to agent-bundle".into()
     }
+}
+
+/// How many untracked files a warning names before it counts the rest.
+const UNTRACKED_SHOWN: usize = 10;
+
+/// Files (and empty folders, ending in `/`) in the output that no build wrote, kept.
+pub fn untracked_artifact_files(output: &Utf8Path, paths: &[String]) -> Diagnostic {
+    let shown = list(paths.iter().take(UNTRACKED_SHOWN));
+    let more = match paths.len().saturating_sub(UNTRACKED_SHOWN) {
+        0 => String::new(),
+        more => format!(" and {more} more (`build --explain` lists them)"),
+    };
+    let (count, them) =
+        if paths.len() == 1 { ("1 file".to_string(), "it") } else { (format!("{} files", paths.len()), "them") };
+    Diagnostic::new(
+        Code::UntrackedArtifactFiles,
+        format!("`{output}` holds {count} no build wrote; the build kept {them}: {shown}{more}"),
+    )
+    .note("a build removes only what the previous build wrote (its `agent-bundle.manifest.json` lists it); the new manifest does not list these either")
+    .hint("to ship a file with the plugin, keep it in the bundle and declare its folder as a payload (`payload: { docs: './docs' }`); otherwise delete it from the artifact")
+}
+
+/// Something no build wrote at `path` (artifact-relative) stands where the build writes.
+pub fn untracked_in_the_way(output: &Utf8Path, path: &str, how: Obstruction<'_>) -> Diagnostic {
+    let why = match how {
+        Obstruction::Replaced => format!("the build writes `{path}` itself"),
+        Obstruction::NeedsFolder { inner } => format!("the build needs a folder there for `{inner}`"),
+        Obstruction::InsideFile { file } => format!("the build writes the file `{file}`, where this is a folder"),
+    };
+    Diagnostic::new(
+        Code::UntrackedFileInTheWay,
+        format!("`{output}/{path}` was not written by agent-bundle, and {why}"),
+    )
+    .note("nothing was written: a build never overwrites or deletes what its previous build did not write")
+    .hint(format!("move `{path}` out of the artifact (to ship it with the plugin, declare its folder as a payload), then build again"))
 }
 
 pub fn artifact_write_failed(output: &Utf8Path, error: &std::io::Error) -> Diagnostic {
