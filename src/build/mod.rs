@@ -203,7 +203,7 @@ pub fn build_with(
     loaded.diagnostics.extend(diagnostics);
     loaded.sources.extend(sources);
     if let Some(emitted) = emitted {
-        let previous = previous_hashes(&report.output, disk);
+        let previous = previous_hashes(&report.output, &emitted.files, disk);
         match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
             Ok(outcome) => {
                 if !outcome.untracked.is_empty() {
@@ -340,12 +340,23 @@ fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest>
 /// The files the current artifact's manifest records with their hashes and modes (empty when there
 /// is none): what the previous build wrote, and so what this one may replace or remove. Read from any
 /// manifest schema (only `files[].path`, `sha256`, `executable`), so that an upgrade of agent-bundle
-/// still recognises its own files.
-fn previous_hashes(output: &Utf8Path, disk: &dyn Disk) -> std::collections::BTreeMap<String, (String, bool)> {
+/// still recognises its own files. A manifest that cannot be read at all vouches for nothing but the
+/// paths this build writes (`new_files`, with no hash, so they are rewritten): every other file is
+/// then kept and reported rather than removed.
+fn previous_hashes(
+    output: &Utf8Path,
+    new_files: &std::collections::BTreeMap<String, crate::io::ArtifactFile>,
+    disk: &dyn Disk,
+) -> std::collections::BTreeMap<String, (String, bool)> {
     let Ok(text) = disk.read_to_string(&output.join(MANIFEST_PATH)) else { return Default::default() };
-    let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) else { return Default::default() };
-    let records = manifest.get("files").and_then(serde_json::Value::as_array).into_iter().flatten();
+    let records = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|manifest| manifest.get("files").and_then(serde_json::Value::as_array).cloned());
+    let Some(records) = records else {
+        return new_files.keys().map(|path| (path.clone(), (String::new(), false))).collect();
+    };
     records
+        .iter()
         .filter_map(|record| {
             let path = record.get("path")?.as_str()?.to_string();
             let sha256 = record.get("sha256").and_then(serde_json::Value::as_str).unwrap_or_default().to_string();
@@ -384,10 +395,16 @@ mod tests {
             { "path": "hooks/x.mjs", "sha256": "ab", "bytes": 1 },
             { "path": "run.sh", "sha256": "cd", "bytes": 2, "executable": true } ] }"#;
         std::fs::write(output.join(MANIFEST_PATH), old).unwrap();
-        let previous = previous_hashes(&output, &crate::io::RealDisk);
+        let new_files = std::collections::BTreeMap::from([(
+            "hooks/y.mjs".to_string(),
+            crate::io::ArtifactFile::new(b"y".to_vec()),
+        )]);
+        let previous = previous_hashes(&output, &new_files, &crate::io::RealDisk);
         assert_eq!(previous.len(), 2);
         assert_eq!(previous["run.sh"], ("cd".to_string(), true));
+        // An unreadable manifest vouches only for what this build writes, which it rewrites.
         std::fs::write(output.join(MANIFEST_PATH), "not JSON").unwrap();
-        assert!(previous_hashes(&output, &crate::io::RealDisk).is_empty());
+        let previous = previous_hashes(&output, &new_files, &crate::io::RealDisk);
+        assert_eq!(previous, std::collections::BTreeMap::from([("hooks/y.mjs".to_string(), (String::new(), false))]));
     }
 }
