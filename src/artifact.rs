@@ -12,7 +12,7 @@ use crate::vocabulary::digest::sha256_hex;
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
-pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
+pub use crate::hosts::layout::MANIFEST_PATH;
 /// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
 /// and packages shipped whole are recorded.
 pub const MANIFEST_SCHEMA: u32 = 3;
@@ -138,10 +138,10 @@ pub fn manifest_bytes(manifest: &ArtifactManifest) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// The record of every file, sorted by path.
-pub fn file_records(files: &BTreeMap<String, ArtifactFile>) -> Vec<FileRecord> {
+/// The record of every file, in the order given (sorted by path when `files` is a path map).
+pub fn file_records<'f>(files: impl IntoIterator<Item = (&'f String, &'f ArtifactFile)>) -> Vec<FileRecord> {
     files
-        .iter()
+        .into_iter()
         .map(|(path, file)| FileRecord {
             path: path.clone(),
             sha256: sha256_hex(&file.bytes),

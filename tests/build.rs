@@ -189,6 +189,44 @@ fn a_payload_overlapping_the_output_is_refused() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("AB4749"));
 }
 
+/// Every name the layout gives a host, the shared runtime or agent-bundle (read from the layout, so a
+/// new host's folder is covered by itself) is refused as a payload name, naming who writes it.
+#[test]
+fn a_payload_may_not_take_a_name_the_layout_gives_anyone() {
+    let layout = agent_bundle::hosts::layout::layout();
+    let names = layout.reserved_names();
+    for folder in [".claude-plugin", ".codex-plugin", ".plugin", ".cursor-plugin", "gemini", "gemini-extension.json"] {
+        assert!(names.iter().any(|n| n == folder), "{folder} is not reserved: {names:?}");
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let root = Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
+    std::fs::create_dir_all(root.join("dist/files")).unwrap();
+    std::fs::write(root.join("dist/files/a.txt"), "a").unwrap();
+    for name in &names {
+        let config = format!(
+            "export default {{ targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini'], payload: {{ {}: './dist/files' }} }};\n",
+            serde_json::to_string(name).unwrap()
+        );
+        std::fs::write(root.join("agent-bundle.config.ts"), config).unwrap();
+        let loaded = agent_bundle::load(&root, &RealDisk);
+        let refused: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code.as_str() == "AB4741").collect();
+        assert_eq!(refused.len(), 1, "payload `{name}`: {:?}", loaded.diagnostics);
+        for claim in layout.claims_on_name(name) {
+            let owner = claim.owner.to_string();
+            assert!(
+                refused[0].message.contains(&owner),
+                "payload `{name}` does not name {owner}: {}",
+                refused[0].message
+            );
+            assert!(refused[0].message.contains(&claim.shown()), "payload `{name}`: {}", refused[0].message);
+        }
+    }
+    std::fs::write(root.join("agent-bundle.config.ts"), "export default { payload: { scripts: './dist/files' } };\n")
+        .unwrap();
+    let loaded = agent_bundle::load(&root, &RealDisk);
+    assert!(loaded.diagnostics.iter().all(|d| d.code.as_str() != "AB4741"), "{:?}", loaded.diagnostics);
+}
+
 #[test]
 fn inspect_shows_the_commands_the_built_documents_hold() {
     let (_guard, artifact) = build_bundle("showcase");

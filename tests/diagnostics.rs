@@ -17,6 +17,16 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
     (Code::PayloadOverlapsOutput, "tests/build.rs: a_payload_overlapping_the_output_is_refused"),
     (Code::OutputNotAnArtifact, "tests/build.rs: a_folder_agent_bundle_did_not_write_is_never_replaced"),
     (Code::ArtifactWriteFailed, "tests/build.rs: an_unwritable_output_is_reported"),
+    (
+        Code::UntrackedArtifactFiles,
+        "tests/incremental.rs: files_put_into_the_artifact_by_hand_are_kept_and_reported_and_old_outputs_still_go",
+    ),
+    (
+        Code::UntrackedFileInTheWay,
+        "tests/incremental.rs: a_hand_put_file_in_the_way_of_the_build_is_refused_and_nothing_is_written",
+    ),
+    // Normalising refuses every payload name that could collide (AB4741), so only a bundle slipped past it reaches this.
+    (Code::ArtifactPathCollision, "src/pipeline/emit/mod.rs: emit_refuses_a_payload_on_any_name_of_the_layout"),
 ];
 
 /// Builds a fixture into a temporary folder (nothing is ever written into `testdata/`) and returns

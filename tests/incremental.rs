@@ -416,3 +416,124 @@ fn state_of_a_deleted_output_is_evicted_by_a_later_build() {
         text.contains(&format!("\"{}\"", ws.output.display()))
     }));
 }
+
+/// Builds without `--json` and returns (success, stdout, stderr).
+fn build_text(ws: &Workspace) -> (bool, String, String) {
+    let output = cli()
+        .arg("build")
+        .arg("--root")
+        .arg(&ws.bundle)
+        .arg("--output")
+        .arg(&ws.output)
+        .arg("--cache-dir")
+        .arg(&ws.cache)
+        .output()
+        .unwrap();
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+    (output.status.success(), text(output.stdout), text(output.stderr))
+}
+
+fn strings(value: &serde_json::Value) -> Vec<String> {
+    value.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+/// Part 6 of the layout work: what no build wrote is never deleted without a word. A file, a
+/// symlink and an empty folder put into the artifact by hand survive a rebuild that changes the
+/// artifact, are reported (AB5004, `--explain`), and are not claimed by the new manifest; a file the
+/// previous build wrote and this one does not is still removed.
+#[test]
+fn files_put_into_the_artifact_by_hand_are_kept_and_reported_and_old_outputs_still_go() {
+    let ws = workspace("showcase");
+    build(&ws);
+    std::fs::write(ws.output.join("NOTES.md"), "my notes\n").unwrap();
+    std::fs::create_dir_all(ws.output.join("hooks/local")).unwrap();
+    std::fs::write(ws.output.join("hooks/local/run.sh"), "#!/bin/sh\n").unwrap();
+    std::fs::create_dir_all(ws.output.join("empty")).unwrap();
+    std::os::unix::fs::symlink("NOTES.md", ws.output.join("notes-link")).unwrap();
+
+    let config = ws.bundle.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap().replace("timeout: 30", "timeout: 45");
+    std::fs::write(&config, text).unwrap();
+    let summary = build(&ws);
+    let untracked = strings(&summary["untracked"]);
+    assert_eq!(untracked, ["NOTES.md", "empty/", "hooks/local/run.sh", "notes-link"], "{summary}");
+    let removed = strings(&summary["removed"]);
+    assert_eq!(removed.len(), 3, "the old hook's wrappers still go: {summary}");
+    assert!(!ws.output.join(&removed[0]).exists());
+    let warning = summary["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "AB5004");
+    let warning = warning.unwrap_or_else(|| panic!("no AB5004 in {summary}"));
+    assert_eq!(warning["severity"], "warning");
+    for path in &untracked {
+        assert!(warning["message"].as_str().unwrap().contains(&format!("`{path}`")), "{warning}");
+    }
+    let verdicts = summary["explain"]["files"].as_array().unwrap();
+    let listed: Vec<&str> =
+        verdicts.iter().filter(|f| f["action"] == "untracked").map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(listed, untracked.iter().map(String::as_str).collect::<Vec<_>>());
+
+    assert_eq!(std::fs::read_to_string(ws.output.join("NOTES.md")).unwrap(), "my notes\n");
+    assert_eq!(std::fs::read_to_string(ws.output.join("hooks/local/run.sh")).unwrap(), "#!/bin/sh\n");
+    assert!(ws.output.join("empty").is_dir());
+    assert_eq!(std::fs::read_link(ws.output.join("notes-link")).unwrap(), Path::new("NOTES.md"));
+    let manifest = agent_bundle::artifact::read_verified(
+        camino::Utf8Path::from_path(&ws.output).unwrap(),
+        &agent_bundle::io::RealDisk,
+    )
+    .unwrap();
+    assert!(
+        manifest.files.iter().all(|f| !untracked.contains(&f.path) && f.path != "empty"),
+        "the manifest claims a hand-put file"
+    );
+
+    // Another file, added to an artifact whose bundle did not change: still kept, and said.
+    std::fs::write(ws.output.join("TODO"), "later\n").unwrap();
+    let (ok, stdout, stderr) = build_text(&ws);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("warning[AB5004]") && stderr.contains("`TODO`"), "{stderr}");
+    assert!(stdout.contains("5 not agent-bundle's left in place"), "{stdout}");
+    assert!(ws.output.join("TODO").is_file() && ws.output.join("NOTES.md").is_file());
+}
+
+/// A hand-put file where the build now needs a folder (a payload named like it) or writes other
+/// bytes is refused (AB5005) and nothing is touched; the same bytes are simply taken over.
+#[test]
+fn a_hand_put_file_in_the_way_of_the_build_is_refused_and_nothing_is_written() {
+    let ws = workspace("showcase");
+    build(&ws);
+    std::fs::create_dir_all(ws.bundle.join("docs")).unwrap();
+    std::fs::write(ws.bundle.join("docs/guide.md"), "the guide\n").unwrap();
+    let config = ws.bundle.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("  targets: [", "  payload: { docs: './docs' },\n  targets: [");
+    std::fs::write(&config, text).unwrap();
+
+    std::fs::write(ws.output.join("docs"), "a file, not a folder\n").unwrap();
+    let before = read_tree(camino::Utf8Path::from_path(&ws.output).unwrap());
+    let (ok, _, stderr) = build_text(&ws);
+    assert!(!ok);
+    assert!(
+        stderr.contains("error[AB5005]") && stderr.contains("needs a folder there for `docs/guide.md`"),
+        "{stderr}"
+    );
+    assert_eq!(read_tree(camino::Utf8Path::from_path(&ws.output).unwrap()), before, "a refused build wrote");
+
+    std::fs::remove_file(ws.output.join("docs")).unwrap();
+    std::fs::create_dir_all(ws.output.join("docs")).unwrap();
+    std::fs::write(ws.output.join("docs/guide.md"), "my own guide\n").unwrap();
+    let (ok, _, stderr) = build_text(&ws);
+    assert!(!ok);
+    assert!(stderr.contains("error[AB5005]") && stderr.contains("the build writes `docs/guide.md` itself"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(ws.output.join("docs/guide.md")).unwrap(), "my own guide\n");
+
+    std::fs::write(ws.output.join("docs/guide.md"), "the guide\n").unwrap();
+    let summary = build(&ws);
+    assert!(strings(&summary["untracked"]).is_empty(), "{summary}");
+    assert!(summary["diagnostics"].as_array().unwrap().iter().all(|d| d["code"] != "AB5004"), "{summary}");
+    let manifest = agent_bundle::artifact::read_verified(
+        camino::Utf8Path::from_path(&ws.output).unwrap(),
+        &agent_bundle::io::RealDisk,
+    )
+    .unwrap();
+    assert!(manifest.files.iter().any(|f| f.path == "docs/guide.md"), "the payload's file is the build's now");
+}

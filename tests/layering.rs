@@ -7,7 +7,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("diagnostic", &["vocabulary"]),
     ("hosts", &["vocabulary", "diagnostic"]),
     ("io", &["vocabulary"]),
-    ("artifact", &["vocabulary", "io"]),
+    ("artifact", &["vocabulary", "hosts", "io"]),
     ("pipeline", &["vocabulary", "diagnostic", "hosts", "io", "artifact"]),
     ("build", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline"]),
     ("tools", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline", "build"]),

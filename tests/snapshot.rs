@@ -11,16 +11,25 @@ use common::copy_tree;
 struct Project {
     _temp: tempfile::TempDir,
     dir: PathBuf,
+    bundle: &'static str,
 }
 
 impl Project {
     /// The showcase bundle and its recorded inputs, with golden snapshots accepted.
     fn new() -> Project {
+        Project::of("showcase")
+    }
+
+    /// A bundle of `testdata/bundles` and its recorded inputs, if any, with golden snapshots accepted.
+    fn of(bundle: &'static str) -> Project {
         let temp = tempfile::tempdir().unwrap();
         let dir = temp.path().to_path_buf();
-        copy_tree(Path::new("testdata/bundles/showcase"), &dir.join("bundles/showcase"));
-        copy_tree(Path::new("snapshots/showcase/inputs"), &dir.join("snapshots/showcase/inputs"));
-        let project = Project { _temp: temp, dir };
+        copy_tree(&Path::new("testdata/bundles").join(bundle), &dir.join("bundles").join(bundle));
+        let inputs = Path::new("snapshots").join(bundle).join("inputs");
+        if inputs.is_dir() {
+            copy_tree(&inputs, &dir.join("snapshots").join(bundle).join("inputs"));
+        }
+        let project = Project { _temp: temp, dir, bundle };
         project.snapshot(&[]);
         assert!(project.snapshot(&["accept"]).status.success());
         assert!(project.snapshot(&["--check"]).status.success());
@@ -45,7 +54,7 @@ impl Project {
     }
 
     fn edit(&self, file: &str, from: &str, to: &str) {
-        let path = self.dir.join("bundles/showcase").join(file);
+        let path = self.dir.join("bundles").join(self.bundle).join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains(from), "{file} lacks {from}");
         std::fs::write(path, text.replace(from, to)).unwrap();
@@ -84,6 +93,58 @@ fn a_compiler_change_that_alters_a_matcher_is_summarised() {
     );
     assert!(stdout.contains("-        \"matcher\": \"^(?:Bash)$\""), "{stdout}");
     assert!(stdout.contains("+        \"matcher\": \"^(?:Bash|PowerShell)$\""), "{stdout}");
+}
+
+/// Copilot's flat entries (`bash`, `timeoutSec`) are read through its table: a changed timeout, which
+/// renames the hook, is described as a change of its entry.
+#[test]
+fn a_changed_copilot_entry_is_summarised() {
+    let project = Project::of("wrapper-matrix");
+    project.edit(
+        "agent-bundle.config.ts",
+        "    stop: { handler: './src/hooks/shape.ts', timeout: 2 },",
+        "    stop: { handler: './src/hooks/shape.ts', timeout: 5 },",
+    );
+    let (code, stdout) = project.check();
+    assert_eq!(code, Some(1));
+    let lines = summary_lines(&stdout);
+    let copilot = lines
+        .iter()
+        .find(|l| {
+            l.starts_with(
+                "copilot agentStop timeout: 2 s → 5 s (hooks/stop-shape-cc1c3254.copilot.mjs → hooks/stop-shape-",
+            )
+        })
+        .unwrap_or_else(|| panic!("no Copilot entry change in {lines:?}"));
+    assert!(copilot.ends_with(".copilot.mjs)"), "{copilot}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("gemini AfterAgent timeout: 2000 ms → 5000 ms")),
+        "Gemini counts milliseconds: {lines:?}"
+    );
+}
+
+/// Gemini CLI's manifest is `gemini/gemini-extension.json`, not a `plugin.json`: the layout says it is
+/// the host's manifest, so its changed keys are named.
+#[test]
+fn a_changed_gemini_manifest_is_summarised() {
+    let project = Project::of("wrapper-matrix");
+    project.edit(
+        "agent-bundle.config.ts",
+        "description: 'Result shapes for the wrapper golden tests.'",
+        "description: 'Every result shape, for the wrapper golden tests.'",
+    );
+    let (code, stdout) = project.check();
+    assert_eq!(code, Some(1));
+    let lines = summary_lines(&stdout);
+    assert!(
+        lines.contains(&"gemini gemini/gemini-extension.json description: \"Result shapes for the wrapper golden tests.\" → \"Every result shape, for the wrapper golden tests.\""),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"copilot .plugin/plugin.json description: \"Result shapes for the wrapper golden tests.\" → \"Every result shape, for the wrapper golden tests.\""),
+        "{lines:?}"
+    );
+    assert!(!lines.contains(&"the text changed"), "{lines:?}");
 }
 
 #[test]

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
+use crate::hosts::layout::{GITIGNORE_PATH, SHIPPED_DIR};
 use crate::io::stamp::{InputSet, Stamp};
 use crate::io::{CacheStore, Lookup, WriteOutcome};
-use crate::pipeline::bundle::SHIPPED_DIR;
 use crate::pipeline::emit::{Emitted, RUNTIME_PATH};
 use crate::pipeline::normalise::Hook;
 
@@ -143,6 +143,8 @@ pub enum FileAction {
     Written,
     Kept,
     Removed,
+    /// In the artifact, but written by no build: left as it is.
+    Untracked,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -340,6 +342,13 @@ pub fn explain(previous: &PreviousState, current: &BuildState, write: &WriteOutc
             reason: "no hook produces it any more".into(),
         });
     }
+    for path in &write.untracked {
+        files.push(FileVerdict {
+            path: path.clone(),
+            action: FileAction::Untracked,
+            reason: "no build wrote it (the previous manifest does not list it), so it was left in place".into(),
+        });
+    }
     for path in &write.written {
         let reason = file_reason(path, before, current, &hook_reasons, global);
         files.push(FileVerdict { path: path.clone(), action: FileAction::Written, reason });
@@ -376,7 +385,7 @@ fn file_reason(
         }
         return reasons.join("; ");
     }
-    if path.starts_with(&format!("{SHIPPED_DIR}/")) || path == "hooks/.gitignore" {
+    if path.starts_with(&format!("{SHIPPED_DIR}/")) || path == GITIGNORE_PATH {
         return "a package shipped whole (bundle.external) changed".into();
     }
     if path == MANIFEST_PATH {

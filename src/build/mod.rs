@@ -8,8 +8,8 @@ pub(crate) mod workspace;
 use camino::{Utf8Path, Utf8PathBuf};
 
 use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
-use crate::diagnostic::{self, Diagnostic, messages};
-use crate::io::{CacheStore, Disk, WriteError, WriteOutcome, write_artifact};
+use crate::diagnostic::{self, Diagnostic, Obstruction, messages};
+use crate::io::{CacheStore, Conflict, Disk, WriteError, WriteOutcome, write_artifact};
 use crate::pipeline::Loaded;
 use crate::pipeline::emit::{self, Emitted};
 use crate::vocabulary::target::Target;
@@ -208,9 +208,12 @@ pub fn build_with(
     loaded.diagnostics.extend(diagnostics);
     loaded.sources.extend(sources);
     if let Some(emitted) = emitted {
-        let previous = previous_hashes(&report.output, disk);
+        let previous = previous_hashes(&report.output, &emitted.files, disk);
         match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {
             Ok(outcome) => {
+                if !outcome.untracked.is_empty() {
+                    loaded.diagnostics.push(messages::untracked_artifact_files(&report.output, &outcome.untracked));
+                }
                 let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
                 let state = incremental::current_state(&hooks, &emitted, &emitted.manifest, &canonical_output);
                 let fingerprint =
@@ -233,6 +236,14 @@ pub fn build_with(
                 report.outcome = BuildOutcome::Built { emitted: Box::new(emitted), write: outcome, explanation };
             }
             Err(WriteError::NotAnArtifact) => loaded.diagnostics.push(messages::output_not_an_artifact(&report.output)),
+            Err(WriteError::InTheWay { path, conflict }) => {
+                let how = match &conflict {
+                    Conflict::Replaced => Obstruction::Replaced,
+                    Conflict::NeedsFolder { inner } => Obstruction::NeedsFolder { inner },
+                    Conflict::InsideFile { file } => Obstruction::InsideFile { file },
+                };
+                loaded.diagnostics.push(messages::untracked_in_the_way(&report.output, &path, how));
+            }
             Err(WriteError::Io(error)) => {
                 loaded.diagnostics.push(messages::artifact_write_failed(&report.output, &error))
             }
@@ -327,11 +338,33 @@ fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest>
     serde_json::from_str(&disk.read_to_string(&output.join(MANIFEST_PATH)).ok()?).ok()
 }
 
-/// The file hashes and modes the current artifact's manifest records (empty when there is none).
-fn previous_hashes(output: &Utf8Path, disk: &dyn Disk) -> std::collections::BTreeMap<String, (String, bool)> {
+/// The files the current artifact's manifest records with their hashes and modes (empty when there
+/// is none): what the previous build wrote, and so what this one may replace or remove. Read from any
+/// manifest schema (only `files[].path`, `sha256`, `executable`), so that an upgrade of agent-bundle
+/// still recognises its own files. A manifest that cannot be read at all vouches for nothing but the
+/// paths this build writes (`new_files`, with no hash, so they are rewritten): every other file is
+/// then kept and reported rather than removed.
+fn previous_hashes(
+    output: &Utf8Path,
+    new_files: &std::collections::BTreeMap<String, crate::io::ArtifactFile>,
+    disk: &dyn Disk,
+) -> std::collections::BTreeMap<String, (String, bool)> {
     let Ok(text) = disk.read_to_string(&output.join(MANIFEST_PATH)) else { return Default::default() };
-    let Ok(manifest) = serde_json::from_str::<ArtifactManifest>(&text) else { return Default::default() };
-    manifest.files.into_iter().map(|f| (f.path, (f.sha256, f.executable))).collect()
+    let records = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|manifest| manifest.get("files").and_then(serde_json::Value::as_array).cloned());
+    let Some(records) = records else {
+        return new_files.keys().map(|path| (path.clone(), (String::new(), false))).collect();
+    };
+    records
+        .iter()
+        .filter_map(|record| {
+            let path = record.get("path")?.as_str()?.to_string();
+            let sha256 = record.get("sha256").and_then(serde_json::Value::as_str).unwrap_or_default().to_string();
+            let executable = record.get("executable").and_then(serde_json::Value::as_bool).unwrap_or(false);
+            Some((path, (sha256, executable)))
+        })
+        .collect()
 }
 
 /// `path` made absolute without requiring it to exist (the output folder usually does not yet).
@@ -345,5 +378,34 @@ fn absolute(path: &Utf8Path, disk: &dyn Disk) -> Utf8PathBuf {
             .ok()
             .and_then(|cwd| Utf8PathBuf::from_path_buf(cwd).ok())
             .map_or_else(|| path.to_path_buf(), |cwd| crate::io::lexical_join(&cwd, path.as_str())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An artifact another agent-bundle version built (another schema, keys this one does not know)
+    /// still has its files recognised as the previous build's, so they are replaced and removed
+    /// rather than kept as files no build wrote.
+    #[test]
+    fn the_previous_builds_files_are_read_from_any_manifest_schema() {
+        let temp = tempfile::tempdir().unwrap();
+        let output = Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
+        let old = r#"{ "schema": 1, "wrappers": [], "files": [
+            { "path": "hooks/x.mjs", "sha256": "ab", "bytes": 1 },
+            { "path": "run.sh", "sha256": "cd", "bytes": 2, "executable": true } ] }"#;
+        std::fs::write(output.join(MANIFEST_PATH), old).unwrap();
+        let new_files = std::collections::BTreeMap::from([(
+            "hooks/y.mjs".to_string(),
+            crate::io::ArtifactFile::new(b"y".to_vec()),
+        )]);
+        let previous = previous_hashes(&output, &new_files, &crate::io::RealDisk);
+        assert_eq!(previous.len(), 2);
+        assert_eq!(previous["run.sh"], ("cd".to_string(), true));
+        // An unreadable manifest vouches only for what this build writes, which it rewrites.
+        std::fs::write(output.join(MANIFEST_PATH), "not JSON").unwrap();
+        let previous = previous_hashes(&output, &new_files, &crate::io::RealDisk);
+        assert_eq!(previous, std::collections::BTreeMap::from([("hooks/y.mjs".to_string(), (String::new(), false))]));
     }
 }

@@ -199,6 +199,7 @@ fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option
         "written": write.written,
         "kept": write.kept.len(),
         "removed": write.removed,
+        "untracked": write.untracked,
     });
     if let Some(explanation) = report.explanation() {
         let stats = report.bundle_stats();
@@ -261,6 +262,7 @@ fn print_build_report(
                     crate::build::incremental::FileAction::Written => "wrote",
                     crate::build::incremental::FileAction::Kept => "kept",
                     crate::build::incremental::FileAction::Removed => "removed",
+                    crate::build::incremental::FileAction::Untracked => "untracked",
                 };
                 writeln!(stdout, "{action:<8} {}: {}", file.path, file.reason)?;
             }
@@ -278,9 +280,13 @@ fn print_build_report(
                 stats.cached
             )?;
         }
+        let untracked = match write.untracked.len() {
+            0 => String::new(),
+            n => format!(", {n} not agent-bundle's left in place"),
+        };
         writeln!(
             stdout,
-            "Built {} to {}: {} file{} written, {} unchanged, {} removed; simulatable hooks: {}",
+            "Built {} to {}: {} file{} written, {} unchanged, {} removed{untracked}; simulatable hooks: {}",
             manifest.plugin.name,
             report.output,
             write.written.len(),

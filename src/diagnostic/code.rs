@@ -107,7 +107,7 @@ catalogue! {
     RouteRequiresUnmet = "AB4828", Error, "no selected host has every capability a route `requires`";
     RouteFailClosedNoDeny = "AB4829", Error, "`failClosed` on a route whose family cannot deny";
     // Payloads and prebuilt handlers (AB47xx).
-    ReservedPayloadName = "AB4741", Error, "a payload name collides with a folder the plugin layout reserves";
+    ReservedPayloadName = "AB4741", Error, "a payload name is not a plain folder name, or one the plugin layout gives a host, the shared runtime or agent-bundle";
     PayloadSourceMissing = "AB4742", Warning, "a payload's source folder does not exist";
     PayloadSourceOutsideRoot = "AB4743", Error, "a payload's source lies outside the bundle root";
     PrebuiltOutsidePayload = "AB4744", Error, "a prebuilt handler is not inside a declared payload";
@@ -139,6 +139,9 @@ catalogue! {
     // Writing and reading artifacts (AB5xxx, AB6xxx).
     OutputNotAnArtifact = "AB5001", Error, "the output folder exists and was not written by agent-bundle";
     ArtifactWriteFailed = "AB5002", Error, "the artifact could not be written";
+    ArtifactPathCollision = "AB5003", Error, "two parts of the build would write one artifact path, or a file where another needs a folder";
+    UntrackedArtifactFiles = "AB5004", Warning, "the output folder holds files no build wrote; the build keeps them";
+    UntrackedFileInTheWay = "AB5005", Error, "a file no build wrote stands where the build writes a file or needs a folder";
 }
 
 impl Serialize for Code {

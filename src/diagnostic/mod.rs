@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 pub use code::Code;
 pub use render::{render_human, render_json, to_json_value};
-pub use subject::{Found, HookSite, HostName};
+pub use subject::{Found, HookSite, HostName, Obstruction};
 
 use crate::vocabulary::source::Location;
 use crate::vocabulary::target::Target;

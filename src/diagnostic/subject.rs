@@ -27,6 +27,17 @@ pub struct HostName<'a> {
     pub version: &'a str,
 }
 
+/// How something no build wrote stands in a new artifact's way.
+#[derive(Clone, Copy, Debug)]
+pub enum Obstruction<'a> {
+    /// The build writes other bytes at its path.
+    Replaced,
+    /// The build needs a folder at its path, for `inner`.
+    NeedsFolder { inner: &'a str },
+    /// The build writes the file `file`, and this lies inside a folder of that name.
+    InsideFile { file: &'a str },
+}
+
 /// A value found where another kind was expected: its kind (`a string`) and a short preview.
 #[derive(Clone, Debug)]
 pub struct Found {

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 pub mod answer;
+pub mod layout;
 
 use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
 use crate::vocabulary::hook_event::HookEvent;
@@ -143,6 +144,14 @@ impl TimeoutUnit {
         match self {
             TimeoutUnit::Seconds => u64::from(seconds),
             TimeoutUnit::Milliseconds => u64::from(seconds) * 1000,
+        }
+    }
+
+    /// The unit's symbol, for showing a document's number (`10 s`, `10000 ms`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            TimeoutUnit::Seconds => "s",
+            TimeoutUnit::Milliseconds => "ms",
         }
     }
 }

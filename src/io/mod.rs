@@ -26,7 +26,7 @@ pub use recording::RecordingDisk;
 use camino::{Utf8Path, Utf8PathBuf};
 
 pub use cache::{CacheStore, Lookup};
-pub use writer::{WriteError, WriteOutcome, write_artifact};
+pub use writer::{Conflict, WriteError, WriteOutcome, write_artifact};
 
 /// What the pipeline asks of the file system.
 pub trait Disk {

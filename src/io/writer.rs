@@ -4,6 +4,11 @@
 //! exchanged in one `renameat2(RENAME_EXCHANGE)`. A reader, or a host, sees the old artifact or the new
 //! one, never a mix, whenever the build is killed. When nothing changed, nothing is written at all.
 //! Builds of the same output serialise on a lock file beside it.
+//!
+//! Only what the previous build wrote (its manifest lists it) is ever removed or replaced. Anything
+//! else found in the artifact (a file put there by hand, a symlink, an empty folder) is carried into
+//! the new artifact as it is and reported; one that stands where the new build writes a file or
+//! needs a folder makes the write refuse, before anything is touched.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -22,8 +27,11 @@ pub struct WriteOutcome {
     pub written: Vec<String>,
     /// Files kept as they were (same bytes; not rewritten).
     pub kept: Vec<String>,
-    /// Files of the previous artifact that the new one no longer has.
+    /// Files the previous build wrote that the new one no longer has.
     pub removed: Vec<String>,
+    /// What no build wrote (not in the previous manifest) and this build does not write: files,
+    /// symlinks and empty folders (ending in `/`), kept as they were.
+    pub untracked: Vec<String>,
 }
 
 /// Why an artifact could not be written.
@@ -31,7 +39,32 @@ pub struct WriteOutcome {
 pub enum WriteError {
     /// The output folder holds files agent-bundle did not write; nothing was touched.
     NotAnArtifact,
+    /// Something no build wrote stands where this build writes a file or needs a folder; nothing
+    /// was touched.
+    InTheWay {
+        path: String,
+        conflict: Conflict,
+    },
     Io(std::io::Error),
+}
+
+/// How an untracked path is in the new artifact's way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Conflict {
+    /// The build writes other bytes (or a file where this is a symlink) at the same path.
+    Replaced,
+    /// The build needs a folder here, for `inner`.
+    NeedsFolder { inner: String },
+    /// The build writes the file `file`, where this lies inside a folder.
+    InsideFile { file: String },
+}
+
+/// What the artifact folder holds at a path, found without following symlinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Found {
+    File,
+    Symlink,
+    EmptyDir,
 }
 
 impl From<std::io::Error> for WriteError {
@@ -44,9 +77,9 @@ impl From<std::io::Error> for WriteError {
 /// prove a killed build leaves the previous artifact whole.
 const FAULT_AFTER_WRITES: &str = "AGENT_BUNDLE_FAULT_AFTER_WRITES";
 
-/// Makes `output` hold exactly `files`. `marker` is the file that identifies a folder as ours;
-/// `previous` maps the current artifact's files to their recorded SHA-256 and mode (from its
-/// manifest).
+/// Makes `output` hold exactly `files`, besides what no build wrote. `marker` is the file that
+/// identifies a folder as ours; `previous` maps the files the previous build wrote to their recorded
+/// SHA-256 and mode (from its manifest, which is `marker`).
 /// `on_wait` is called once if another build holds the lock.
 pub fn write_artifact(
     output: &Utf8Path,
@@ -88,10 +121,24 @@ pub fn write_artifact(
             outcome.written.push(path.clone());
         }
     }
+    let mut untracked: BTreeMap<String, Found> = BTreeMap::new();
     if exists {
-        for path in crate::io::Disk::walk_files(&crate::io::RealDisk, output)? {
-            if !files.contains_key(&path) {
-                outcome.removed.push(path);
+        for (path, found) in walk_unfollowed(output)? {
+            let ours = previous.contains_key(&path) || path == marker;
+            if ours && found != Found::EmptyDir {
+                if !files.contains_key(&path) {
+                    outcome.removed.push(path);
+                }
+                continue;
+            }
+            if let Some(conflict) = in_the_way(output, &path, found, files) {
+                return Err(WriteError::InTheWay { path, conflict });
+            }
+            // An empty folder the build now writes into needs no carrying.
+            let absorbed = found == Found::EmptyDir && first_inside(files, &path).is_some();
+            if !files.contains_key(&path) && !absorbed {
+                outcome.untracked.push(if found == Found::EmptyDir { format!("{path}/") } else { path.clone() });
+                untracked.insert(path, found);
             }
         }
     }
@@ -122,6 +169,9 @@ pub fn write_artifact(
                 std::process::abort();
             }
         }
+        for (path, found) in &untracked {
+            carry(&output.join(path), &staging.join(path), *found)?;
+        }
         Ok(())
     })();
     if let Err(error) = assembled {
@@ -137,6 +187,82 @@ pub fn write_artifact(
         fs_err::rename(&staging, output)?;
     }
     Ok(outcome)
+}
+
+/// Whether an untracked `path` stands where the new artifact writes a file or needs a folder. A file
+/// with the bytes the build writes there is not in the way: nothing of it is lost.
+fn in_the_way(output: &Utf8Path, path: &str, found: Found, files: &BTreeMap<String, ArtifactFile>) -> Option<Conflict> {
+    if let Some(file) = files.get(path) {
+        return match found {
+            Found::File if std::fs::read(output.join(path)).is_ok_and(|old| old == file.bytes) => None,
+            _ => Some(Conflict::Replaced),
+        };
+    }
+    if found != Found::EmptyDir
+        && let Some(inner) = first_inside(files, path)
+    {
+        return Some(Conflict::NeedsFolder { inner: inner.to_string() });
+    }
+    let mut folder = path;
+    while let Some((parent, _)) = folder.rsplit_once('/') {
+        folder = parent;
+        if files.contains_key(folder) {
+            return Some(Conflict::InsideFile { file: folder.to_string() });
+        }
+    }
+    None
+}
+
+/// The first of `files` inside the folder `path`.
+fn first_inside<'f>(files: &'f BTreeMap<String, ArtifactFile>, path: &str) -> Option<&'f str> {
+    let prefix = format!("{path}/");
+    files.range(prefix.clone()..).next().map(|(inner, _)| inner.as_str()).filter(|inner| inner.starts_with(&prefix))
+}
+
+/// Carries an untracked entry into the staging folder as it is: a hard link of the file or of the
+/// symlink itself (Linux `link` does not follow it), a copy where linking fails, an empty folder.
+fn carry(from: &Utf8Path, to: &Utf8Path, found: Found) -> std::io::Result<()> {
+    if found == Found::EmptyDir {
+        return fs_err::create_dir_all(to);
+    }
+    if let Some(dir) = to.parent() {
+        fs_err::create_dir_all(dir)?;
+    }
+    if std::fs::hard_link(from, to).is_ok() {
+        return Ok(());
+    }
+    match found {
+        Found::Symlink => std::os::unix::fs::symlink(fs_err::read_link(from)?, to),
+        _ => fs_err::copy(from, to).map(|_| ()),
+    }
+}
+
+/// Every file, symlink and empty folder under `dir`, without following symlinks, as `/`-separated
+/// relative paths, sorted.
+fn walk_unfollowed(dir: &Utf8Path) -> std::io::Result<BTreeMap<String, Found>> {
+    let mut found = BTreeMap::new();
+    let mut pending = vec![(dir.to_path_buf(), String::new())];
+    while let Some((folder, relative)) = pending.pop() {
+        let mut empty = true;
+        for entry in fs_err::read_dir(&folder)? {
+            let entry = entry?;
+            empty = false;
+            let name = entry.file_name().into_string().map_err(|_| std::io::Error::other("non-UTF-8 file name"))?;
+            let path = if relative.is_empty() { name.clone() } else { format!("{relative}/{name}") };
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                pending.push((folder.join(&name), path));
+            } else if kind.is_symlink() {
+                found.insert(path, Found::Symlink);
+            } else {
+                found.insert(path, Found::File);
+            }
+        }
+        if empty && !relative.is_empty() {
+            found.insert(relative, Found::EmptyDir);
+        }
+    }
+    Ok(found)
 }
 
 /// Swaps two directories in one step (Linux `renameat2` with `RENAME_EXCHANGE`).

@@ -94,8 +94,7 @@ impl PluginFiles {
 }
 
 /// The names a README and a license file have at a bundle's root, in the order they are preferred.
-const README_NAMES: &[&str] = &["README.md"];
-const LICENSE_NAMES: &[&str] = &["LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING"];
+use crate::hosts::layout::{LICENSE_NAMES, README_NAMES};
 /// The icon taken when the config names none.
 const DEFAULT_ICON: &str = "icon.png";
 

@@ -40,7 +40,7 @@ fn is_module_extension(extension: &str) -> bool {
 }
 
 /// Where handler bundles go in the artifact.
-pub const HANDLERS_DIR: &str = "hooks/handlers";
+pub use crate::hosts::layout::HANDLERS_DIR;
 
 /// A handler to bundle: its root-relative path and where the config declares it.
 #[derive(Clone, Debug)]

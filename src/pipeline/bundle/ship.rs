@@ -15,11 +15,9 @@ use crate::artifact::ArtifactFile;
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::stamp::{InputSet, Recorded};
 
-/// Where shipped packages go: the `node_modules` Node finds from every bundle in `hooks/handlers`.
-pub const SHIPPED_DIR: &str = "hooks/node_modules";
-
-/// The `.gitignore` beside it: a plugin repository's own `node_modules/` rule must not drop it.
-pub const GITIGNORE_PATH: &str = "hooks/.gitignore";
+/// Where shipped packages go: the `node_modules` Node finds from every bundle in `hooks/handlers`;
+/// and the `.gitignore` beside it: a plugin repository's own `node_modules/` rule must not drop it.
+pub use crate::hosts::layout::{GITIGNORE_PATH, SHIPPED_DIR};
 const GITIGNORE: &str =
     "# Written by agent-bundle: these packages are part of the plugin (bundle.external).\n!node_modules/\n";
 

@@ -64,6 +64,60 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
     }
 }
 
+/// One entry of a host's hook document as read back: what [`hook_document`] wrote for a hook.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrittenEntry {
+    pub native_event: String,
+    pub command: String,
+    pub matcher: Option<String>,
+    /// The timeout as the document writes it, in the table's unit.
+    pub timeout: Option<Value>,
+    /// The entry's other keys: the host's fail-closed keys.
+    pub extra: Map<String, Value>,
+}
+
+/// Reads a host's hook document back by the same table that shaped it (the document format, the
+/// entry's command and timeout keys). An entry without a command string is skipped.
+pub fn read_hook_document(surface: &HookSurface, document: &Value) -> Vec<WrittenEntry> {
+    let mut found = Vec::new();
+    let Some(events) = document.get("hooks").and_then(Value::as_object) else { return found };
+    for (event, listed) in events {
+        for item in listed.as_array().into_iter().flatten() {
+            let matcher = item.get("matcher").and_then(Value::as_str).map(str::to_string);
+            let (handlers, command_key, timeout_key, known): (Vec<&Value>, &str, &str, Vec<&str>) = match surface
+                .document_format
+            {
+                DocumentFormat::Grouped => {
+                    let handlers = item.get("hooks").and_then(Value::as_array).into_iter().flatten().collect();
+                    (handlers, "command", "timeout", vec!["type", "command", "timeout"])
+                }
+                DocumentFormat::Flat => {
+                    let (command, timeout) = (surface.entry_command_key.as_str(), surface.entry_timeout_key.as_str());
+                    (vec![item], command, timeout, vec!["type", "matcher", command, timeout])
+                }
+            };
+            for handler in handlers {
+                let Some(command) = handler.get(command_key).and_then(Value::as_str) else { continue };
+                let extra = handler
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(key, _)| !known.contains(&key.as_str()))
+                    .map(|(key, value)| (key.clone(), value.clone()))
+                    .collect();
+                found.push(WrittenEntry {
+                    native_event: event.clone(),
+                    command: command.to_string(),
+                    matcher: matcher.clone(),
+                    timeout: handler.get(timeout_key).cloned(),
+                    extra,
+                });
+            }
+        }
+    }
+    found
+}
+
 /// The plugin manifest of one host.
 pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
     let mut manifest = json!({ "name": plugin.name });
@@ -98,6 +152,28 @@ mod tests {
             timeout_seconds,
             fail_closed_entry: None,
             command: "node \"${extensionPath}/hooks/x.mjs\"".into(),
+        }
+    }
+
+    #[test]
+    fn every_host_document_reads_back_as_it_was_written() {
+        for table in hosts::tables().iter().filter(|t| t.has_hooks()) {
+            let surface = table.hooks.as_ref().unwrap();
+            let mut fail_closed = entry(Some(10));
+            fail_closed.fail_closed_entry = Some(Map::from_iter([("failClosed".to_string(), Value::Bool(true))]));
+            let mut open = entry(None);
+            open.native_event = "Stop".into();
+            open.matcher = None;
+            let document = hook_document(surface, &[fail_closed, open]);
+            let read = read_hook_document(surface, &document);
+            assert_eq!(read.len(), 2, "{}: {document}", table.target);
+            assert_eq!(read[0].native_event, "BeforeTool");
+            assert_eq!(read[0].command, "node \"${extensionPath}/hooks/x.mjs\"");
+            assert_eq!(read[0].matcher.as_deref(), Some("^(?:run_shell_command)$"));
+            assert_eq!(read[0].timeout, Some(surface.timeout_unit.of(10).into()), "{}", table.target);
+            assert_eq!(read[0].extra, Map::from_iter([("failClosed".to_string(), Value::Bool(true))]));
+            assert_eq!((read[1].matcher.as_ref(), read[1].timeout.as_ref()), (None, None));
+            assert!(read[1].extra.is_empty(), "{}: {:?}", table.target, read[1].extra);
         }
     }
 

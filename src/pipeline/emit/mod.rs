@@ -2,6 +2,7 @@
 //! (D4 in docs/decisions.md). Nothing here touches the disk except through [`Disk`] reads of sources; the
 //! result is a map of artifact paths to bytes that the I/O layer writes in one step.
 
+mod assembly;
 mod documents;
 mod shared;
 mod wrapper;
@@ -10,7 +11,7 @@ use std::collections::BTreeMap;
 
 use camino::Utf8Path;
 
-pub use documents::{DocumentEntry, hook_document, plugin_manifest};
+pub use documents::{DocumentEntry, hook_document, plugin_manifest, read_hook_document};
 pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, starts_child_processes, wrapper_source};
 
 use crate::artifact::{
@@ -19,6 +20,7 @@ use crate::artifact::{
 };
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
+use crate::hosts::layout::{self, Role};
 use crate::io::stamp::InputSet;
 use crate::io::{Disk, lexical_join};
 use crate::pipeline::Bundle;
@@ -27,6 +29,7 @@ use crate::pipeline::normalise::Handler;
 use crate::pipeline::plan::Delivery;
 use crate::vocabulary::source::SourceFile;
 use crate::vocabulary::target::Target;
+use assembly::{Assembly, Producer};
 
 /// The name and version written into generated files.
 pub fn generator() -> String {
@@ -124,11 +127,15 @@ pub fn emit(
     let mut shared_routes: Vec<shared::SharedRoute> = Vec::new();
     let mut shared_hosts: Vec<Target> = Vec::new();
 
-    let mut files: BTreeMap<String, ArtifactFile> = std::mem::take(&mut bundled.shipped.files);
+    let mut files = Assembly::default();
+    for (path, file) in std::mem::take(&mut bundled.shipped.files) {
+        files.add(path, file, Producer::Shipped);
+    }
     let mut read = std::mem::take(&mut bundled.shipped.inputs);
-    for handler in bundled.handlers.values() {
-        files.insert(handler.path.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()));
-        files.insert(handler.map_path(), ArtifactFile::new(handler.map.as_bytes().to_vec()));
+    let bundle_of = |handler: &str| Producer::Bundle { handler: handler.to_string() };
+    for (source, handler) in &bundled.handlers {
+        files.add(handler.path.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()), bundle_of(source));
+        files.add(handler.map_path(), ArtifactFile::new(handler.map.as_bytes().to_vec()), bundle_of(source));
         read.extend(&handler.inputs);
     }
     let mut index = Vec::new();
@@ -187,12 +194,13 @@ pub fn emit(
                     }
                     // A host with a folder of its own gets its own copy of the bundle (and of the
                     // runtime, below): its plugin is that folder, installed without the rest.
-                    let folder = table.hooks.as_ref().and_then(|s| s.folder.as_deref());
+                    let folder = layout::layout().host(target).and_then(|paths| paths.folder);
                     let bundle_path = match folder {
                         Some(folder) => {
                             let copy = format!("{folder}/{}", handler.path);
-                            files.insert(copy.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()));
-                            files.insert(format!("{copy}.map"), ArtifactFile::new(handler.map.as_bytes().to_vec()));
+                            let (code, map) = (handler.code.as_bytes(), handler.map.as_bytes());
+                            files.add(copy.clone(), ArtifactFile::new(code.to_vec()), bundle_of(path));
+                            files.add(format!("{copy}.map"), ArtifactFile::new(map.to_vec()), bundle_of(path));
                             folders.insert(folder.to_string());
                             copy
                         }
@@ -200,7 +208,8 @@ pub fn emit(
                     };
                     let specifier = relative_specifier(&file, &bundle_path);
                     let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
-                    files.insert(file.clone(), ArtifactFile::new(source.into_bytes()));
+                    let producer = Producer::Wrapper { hook: hook.name.clone(), target };
+                    files.add(file.clone(), ArtifactFile::new(source.into_bytes()), producer);
                     index.push(IndexRow {
                         host: target,
                         id: hook.id.clone(),
@@ -241,37 +250,43 @@ pub fn emit(
             });
         }
     }
+    let runtime = || ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec());
     if !index.is_empty() {
-        files.insert(RUNTIME_PATH.to_string(), ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec()));
+        files.add(RUNTIME_PATH.to_string(), runtime(), Producer::Runtime);
     }
     for folder in &folders {
-        files.insert(format!("{folder}/{RUNTIME_PATH}"), ArtifactFile::new(RUNTIME_SOURCE.as_bytes().to_vec()));
+        files.add(format!("{folder}/{RUNTIME_PATH}"), runtime(), Producer::Runtime);
         // Packages shipped whole, where that folder's bundles import them from.
-        let shipped: Vec<(String, ArtifactFile)> = files
-            .iter()
-            .filter(|(path, _)| {
+        let shipped: Vec<(String, ArtifactFile, Producer)> = files
+            .entries()
+            .filter(|(path, _, _)| {
                 path.strip_prefix(SHIPPED_DIR).is_some_and(|rest| rest.starts_with('/'))
                     || path.as_str() == GITIGNORE_PATH
             })
-            .map(|(path, file)| (format!("{folder}/{path}"), file.clone()))
+            .map(|(path, file, producer)| (format!("{folder}/{path}"), file.clone(), producer.clone()))
             .collect();
-        files.extend(shipped);
+        for (path, file, producer) in shipped {
+            files.add(path, file, producer);
+        }
     }
     let mut mcp_documents: BTreeMap<Target, String> = BTreeMap::new();
     if let Some(epoch) = &epoch {
         let plugin = &bundle.plugin;
         let version = plugin.version.as_deref().unwrap_or("0.0.0");
-        files.insert(shared::SERVER_PATH.to_string(), ArtifactFile::new(shared::SERVER_SOURCE.as_bytes().to_vec()));
+        let server = ArtifactFile::new(shared::SERVER_SOURCE.as_bytes().to_vec());
+        files.add(shared::SERVER_PATH.to_string(), server, Producer::SharedServer);
         let entry = shared::server_entry(&plugin.name, version, epoch, &shared_routes, &generator());
-        files.insert(shared::entry_path(&plugin.name), ArtifactFile::new(entry.into_bytes()));
+        files.add(shared::entry_path(&plugin.name), ArtifactFile::new(entry.into_bytes()), Producer::SharedServer);
         for target in &shared_hosts {
             let surface = hosts::table(*target).hooks.as_ref().expect("built hosts have hooks");
             let document = surface.mcp_server.supported().expect("shared deliveries only where a server is hosted");
-            files.insert(
-                document.document.clone(),
+            let path = layout::layout().host(*target).and_then(|paths| paths.mcp_document).expect("a hosted server");
+            files.add(
+                path.to_string(),
                 ArtifactFile::new(json_bytes(&shared::mcp_document(&plugin.name, document))),
+                Producer::HostFile { target: *target, role: Role::McpDocument },
             );
-            mcp_documents.insert(*target, document.document.clone());
+            mcp_documents.insert(*target, path.to_string());
         }
     }
 
@@ -279,29 +294,33 @@ pub fn emit(
     for (target, entries) in &entries {
         let table = hosts::table(*target);
         let surface = table.hooks.as_ref().expect("built hosts have hooks");
-        files.insert(surface.document.clone(), ArtifactFile::new(json_bytes(&hook_document(surface, entries))));
-        files
-            .insert(surface.manifest.clone(), ArtifactFile::new(json_bytes(&plugin_manifest(surface, &bundle.plugin))));
+        let paths = layout::layout().host(*target).expect("built hosts have hooks");
+        let host_file = |role| Producer::HostFile { target: *target, role };
+        let document = ArtifactFile::new(json_bytes(&hook_document(surface, entries)));
+        files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
+        let manifest = ArtifactFile::new(json_bytes(&plugin_manifest(surface, &bundle.plugin)));
+        files.add(paths.manifest.to_string(), manifest, host_file(Role::PluginManifest));
         manifest_hosts.insert(
             *target,
             ManifestHost {
                 revision: table.revision.clone(),
                 table_digest: hosts::table_digest(*target),
-                manifest: surface.manifest.clone(),
-                document: surface.document.clone(),
+                manifest: paths.manifest.to_string(),
+                document: paths.document.to_string(),
                 mcp_document: mcp_documents.get(target).cloned(),
             },
         );
     }
 
     // The plugin's README, license file and icon: what a plugin directory shows next to the hooks.
-    let icon_paths: Vec<&str> = hosts.iter().filter_map(|t| hosts::table(*t).hooks.as_ref()?.icon.as_deref()).collect();
+    let icon_paths: Vec<&str> = hosts.iter().filter_map(|t| layout::layout().host(*t)?.icon).collect();
     for (source, destination) in bundle.plugin.files.placed(&icon_paths) {
         let absolute = root.join(source);
         let (recorded, bytes) = crate::io::stamp::Recorded::read_file(&absolute);
         match bytes {
             Some(bytes) => {
-                files.insert(destination.to_string(), ArtifactFile::new(bytes));
+                let producer = Producer::PluginFile { source: source.to_string() };
+                files.add(destination.to_string(), ArtifactFile::new(bytes), producer);
                 read.files.insert(absolute.to_string(), recorded);
             }
             None => diagnostics.push(messages::payload_missing_at_build("plugin", source)),
@@ -312,10 +331,17 @@ pub fn emit(
         // Hosts with a folder of their own find the payload there (their commands are relative to it).
         let mut destinations: Vec<String> = vec![payload.name.clone()];
         for target in payload.targets.iter().filter(|t| hosts.contains(t)) {
-            if let Some(folder) = hosts::table(*target).hooks.as_ref().and_then(|s| s.folder.as_deref()) {
-                destinations.push(format!("{folder}/{}", payload.name));
+            if let Some(folder) = layout::layout().host(*target).and_then(|paths| paths.folder) {
+                let destination = format!("{folder}/{}", payload.name);
+                if !destinations.contains(&destination) {
+                    destinations.push(destination);
+                }
             }
         }
+        for destination in &destinations {
+            files.check_payload_folder(destination, &payload.name);
+        }
+        let producer = Producer::Payload { name: payload.name.clone() };
         let source = lexical_join(root, &payload.source);
         match disk.walk_files(&source) {
             Ok(paths) => {
@@ -326,7 +352,7 @@ pub fn emit(
                             let executable = disk.is_executable(&file);
                             for destination in &destinations {
                                 let copy = ArtifactFile { bytes: bytes.clone(), executable };
-                                files.insert(format!("{destination}/{path}"), copy);
+                                files.add(format!("{destination}/{path}"), copy, producer.clone());
                             }
                         }
                         Err(error) => diagnostics.push(messages::payload_missing_at_build(
@@ -344,6 +370,8 @@ pub fn emit(
         return Staged { value: Emission { emitted: None, sources }, diagnostics };
     }
 
+    // The manifest lists every other file; it is added last, through the same check.
+    let records = file_records(files.entries().map(|(path, file, _)| (path, file)));
     index.sort_by(|a, b| (a.host, &a.id).cmp(&(b.host, &b.id)));
     let manifest = ArtifactManifest {
         schema: MANIFEST_SCHEMA,
@@ -357,9 +385,16 @@ pub fn emit(
         hosts: manifest_hosts,
         hooks: index,
         shipped: std::mem::take(&mut bundled.shipped.packages),
-        files: file_records(&files),
+        files: records,
     };
-    files.insert(MANIFEST_PATH.to_string(), ArtifactFile::new(manifest_bytes(&manifest)));
+    files.add(MANIFEST_PATH.to_string(), ArtifactFile::new(manifest_bytes(&manifest)), Producer::Manifest);
+    let files = match files.finish() {
+        Ok(files) => files,
+        Err(collisions) => {
+            diagnostics.extend(collisions);
+            return Staged { value: Emission { emitted: None, sources }, diagnostics };
+        }
+    };
     let emitted = Emitted { files, manifest, inputs, products, read, stats: bundled.stats };
     Staged { value: Emission { emitted: Some(emitted), sources }, diagnostics }
 }
@@ -389,5 +424,48 @@ mod tests {
     fn relative_specifiers_between_artifact_files() {
         assert_eq!(relative_specifier("hooks/x.claude.mjs", "hooks/handlers/src/a.mjs"), "./handlers/src/a.mjs");
         assert_eq!(relative_specifier("hooks/handlers/src/a.mjs", "hooks/handlers/lib/b.mjs"), "../lib/b.mjs");
+    }
+
+    /// A payload on every name the layout reserves (read from it, so a new host's folder is covered
+    /// by itself), slipped past normalising: emit refuses it, naming the payload and the owner, and
+    /// writes nothing.
+    #[test]
+    fn emit_refuses_a_payload_on_any_name_of_the_layout() {
+        let disk = crate::io::RealDisk;
+        let root = disk.canonicalize(Utf8Path::new("testdata/bundles/ported-guards")).unwrap();
+        let loaded = crate::pipeline::load(&root, &disk);
+        let bundle = loaded.bundle.expect("the bundle loads");
+        let hosts = bundle.normalised.targets.clone();
+        assert!(hosts.contains(&Target::Gemini), "a host with a folder of its own is built");
+        let temp = tempfile::tempdir().unwrap();
+        let temp = camino::Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
+        let cache = crate::io::CacheStore::new(temp.join("cache"));
+        let clean = emit(&bundle, &root, &hosts, &temp.join("artifact"), &disk, Some(&cache));
+        assert!(clean.value.emitted.is_some(), "{:?}", clean.diagnostics);
+        for name in layout::layout().reserved_names() {
+            let mut bundle = bundle.clone();
+            let payload = crate::pipeline::normalise::Payload {
+                name: name.clone(),
+                source: "src".into(),
+                targets: hosts.clone(),
+            };
+            bundle.normalised.payloads.push(payload);
+            let staged = emit(&bundle, &root, &hosts, &temp.join("artifact"), &disk, Some(&cache));
+            assert!(staged.value.emitted.is_none(), "payload `{name}` was emitted");
+            let collisions: Vec<&str> = staged
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == crate::diagnostic::Code::ArtifactPathCollision)
+                .map(|d| d.message.as_str())
+                .collect();
+            assert!(!collisions.is_empty(), "payload `{name}`: {:?}", staged.diagnostics);
+            for claim in layout::layout().claims_on_name(&name) {
+                let owner = claim.owner.to_string();
+                assert!(
+                    collisions.iter().any(|m| m.contains(&owner) && m.contains(&format!("payload `{name}`"))),
+                    "payload `{name}` vs {owner}: {collisions:?}"
+                );
+            }
+        }
     }
 }

@@ -9,13 +9,8 @@ use crate::vocabulary::digest::Sha256Hex;
 
 /// The server's code, embedded in the binary.
 pub const SERVER_SOURCE: &str = include_str!("server.mjs");
-/// Its artifact path.
-pub const SERVER_PATH: &str = "mcp/agent-bundle-server.mjs";
-
-/// The entry the host starts: `mcp/<plugin>-runtime.mjs`.
-pub fn entry_path(plugin: &str) -> String {
-    format!("mcp/{plugin}-runtime.mjs")
-}
+/// Its artifact path; the entry the host starts is `mcp/<plugin>-runtime.mjs`.
+pub use crate::hosts::layout::{SERVER_PATH, shared_runtime_entry as entry_path};
 
 /// The MCP server's name in the hosts' documents.
 pub fn server_name(plugin: &str) -> String {

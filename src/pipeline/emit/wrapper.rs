@@ -11,7 +11,7 @@ use crate::vocabulary::canonical::ResultPart;
 /// The shared runtime, embedded in the binary and written next to the wrappers.
 pub const RUNTIME_SOURCE: &str = include_str!("runtime.mjs");
 /// Its artifact path.
-pub const RUNTIME_PATH: &str = "hooks/agent-bundle-runtime.mjs";
+pub use crate::hosts::layout::RUNTIME_PATH;
 
 /// Whether bundled code may start child processes, whose inherited stdout the runtime must keep off
 /// the answer channel. A textual test over the bundle: a false positive only costs the module load.

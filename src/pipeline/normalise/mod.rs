@@ -26,10 +26,6 @@ use crate::vocabulary::target::Target;
 
 pub use crate::vocabulary::canonical::HANDLER_EXTENSIONS;
 
-/// Payload names the plugin layout keeps for itself.
-const RESERVED_PAYLOAD_NAMES: &[&str] =
-    &["hooks", ".claude-plugin", ".codex-plugin", ".cursor-plugin", "agent-bundle.manifest.json"];
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Hook {
@@ -257,11 +253,17 @@ impl Normaliser<'_> {
         let mut payloads = Vec::new();
         for declaration in declarations {
             let name = &declaration.name;
-            if RESERVED_PAYLOAD_NAMES.contains(&name.value.as_str())
-                || name.value.contains('/')
-                || name.value.is_empty()
-            {
-                self.diagnostics.push(messages::reserved_payload_name(&name.value, &name.at));
+            if matches!(name.value.as_str(), "" | "." | "..") || name.value.contains(['/', '\\']) {
+                self.diagnostics.push(messages::invalid_payload_name(&name.value, &name.at));
+                continue;
+            }
+            let layout = crate::hosts::layout::layout();
+            let taken = layout.claims_on_name(&name.value);
+            if !taken.is_empty() {
+                let taken: Vec<(String, &str, String)> =
+                    taken.iter().map(|c| (c.owner.to_string(), c.role.described(), c.shown())).collect();
+                let folders: Vec<&str> = layout.host_folders().map(|(_, folder)| folder).collect();
+                self.diagnostics.push(messages::reserved_payload_name(&name.value, &taken, &folders, &name.at));
                 continue;
             }
             let targets = match &declaration.targets {

@@ -8,11 +8,7 @@ use crate::vocabulary::target::Target;
 /// `hooks/<name>.<host>.mjs` when it reaches several (all its hosts, whatever a build narrows to,
 /// so that a narrowed build writes the same file names); under the host's own folder when it has one.
 pub fn wrapper_path(hook: &Hook, target: Target, hosts_reached: usize, folder: Option<&str>) -> String {
-    let file = if hosts_reached == 1 {
-        format!("hooks/{}.mjs", hook.name)
-    } else {
-        format!("hooks/{}.{}.mjs", hook.name, target)
-    };
+    let file = crate::hosts::layout::wrapper_file(&hook.name, (hosts_reached > 1).then_some(target));
     match folder {
         Some(folder) => format!("{folder}/{file}"),
         None => file,

@@ -1,11 +1,17 @@
 //! Comparing a golden snapshot with a new one: a unified diff of the text (`similar`), and a summary
-//! of what changed in the terms a reviewer cares about.
+//! of what changed in the terms a reviewer cares about. Documents are read through the artifact
+//! layout: which of a host's files is its hook document, plugin manifest or MCP document, and the
+//! hook document's shape and keys, come from the host's table, never from a file name.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
 use super::render::SnapshotData;
+use crate::hosts::HookSurface;
+use crate::hosts::layout::{Role, layout};
+use crate::pipeline::emit::read_hook_document;
+use crate::vocabulary::target::Target;
 
 /// The unified diff between two snapshot texts.
 pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
@@ -20,42 +26,62 @@ pub fn unified_diff(old: &str, new: &str, path: &str) -> String {
 #[derive(Clone, Debug, PartialEq)]
 struct Entry {
     matcher: Option<String>,
-    timeout: Option<Value>,
+    /// As the document writes it, with the table's unit (`10 s`, `10000 ms`).
+    timeout: Option<String>,
     /// The entry carries a host's fail-closed keys (`onFailure: "block"`, `failClosed: true`).
     fail_closed: bool,
 }
 
-/// Whether a document entry carries the fail-closed keys of any host table.
-fn has_fail_closed_keys(handler: &Value) -> bool {
-    crate::hosts::tables().iter().filter_map(|t| t.hooks.as_ref()).flat_map(|s| s.events.values()).any(|event| {
+/// Whether an entry's own keys are the host's fail-closed keys of some event.
+fn has_fail_closed_keys(surface: &HookSurface, extra: &serde_json::Map<String, Value>) -> bool {
+    surface.events.values().chain(surface.families.values()).any(|event| {
         let entry = event.supported().ok().and_then(|m| m.fail_closed.as_ref()).and_then(|f| f.entry.as_ref());
-        entry.is_some_and(|keys| keys.iter().all(|(k, v)| handler.get(k) == Some(v)))
+        entry.is_some_and(|keys| keys.iter().all(|(k, v)| extra.get(k) == Some(v)))
     })
 }
 
-/// (native event, command) → entry, from a Claude/Codex (grouped) or Cursor (flat) hook document.
-fn entries(document: &Value) -> BTreeMap<(String, String), Entry> {
-    let mut found = BTreeMap::new();
-    let Some(events) = document.get("hooks").and_then(Value::as_object) else { return found };
-    for (event, groups) in events {
-        for group in groups.as_array().into_iter().flatten() {
-            let matcher = group.get("matcher").and_then(Value::as_str).map(str::to_string);
-            let handlers: Vec<&Value> = match group.get("hooks").and_then(Value::as_array) {
-                Some(handlers) => handlers.iter().collect(),
-                None => vec![group],
+/// (native event, command) → entry, read from a host's hook document by its table.
+fn entries(surface: &HookSurface, document: &Value) -> BTreeMap<(String, String), Entry> {
+    read_hook_document(surface, document)
+        .into_iter()
+        .map(|written| {
+            let entry = Entry {
+                matcher: written.matcher,
+                timeout: written.timeout.map(|t| format!("{t} {}", surface.timeout_unit.symbol())),
+                fail_closed: has_fail_closed_keys(surface, &written.extra),
             };
-            for handler in handlers {
-                let Some(command) = handler.get("command").and_then(Value::as_str) else { continue };
-                let entry = Entry {
-                    matcher: matcher.clone(),
-                    timeout: handler.get("timeout").cloned(),
-                    fail_closed: has_fail_closed_keys(handler),
-                };
-                found.insert((event.clone(), command.to_string()), entry);
-            }
+            ((written.native_event, written.command), entry)
+        })
+        .collect()
+}
+
+/// What a snapshot's document is to its host, by the layout: `None` for a file the layout does not
+/// give that host (a snapshot of another layout), which is then compared key by key.
+fn document_role(target: &str, path: &str) -> Option<(Role, &'static HookSurface)> {
+    let target = Target::from_name(target)?;
+    let surface = crate::hosts::table(target).hooks.as_ref()?;
+    Some((layout().document_role(target, path)?, surface))
+}
+
+/// One line per top-level key of two JSON objects that differs (`description: A → B`); with
+/// `under`, the keys of that member instead (`mcpServers.<name>`).
+fn describe_keys(lines: &mut Vec<String>, prefix: &str, before: &Value, after: &Value, under: Option<&str>) {
+    let (before, after, shown) = match under {
+        Some(key) => (&before[key], &after[key], format!("{key}.")),
+        None => (before, after, String::new()),
+    };
+    let keys: BTreeSet<&String> =
+        before.as_object().into_iter().chain(after.as_object()).flat_map(|o| o.keys()).collect();
+    for key in keys {
+        if before.get(key) != after.get(key) {
+            let json = |value: Option<&Value>| value.map(crate::vocabulary::json::compact);
+            lines.push(format!(
+                "{prefix} {shown}{key}: {} → {}",
+                show(json(before.get(key)).as_ref()),
+                show(json(after.get(key)).as_ref())
+            ));
         }
     }
-    found
 }
 
 fn describe_entry_change(lines: &mut Vec<String>, target: &str, event: &str, file: &str, a: &Entry, b: &Entry) {
@@ -111,6 +137,55 @@ fn show(value: Option<&impl std::fmt::Display>) -> String {
     value.map_or_else(|| "none".to_string(), |v| v.to_string())
 }
 
+/// What changed in one host hook document: matchers, timeouts and failure policies per native event,
+/// entries gained and lost, and hooks renamed by a changed declaration.
+fn describe_document_change(
+    lines: &mut Vec<String>,
+    target: &str,
+    surface: &HookSurface,
+    before: &Value,
+    after: &Value,
+) {
+    let (then, now) = (entries(surface, before), entries(surface, after));
+    let keys: BTreeSet<&(String, String)> = then.keys().chain(now.keys()).collect();
+    // A changed declaration renames its hook: pair what one event lost with what it gained
+    // under the same `<event>-<handler>` stem, and describe the change instead.
+    let mut lost: Vec<&(String, String)> = keys.iter().copied().filter(|k| !now.contains_key(*k)).collect();
+    let mut gained: Vec<&(String, String)> = keys.iter().copied().filter(|k| !then.contains_key(*k)).collect();
+    let mut pairs = Vec::new();
+    lost.retain(|old| {
+        let position = gained.iter().position(|new| new.0 == old.0 && stem(&new.1) == stem(&old.1));
+        match position {
+            Some(index) => {
+                pairs.push((*old, gained.remove(index)));
+                false
+            }
+            None => true,
+        }
+    });
+    for key @ (event, command) in keys {
+        let file = short_command(command);
+        if let (Some(a), Some(b)) = (then.get(key), now.get(key)) {
+            describe_entry_change(lines, target, event, &file, a, b);
+        }
+    }
+    for (old, new) in pairs {
+        let (a, b) = (&then[old], &now[new]);
+        let file = format!("{} → {}", short_command(&old.1), short_command(&new.1));
+        if a == b {
+            lines.push(format!("{target} {} renamed {file}", old.0));
+        } else {
+            describe_entry_change(lines, target, &old.0, &file, a, b);
+        }
+    }
+    for (event, command) in lost {
+        lines.push(format!("{target} {event} loses {}", short_command(command)));
+    }
+    for (event, command) in gained {
+        lines.push(format!("{target} {event} gains {}", short_command(command)));
+    }
+}
+
 /// What changed, one line each: matchers and timeouts per host event, hooks added and removed,
 /// manifest fields, and wrapper answers.
 pub fn summarise(old: &SnapshotData, new: &SnapshotData) -> Vec<String> {
@@ -125,60 +200,15 @@ pub fn summarise(old: &SnapshotData, new: &SnapshotData) -> Vec<String> {
         match (before, after) {
             (None, Some(_)) => lines.push(format!("{target} {path} added")),
             (Some(_), None) => lines.push(format!("{target} {path} removed")),
-            (Some(before), Some(after)) if path.ends_with("plugin.json") => {
-                let keys: BTreeSet<&String> =
-                    before.as_object().into_iter().chain(after.as_object()).flat_map(|o| o.keys()).collect();
-                for key in keys {
-                    if before.get(key) != after.get(key) {
-                        lines.push(format!(
-                            "{target} {path} {key}: {} → {}",
-                            show(before.get(key)),
-                            show(after.get(key))
-                        ));
-                    }
+            (Some(before), Some(after)) => match document_role(target, path) {
+                Some((Role::HookDocument, surface)) => {
+                    describe_document_change(&mut lines, target, surface, before, after);
                 }
-            }
-            (Some(before), Some(after)) => {
-                let (then, now) = (entries(before), entries(after));
-                let keys: BTreeSet<&(String, String)> = then.keys().chain(now.keys()).collect();
-                // A changed declaration renames its hook: pair what one event lost with what it gained
-                // under the same `<event>-<handler>` stem, and describe the change instead.
-                let mut lost: Vec<&(String, String)> = keys.iter().copied().filter(|k| !now.contains_key(*k)).collect();
-                let mut gained: Vec<&(String, String)> =
-                    keys.iter().copied().filter(|k| !then.contains_key(*k)).collect();
-                let mut pairs = Vec::new();
-                lost.retain(|old| {
-                    let position = gained.iter().position(|new| new.0 == old.0 && stem(&new.1) == stem(&old.1));
-                    match position {
-                        Some(index) => {
-                            pairs.push((*old, gained.remove(index)));
-                            false
-                        }
-                        None => true,
-                    }
-                });
-                for key @ (event, command) in keys {
-                    let file = short_command(command);
-                    if let (Some(a), Some(b)) = (then.get(key), now.get(key)) {
-                        describe_entry_change(&mut lines, target, event, &file, a, b);
-                    }
+                Some((Role::McpDocument, _)) => {
+                    describe_keys(&mut lines, &format!("{target} {path}"), before, after, Some("mcpServers"));
                 }
-                for (old, new) in pairs {
-                    let (a, b) = (&then[old], &now[new]);
-                    let file = format!("{} → {}", short_command(&old.1), short_command(&new.1));
-                    if a == b {
-                        lines.push(format!("{target} {} renamed {file}", old.0));
-                    } else {
-                        describe_entry_change(&mut lines, target, &old.0, &file, a, b);
-                    }
-                }
-                for (event, command) in lost {
-                    lines.push(format!("{target} {event} loses {}", short_command(command)));
-                }
-                for (event, command) in gained {
-                    lines.push(format!("{target} {event} gains {}", short_command(command)));
-                }
-            }
+                _ => describe_keys(&mut lines, &format!("{target} {path}"), before, after, None),
+            },
             (None, None) => {}
         }
     }
@@ -268,6 +298,62 @@ mod tests {
         assert_eq!(
             summarise(&old, &new),
             ["claude PreToolUse matcher: ^(?:Bash)$ → ^(?:Bash|PowerShell)$ (hooks/a.claude.mjs)"]
+        );
+    }
+
+    #[test]
+    fn a_copilot_entry_is_read_with_copilots_own_keys() {
+        let document = |matcher: &str, timeout: u32| {
+            json!({ "version": 1, "hooks": { "preToolUse": [{ "type": "command", "matcher": matcher, "timeoutSec": timeout,
+                "bash": "node \"${PLUGIN_ROOT}/hooks/a.copilot.mjs\"" }] } })
+        };
+        let mut old = SnapshotData { target: "copilot".into(), ..Default::default() };
+        let mut new = old.clone();
+        old.documents.insert(".plugin/hooks.json".into(), document("^(?:bash)$", 5));
+        new.documents.insert(".plugin/hooks.json".into(), document("^(?:bash|powershell)$", 10));
+        assert_eq!(
+            summarise(&old, &new),
+            [
+                "copilot preToolUse matcher: ^(?:bash)$ → ^(?:bash|powershell)$ (hooks/a.copilot.mjs)",
+                "copilot preToolUse timeout: 5 s → 10 s (hooks/a.copilot.mjs)",
+            ]
+        );
+    }
+
+    #[test]
+    fn gemini_s_manifest_and_millisecond_timeouts_are_read_through_the_layout() {
+        let document = |timeout: u32| {
+            json!({ "hooks": { "BeforeTool": [{ "matcher": "^(?:run_shell_command)$", "hooks": [{ "type": "command",
+                "timeout": timeout, "command": "node \"${extensionPath}/hooks/a.gemini.mjs\"" }] }] } })
+        };
+        let manifest = |description: &str| json!({ "name": "p", "description": description, "version": "[VERSION]" });
+        let mut old = SnapshotData { target: "gemini".into(), ..Default::default() };
+        let mut new = old.clone();
+        old.documents.insert("gemini/gemini-extension.json".into(), manifest("Guards."));
+        new.documents.insert("gemini/gemini-extension.json".into(), manifest("Guards shell commands."));
+        old.documents.insert("gemini/hooks/hooks.json".into(), document(10_000));
+        new.documents.insert("gemini/hooks/hooks.json".into(), document(20_000));
+        assert_eq!(
+            summarise(&old, &new),
+            [
+                "gemini gemini/gemini-extension.json description: \"Guards.\" → \"Guards shell commands.\"",
+                "gemini BeforeTool timeout: 10000 ms → 20000 ms (hooks/a.gemini.mjs)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_changed_mcp_server_is_named() {
+        let document = |arg: &str| json!({ "mcpServers": { "p-runtime": { "command": "node", "args": [arg] } } });
+        let mut old = SnapshotData { target: "claude".into(), ..Default::default() };
+        let mut new = old.clone();
+        old.documents.insert(".mcp.json".into(), document("${CLAUDE_PLUGIN_ROOT}/mcp/p-runtime.mjs"));
+        new.documents.insert(".mcp.json".into(), document("${CLAUDE_PLUGIN_ROOT}/mcp/q-runtime.mjs"));
+        assert_eq!(
+            summarise(&old, &new),
+            [
+                "claude .mcp.json mcpServers.p-runtime: {\"args\":[\"${CLAUDE_PLUGIN_ROOT}/mcp/p-runtime.mjs\"],\"command\":\"node\"} → {\"args\":[\"${CLAUDE_PLUGIN_ROOT}/mcp/q-runtime.mjs\"],\"command\":\"node\"}"
+            ]
         );
     }
 }

@@ -1,4 +1,4 @@
 export default {
   hooks: { stop: './src/hooks/stop.ts' },
-  payload: { hooks: './dist/hooks' },
+  payload: { hooks: './dist/hooks', gemini: './dist/gemini', '..': './dist/up' },
 };
