@@ -10,45 +10,40 @@ use std::path::Path;
 use agent_bundle::build::{BuildOptions, BuildReport, build};
 use agent_bundle::io::{Disk, RealDisk};
 use camino::{Utf8Path, Utf8PathBuf};
-
-fn write(root: &Path, path: &str, text: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
-fn utf8(path: &Path) -> Utf8PathBuf {
-    Utf8PathBuf::from_path_buf(path.to_path_buf()).unwrap()
-}
+use common::{utf8, write_file};
 
 /// A bundle whose one handler imports `@lib/word` through tsconfig `paths` (set in a base config
 /// the tsconfig extends) and the npm package `pkg`.
 fn bundle(root: &Path) {
-    write(
+    write_file(
         root,
         "agent-bundle.config.ts",
         "import { defineConfig } from 'agent-bundle/config';\nexport default defineConfig({\n  hooks: { sessionStart: './src/start.ts' },\n  plugin: { name: 'keys', description: 'd', version: '1.0.0', author: 'a' },\n  targets: ['claude'],\n});\n",
     );
-    write(
+    write_file(
         root,
         "src/start.ts",
         "import { word } from '@lib/word';\nimport { fromPackage } from 'pkg';\nexport default async function () { return { additionalContext: `${word} ${fromPackage}` }; }\n",
     );
-    write(root, "lib-a/word.ts", "export const word = 'from-lib-a';\n");
-    write(root, "lib-b/word.ts", "export const word = 'from-lib-b';\n");
-    write(
+    write_file(root, "lib-a/word.ts", "export const word = 'from-lib-a';\n");
+    write_file(root, "lib-b/word.ts", "export const word = 'from-lib-b';\n");
+    write_file(
         root,
         "tsconfig.base.json",
         "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-a/*\"] } } }\n",
     );
-    write(root, "tsconfig.json", "{\n  // the base holds the paths\n  \"extends\": \"./tsconfig.base.json\",\n}\n");
-    write(
+    write_file(
+        root,
+        "tsconfig.json",
+        "{\n  // the base holds the paths\n  \"extends\": \"./tsconfig.base.json\",\n}\n",
+    );
+    write_file(
         root,
         "node_modules/pkg/package.json",
         "{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"exports\": { \".\": \"./main.js\" } }\n",
     );
-    write(root, "node_modules/pkg/main.js", "export const fromPackage = 'pkg-main';\n");
-    write(root, "node_modules/pkg/alt.js", "export const fromPackage = 'pkg-alt';\n");
+    write_file(root, "node_modules/pkg/main.js", "export const fromPackage = 'pkg-main';\n");
+    write_file(root, "node_modules/pkg/alt.js", "export const fromPackage = 'pkg-alt';\n");
 }
 
 fn options(root: &Path, cache: &Path) -> BuildOptions {
@@ -72,7 +67,7 @@ fn re_pointing_tsconfig_paths_in_an_extended_config_rebuilds_and_breaking_them_f
     bundle(&root);
     built(&options(&root, &cache), &RealDisk);
     assert!(bundle_text(&root).contains("from-lib-a"));
-    write(
+    write_file(
         &root,
         "tsconfig.base.json",
         "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-b/*\"] } } }\n",
@@ -83,7 +78,7 @@ fn re_pointing_tsconfig_paths_in_an_extended_config_rebuilds_and_breaking_them_f
     let reasons = &report.explanation().unwrap().hooks[0].reasons;
     assert!(reasons.iter().any(|r| r.contains("tsconfig.base.json")), "{reasons:?}");
     // Broken on purpose: the build fails instead of shipping the old module.
-    write(
+    write_file(
         &root,
         "tsconfig.base.json",
         "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-x/*\"] } } }\n",
@@ -91,12 +86,12 @@ fn re_pointing_tsconfig_paths_in_an_extended_config_rebuilds_and_breaking_them_f
     let report = build(&options(&root, &cache), &RealDisk).unwrap();
     assert!(report.has_errors(), "a broken `paths` still built");
     // The extends itself re-pointed (to a config that maps elsewhere).
-    write(
+    write_file(
         &root,
         "tsconfig.other.json",
         "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"lib-a/*\"] } } }\n",
     );
-    write(&root, "tsconfig.json", "{ \"extends\": \"./tsconfig.other.json\" }\n");
+    write_file(&root, "tsconfig.json", "{ \"extends\": \"./tsconfig.other.json\" }\n");
     built(&options(&root, &cache), &RealDisk);
     assert!(bundle_text(&root).contains("from-lib-a"));
 }
@@ -108,7 +103,7 @@ fn a_packages_exports_field_is_part_of_the_key() {
     bundle(&root);
     built(&options(&root, &cache), &RealDisk);
     assert!(bundle_text(&root).contains("pkg-main"));
-    write(
+    write_file(
         &root,
         "node_modules/pkg/package.json",
         "{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"exports\": { \".\": \"./alt.js\" } }\n",
@@ -200,7 +195,7 @@ fn two_checkouts_of_one_tree_share_the_cache_each_checking_its_own_files() {
     assert_eq!((report.bundle_stats().bundled, report.bundle_stats().cached), (0, 1), "keys name the checkout");
     assert_eq!(bundle_text(&first), bundle_text(&second));
     // The second checkout's own files decide: an edit there is not hidden by the first's entry.
-    write(&second, "lib-a/word.ts", "export const word = 'edited-in-two';\n");
+    write_file(&second, "lib-a/word.ts", "export const word = 'edited-in-two';\n");
     let report = built(&options(&second, &cache), &RealDisk);
     assert_eq!(report.bundle_stats().bundled, 1);
     assert!(bundle_text(&second).contains("edited-in-two"));
@@ -214,17 +209,17 @@ fn resolution_does_not_depend_on_the_environment() {
     let temp = tempfile::tempdir().unwrap();
     let (root, cache) = (temp.path().join("bundle"), temp.path().join("cache"));
     bundle(&root);
-    write(
+    write_file(
         &root,
         "src/start.ts",
         "import { only } from 'elsewhere';\nexport default async function () { return { additionalContext: only }; }\n",
     );
-    write(
+    write_file(
         temp.path(),
         "global/elsewhere/package.json",
         "{ \"name\": \"elsewhere\", \"version\": \"1.0.0\", \"main\": \"index.js\" }\n",
     );
-    write(temp.path(), "global/elsewhere/index.js", "export const only = 'global';\n");
+    write_file(temp.path(), "global/elsewhere/index.js", "export const only = 'global';\n");
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"))
         .args(["agent-bundle", "build", "--root"])
         .arg(&root)

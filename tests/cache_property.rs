@@ -20,31 +20,13 @@ use std::path::Path;
 
 use agent_bundle::build::{BuildOptions, BuildOutcome, build};
 use agent_bundle::io::RealDisk;
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8Path;
+use common::{Random, utf8, write_file};
 
-/// A small, seeded generator (xorshift64*): the same seed, the same bundle and edits.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn word(&mut self) -> String {
-        const WORDS: &[&str] = &["alpha", "bravo", "carbon", "delta", "ember", "fjord", "garnet", "harbor"];
-        format!("{}-{}", WORDS[self.below(WORDS.len())], self.below(1000))
-    }
+/// The words generated contents are made of.
+fn word(random: &mut Random) -> String {
+    const WORDS: &[&str] = &["alpha", "bravo", "carbon", "delta", "ember", "fjord", "garnet", "harbor"];
+    format!("{}-{}", random.pick(WORDS), random.below(1000))
 }
 
 const EVENTS: &[&str] = &["sessionStart", "beforeTool", "afterTool", "stop"];
@@ -66,12 +48,6 @@ struct HandlerModel {
     alias: bool,
     package: bool,
     timeout: Option<u32>,
-}
-
-fn write(root: &Path, path: &str, text: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 fn config_text(model: &Model) -> String {
@@ -122,7 +98,7 @@ fn tsconfig_base(paths_to: &str) -> String {
     )
 }
 
-fn generate(rng: &mut Rng, root: &Path) -> Model {
+fn generate(rng: &mut Random, root: &Path) -> Model {
     let modules = 1 + rng.below(3);
     let count = 1 + rng.below(3);
     let handlers = (0..count)
@@ -140,29 +116,29 @@ fn generate(rng: &mut Rng, root: &Path) -> Model {
         targets.push("claude");
     }
     let model = Model { handlers, modules, route: rng.chance(50), paths_to: "lib-a", targets };
-    write(root, "agent-bundle.config.ts", &config_text(&model));
+    write_file(root, "agent-bundle.config.ts", &config_text(&model));
     for (index, handler) in model.handlers.iter().enumerate() {
-        write(root, &format!("src/hooks/h{index}.ts"), &handler_text(handler, &rng.word()));
+        write_file(root, &format!("src/hooks/h{index}.ts"), &handler_text(handler, &word(rng)));
     }
     for module in 0..model.modules {
-        write(root, &format!("src/lib/m{module}.ts"), &format!("export const value = '{}';\n", rng.word()));
+        write_file(root, &format!("src/lib/m{module}.ts"), &format!("export const value = '{}';\n", word(rng)));
     }
-    write(root, "lib-a/aliased.ts", &format!("export const aliased = 'a {}';\n", rng.word()));
-    write(root, "lib-b/aliased.ts", &format!("export const aliased = 'b {}';\n", rng.word()));
-    write(root, "tsconfig.base.json", &tsconfig_base(model.paths_to));
-    write(root, "tsconfig.json", "{ \"extends\": \"./tsconfig.base.json\" }\n");
-    write(root, "package.json", "{ \"name\": \"property\", \"private\": true }\n");
-    write(
+    write_file(root, "lib-a/aliased.ts", &format!("export const aliased = 'a {}';\n", word(rng)));
+    write_file(root, "lib-b/aliased.ts", &format!("export const aliased = 'b {}';\n", word(rng)));
+    write_file(root, "tsconfig.base.json", &tsconfig_base(model.paths_to));
+    write_file(root, "tsconfig.json", "{ \"extends\": \"./tsconfig.base.json\" }\n");
+    write_file(root, "package.json", "{ \"name\": \"property\", \"private\": true }\n");
+    write_file(
         root,
         "node_modules/pkg/package.json",
         "{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"main\": \"./main.js\", \"exports\": { \".\": \"./main.js\" } }\n",
     );
-    write(root, "node_modules/pkg/main.js", &format!("export const fromPackage = 'main {}';\n", rng.word()));
-    write(root, "node_modules/pkg/alt.js", &format!("export const fromPackage = 'alt {}';\n", rng.word()));
-    write(root, "assets/readme.txt", &format!("{}\n", rng.word()));
-    write(root, "assets/bin/run.sh", "#!/bin/sh\necho run\n");
+    write_file(root, "node_modules/pkg/main.js", &format!("export const fromPackage = 'main {}';\n", word(rng)));
+    write_file(root, "node_modules/pkg/alt.js", &format!("export const fromPackage = 'alt {}';\n", word(rng)));
+    write_file(root, "assets/readme.txt", &format!("{}\n", word(rng)));
+    write_file(root, "assets/bin/run.sh", "#!/bin/sh\necho run\n");
     if model.route {
-        write(root, "src/events/prompt/submit.tsx", &route_text(&rng.word()));
+        write_file(root, "src/events/prompt/submit.tsx", &route_text(&word(rng)));
     }
     model
 }
@@ -174,19 +150,19 @@ fn route_text(word: &str) -> String {
 }
 
 /// One random edit, applied to the tree (and the model); returns what it did.
-fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
+fn edit(rng: &mut Random, root: &Path, model: &mut Model) -> String {
     let handler = rng.below(model.handlers.len());
     let module = rng.below(model.modules);
     match rng.below(14) {
         0 => {
-            let text = handler_text(&model.handlers[handler], &rng.word());
-            write(root, &format!("src/hooks/h{handler}.ts"), &text);
+            let text = handler_text(&model.handlers[handler], &word(rng));
+            write_file(root, &format!("src/hooks/h{handler}.ts"), &text);
             format!("edit src/hooks/h{handler}.ts")
         }
         1 => {
             let path = format!("src/lib/m{module}.ts");
             if root.join(&path).exists() {
-                write(root, &path, &format!("export const value = '{}';\n", rng.word()));
+                write_file(root, &path, &format!("export const value = '{}';\n", word(rng)));
             }
             format!("edit {path}")
         }
@@ -226,13 +202,13 @@ fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
                 std::fs::remove_file(root.join(&shadow)).unwrap();
                 format!("delete {shadow}")
             } else {
-                write(root, &shadow, &format!("export const value = 'shadow {}';\n", rng.word()));
+                write_file(root, &shadow, &format!("export const value = 'shadow {}';\n", word(rng)));
                 format!("add {shadow}")
             }
         }
         5 => {
             model.paths_to = if model.paths_to == "lib-a" { "lib-b" } else { "lib-a" };
-            write(root, "tsconfig.base.json", &tsconfig_base(model.paths_to));
+            write_file(root, "tsconfig.base.json", &tsconfig_base(model.paths_to));
             format!("tsconfig.base.json paths -> {}", model.paths_to)
         }
         6 => {
@@ -244,22 +220,22 @@ fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
                 ),
                 _ => format!("{{ \"name\": \"pkg\", \"version\": \"1.0.0\", \"main\": \"{entry}\" }}\n"),
             };
-            write(root, "node_modules/pkg/package.json", &manifest);
+            write_file(root, "node_modules/pkg/package.json", &manifest);
             format!("node_modules/pkg/package.json {field} -> {entry}")
         }
         7 => {
             let handler_model = &mut model.handlers[handler];
             handler_model.timeout = if handler_model.timeout.is_some() { None } else { Some(7) };
-            write(root, "agent-bundle.config.ts", &config_text(model));
+            write_file(root, "agent-bundle.config.ts", &config_text(model));
             format!("declaration: h{handler} timeout {:?}", model.handlers[handler].timeout)
         }
         8 => {
             model.handlers[handler].event = EVENTS[rng.below(EVENTS.len())];
-            write(root, "agent-bundle.config.ts", &config_text(model));
+            write_file(root, "agent-bundle.config.ts", &config_text(model));
             format!("declaration: h{handler} event {}", model.handlers[handler].event)
         }
         9 => {
-            write(root, "assets/readme.txt", &format!("{}\n", rng.word()));
+            write_file(root, "assets/readme.txt", &format!("{}\n", word(rng)));
             "edit assets/readme.txt".into()
         }
         10 => {
@@ -275,7 +251,7 @@ fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
                 std::fs::remove_file(root.join(path)).unwrap();
                 format!("delete {path}")
             } else {
-                write(root, path, "extra\n");
+                write_file(root, path, "extra\n");
                 format!("add {path}")
             }
         }
@@ -283,7 +259,7 @@ fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
             let path = "src/events/prompt/submit.tsx";
             model.route = !model.route;
             if model.route {
-                write(root, path, &route_text(&rng.word()));
+                write_file(root, path, &route_text(&word(rng)));
                 format!("add {path}")
             } else {
                 std::fs::remove_file(root.join(path)).ok();
@@ -292,7 +268,7 @@ fn edit(rng: &mut Rng, root: &Path, model: &mut Model) -> String {
         }
         _ => {
             let type_field = if rng.chance(50) { ", \"type\": \"module\"" } else { "" };
-            write(root, "package.json", &format!("{{ \"name\": \"property\", \"private\": true{type_field} }}\n"));
+            write_file(root, "package.json", &format!("{{ \"name\": \"property\", \"private\": true{type_field} }}\n"));
             format!("package.json type {}", if type_field.is_empty() { "unset" } else { "module" })
         }
     }
@@ -308,10 +284,6 @@ fn snapshot(dir: &Path) -> BTreeMap<String, (Vec<u8>, u32)> {
             (path, (bytes, mode))
         })
         .collect()
-}
-
-fn utf8(path: &Path) -> Utf8PathBuf {
-    Utf8PathBuf::from_path_buf(path.to_path_buf()).unwrap()
 }
 
 /// Builds; `Ok(true)` when an artifact was produced, `Ok(false)` when the build failed.
@@ -341,7 +313,7 @@ fn build_once(root: &Path, output: &Path, cache: Option<&Path>) -> Result<(bool,
 
 /// Runs one sequence; `Err` describes the first difference.
 fn sequence(seed: u64, steps: usize) -> Result<usize, String> {
-    let mut rng = Rng::new(seed);
+    let mut rng = Random::seeded(seed);
     let temp = tempfile::tempdir().unwrap();
     let root = temp.path().join("bundle");
     let cache = temp.path().join("cache");

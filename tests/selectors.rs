@@ -28,6 +28,7 @@ use agent_bundle::diagnostic::{Code, Diagnostic};
 use agent_bundle::io::RealDisk;
 use agent_bundle::pipeline::plan::Delivery;
 use agent_bundle::vocabulary::target::Target;
+use common::Random;
 
 /// The hosts with hooks.
 const HOSTS: [Target; 5] = [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Gemini];
@@ -527,27 +528,6 @@ fn a_selector_that_cannot_mean_what_it_says_is_an_error_naming_it_with_a_hint() 
 // ---------------------------------------------------------------------------------------------
 // No accepted selector can be dead
 
-/// A small deterministic generator (xorshift64*), so a failure replays; `SELECTORS_SEED` picks another
-/// run.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
-
 const LETTERS: &[&str] = &[
     "a", "b", "e", "h", "m", "p", "s", "x", "B", "E", "M", "R", "W", "0", "7", "_", "__", "-", "mcp", "mcp__", "Bash",
     "read",
@@ -600,6 +580,7 @@ fn concrete(parts: &[Option<String>], random: &mut Random) -> String {
 
 #[test]
 fn every_accepted_native_name_matches_a_tool_it_describes_and_every_refused_one_says_why() {
+    // `SELECTORS_SEED` picks another run.
     let seed = std::env::var("SELECTORS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_0d13_u64);
     let mut random = Random(seed);
     const PER_HOST: usize = 120;

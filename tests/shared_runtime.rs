@@ -129,6 +129,14 @@ fn started(artifact: &Utf8Path, dir: &Path) -> Server {
     server
 }
 
+/// Two servers of one install: the first owns the socket, the second stands by.
+fn owner_and_standby(artifact: &Utf8Path, dir: &Path) -> (Server, Server) {
+    let owner = started(artifact, dir);
+    let standby = Server::start(artifact, dir);
+    eventually("the standby's log line", || standby.log().contains("is owned by another process; standing by"));
+    (owner, standby)
+}
+
 #[test]
 fn routes_render_in_one_warm_process_that_keeps_their_state() {
     require_node();
@@ -305,9 +313,7 @@ fn a_second_server_of_the_install_stands_by_and_takes_over_when_the_owner_is_kil
     let (_guard, artifact) = build_bundle("shared-runtime");
     let temp = tempfile::tempdir().unwrap();
     let dir = runtime_dir(&temp);
-    let mut owner = started(&artifact, &dir);
-    let standby = Server::start(&artifact, &dir);
-    eventually("the standby's log line", || standby.log().contains("is owned by another process; standing by"));
+    let (mut owner, standby) = owner_and_standby(&artifact, &dir);
     assert!(
         context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).ends_with(&owner.child.id().to_string())
     );
@@ -329,9 +335,7 @@ fn a_wrapper_that_meets_the_gap_between_owner_and_standby_waits_for_the_takeover
     let (_guard, artifact) = build_bundle("shared-runtime");
     let temp = tempfile::tempdir().unwrap();
     let dir = runtime_dir(&temp);
-    let mut owner = started(&artifact, &dir);
-    let standby = Server::start(&artifact, &dir);
-    eventually("the standby's log line", || standby.log().contains("is owned by another process; standing by"));
+    let (mut owner, standby) = owner_and_standby(&artifact, &dir);
     let signal = |name: &str, pid: u32| {
         let status = Command::new("kill").args([name, &pid.to_string()]).status().expect("kill runs");
         assert!(status.success(), "kill {name} {pid}");
@@ -361,9 +365,7 @@ fn with_every_server_gone_a_wrapper_fails_at_once_and_nothing_is_left_behind() {
     let (_guard, artifact) = build_bundle("shared-runtime");
     let temp = tempfile::tempdir().unwrap();
     let dir = runtime_dir(&temp);
-    let mut owner = started(&artifact, &dir);
-    let mut standby = Server::start(&artifact, &dir);
-    eventually("the standby's log line", || standby.log().contains("is owned by another process; standing by"));
+    let (mut owner, mut standby) = owner_and_standby(&artifact, &dir);
     drop(standby.stdin.take());
     standby.child.wait().unwrap();
     drop(owner.stdin.take());

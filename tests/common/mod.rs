@@ -362,3 +362,45 @@ pub fn envelope_with(row: &agent_bundle::artifact::IndexRow, overrides: serde_js
     input.as_object_mut().unwrap().retain(|key, _| known.contains(key));
     agent_bundle::tools::simulate::encode(row, &input).unwrap()
 }
+
+/// A small deterministic generator (xorshift64*), so a property test's failure replays from its seed.
+pub struct Random(pub u64);
+
+impl Random {
+    /// A generator for `seed`, mixed so that small neighbouring seeds start far apart (never zero).
+    pub fn seeded(seed: u64) -> Random {
+        Random(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    /// True `percent` times in a hundred.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// Writes `text` to `root/path`, creating its folders.
+pub fn write_file(root: &std::path::Path, path: &str, text: &str) {
+    let path = root.join(path);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A `Path` as the library's `Utf8PathBuf`.
+pub fn utf8(path: &std::path::Path) -> Utf8PathBuf {
+    Utf8PathBuf::from_path_buf(path.to_path_buf()).expect("test paths are UTF-8")
+}
