@@ -25,19 +25,23 @@ fn workspace(bundle: &str) -> Workspace {
     Workspace { _temp: temp, bundle: root, output, cache }
 }
 
-/// Builds (with `--explain`) and returns the JSON summary.
-fn build(ws: &Workspace) -> serde_json::Value {
-    let output = cli()
+/// `build` of the workspace's bundle into its output, with its cache.
+fn build_command(ws: &Workspace) -> std::process::Command {
+    let mut command = cli();
+    command
         .arg("build")
         .arg("--root")
         .arg(&ws.bundle)
         .arg("--output")
         .arg(&ws.output)
         .arg("--cache-dir")
-        .arg(&ws.cache)
-        .args(["--json", "--explain"])
-        .output()
-        .unwrap();
+        .arg(&ws.cache);
+    command
+}
+
+/// Builds (with `--explain`) and returns the JSON summary.
+fn build(ws: &Workspace) -> serde_json::Value {
+    let output = build_command(ws).args(["--json", "--explain"]).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).unwrap()
 }
@@ -419,16 +423,7 @@ fn state_of_a_deleted_output_is_evicted_by_a_later_build() {
 
 /// Builds without `--json` and returns (success, stdout, stderr).
 fn build_text(ws: &Workspace) -> (bool, String, String) {
-    let output = cli()
-        .arg("build")
-        .arg("--root")
-        .arg(&ws.bundle)
-        .arg("--output")
-        .arg(&ws.output)
-        .arg("--cache-dir")
-        .arg(&ws.cache)
-        .output()
-        .unwrap();
+    let output = build_command(ws).output().unwrap();
     let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
     (output.status.success(), text(output.stdout), text(output.stderr))
 }
