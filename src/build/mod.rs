@@ -208,7 +208,7 @@ pub fn build_with(
             Ok(outcome) => {
                 let hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
                 let state = incremental::current_state(&hooks, &emitted, &emitted.manifest, &canonical_output);
-                let fingerprint = fingerprint(&bundle, &canonical_root, &options.targets, &report, &emitted, disk);
+                let fingerprint = fingerprint(&bundle, &canonical_root, &options.targets, &report, &emitted);
                 report.inputs = input_paths(&fingerprint.inputs);
                 let state_cache = cache.as_ref().filter(|_| !options.temporary_output);
                 let previous = match state_cache {
@@ -276,23 +276,13 @@ fn fingerprint(
     targets: &[Target],
     report: &BuildReport,
     emitted: &crate::pipeline::emit::Emitted,
-    disk: &dyn Disk,
 ) -> incremental::Fingerprint {
     use crate::io::stamp::Recorded;
-    // What bundling read was stamped as it was read; the rest is stamped now.
+    // What bundling and emitting read (payloads too) was stamped as it was read; the rest is
+    // stamped now.
     let mut inputs = emitted.read.clone();
     for file in [root.join(&bundle.config_file), root.join("package.json")] {
         inputs.files.insert(file.to_string(), Recorded::read_file(&file).0);
-    }
-    for payload in &bundle.normalised.payloads {
-        let dir = crate::io::lexical_join(root, &payload.source);
-        for folder in disk.walk_dirs(&dir, &|_| false).unwrap_or_default() {
-            inputs.dirs.insert(folder.to_string(), Recorded::read_dir(&folder));
-        }
-        for file in disk.walk_files(&dir).unwrap_or_default() {
-            let file = dir.join(file);
-            inputs.files.insert(file.to_string(), Recorded::read_file_and_mode(&file));
-        }
     }
     let outputs: Vec<String> = emitted.files.keys().cloned().collect();
     let output_dirs = incremental::output_dirs(&report.output, &outputs).unwrap_or_default();
@@ -326,11 +316,15 @@ fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest>
     serde_json::from_str(&disk.read_to_string(&output.join(MANIFEST_PATH)).ok()?).ok()
 }
 
-/// The file hashes and modes the current artifact's manifest records (empty when there is none).
-fn previous_hashes(output: &Utf8Path, disk: &dyn Disk) -> std::collections::BTreeMap<String, (String, bool)> {
+/// The file hashes and kinds (modes, links) the current artifact's manifest records (empty when
+/// there is none).
+fn previous_hashes(
+    output: &Utf8Path,
+    disk: &dyn Disk,
+) -> std::collections::BTreeMap<String, (String, crate::io::FileKind)> {
     let Ok(text) = disk.read_to_string(&output.join(MANIFEST_PATH)) else { return Default::default() };
     let Ok(manifest) = serde_json::from_str::<ArtifactManifest>(&text) else { return Default::default() };
-    manifest.files.into_iter().map(|f| (f.path, (f.sha256, f.executable))).collect()
+    manifest.files.into_iter().map(|f| (f.kind(), f)).map(|(kind, f)| (f.path, (f.sha256, kind))).collect()
 }
 
 /// `path` made absolute without requiring it to exist (the output folder usually does not yet).

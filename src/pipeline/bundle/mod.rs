@@ -107,11 +107,13 @@ pub fn bundle_path(handler: &str, all: &[HandlerEntry]) -> String {
     format!("{HANDLERS_DIR}/{name}.mjs")
 }
 
-/// Bundles every handler of a bundle rooted at `root` (canonical).
+/// Bundles every handler of a bundle rooted at `root` (canonical), and ships `external` packages
+/// (`keep_outside_links`: `bundle.keepOutsideLinks`).
 pub fn bundle_handlers(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
     external: &[ExternalPackage],
+    keep_outside_links: bool,
     cache: Option<&CacheStore>,
 ) -> Bundled {
     let mut out = Bundled::default();
@@ -163,7 +165,7 @@ pub fn bundle_handlers(
     }
 
     if !external.is_empty() {
-        let (shipped, diagnostics) = ship::ship(root, external, &out.handlers);
+        let (shipped, diagnostics) = ship::ship(root, external, &out.handlers, keep_outside_links);
         out.shipped = shipped;
         out.diagnostics.extend(diagnostics);
     }
@@ -172,7 +174,7 @@ pub fn bundle_handlers(
 
 /// A path as diagnostics and summaries show it: relative to the bundle root (with `..` where it lies
 /// outside), so output never depends on where the bundle sits on disk.
-fn display_path(root: &Utf8Path, path: &Utf8Path) -> Utf8PathBuf {
+pub(crate) fn display_path(root: &Utf8Path, path: &Utf8Path) -> Utf8PathBuf {
     if let Some(relative) = crate::io::relative_to(path, root) {
         return relative.into();
     }

@@ -20,9 +20,10 @@ use crate::artifact::{
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::stamp::InputSet;
+use crate::io::tree::Decision;
 use crate::io::{Disk, lexical_join};
 use crate::pipeline::Bundle;
-use crate::pipeline::bundle::{BundleStats, GITIGNORE_PATH, HandlerEntry, SHIPPED_DIR, bundle_handlers};
+use crate::pipeline::bundle::{BundleStats, GITIGNORE_PATH, HandlerEntry, SHIPPED_DIR, bundle_handlers, display_path};
 use crate::pipeline::normalise::Handler;
 use crate::pipeline::plan::Delivery;
 use crate::vocabulary::source::SourceFile;
@@ -78,13 +79,19 @@ pub fn emit(
 
     let shipped_payloads: Vec<_> =
         bundle.normalised.payloads.iter().filter(|p| p.targets.iter().any(|t| hosts.contains(t))).collect();
+    let mut copied_payloads = Vec::new();
     for payload in &shipped_payloads {
         let source = lexical_join(root, &payload.source);
-        if !disk.is_dir(&source) {
+        let present = disk.is_dir(&source);
+        if !present {
             diagnostics.push(messages::payload_missing_at_build(&payload.name, &payload.source));
         }
-        if source.starts_with(output) || output.starts_with(&source) {
+        let overlaps = source.starts_with(output) || output.starts_with(&source);
+        if overlaps {
             diagnostics.push(messages::payload_overlaps_output(&payload.name, &payload.source, output.as_str()));
+        }
+        if present && !overlaps {
+            copied_payloads.push(*payload);
         }
     }
 
@@ -108,9 +115,13 @@ pub fn emit(
             _ => {}
         }
     }
-    let mut bundled = bundle_handlers(root, &modules, &bundle.normalised.external, cache);
+    let normalised = &bundle.normalised;
+    let mut bundled = bundle_handlers(root, &modules, &normalised.external, normalised.keep_outside_links, cache);
     let sources = std::mem::take(&mut bundled.sources);
     diagnostics.append(&mut bundled.diagnostics);
+    // Payloads are judged even when bundling failed, so that one build reports both.
+    let (mut payload_files, payload_reads, payload_diagnostics) = copy_payloads(&copied_payloads, &hosts, root, disk);
+    diagnostics.extend(payload_diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Staged { value: Emission { emitted: None, sources }, diagnostics };
     }
@@ -126,6 +137,7 @@ pub fn emit(
 
     let mut files: BTreeMap<String, ArtifactFile> = std::mem::take(&mut bundled.shipped.files);
     let mut read = std::mem::take(&mut bundled.shipped.inputs);
+    read.extend(&payload_reads);
     for handler in bundled.handlers.values() {
         files.insert(handler.path.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()));
         files.insert(handler.map_path(), ArtifactFile::new(handler.map.as_bytes().to_vec()));
@@ -308,38 +320,7 @@ pub fn emit(
         }
     }
 
-    for payload in shipped_payloads {
-        // Hosts with a folder of their own find the payload there (their commands are relative to it).
-        let mut destinations: Vec<String> = vec![payload.name.clone()];
-        for target in payload.targets.iter().filter(|t| hosts.contains(t)) {
-            if let Some(folder) = hosts::table(*target).hooks.as_ref().and_then(|s| s.folder.as_deref()) {
-                destinations.push(format!("{folder}/{}", payload.name));
-            }
-        }
-        let source = lexical_join(root, &payload.source);
-        match disk.walk_files(&source) {
-            Ok(paths) => {
-                for path in paths {
-                    let file = source.join(&path);
-                    match disk.read(&file) {
-                        Ok(bytes) => {
-                            let executable = disk.is_executable(&file);
-                            for destination in &destinations {
-                                let copy = ArtifactFile { bytes: bytes.clone(), executable };
-                                files.insert(format!("{destination}/{path}"), copy);
-                            }
-                        }
-                        Err(error) => diagnostics.push(messages::payload_missing_at_build(
-                            &payload.name,
-                            &format!("{}/{path} ({error})", payload.source),
-                        )),
-                    }
-                }
-            }
-            Err(error) => diagnostics
-                .push(messages::payload_missing_at_build(&payload.name, &format!("{} ({error})", payload.source))),
-        }
-    }
+    files.append(&mut payload_files);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Staged { value: Emission { emitted: None, sources }, diagnostics };
     }
@@ -362,6 +343,76 @@ pub fn emit(
     files.insert(MANIFEST_PATH.to_string(), ArtifactFile::new(manifest_bytes(&manifest)));
     let emitted = Emitted { files, manifest, inputs, products, read, stats: bundled.stats };
     Staged { value: Emission { emitted: Some(emitted), sources }, diagnostics }
+}
+
+/// Copies payloads as they are, modes exactly, from inside the bundle root and its node_modules
+/// only: a link leading outside is refused (AB4752), or kept as a link when the payload says
+/// `keepOutsideLinks`. Each goes to its name and to the folder of each of its `hosts` that has one.
+fn copy_payloads(
+    payloads: &[&crate::pipeline::normalise::Payload],
+    hosts: &[Target],
+    root: &Utf8Path,
+    disk: &dyn Disk,
+) -> (BTreeMap<String, ArtifactFile>, InputSet, Vec<Diagnostic>) {
+    let mut files = BTreeMap::new();
+    let mut read = InputSet::default();
+    let mut diagnostics = Vec::new();
+    let within = crate::io::tree::confinement(root, disk);
+    for payload in payloads {
+        // Hosts with a folder of their own find the payload there (their commands are relative to it).
+        let mut destinations: Vec<String> = vec![payload.name.clone()];
+        for target in payload.targets.iter().filter(|t| hosts.contains(t)) {
+            if let Some(folder) = hosts::table(*target).hooks.as_ref().and_then(|s| s.folder.as_deref()) {
+                destinations.push(format!("{folder}/{}", payload.name));
+            }
+        }
+        let source = lexical_join(root, &payload.source);
+        let walked = match disk.walk_tree(&source, &within, &|_, _| Decision::Ship) {
+            Ok(walked) => walked,
+            Err(error) => {
+                let detail = format!("{} ({error})", payload.source);
+                diagnostics.push(messages::payload_missing_at_build(&payload.name, &detail));
+                continue;
+            }
+        };
+        for file in &walked.files {
+            let (recorded, content) = crate::io::stamp::Recorded::read_file_with_mode(&file.real);
+            let Some((bytes, mode)) = content else {
+                let detail = format!("{}/{} (it cannot be read)", payload.source, file.path);
+                diagnostics.push(messages::payload_missing_at_build(&payload.name, &detail));
+                continue;
+            };
+            for destination in &destinations {
+                files.insert(format!("{destination}/{}", file.path), ArtifactFile::with_mode(bytes.clone(), mode));
+            }
+            read.files.insert(file.real.to_string(), recorded);
+        }
+        for link in &walked.outside {
+            let shown = display_path(root, &link.at);
+            if payload.keep_outside_links {
+                for destination in &destinations {
+                    files.insert(format!("{destination}/{}", link.path), ArtifactFile::symlink(&link.target));
+                }
+                read.files.insert(link.at.to_string(), crate::io::stamp::Recorded::read_link(&link.at));
+            } else {
+                diagnostics.push(messages::payload_link_outside(
+                    &payload.name,
+                    &payload.source,
+                    shown.as_str(),
+                    &link.target,
+                    &payload.declared_at,
+                ));
+            }
+        }
+        for link in &walked.broken {
+            let shown = display_path(root, &link.at);
+            diagnostics.push(messages::payload_link_broken(&payload.name, shown.as_str(), &link.target));
+        }
+        for folder in &walked.dirs {
+            read.dirs.insert(folder.to_string(), crate::io::stamp::Recorded::read_dir(folder));
+        }
+    }
+    (files, read, diagnostics)
 }
 
 /// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).
