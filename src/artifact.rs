@@ -14,7 +14,8 @@ use crate::vocabulary::target::Target;
 
 pub const MANIFEST_PATH: &str = "agent-bundle.manifest.json";
 /// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
-/// and packages shipped whole are recorded. 4: every file's exact mode (`"0640"`), links kept as links.
+/// and packages shipped whole are recorded. 4: every file's exact mode (`"0640"`), links kept as links,
+/// and what each package shipped whole left out.
 pub const MANIFEST_SCHEMA: u32 = 4;
 
 pub use crate::io::{ArtifactFile, FileKind};
@@ -30,6 +31,21 @@ pub struct ShippedPackage {
     /// Compiled for one platform: `<os>-<arch>` as Node names them, where it was installed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native_platform: Option<String>,
+    /// What of the installed package was not shipped (what it does not need at run time), by its
+    /// top-level entries, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+}
+
+/// One top-level entry of a package shipped whole, as far as it was left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LeftOut {
+    /// Relative to the package; a folder ends in `/`.
+    pub path: String,
+    /// How many files (links, …) under it were left out, and their size.
+    pub files: u64,
+    pub bytes: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,8 @@
 //! What an artifact copies from the machine that builds it (D14 in docs/decisions.md): packages shipped
 //! whole and payloads come only from inside the bundle root and its node_modules, a symlink leading
-//! outside is an error (or, opted in, a link in the artifact, never the files it names), and modes
-//! are kept exactly, through incremental rebuilds and whatever the umask.
+//! outside is an error (or, opted in, a link in the artifact, never the files it names), modes are
+//! kept exactly, through incremental rebuilds and whatever the umask, and of a package only what it
+//! needs at run time ships, the manifest recording what was left out.
 //!
 //! The packages are written into temporary folders here: symlinks and modes do not survive npm.
 
@@ -353,4 +354,124 @@ fn modes_are_kept_exactly_whatever_the_umask_and_through_incremental_rebuilds() 
     let summary = build_cli(&root, &output, &cache, "022");
     assert_eq!(summary["written"], serde_json::json!([]));
     assert_modes(&output, &changed);
+}
+
+/// A native addon package with `files`, `main`, `bin`, `exports` and node-gyp's build beside it.
+fn addon_bundle(temp: &Path) -> PathBuf {
+    let root = temp.join("bundle");
+    let package = root.join("node_modules/addon");
+    write(
+        &package.join("package.json"),
+        r#"{
+  "name": "addon", "version": "2.0.0", "main": "lib/index.js", "gypfile": true,
+  "bin": { "addon-tool": "./bin/tool.js" },
+  "files": ["lib/", "binding.gyp", "src/*.cc", "deps/**", "!lib/**/*.test.js"],
+  "exports": {
+    ".": { "import": "./esm/index.mjs", "require": "./lib/index.js" },
+    "./extra": { "node": "./extra/node.js", "default": "./extra/default.js" },
+    "./package.json": "./package.json"
+  }
+}"#,
+    );
+    let files: &[(&str, &str)] = &[
+        ("lib/index.js", "exports.check = () => require('./util/join.js')('lib', 'runs');\n"),
+        ("lib/util/join.js", "module.exports = (a, b) => a + ' ' + b;\n"),
+        ("lib/util/join.test.js", "test();\n"),
+        ("esm/index.mjs", "export const check = () => 'esm';\n"),
+        ("extra/node.js", "module.exports = 'node';\n"),
+        ("extra/default.js", "module.exports = 'default';\n"),
+        ("bin/tool.js", "#!/usr/bin/env node\n"),
+        ("README.md", "# addon\n"),
+        ("LICENSE", "MIT\n"),
+        ("binding.gyp", "{ 'targets': [] }\n"),
+        ("src/addon.cc", "int main() {}\n"),
+        ("deps/sqlite/sqlite3.c", "/* a big amalgamation */\n"),
+        ("deps/sqlite/sqlite3.h", "/* its header */\n"),
+        ("deps/download.sh", "#!/bin/sh\n"),
+        ("build/Makefile", "all:\n"),
+        ("build/config.gypi", "{}\n"),
+        ("build/Release/addon.node", "\x7fELF pretend\n"),
+        ("build/Release/obj.target/addon/src/addon.o", "object\n"),
+        ("build/Release/.deps/Release/addon.node.d", "deps\n"),
+        ("prebuilds/linux-x64/addon.node", "\x7fELF prebuilt\n"),
+        ("test/addon.test.js", "test();\n"),
+        (".npmrc", "always-auth=true\n"),
+        ("tsconfig.json", "{}\n"),
+    ];
+    for (path, text) in files {
+        write(&package.join(path), text);
+    }
+    // node-gyp links the machine's python into its build folder: left out, never followed.
+    std::fs::create_dir_all(package.join("build/node_gyp_bins")).unwrap();
+    symlink("/usr/bin/python3", package.join("build/node_gyp_bins/python3")).unwrap();
+    bundle(&root, "addon", "", "'./tools'");
+    write(&root.join("tools/run.sh"), "#!/bin/sh\n");
+    root
+}
+
+#[test]
+fn of_a_package_only_what_runs_ships_and_the_manifest_says_what_was_left_out() {
+    require_node();
+    let temp = tempfile::tempdir().unwrap();
+    let root = addon_bundle(temp.path());
+    let output = temp.path().join("artifact");
+    let cache = temp.path().join("cache");
+    build_cli(&root, &output, &cache, "022");
+
+    let shipped: Vec<String> = entries(&output.join("hooks/node_modules/addon")).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(
+        shipped,
+        [
+            "LICENSE",
+            "README.md",
+            "bin/tool.js",
+            "build/Release/addon.node",
+            "deps/download.sh",
+            "esm/index.mjs",
+            "extra/default.js",
+            "extra/node.js",
+            "lib/index.js",
+            "lib/util/join.js",
+            "package.json",
+            "prebuilds/linux-x64/addon.node",
+        ]
+    );
+    let manifest = manifest(&output);
+    let package = manifest.shipped.iter().find(|p| p.name == "addon").unwrap();
+    let left_out: Vec<(&str, u64)> = package.left_out.iter().map(|l| (l.path.as_str(), l.files)).collect();
+    assert_eq!(
+        left_out,
+        [
+            (".npmrc", 1),
+            ("binding.gyp", 1),
+            ("build/", 5),
+            ("deps/", 2),
+            ("lib/", 1),
+            ("src/", 1),
+            ("test/", 1),
+            ("tsconfig.json", 1)
+        ]
+    );
+    let build_bytes = package.left_out.iter().find(|l| l.path == "build/").unwrap().bytes;
+    let expected =
+        ["all:\n", "{}\n", "object\n", "deps\n", "/usr/bin/python3"].iter().map(|t| t.len() as u64).sum::<u64>();
+    assert_eq!(build_bytes, expected);
+
+    // What ships runs: the CommonJS entry with what it requires, and the ESM one.
+    let dir = output.join("hooks/node_modules/addon");
+    let script = format!(
+        "const p = {:?}; import(p + '/esm/index.mjs').then(m => process.stdout.write(require(p).check() + ' ' + m.check()))",
+        dir.to_str().unwrap()
+    );
+    let ran = Command::new("node").arg("-e").arg(script).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "lib runs esm", "{}", String::from_utf8_lossy(&ran.stderr));
+
+    // What was left out is an input too: a changed size shows in the next build's manifest.
+    write(&root.join("node_modules/addon/build/Makefile"), "all: addon.node\n");
+    let summary = build_cli(&root, &output, &cache, "022");
+    assert_eq!(summary["written"], serde_json::json!(["agent-bundle.manifest.json"]));
+    let manifest = self::manifest(&output);
+    let package = manifest.shipped.iter().find(|p| p.name == "addon").unwrap();
+    let rebuilt = package.left_out.iter().find(|l| l.path == "build/").unwrap().bytes;
+    assert_eq!(rebuilt, expected + "all: addon.node\n".len() as u64 - "all:\n".len() as u64);
 }

@@ -91,6 +91,8 @@ pub enum Content {
     /// Its bytes (following a link).
     #[default]
     Bytes,
+    /// Its `lstat` size only: what a package shipped whole leaves out, measured and never read.
+    Size,
     /// The target of a link, which is not followed: a link shipped as a link.
     Link,
 }
@@ -158,6 +160,11 @@ impl Recorded {
         }
     }
 
+    /// Records an entry by its own size, without following or reading it.
+    pub fn measure(path: &Utf8Path) -> Recorded {
+        Recorded::unread(path, Content::Size)
+    }
+
     /// Records a link by its target, without following it.
     pub fn read_link(path: &Utf8Path) -> Recorded {
         Recorded::unread(path, Content::Link)
@@ -216,9 +223,10 @@ impl Recorded {
     }
 }
 
-/// The digest of an entry that is not read: its link target.
+/// The digest of an entry that is not read: its `lstat` size, or its link target.
 fn unread_digest(path: &Utf8Path, content: Content) -> String {
     let digest = match content {
+        Content::Size => std::fs::symlink_metadata(path).ok().map(|m| format!("size {}", m.len())),
         Content::Link => std::fs::read_link(path).ok().map(|t| sha256_hex(t.as_os_str().as_encoded_bytes())),
         Content::Bytes => std::fs::read(path).ok().map(|bytes| sha256_hex(&bytes)),
     };

@@ -7,9 +7,11 @@
 //! was), else bundle ([`run`], watched by [`plugin`]), check what the bundle cannot carry
 //! ([`scan`] for the bundle's own modules, [`packages`] for npm packages), turn the bundler's
 //! findings into diagnostics ([`findings`]) and keep the result ([`cache`]). Packages the config
-//! lists in `bundle.external` are not bundled but shipped whole ([`ship`]).
+//! lists in `bundle.external` are not bundled but shipped whole ([`ship`]), each only with what it
+//! needs at run time ([`closure`]).
 
 mod cache;
+mod closure;
 mod findings;
 mod packages;
 mod plugin;

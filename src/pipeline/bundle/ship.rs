@@ -5,17 +5,19 @@
 //! to at build time (two versions of one package each keep their own), and a `hooks/.gitignore`
 //! re-includes that folder so that publishing through git keeps it.
 //!
-//! Files keep their modes exactly. Nothing outside the bundle root, the `node_modules` folders Node
-//! searches from it and the package's own folder is read: a symlink leading outside is an error
-//! (AB4851), or with `bundle.keepOutsideLinks` shipped as that link.
+//! Of each package only what it needs at run time ships ([`closure`](super::closure)), with its
+//! files' modes exactly; the manifest records what was left out. Nothing outside the bundle root,
+//! the `node_modules` folders Node searches from it and the package's own folder is read: a symlink
+//! leading outside is an error (AB4851), or with `bundle.keepOutsideLinks` shipped as that link.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use camino::{Utf8Path, Utf8PathBuf};
 
+use super::closure::Closure;
 use super::packages::{self, Package};
 use super::{BundledHandler, ExternalPackage};
-use crate::artifact::ArtifactFile;
+use crate::artifact::{ArtifactFile, LeftOut};
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::stamp::{InputSet, Recorded};
 use crate::io::tree::{self, Decision};
@@ -102,13 +104,14 @@ pub(super) fn ship(
         let mut allowed = within.clone();
         allowed.push(dir.clone());
         let copy = Copy { root, package: &package, within: &allowed, keep_outside_links, declared_at: at };
-        let native = copy.run(&format!("{SHIPPED_DIR}/{slot}"), &mut shipped, &mut diagnostics);
+        let (native, left_out) = copy.run(&format!("{SHIPPED_DIR}/{slot}"), &mut shipped, &mut diagnostics);
         let native = native || packages::native_addon(&package).is_some();
         shipped.packages.push(ShippedPackage {
             name: package.name.clone(),
             version: package.version.clone(),
             path: format!("{SHIPPED_DIR}/{slot}"),
             native_platform: native.then(node_platform),
+            left_out,
         });
     }
     if !shipped.packages.is_empty() {
@@ -175,12 +178,21 @@ struct Copy<'a> {
 }
 
 impl Copy<'_> {
-    /// Copies the package's files (not its nested `node_modules`, whose packages are placed on
-    /// their own) to `to`, modes exactly; returns whether it holds compiled `.node` files.
-    fn run(&self, to: &str, shipped: &mut Shipped, diagnostics: &mut Vec<Diagnostic>) -> bool {
+    /// Copies the package's run-time closure (not its nested `node_modules`, whose packages are
+    /// placed on their own) to `to`, modes exactly; returns whether it holds compiled `.node` files
+    /// and what it left out, by top-level entry.
+    fn run(&self, to: &str, shipped: &mut Shipped, diagnostics: &mut Vec<Diagnostic>) -> (bool, Vec<LeftOut>) {
         let dir = &self.package.dir;
+        let manifest = self.package.manifest().unwrap_or_default();
+        let closure = Closure::of(&manifest, dir.join("binding.gyp").is_file());
         let decide = |path: &str, is_dir: bool| {
-            if is_dir && path.rsplit('/').next() == Some("node_modules") { Decision::Skip } else { Decision::Ship }
+            if is_dir && path.rsplit('/').next() == Some("node_modules") {
+                Decision::Skip
+            } else if closure.leaves_out(path, is_dir) {
+                Decision::LeaveOut
+            } else {
+                Decision::Ship
+            }
         };
         let name = &self.package.name;
         let walked = match tree::walk(dir, self.within, &decide) {
@@ -188,7 +200,7 @@ impl Copy<'_> {
             Err(error) => {
                 let detail = format!("its folder cannot be read: {error}");
                 diagnostics.push(messages::package_unreadable(name, &detail, Some(self.declared_at)));
-                return false;
+                return (false, Vec::new());
             }
         };
         let mut native = false;
@@ -212,11 +224,24 @@ impl Copy<'_> {
                 diagnostics.push(messages::package_link_outside(name, shown.as_str(), &link.target, self.declared_at));
             }
         }
-        // A link that leads nowhere cannot run either: it is not shipped.
+        // A link that leads nowhere cannot run either: it is left out, like what the closure leaves.
+        let mut left_out: BTreeMap<String, LeftOut> = BTreeMap::new();
+        let measured = walked.left_out.iter().map(|l| (&l.path, &l.at, l.bytes));
+        let broken = walked.broken.iter().map(|l| (&l.path, &l.at, l.target.len() as u64));
+        for (path, at, bytes) in measured.chain(broken) {
+            let top = match path.split_once('/') {
+                Some((first, _)) => format!("{first}/"),
+                None => path.clone(),
+            };
+            let entry = left_out.entry(top.clone()).or_insert(LeftOut { path: top, files: 0, bytes: 0 });
+            entry.files += 1;
+            entry.bytes += bytes;
+            shipped.inputs.files.insert(at.to_string(), Recorded::measure(at));
+        }
         for folder in &walked.dirs {
             shipped.inputs.dirs.insert(folder.to_string(), Recorded::read_dir(folder));
         }
-        native
+        (native, left_out.into_values().collect())
     }
 }
 
