@@ -14,10 +14,11 @@ use crate::vocabulary::target::Target;
 
 pub use crate::hosts::layout::MANIFEST_PATH;
 /// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
-/// and packages shipped whole are recorded.
-pub const MANIFEST_SCHEMA: u32 = 3;
+/// and packages shipped whole are recorded. 4: every file's exact mode (`"0640"`), links kept as links,
+/// and what each package shipped whole left out.
+pub const MANIFEST_SCHEMA: u32 = 4;
 
-pub use crate::io::ArtifactFile;
+pub use crate::io::{ArtifactFile, FileKind};
 
 /// One package shipped whole in the artifact (`bundle.external`), as the manifest records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +31,21 @@ pub struct ShippedPackage {
     /// Compiled for one platform: `<os>-<arch>` as Node names them, where it was installed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub native_platform: Option<String>,
+    /// What of the installed package was not shipped (what it does not need at run time), by its
+    /// top-level entries, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+}
+
+/// One top-level entry of a package shipped whole, as far as it was left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LeftOut {
+    /// Relative to the package; a folder ends in `/`.
+    pub path: String,
+    /// How many files (links, …) under it were left out, and their size.
+    pub files: u64,
+    pub bytes: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,14 +122,51 @@ pub struct IndexRow {
     pub route_budget_ms: Option<u64>,
 }
 
+/// One file of the artifact. For a link, `sha256` and `bytes` are those of its target as written.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FileRecord {
     pub path: String,
     pub sha256: String,
     pub bytes: u64,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub executable: bool,
+    /// A regular file's permission bits, in octal (`"0644"`, `"0755"`, `"0640"`).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "octal")]
+    pub mode: Option<u32>,
+    /// A link's target, for a link kept as a link (`keepOutsideLinks`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symlink: Option<String>,
+}
+
+impl FileRecord {
+    /// What the entry is on disk.
+    pub fn kind(&self) -> FileKind {
+        match (&self.symlink, self.mode) {
+            (Some(_), _) => FileKind::Symlink,
+            (None, mode) => FileKind::Regular { mode: mode.unwrap_or(crate::io::GENERATED_MODE) },
+        }
+    }
+}
+
+/// Modes as octal strings, as `chmod` and `ls -l` readers know them.
+mod octal {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(mode: &Option<u32>, serializer: S) -> Result<S::Ok, S::Error> {
+        match mode {
+            Some(mode) => serializer.serialize_str(&format!("{mode:04o}")),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(deserializer)? else { return Ok(None) };
+        let mode = u32::from_str_radix(&text, 8)
+            .map_err(|_| serde::de::Error::custom(format!("mode `{text}` is not octal")))?;
+        if mode & !crate::io::MODE_MASK != 0 {
+            return Err(serde::de::Error::custom(format!("mode `{text}` has bits beyond 0777")));
+        }
+        Ok(Some(mode))
+    }
 }
 
 /// Why an artifact cannot be used.
@@ -146,12 +199,18 @@ pub fn file_records<'f>(files: impl IntoIterator<Item = (&'f String, &'f Artifac
             path: path.clone(),
             sha256: sha256_hex(&file.bytes),
             bytes: file.bytes.len() as u64,
-            executable: file.executable,
+            mode: file.mode(),
+            symlink: match file.kind {
+                FileKind::Symlink => Some(String::from_utf8_lossy(&file.bytes).into_owned()),
+                FileKind::Regular { .. } => None,
+            },
         })
         .collect()
 }
 
-/// Reads an artifact's manifest and checks every recorded file against its hash.
+/// Reads an artifact's manifest and checks every recorded file against its hash, and every link
+/// against its target (a link is never followed). Modes are not checked: a plugin published
+/// through git comes back with the modes git keeps, under the cloning user's umask.
 pub fn read_verified(dir: &Utf8Path, disk: &dyn Disk) -> Result<ArtifactManifest, ArtifactError> {
     let shown = dir.to_string();
     let text = disk.read_to_string(&dir.join(MANIFEST_PATH)).map_err(|_| ArtifactError::NoManifest(shown.clone()))?;
@@ -164,6 +223,16 @@ pub fn read_verified(dir: &Utf8Path, disk: &dyn Disk) -> Result<ArtifactManifest
         });
     }
     for record in &manifest.files {
+        if let Some(target) = &record.symlink {
+            let found = disk.read_link(&dir.join(&record.path));
+            if found.as_ref() != Some(target) || sha256_hex(target.as_bytes()) != record.sha256 {
+                return Err(ArtifactError::Tampered {
+                    path: shown,
+                    detail: format!("`{}` is not the recorded link to `{target}`", record.path),
+                });
+            }
+            continue;
+        }
         let bytes = disk.read(&dir.join(&record.path)).map_err(|_| ArtifactError::Tampered {
             path: shown.clone(),
             detail: format!("`{}` is missing", record.path),

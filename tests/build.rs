@@ -269,9 +269,9 @@ fn payload_files_keep_their_mode() {
     let manifest =
         agent_bundle::artifact::read_verified(Utf8PathBuf::from_path_buf(output.clone()).unwrap().as_path(), &RealDisk)
             .unwrap();
-    let record = |path: &str| manifest.files.iter().find(|f| f.path == path).unwrap().executable;
-    assert!(record("runtime/bin/check.sh"));
-    assert!(!record("runtime/hook/index.js"));
+    let record = |path: &str| manifest.files.iter().find(|f| f.path == path).unwrap().mode;
+    assert_eq!(record("runtime/bin/check.sh"), Some(0o755));
+    assert!(record("runtime/hook/index.js").is_some_and(|mode| mode & 0o111 == 0));
 
     // Only the mode changes: the next build rewrites that file and no other.
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();

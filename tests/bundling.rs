@@ -194,10 +194,12 @@ fn packages_shipped_whole_run_relocated_with_their_dependencies() {
             "node-gyp-build@4.8.4 hooks/node_modules/node-gyp-build -".to_string(),
         ]
     );
-    // Modes travel: figlet's command-line entry stays executable.
+    // Modes travel: figlet's command-line entry stays executable, with exactly its installed mode.
     let record = manifest.files.iter().find(|f| f.path == "hooks/node_modules/figlet/bin/index.js").unwrap();
-    assert!(record.executable);
-    assert!(agent_bundle::io::is_executable(&artifact.join(&record.path)));
+    let installed = agent_bundle::io::mode(&npm.join("node_modules/figlet/bin/index.js"));
+    assert!(record.mode.is_some_and(|mode| mode & 0o111 != 0), "{record:?}");
+    assert_eq!(record.mode, installed);
+    assert_eq!(agent_bundle::io::mode(&artifact.join(&record.path)), installed);
 }
 
 fn node_platform() -> String {

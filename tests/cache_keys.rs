@@ -144,8 +144,16 @@ impl Disk for SavesDuringTheBuild<'_> {
     fn read(&self, path: &Utf8Path) -> std::io::Result<Vec<u8>> {
         RealDisk.read(path)
     }
-    fn is_executable(&self, path: &Utf8Path) -> bool {
-        RealDisk.is_executable(path)
+    fn walk_tree(
+        &self,
+        dir: &Utf8Path,
+        within: &[Utf8PathBuf],
+        decide: &dyn Fn(&str, bool) -> agent_bundle::io::tree::Decision,
+    ) -> std::io::Result<agent_bundle::io::tree::Walked> {
+        RealDisk.walk_tree(dir, within, decide)
+    }
+    fn read_link(&self, path: &Utf8Path) -> Option<String> {
+        RealDisk.read_link(path)
     }
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>> {
         RealDisk.walk_files(dir)

@@ -338,31 +338,49 @@ fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest>
     serde_json::from_str(&disk.read_to_string(&output.join(MANIFEST_PATH)).ok()?).ok()
 }
 
-/// The files the current artifact's manifest records with their hashes and modes (empty when there
-/// is none): what the previous build wrote, and so what this one may replace or remove. Read from any
-/// manifest schema (only `files[].path`, `sha256`, `executable`), so that an upgrade of agent-bundle
-/// still recognises its own files. A manifest that cannot be read at all vouches for nothing but the
-/// paths this build writes (`new_files`, with no hash, so they are rewritten): every other file is
-/// then kept and reported rather than removed.
+/// The files the current artifact's manifest records with their hashes and kinds (modes, links;
+/// empty when there is none): what the previous build wrote, and so what this one may replace or
+/// remove. Read from any manifest schema (`files[].path`, `sha256`, and `mode`/`symlink` or an older
+/// schema's `executable`), so that an upgrade of agent-bundle still recognises its own files. A
+/// manifest that cannot be read at all vouches for nothing but the paths this build writes
+/// (`new_files`, with no hash, so they are rewritten): every other file is then kept and reported
+/// rather than removed.
 fn previous_hashes(
     output: &Utf8Path,
     new_files: &std::collections::BTreeMap<String, crate::io::ArtifactFile>,
     disk: &dyn Disk,
-) -> std::collections::BTreeMap<String, (String, bool)> {
+) -> std::collections::BTreeMap<String, (String, crate::io::FileKind)> {
+    use crate::io::FileKind;
     let Ok(text) = disk.read_to_string(&output.join(MANIFEST_PATH)) else { return Default::default() };
     let records = serde_json::from_str::<serde_json::Value>(&text)
         .ok()
         .and_then(|manifest| manifest.get("files").and_then(serde_json::Value::as_array).cloned());
     let Some(records) = records else {
-        return new_files.keys().map(|path| (path.clone(), (String::new(), false))).collect();
+        return new_files
+            .keys()
+            .map(|path| {
+                (path.clone(), (String::new(), crate::io::FileKind::Regular { mode: crate::io::GENERATED_MODE }))
+            })
+            .collect();
     };
     records
         .iter()
         .filter_map(|record| {
             let path = record.get("path")?.as_str()?.to_string();
             let sha256 = record.get("sha256").and_then(serde_json::Value::as_str).unwrap_or_default().to_string();
-            let executable = record.get("executable").and_then(serde_json::Value::as_bool).unwrap_or(false);
-            Some((path, (sha256, executable)))
+            let mode =
+                record.get("mode").and_then(serde_json::Value::as_str).and_then(|m| u32::from_str_radix(m, 8).ok());
+            let executable = record.get("executable").and_then(serde_json::Value::as_bool);
+            let kind = if record.get("symlink").is_some_and(|link| !link.is_null()) {
+                FileKind::Symlink
+            } else {
+                let mode = mode.unwrap_or(match executable {
+                    Some(true) => 0o755,
+                    _ => crate::io::GENERATED_MODE,
+                });
+                FileKind::Regular { mode }
+            };
+            Some((path, (sha256, kind)))
         })
         .collect()
 }
@@ -402,10 +420,11 @@ mod tests {
         )]);
         let previous = previous_hashes(&output, &new_files, &crate::io::RealDisk);
         assert_eq!(previous.len(), 2);
-        assert_eq!(previous["run.sh"], ("cd".to_string(), true));
+        assert_eq!(previous["run.sh"], ("cd".to_string(), crate::io::FileKind::Regular { mode: 0o755 }));
         // An unreadable manifest vouches only for what this build writes, which it rewrites.
         std::fs::write(output.join(MANIFEST_PATH), "not JSON").unwrap();
         let previous = previous_hashes(&output, &new_files, &crate::io::RealDisk);
-        assert_eq!(previous, std::collections::BTreeMap::from([("hooks/y.mjs".to_string(), (String::new(), false))]));
+        let rewritten = (String::new(), crate::io::FileKind::Regular { mode: crate::io::GENERATED_MODE });
+        assert_eq!(previous, std::collections::BTreeMap::from([("hooks/y.mjs".to_string(), rewritten)]));
     }
 }

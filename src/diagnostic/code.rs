@@ -117,6 +117,7 @@ catalogue! {
     PayloadMissingAtBuild = "AB4747", Error, "a payload's source folder is missing when building";
     PrebuiltMissingAtBuild = "AB4748", Error, "a prebuilt handler file is missing when building";
     PayloadOverlapsOutput = "AB4749", Error, "a payload folder and the build output overlap";
+    PayloadLinkOutside = "AB4752", Error, "a payload holds a symlink whose target lies outside the bundle root and its node_modules";
     // Handler modules, their imports and the packages bundled with them (AB483x, AB484x).
     HandlerSyntaxError = "AB4830", Error, "a handler module does not parse or compile";
     UnresolvedImport = "AB4831", Error, "a handler imports a module or package that cannot be found";
@@ -136,6 +137,7 @@ catalogue! {
     DefaultExportNotAFunction = "AB4846", Error, "a handler's default export is statically not a function";
     BundlerError = "AB4849", Error, "the bundler reported an error";
     BundlerWarning = "AB4850", Warning, "the bundler warns about the bundle's own code";
+    PackageLinkOutside = "AB4851", Error, "a package shipped whole holds a symlink whose target lies outside the bundle root, its node_modules and the package's folder";
     // Writing and reading artifacts (AB5xxx, AB6xxx).
     OutputNotAnArtifact = "AB5001", Error, "the output folder exists and was not written by agent-bundle";
     ArtifactWriteFailed = "AB5002", Error, "the artifact could not be written";

@@ -865,6 +865,29 @@ pub fn payload_missing_at_build(name: &str, source: &str) -> Diagnostic {
         .hint("run the build that produces it first, or remove the payload")
 }
 
+/// `link`: the link's root-relative path; `target`: its target as written.
+pub fn payload_link_broken(name: &str, link: &str, target: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::PayloadMissingAtBuild,
+        format!("payload `{name}`: `{link}` is a symlink to `{target}`, which does not exist or holds the link itself"),
+    )
+    .hint("remove the link, or run the build that produces what it names first")
+}
+
+/// `source`: the payload's root-relative folder; `link`: the link's root-relative path; `target`: its
+/// target as written.
+pub fn payload_link_outside(name: &str, source: &str, link: &str, target: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::PayloadLinkOutside,
+        format!("payload `{name}`: `{link}` is a symlink to `{target}`, outside the bundle root and its node_modules"),
+    )
+    .at(Some(at), "this payload")
+    .note("a plugin ships only what is inside its bundle; nothing the link names was read")
+    .hint(format!(
+        "copy what the payload needs into it, or declare it as `{name}: {{ source: './{source}', keepOutsideLinks: true }}` to ship the link itself (it then names `{target}` on the machine that runs the plugin)"
+    ))
+}
+
 pub fn prebuilt_missing_at_build(written: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(Code::PrebuiltMissingAtBuild, format!("prebuilt handler `{written}` does not exist"))
         .at(Some(at), "nothing to ship")
@@ -1150,6 +1173,21 @@ pub fn package_unreadable(name: &str, detail: &str, at: Option<&Location>) -> Di
     Diagnostic::new(Code::PackageUnreadable, format!("package `{name}` cannot be shipped whole: {detail}"))
         .at(at, "listed here")
         .hint("reinstall the project's packages and build again")
+}
+
+/// `link`: the link's path relative to the bundle root; `target`: its target as written.
+pub fn package_link_outside(name: &str, link: &str, target: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::PackageLinkOutside,
+        format!(
+            "package `{name}` holds `{link}`, a symlink to `{target}`, outside the bundle root, its node_modules and the package's folder"
+        ),
+    )
+    .at(Some(at), "shipped whole from here")
+    .note("a plugin ships only what is inside its bundle; nothing the link names was read")
+    .hint(format!(
+        "remove the link from the installed package, or set `bundle: {{ keepOutsideLinks: true }}` to ship the link itself (it then names `{target}` on the machine that runs the plugin)"
+    ))
 }
 
 pub fn output_not_an_artifact(output: &Utf8Path) -> Diagnostic {

@@ -4,21 +4,58 @@
 
 mod cache;
 
-/// One file of an artifact: its bytes, and whether it is executable (payload scripts, binaries of
-/// packages shipped whole keep their mode).
+/// The permission bits an artifact keeps of a file: read, write and execute for owner, group and
+/// others. The set-user-ID, set-group-ID and sticky bits are never carried into an artifact.
+pub const MODE_MASK: u32 = 0o777;
+
+/// The mode of every file agent-bundle generates (wrappers, bundles, documents, the manifest),
+/// whatever the umask of the machine that builds it.
+pub const GENERATED_MODE: u32 = 0o644;
+
+/// One entry of an artifact: a file with its bytes and permission bits, or a symbolic link.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArtifactFile {
+    /// The file's bytes; for a link, its target as written.
     pub bytes: Vec<u8>,
-    pub executable: bool,
+    pub kind: FileKind,
+}
+
+/// What an artifact entry is on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A regular file with exactly these permission bits (within [`MODE_MASK`]).
+    Regular { mode: u32 },
+    /// A symbolic link, kept as a link because the config opted in (`keepOutsideLinks`).
+    Symlink,
 }
 
 impl ArtifactFile {
+    /// A generated file ([`GENERATED_MODE`]).
     pub fn new(bytes: Vec<u8>) -> Self {
-        ArtifactFile { bytes, executable: false }
+        ArtifactFile::with_mode(bytes, GENERATED_MODE)
+    }
+
+    /// A copied file that keeps its source's permission bits.
+    pub fn with_mode(bytes: Vec<u8>, mode: u32) -> Self {
+        ArtifactFile { bytes, kind: FileKind::Regular { mode: mode & MODE_MASK } }
+    }
+
+    /// A symbolic link to `target`, written as it was read.
+    pub fn symlink(target: &str) -> Self {
+        ArtifactFile { bytes: target.as_bytes().to_vec(), kind: FileKind::Symlink }
+    }
+
+    /// The permission bits of a regular file (`None` for a link).
+    pub fn mode(&self) -> Option<u32> {
+        match self.kind {
+            FileKind::Regular { mode } => Some(mode),
+            FileKind::Symlink => None,
+        }
     }
 }
 mod recording;
 pub mod stamp;
+pub mod tree;
 mod writer;
 
 pub use recording::RecordingDisk;
@@ -38,10 +75,17 @@ pub trait Disk {
     /// File names in a directory, sorted so that results never depend on directory order.
     fn list_dir(&self, path: &Utf8Path) -> std::io::Result<Vec<String>>;
     fn read(&self, path: &Utf8Path) -> std::io::Result<Vec<u8>>;
-    /// Whether a file has an execute bit set.
-    fn is_executable(&self, path: &Utf8Path) -> bool;
     /// Every file under `dir` (following symlinks), as `/`-separated paths relative to it, sorted.
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>>;
+    /// A folder to ship, walked without leaving `within` (see [`tree::walk`]).
+    fn walk_tree(
+        &self,
+        dir: &Utf8Path,
+        within: &[Utf8PathBuf],
+        decide: &dyn Fn(&str, bool) -> tree::Decision,
+    ) -> std::io::Result<tree::Walked>;
+    /// The target of a symbolic link, as written (`None` when `path` is not a link).
+    fn read_link(&self, path: &Utf8Path) -> Option<String>;
     /// Every folder under `dir` (itself included) that `prune` does not cut off, sorted; `prune`
     /// sees each folder and decides whether to skip it and everything below.
     fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>>;
@@ -85,8 +129,18 @@ impl Disk for RealDisk {
         std::fs::read(path)
     }
 
-    fn is_executable(&self, path: &Utf8Path) -> bool {
-        is_executable(path)
+    fn walk_tree(
+        &self,
+        dir: &Utf8Path,
+        within: &[Utf8PathBuf],
+        decide: &dyn Fn(&str, bool) -> tree::Decision,
+    ) -> std::io::Result<tree::Walked> {
+        tree::walk(dir, within, decide)
+    }
+
+    fn read_link(&self, path: &Utf8Path) -> Option<String> {
+        let target = std::fs::read_link(path).ok()?;
+        target.into_os_string().into_string().ok()
     }
 
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>> {
@@ -123,10 +177,10 @@ impl Disk for RealDisk {
     }
 }
 
-/// Whether a file has an execute bit set (following symlinks).
-pub fn is_executable(path: &Utf8Path) -> bool {
+/// A file's permission bits within [`MODE_MASK`] (following symlinks), if it exists.
+pub fn mode(path: &Utf8Path) -> Option<u32> {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(path).ok().map(|m| m.permissions().mode() & MODE_MASK)
 }
 
 /// Joins `relative` onto `base` and removes `.` and `..` segments without touching the disk, so that

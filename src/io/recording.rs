@@ -113,15 +113,25 @@ impl Disk for RecordingDisk<'_> {
         bytes
     }
 
-    fn is_executable(&self, path: &Utf8Path) -> bool {
-        let executable = self.inner.is_executable(path);
-        let key = self.key(path);
-        let mut set = self.lock();
-        let recorded = set.files.entry(key).or_insert_with(|| Recorded::read_file(path).0);
-        if recorded.executable.is_none() {
-            recorded.executable = Some(executable);
+    fn walk_tree(
+        &self,
+        dir: &Utf8Path,
+        within: &[Utf8PathBuf],
+        decide: &dyn Fn(&str, bool) -> super::tree::Decision,
+    ) -> std::io::Result<super::tree::Walked> {
+        // The folders, before the walk and without following a link (one may lead outside).
+        for entry in walkdir::WalkDir::new(dir).sort_by_file_name().into_iter().flatten() {
+            if entry.file_type().is_dir()
+                && let Some(path) = Utf8Path::from_path(entry.path())
+            {
+                self.dir(path, Listing::All);
+            }
         }
-        executable
+        self.inner.walk_tree(dir, within, decide)
+    }
+
+    fn read_link(&self, path: &Utf8Path) -> Option<String> {
+        self.inner.read_link(path)
     }
 
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>> {

@@ -54,6 +54,11 @@ pub fn stamp(path: &Utf8Path) -> Option<Stamp> {
     std::fs::metadata(path).ok().map(|m| Stamp::of(&m))
 }
 
+/// The stamp of an entry itself (`lstat`: a link is not followed).
+fn own_stamp(path: &Utf8Path) -> Option<Stamp> {
+    std::fs::symlink_metadata(path).ok().map(|m| Stamp::of(&m))
+}
+
 /// A file's modification time in nanoseconds, for `trusted_before`.
 pub fn mtime_ns(path: &Utf8Path) -> Option<i128> {
     stamp(path).map(|s| s.mtime_ns)
@@ -67,12 +72,35 @@ pub struct Recorded {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stamp: Option<Stamp>,
     pub sha256: String,
-    /// For files whose mode is part of what the build produces (payloads): the execute bit.
+    /// For files whose mode is part of what the build produces (payloads, packages shipped whole):
+    /// their permission bits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub executable: Option<bool>,
+    pub mode: Option<u32>,
     /// For folders: which of their entries the digest covers.
     #[serde(default, skip_serializing_if = "Listing::is_all")]
     pub listing: Listing,
+    /// What the digest covers, for entries that are not read (links are not followed).
+    #[serde(default, skip_serializing_if = "Content::is_bytes")]
+    pub content: Content,
+}
+
+/// What a file's digest covers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Content {
+    /// Its bytes (following a link).
+    #[default]
+    Bytes,
+    /// Its `lstat` size only: what a package shipped whole leaves out, measured and never read.
+    Size,
+    /// The target of a link, which is not followed: a link shipped as a link.
+    Link,
+}
+
+impl Content {
+    fn is_bytes(&self) -> bool {
+        *self == Content::Bytes
+    }
 }
 
 /// Which entries of a folder its digest covers.
@@ -123,16 +151,16 @@ impl Recorded {
     /// stamp is left out, so the record is checked by content.
     pub fn of_bytes(stamp: Option<Stamp>, bytes: &[u8]) -> Recorded {
         let stamp = stamp.filter(|stamp| !racy(*stamp, now_ns()));
-        Recorded { stamp, sha256: sha256_hex(bytes), executable: None, listing: Listing::All }
+        Recorded { stamp, sha256: sha256_hex(bytes), mode: None, listing: Listing::All, content: Content::Bytes }
     }
 
     fn absent() -> Recorded {
-        Recorded { stamp: None, sha256: ABSENT.to_string(), executable: None, listing: Listing::All }
+        Recorded { stamp: None, sha256: ABSENT.to_string(), mode: None, listing: Listing::All, content: Content::Bytes }
     }
 
     /// A record that never matches: what was read is not known.
     pub fn unknown() -> Recorded {
-        Recorded { stamp: None, sha256: UNKNOWN.to_string(), executable: None, listing: Listing::All }
+        Recorded { sha256: UNKNOWN.to_string(), ..Recorded::absent() }
     }
 
     /// A file another reader (the bundler's resolver) read at some moment since `read_since`,
@@ -163,8 +191,8 @@ impl Recorded {
             Some(stamp) if !racy(stamp, read_since) => Recorded {
                 stamp: Some(stamp).filter(|s| !racy(*s, now_ns())),
                 sha256: digest,
-                executable: None,
                 listing,
+                ..Recorded::absent()
             },
             None if absent_since(path, read_since) => Recorded { listing, ..Recorded::absent() },
             _ => Recorded::unknown(),
@@ -195,12 +223,35 @@ impl Recorded {
         }
     }
 
-    /// [`Recorded::read_file`], also recording the execute bit (which a changed mode changes, along
-    /// with the stamp's ctime).
-    pub fn read_file_and_mode(path: &Utf8Path) -> Recorded {
-        let (mut recorded, _) = Recorded::read_file(path);
-        recorded.executable = Some(crate::io::is_executable(path));
-        recorded
+    /// [`Recorded::read_file`] for a file shipped with its mode: the permission bits come from the
+    /// same `stat` as the stamp, so a `chmod` racing the build shows in the next stamp.
+    pub fn read_file_with_mode(path: &Utf8Path) -> (Recorded, Option<(Vec<u8>, u32)>) {
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(metadata) = std::fs::metadata(path) else { return (Recorded::absent(), None) };
+        let mode = metadata.permissions().mode() & crate::io::MODE_MASK;
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let mut recorded = Recorded::of_bytes(Some(Stamp::of(&metadata)), &bytes);
+                recorded.mode = Some(mode);
+                (recorded, Some((bytes, mode)))
+            }
+            Err(_) => (Recorded::absent(), None),
+        }
+    }
+
+    /// Records an entry by its own size, without following or reading it.
+    pub fn measure(path: &Utf8Path) -> Recorded {
+        Recorded::unread(path, Content::Size)
+    }
+
+    /// Records a link by its target, without following it.
+    pub fn read_link(path: &Utf8Path) -> Recorded {
+        Recorded::unread(path, Content::Link)
+    }
+
+    fn unread(path: &Utf8Path, content: Content) -> Recorded {
+        let stamp = own_stamp(path);
+        Recorded { stamp, sha256: unread_digest(path, content), content, ..Recorded::absent() }
     }
 
     /// Records a folder by the names it holds.
@@ -217,7 +268,7 @@ impl Recorded {
     pub fn read_listing(path: &Utf8Path, listing: Listing) -> Recorded {
         let stamp = stamp(path);
         let sha256 = listing_digest(path, listing);
-        Recorded { stamp: stamp.filter(|s| !racy(*s, now_ns())), sha256, executable: None, listing }
+        Recorded { stamp: stamp.filter(|s| !racy(*s, now_ns())), sha256, mode: None, listing, content: Content::Bytes }
     }
 
     /// Whether the file still holds what was recorded: trusted by its stamp when that is unchanged
@@ -226,7 +277,10 @@ impl Recorded {
         if self.stamp_trusted(path, trusted_before) {
             return true;
         }
-        if self.executable.is_some_and(|executable| executable != crate::io::is_executable(path)) {
+        if self.content != Content::Bytes {
+            return unread_digest(path, self.content) == self.sha256;
+        }
+        if self.mode.is_some() && self.mode != crate::io::mode(path) {
             return false;
         }
         match std::fs::read(path) {
@@ -241,12 +295,23 @@ impl Recorded {
     }
 
     fn stamp_trusted(&self, path: &Utf8Path, trusted_before: i128) -> bool {
-        match (self.stamp, stamp(path)) {
+        let now = if self.content == Content::Bytes { stamp(path) } else { own_stamp(path) };
+        match (self.stamp, now) {
             (Some(then), Some(now)) => then == now && then.mtime_ns < trusted_before,
             (None, None) => self.sha256 == ABSENT,
             _ => false,
         }
     }
+}
+
+/// The digest of an entry that is not read: its `lstat` size, or its link target.
+fn unread_digest(path: &Utf8Path, content: Content) -> String {
+    let digest = match content {
+        Content::Size => std::fs::symlink_metadata(path).ok().map(|m| format!("size {}", m.len())),
+        Content::Link => std::fs::read_link(path).ok().map(|t| sha256_hex(t.as_os_str().as_encoded_bytes())),
+        Content::Bytes => std::fs::read(path).ok().map(|bytes| sha256_hex(&bytes)),
+    };
+    digest.unwrap_or_else(|| ABSENT.to_string())
 }
 
 /// Whether a path that does not exist now did not exist at `since` either: the nearest folder that

@@ -17,7 +17,7 @@ use std::os::unix::io::AsRawFd;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use super::ArtifactFile;
+use super::{ArtifactFile, FileKind};
 use crate::vocabulary::digest::sha256_hex;
 
 /// What a write did, file by file (artifact-relative paths, sorted).
@@ -77,15 +77,16 @@ impl From<std::io::Error> for WriteError {
 /// prove a killed build leaves the previous artifact whole.
 const FAULT_AFTER_WRITES: &str = "AGENT_BUNDLE_FAULT_AFTER_WRITES";
 
-/// Makes `output` hold exactly `files`, besides what no build wrote. `marker` is the file that
-/// identifies a folder as ours; `previous` maps the files the previous build wrote to their recorded
-/// SHA-256 and mode (from its manifest, which is `marker`).
+/// Makes `output` hold exactly `files`, each regular file with exactly its mode and each link as a
+/// link, besides what no build wrote. `marker` is the file that identifies a folder as ours;
+/// `previous` maps the files the previous build wrote to their recorded SHA-256 and kind (from its
+/// manifest, which is `marker`).
 /// `on_wait` is called once if another build holds the lock.
 pub fn write_artifact(
     output: &Utf8Path,
     files: &BTreeMap<String, ArtifactFile>,
     marker: &str,
-    previous: &BTreeMap<String, (String, bool)>,
+    previous: &BTreeMap<String, (String, FileKind)>,
     on_wait: &mut dyn FnMut(&Utf8Path),
 ) -> Result<WriteOutcome, WriteError> {
     let parent = output.parent().filter(|p| !p.as_str().is_empty()).unwrap_or(Utf8Path::new(".")).to_path_buf();
@@ -103,17 +104,14 @@ pub fn write_artifact(
         }
     }
 
-    // Which current files can be kept: recorded with the same hash, and still holding those bytes.
+    // Which current files can be kept: recorded with the same hash and kind, and still holding
+    // those bytes with that mode (or that link).
     let mut outcome = WriteOutcome::default();
     let mut keep = BTreeMap::new();
     for (path, file) in files {
         let new_hash = sha256_hex(&file.bytes);
-        let recorded =
-            previous.get(path).is_some_and(|(hash, executable)| hash == &new_hash && *executable == file.executable);
-        let unchanged = exists
-            && (recorded || path == marker)
-            && crate::io::is_executable(&output.join(path)) == file.executable
-            && std::fs::read(output.join(path)).is_ok_and(|old| sha256_hex(&old) == new_hash);
+        let recorded = previous.get(path).is_some_and(|(hash, kind)| hash == &new_hash && *kind == file.kind);
+        let unchanged = exists && (recorded || path == marker) && holds(&output.join(path), file, &new_hash);
         if unchanged {
             keep.insert(path.clone(), ());
             outcome.kept.push(path.clone());
@@ -159,10 +157,17 @@ pub fn write_artifact(
             if keep.contains_key(path) && std::fs::hard_link(output.join(path), &target).is_ok() {
                 continue;
             }
-            fs_err::write(&target, &file.bytes)?;
-            if file.executable {
-                use std::os::unix::fs::PermissionsExt;
-                fs_err::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
+            match file.kind {
+                FileKind::Regular { mode } => {
+                    use std::os::unix::fs::PermissionsExt;
+                    fs_err::write(&target, &file.bytes)?;
+                    // Set, not masked by the umask: the mode is the file's own, exactly.
+                    fs_err::set_permissions(&target, std::fs::Permissions::from_mode(mode))?;
+                }
+                FileKind::Symlink => {
+                    let link = std::ffi::OsStr::from_bytes(&file.bytes);
+                    fs_err::os::unix::fs::symlink(link, &target)?;
+                }
             }
             writes += 1;
             if fault_after.is_some_and(|n| writes >= n) {
@@ -187,6 +192,24 @@ pub fn write_artifact(
         fs_err::rename(&staging, output)?;
     }
     Ok(outcome)
+}
+
+/// Whether `path` is `file` as it should be: a regular file with its bytes (`hash`) and exactly its
+/// mode, or a link with its target. Nothing is followed.
+fn holds(path: &Utf8Path, file: &ArtifactFile, hash: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(metadata) = std::fs::symlink_metadata(path) else { return false };
+    match file.kind {
+        FileKind::Regular { mode } => {
+            metadata.is_file()
+                && metadata.permissions().mode() & 0o7777 == mode
+                && std::fs::read(path).is_ok_and(|old| sha256_hex(&old) == hash)
+        }
+        FileKind::Symlink => {
+            metadata.file_type().is_symlink()
+                && std::fs::read_link(path).is_ok_and(|target| target.as_os_str().as_bytes() == file.bytes.as_slice())
+        }
+    }
 }
 
 /// Whether an untracked `path` stands where the new artifact writes a file or needs a folder. A file

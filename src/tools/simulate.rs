@@ -101,7 +101,7 @@ pub enum SimulateError {
 /// An artifact as a host has it once the plugin is installed: a copy in a fresh temporary folder
 /// with no `node_modules` above it, so that a simulation can never pass thanks to packages the
 /// source tree happens to have installed. Only the files the manifest records are copied, with
-/// their modes.
+/// their recorded modes (links as links).
 pub struct IsolatedArtifact {
     _temp: tempfile::TempDir,
     root: Utf8PathBuf,
@@ -119,16 +119,23 @@ impl IsolatedArtifact {
                 "`{above}/node_modules` exists above the temporary folder, and Node would find packages there; set TMPDIR to a folder with no node_modules above it"
             )));
         }
-        let records = manifest.files.iter().map(|f| (f.path.as_str(), f.executable));
-        for (path, executable) in records.chain([(MANIFEST_PATH, false)]) {
+        let records = manifest.files.iter().map(|f| (f.path.as_str(), f.kind(), f.symlink.as_deref()));
+        let generated = crate::io::FileKind::Regular { mode: crate::io::GENERATED_MODE };
+        for (path, kind, link) in records.chain([(MANIFEST_PATH, generated, None)]) {
             let target = root.join(path);
             if let Some(dir) = target.parent() {
                 fs_err::create_dir_all(dir).map_err(|e| failed(&e))?;
             }
-            fs_err::copy(artifact.join(path), &target).map_err(|e| failed(&e))?;
-            use std::os::unix::fs::PermissionsExt;
-            let mode = if executable { 0o755 } else { 0o644 };
-            fs_err::set_permissions(&target, std::fs::Permissions::from_mode(mode)).map_err(|e| failed(&e))?;
+            match (kind, link) {
+                (crate::io::FileKind::Regular { mode }, _) => {
+                    use std::os::unix::fs::PermissionsExt;
+                    fs_err::copy(artifact.join(path), &target).map_err(|e| failed(&e))?;
+                    fs_err::set_permissions(&target, std::fs::Permissions::from_mode(mode)).map_err(|e| failed(&e))?;
+                }
+                (crate::io::FileKind::Symlink, link) => {
+                    fs_err::os::unix::fs::symlink(link.unwrap_or_default(), &target).map_err(|e| failed(&e))?;
+                }
+            }
         }
         Ok(IsolatedArtifact { _temp: temp, root, original: artifact.to_path_buf() })
     }

@@ -7,9 +7,11 @@
 //! was), else bundle ([`run`], watched by [`plugin`]), check what the bundle cannot carry
 //! ([`scan`] for the bundle's own modules, [`packages`] for npm packages), turn the bundler's
 //! findings into diagnostics ([`findings`]) and keep the result ([`cache`]). Packages the config
-//! lists in `bundle.external` are not bundled but shipped whole ([`ship`]).
+//! lists in `bundle.external` are not bundled but shipped whole ([`ship`]), each only with what it
+//! needs at run time ([`closure`]).
 
 mod cache;
+mod closure;
 mod findings;
 mod packages;
 mod plugin;
@@ -108,11 +110,13 @@ pub fn bundle_path(handler: &str, all: &[HandlerEntry]) -> String {
     format!("{HANDLERS_DIR}/{name}.mjs")
 }
 
-/// Bundles every handler of a bundle rooted at `root` (canonical).
+/// Bundles every handler of a bundle rooted at `root` (canonical), and ships `external` packages
+/// (`keep_outside_links`: `bundle.keepOutsideLinks`).
 pub fn bundle_handlers(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
     external: &[ExternalPackage],
+    keep_outside_links: bool,
     cache: Option<&CacheStore>,
 ) -> Bundled {
     let mut out = Bundled::default();
@@ -166,7 +170,7 @@ pub fn bundle_handlers(
     }
 
     if !external.is_empty() {
-        let (shipped, diagnostics) = ship::ship(root, external, &out.handlers);
+        let (shipped, diagnostics) = ship::ship(root, external, &out.handlers, keep_outside_links);
         out.shipped = shipped;
         out.diagnostics.extend(diagnostics);
     }
@@ -175,7 +179,7 @@ pub fn bundle_handlers(
 
 /// A path as diagnostics and summaries show it: relative to the bundle root (with `..` where it lies
 /// outside), so output never depends on where the bundle sits on disk.
-fn display_path(root: &Utf8Path, path: &Utf8Path) -> Utf8PathBuf {
+pub(crate) fn display_path(root: &Utf8Path, path: &Utf8Path) -> Utf8PathBuf {
     crate::io::relative_with_dots(path, root)
 }
 

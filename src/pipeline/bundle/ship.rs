@@ -1,19 +1,27 @@
 //! Packages shipped whole (`bundle.external`): the opt-out for what a bundle cannot carry, such as a
 //! native addon or a package that reads files next to itself. The bundles keep importing such a
-//! package by name; the package and its complete dependency closure are copied, file modes kept,
-//! into `hooks/node_modules`, laid out so that Node resolves every importer to the very copy it
-//! resolved to at build time (two versions of one package each keep their own), and a
-//! `hooks/.gitignore` re-includes that folder so that publishing through git keeps it.
+//! package by name; the package and its complete dependency closure are copied into
+//! `hooks/node_modules`, laid out so that Node resolves every importer to the very copy it resolved
+//! to at build time (two versions of one package each keep their own), and a `hooks/.gitignore`
+//! re-includes that folder so that publishing through git keeps it.
+//!
+//! Of each package only what it needs at run time ships ([`closure`](super::closure)), with its
+//! files' modes exactly; the manifest records what was left out. Nothing outside the bundle root,
+//! the `node_modules` folders Node searches from it and the package's own folder is read: a symlink
+//! leading outside is an error (AB4851), or with `bundle.keepOutsideLinks` shipped as that link.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use camino::{Utf8Path, Utf8PathBuf};
 
+use super::closure::Closure;
 use super::packages::{self, Package};
 use super::{BundledHandler, ExternalPackage};
-use crate::artifact::ArtifactFile;
+use crate::artifact::{ArtifactFile, LeftOut};
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::stamp::{InputSet, Recorded};
+use crate::io::tree::{self, Decision};
+use crate::vocabulary::source::Location;
 
 /// Where shipped packages go: the `node_modules` Node finds from every bundle in `hooks/handlers`;
 /// and the `.gitignore` beside it: a plugin repository's own `node_modules/` rule must not drop it.
@@ -31,15 +39,19 @@ pub struct Shipped {
     pub inputs: InputSet,
 }
 
+/// Copies `external` packages with their dependencies. `keep_outside_links`: `bundle.keepOutsideLinks`.
 pub(super) fn ship(
     root: &Utf8Path,
     external: &[ExternalPackage],
     handlers: &BTreeMap<String, BundledHandler>,
+    keep_outside_links: bool,
 ) -> (Shipped, Vec<Diagnostic>) {
     let mut shipped = Shipped::default();
     let mut diagnostics = Vec::new();
-    let mut queue: VecDeque<(Utf8PathBuf, String, Option<String>)> = VecDeque::new();
-    for package in external {
+    // Per package: its folder, its name, the slot of its importer, and the `bundle.external` entry
+    // that brought it in (where its diagnostics point).
+    let mut queue: VecDeque<(Utf8PathBuf, String, Option<String>, usize)> = VecDeque::new();
+    for (index, package) in external.iter().enumerate() {
         let Some(dir) = packages::installed(root, &package.name) else {
             diagnostics.push(messages::external_not_installed(&package.name, &package.declared_at));
             continue;
@@ -51,15 +63,16 @@ pub(super) fn ship(
             diagnostics.push(messages::external_unused(&package.name, &package.declared_at));
             continue;
         }
-        queue.push_back((dir, package.name.clone(), None));
+        queue.push_back((dir, package.name.clone(), None, index));
     }
+    let within = tree::confinement(root, &crate::io::RealDisk);
 
     // Placement, as npm hoists: each package goes to the top-level folder unless another copy of
     // the same name already sits on its importer's lookup path, in which case it nests under the
     // importer. Breadth first, in name order, so the layout is deterministic.
     let mut placed: BTreeMap<String, Utf8PathBuf> = BTreeMap::new();
     let mut done: BTreeSet<(Utf8PathBuf, String)> = BTreeSet::new();
-    while let Some((dir, name, importer_slot)) = queue.pop_front() {
+    while let Some((dir, name, importer_slot, origin)) = queue.pop_front() {
         let slot = match slot_for(&placed, &name, &dir, importer_slot.as_deref()) {
             Slot::Reuse => continue,
             Slot::New(slot) => slot,
@@ -68,31 +81,35 @@ pub(super) fn ship(
         if !done.insert((dir.clone(), slot.clone())) {
             continue;
         }
+        let at = &external[origin].declared_at;
         let Some(package) = Package::read(&dir.join("package.json")) else {
-            let at = external.iter().find(|e| e.name == name).map(|e| &e.declared_at);
-            diagnostics.push(messages::package_unreadable(&name, "its package.json cannot be read", at));
+            diagnostics.push(messages::package_unreadable(&name, "its package.json cannot be read", Some(at)));
             continue;
         };
         let mut dependencies = dependencies_of(&package);
         dependencies.sort();
         for (dependency, optional) in dependencies {
             match packages::installed(&dir, &dependency) {
-                Some(found) => queue.push_back((found, dependency, Some(slot.clone()))),
+                Some(found) => queue.push_back((found, dependency, Some(slot.clone()), origin)),
                 None if optional => {}
                 None => {
-                    let at = external.iter().find(|e| e.name == name).map(|e| &e.declared_at);
                     let detail = format!("its dependency `{dependency}` is not installed");
-                    diagnostics.push(messages::package_unreadable(&package.name, &detail, at));
+                    diagnostics.push(messages::package_unreadable(&package.name, &detail, Some(at)));
                 }
             }
         }
-        let native = copy_package(&dir, &format!("{SHIPPED_DIR}/{slot}"), &mut shipped);
+        // A package linked from elsewhere (a workspace sibling) keeps its own folder as well.
+        let mut allowed = within.clone();
+        allowed.push(dir.clone());
+        let copy = Copy { root, package: &package, within: &allowed, keep_outside_links, declared_at: at };
+        let (native, left_out) = copy.run(&format!("{SHIPPED_DIR}/{slot}"), &mut shipped, &mut diagnostics);
         let native = native || packages::native_addon(&package).is_some();
         shipped.packages.push(ShippedPackage {
             name: package.name.clone(),
             version: package.version.clone(),
             path: format!("{SHIPPED_DIR}/{slot}"),
             native_platform: native.then(node_platform),
+            left_out,
         });
     }
     if !shipped.packages.is_empty() {
@@ -148,31 +165,82 @@ fn dependencies_of(package: &Package) -> Vec<(String, bool)> {
     out.into_iter().collect()
 }
 
-/// Copies a package's own files (not its nested `node_modules`, whose packages are placed on their
-/// own) with their modes; returns whether it holds compiled `.node` files.
-fn copy_package(dir: &Utf8Path, to: &str, shipped: &mut Shipped) -> bool {
-    let mut native = false;
-    let walker = walkdir::WalkDir::new(dir)
-        .follow_links(true)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|entry| entry.depth() == 0 || entry.file_name() != "node_modules");
-    for entry in walker.flatten() {
-        let Some(path) = Utf8Path::from_path(entry.path()) else { continue };
-        if entry.file_type().is_dir() {
-            shipped.inputs.dirs.insert(path.to_string(), Recorded::read_dir(path));
-            continue;
+/// Copying one package's run-time files.
+struct Copy<'a> {
+    root: &'a Utf8Path,
+    package: &'a Package,
+    /// The real folders its files may come from.
+    within: &'a [Utf8PathBuf],
+    keep_outside_links: bool,
+    declared_at: &'a Location,
+}
+
+impl Copy<'_> {
+    /// Copies the package's run-time closure (not its nested `node_modules`, whose packages are
+    /// placed on their own) to `to`, modes exactly; returns whether it holds compiled `.node` files
+    /// and what it left out, by top-level entry.
+    fn run(&self, to: &str, shipped: &mut Shipped, diagnostics: &mut Vec<Diagnostic>) -> (bool, Vec<LeftOut>) {
+        let dir = &self.package.dir;
+        let manifest = self.package.manifest().unwrap_or_default();
+        let closure = Closure::of(&manifest, dir.join("binding.gyp").is_file());
+        let decide = |path: &str, is_dir: bool| {
+            if is_dir && path.rsplit('/').next() == Some("node_modules") {
+                Decision::Skip
+            } else if closure.leaves_out(path, is_dir) {
+                Decision::LeaveOut
+            } else {
+                Decision::Ship
+            }
+        };
+        let name = &self.package.name;
+        let walked = match tree::walk(dir, self.within, &decide) {
+            Ok(walked) => walked,
+            Err(error) => {
+                let detail = format!("its folder cannot be read: {error}");
+                diagnostics.push(messages::package_unreadable(name, &detail, Some(self.declared_at)));
+                return (false, Vec::new());
+            }
+        };
+        let mut native = false;
+        for file in &walked.files {
+            let (recorded, read) = Recorded::read_file_with_mode(&file.real);
+            let Some((bytes, mode)) = read else {
+                let detail = format!("its file `{}` cannot be read", file.path);
+                diagnostics.push(messages::package_unreadable(name, &detail, Some(self.declared_at)));
+                continue;
+            };
+            native |= file.path.ends_with(".node");
+            shipped.files.insert(format!("{to}/{}", file.path), ArtifactFile::with_mode(bytes, mode));
+            shipped.inputs.files.insert(file.real.to_string(), recorded);
         }
-        let Ok(relative) = path.strip_prefix(dir) else { continue };
-        let (mut recorded, bytes) = Recorded::read_file(path);
-        let Some(bytes) = bytes else { continue };
-        native |= path.extension() == Some("node");
-        let executable = crate::io::is_executable(path);
-        recorded.executable = Some(executable);
-        shipped.files.insert(format!("{to}/{relative}"), ArtifactFile { bytes, executable });
-        shipped.inputs.files.insert(path.to_string(), recorded);
+        for link in &walked.outside {
+            if self.keep_outside_links {
+                shipped.files.insert(format!("{to}/{}", link.path), ArtifactFile::symlink(&link.target));
+                shipped.inputs.files.insert(link.at.to_string(), Recorded::read_link(&link.at));
+            } else {
+                let shown = super::display_path(self.root, &link.at);
+                diagnostics.push(messages::package_link_outside(name, shown.as_str(), &link.target, self.declared_at));
+            }
+        }
+        // A link that leads nowhere cannot run either: it is left out, like what the closure leaves.
+        let mut left_out: BTreeMap<String, LeftOut> = BTreeMap::new();
+        let measured = walked.left_out.iter().map(|l| (&l.path, &l.at, l.bytes));
+        let broken = walked.broken.iter().map(|l| (&l.path, &l.at, l.target.len() as u64));
+        for (path, at, bytes) in measured.chain(broken) {
+            let top = match path.split_once('/') {
+                Some((first, _)) => format!("{first}/"),
+                None => path.clone(),
+            };
+            let entry = left_out.entry(top.clone()).or_insert(LeftOut { path: top, files: 0, bytes: 0 });
+            entry.files += 1;
+            entry.bytes += bytes;
+            shipped.inputs.files.insert(at.to_string(), Recorded::measure(at));
+        }
+        for folder in &walked.dirs {
+            shipped.inputs.dirs.insert(folder.to_string(), Recorded::read_dir(folder));
+        }
+        (native, left_out.into_values().collect())
     }
-    native
 }
 
 /// This machine's platform as Node spells it (`process.platform`-`process.arch`).

@@ -34,6 +34,9 @@ pub struct Config {
 pub struct BundleConfig {
     /// Packages shipped whole, with their dependencies, instead of bundled.
     pub external: Vec<Spanned<String>>,
+    /// `keepOutsideLinks: true`: a symlink in a package shipped whole whose target lies outside the
+    /// bundle root and its node_modules is shipped as that link instead of being an error.
+    pub keep_outside_links: Option<Spanned<bool>>,
 }
 
 #[derive(Clone, Debug)]
@@ -115,4 +118,6 @@ pub struct PayloadDeclaration {
     pub name: Spanned<String>,
     pub source: Spanned<String>,
     pub targets: Option<Spanned<Vec<Spanned<String>>>>,
+    /// `keepOutsideLinks: true`, as for `bundle`, for this payload's links.
+    pub keep_outside_links: Option<Spanned<bool>>,
 }

@@ -10,13 +10,13 @@ use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::source::{Location, SourceFile};
 
 const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"];
-const BUNDLE_KEYS: &[&str] = &["external"];
+const BUNDLE_KEYS: &[&str] = &["external", "keepOutsideLinks"];
 const ENTRY_KEYS: &[&str] =
     &["args", "failClosed", "handler", "maxInputBytes", "sources", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] = &["author", "description", "icon", "license", "name", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
-const PAYLOAD_KEYS: &[&str] = &["source", "targets"];
+const PAYLOAD_KEYS: &[&str] = &["keepOutsideLinks", "source", "targets"];
 
 /// Reads the config's root value. Returns the model (as far as it could be read) and diagnostics.
 pub fn read_config(file: &SourceFile, root: &Node) -> Staged<Config> {
@@ -299,6 +299,9 @@ impl<'a> Reader<'a> {
                     bundle.external =
                         self.string_list(&property.value, "bundle.external").map(|l| l.value).unwrap_or_default()
                 }
+                "keepOutsideLinks" => {
+                    bundle.keep_outside_links = self.boolean(&property.value, "bundle.keepOutsideLinks")
+                }
                 _ => self.unknown_key(property, BUNDLE_KEYS, "`bundle`"),
             }
         }
@@ -316,10 +319,12 @@ impl<'a> Reader<'a> {
                     name,
                     source: Spanned { value: source.clone(), at: self.at(value) },
                     targets: None,
+                    keep_outside_links: None,
                 }),
                 Value::Object(fields) => {
                     let mut source = None;
                     let mut targets = None;
+                    let mut keep_outside_links = None;
                     for field in fields {
                         match field.key.as_str() {
                             "source" => {
@@ -328,11 +333,14 @@ impl<'a> Reader<'a> {
                                     .map(|s| Spanned { value: s, at: self.at(&field.value) })
                             }
                             "targets" => targets = self.string_list(&field.value, "targets"),
+                            "keepOutsideLinks" => {
+                                keep_outside_links = self.boolean(&field.value, "keepOutsideLinks");
+                            }
                             _ => self.unknown_key(field, PAYLOAD_KEYS, &format!("payload `{}`", property.key)),
                         }
                     }
                     match source {
-                        Some(source) => payloads.push(PayloadDeclaration { name, source, targets }),
+                        Some(source) => payloads.push(PayloadDeclaration { name, source, targets, keep_outside_links }),
                         None if fields.iter().any(|f| f.key == "source") || has_spread(fields) => {}
                         None => self.diagnostics.push(messages::missing_key(
                             "source",
@@ -344,7 +352,7 @@ impl<'a> Reader<'a> {
                 Value::Unreadable => {}
                 other => self.diagnostics.push(messages::wrong_type(
                     &format!("payload `{}`", property.key),
-                    "a source path or `{ source, targets }`",
+                    "a source path or `{ source, targets, keepOutsideLinks }`",
                     &other.found(),
                     &self.at(value),
                 )),

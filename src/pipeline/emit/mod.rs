@@ -22,9 +22,10 @@ use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::hosts::layout::{self, Role};
 use crate::io::stamp::InputSet;
+use crate::io::tree::Decision;
 use crate::io::{Disk, lexical_join};
 use crate::pipeline::Bundle;
-use crate::pipeline::bundle::{BundleStats, GITIGNORE_PATH, HandlerEntry, SHIPPED_DIR, bundle_handlers};
+use crate::pipeline::bundle::{BundleStats, GITIGNORE_PATH, HandlerEntry, SHIPPED_DIR, bundle_handlers, display_path};
 use crate::pipeline::normalise::Handler;
 use crate::pipeline::plan::Delivery;
 use crate::vocabulary::source::SourceFile;
@@ -81,13 +82,19 @@ pub fn emit(
 
     let shipped_payloads: Vec<_> =
         bundle.normalised.payloads.iter().filter(|p| p.targets.iter().any(|t| hosts.contains(t))).collect();
+    let mut copied_payloads = Vec::new();
     for payload in &shipped_payloads {
         let source = lexical_join(root, &payload.source);
-        if !disk.is_dir(&source) {
+        let present = disk.is_dir(&source);
+        if !present {
             diagnostics.push(messages::payload_missing_at_build(&payload.name, &payload.source));
         }
-        if source.starts_with(output) || output.starts_with(&source) {
+        let overlaps = source.starts_with(output) || output.starts_with(&source);
+        if overlaps {
             diagnostics.push(messages::payload_overlaps_output(&payload.name, &payload.source, output.as_str()));
+        }
+        if present && !overlaps {
+            copied_payloads.push(*payload);
         }
     }
 
@@ -111,9 +118,13 @@ pub fn emit(
             _ => {}
         }
     }
-    let mut bundled = bundle_handlers(root, &modules, &bundle.normalised.external, cache);
+    let normalised = &bundle.normalised;
+    let mut bundled = bundle_handlers(root, &modules, &normalised.external, normalised.keep_outside_links, cache);
     let sources = std::mem::take(&mut bundled.sources);
     diagnostics.append(&mut bundled.diagnostics);
+    // Payloads are judged even when bundling failed, so that one build reports both.
+    let (payload_copies, payload_reads, payload_diagnostics) = copy_payloads(&copied_payloads, &hosts, root, disk);
+    diagnostics.extend(payload_diagnostics);
     if diagnostics.iter().any(Diagnostic::is_error) {
         return Staged { value: Emission { emitted: None, sources }, diagnostics };
     }
@@ -132,6 +143,7 @@ pub fn emit(
         files.add(path, file, Producer::Shipped);
     }
     let mut read = std::mem::take(&mut bundled.shipped.inputs);
+    read.extend(&payload_reads);
     let bundle_of = |handler: &str| Producer::Bundle { handler: handler.to_string() };
     for (source, handler) in &bundled.handlers {
         files.add(handler.path.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()), bundle_of(source));
@@ -327,43 +339,13 @@ pub fn emit(
         }
     }
 
-    for payload in shipped_payloads {
-        // Hosts with a folder of their own find the payload there (their commands are relative to it).
-        let mut destinations: Vec<String> = vec![payload.name.clone()];
-        for target in payload.targets.iter().filter(|t| hosts.contains(t)) {
-            if let Some(folder) = layout::layout().host(*target).and_then(|paths| paths.folder) {
-                let destination = format!("{folder}/{}", payload.name);
-                if !destinations.contains(&destination) {
-                    destinations.push(destination);
-                }
-            }
+    for copy in payload_copies {
+        for destination in &copy.destinations {
+            files.check_payload_folder(destination, &copy.name);
         }
-        for destination in &destinations {
-            files.check_payload_folder(destination, &payload.name);
-        }
-        let producer = Producer::Payload { name: payload.name.clone() };
-        let source = lexical_join(root, &payload.source);
-        match disk.walk_files(&source) {
-            Ok(paths) => {
-                for path in paths {
-                    let file = source.join(&path);
-                    match disk.read(&file) {
-                        Ok(bytes) => {
-                            let executable = disk.is_executable(&file);
-                            for destination in &destinations {
-                                let copy = ArtifactFile { bytes: bytes.clone(), executable };
-                                files.add(format!("{destination}/{path}"), copy, producer.clone());
-                            }
-                        }
-                        Err(error) => diagnostics.push(messages::payload_missing_at_build(
-                            &payload.name,
-                            &format!("{}/{path} ({error})", payload.source),
-                        )),
-                    }
-                }
-            }
-            Err(error) => diagnostics
-                .push(messages::payload_missing_at_build(&payload.name, &format!("{} ({error})", payload.source))),
+        let producer = Producer::Payload { name: copy.name.clone() };
+        for (path, file) in copy.files {
+            files.add(path, file, producer.clone());
         }
     }
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -397,6 +379,88 @@ pub fn emit(
     };
     let emitted = Emitted { files, manifest, inputs, products, read, stats: bundled.stats };
     Staged { value: Emission { emitted: Some(emitted), sources }, diagnostics }
+}
+
+/// Copies payloads as they are, modes exactly, from inside the bundle root and its node_modules
+/// only: a link leading outside is refused (AB4752), or kept as a link when the payload says
+/// `keepOutsideLinks`. Each goes to its name and to the folder of each of its `hosts` that has one.
+fn copy_payloads(
+    payloads: &[&crate::pipeline::normalise::Payload],
+    hosts: &[Target],
+    root: &Utf8Path,
+    disk: &dyn Disk,
+) -> (Vec<PayloadCopy>, InputSet, Vec<Diagnostic>) {
+    let mut copies = Vec::new();
+    let mut read = InputSet::default();
+    let mut diagnostics = Vec::new();
+    let within = crate::io::tree::confinement(root, disk);
+    for payload in payloads {
+        // Hosts with a folder of their own find the payload there (their commands are relative to it).
+        let mut destinations: Vec<String> = vec![payload.name.clone()];
+        for target in payload.targets.iter().filter(|t| hosts.contains(t)) {
+            if let Some(folder) = layout::layout().host(*target).and_then(|paths| paths.folder) {
+                let destination = format!("{folder}/{}", payload.name);
+                if !destinations.contains(&destination) {
+                    destinations.push(destination);
+                }
+            }
+        }
+        let mut files = BTreeMap::new();
+        let source = lexical_join(root, &payload.source);
+        let walked = match disk.walk_tree(&source, &within, &|_, _| Decision::Ship) {
+            Ok(walked) => walked,
+            Err(error) => {
+                let detail = format!("{} ({error})", payload.source);
+                diagnostics.push(messages::payload_missing_at_build(&payload.name, &detail));
+                continue;
+            }
+        };
+        for file in &walked.files {
+            let (recorded, content) = crate::io::stamp::Recorded::read_file_with_mode(&file.real);
+            let Some((bytes, mode)) = content else {
+                let detail = format!("{}/{} (it cannot be read)", payload.source, file.path);
+                diagnostics.push(messages::payload_missing_at_build(&payload.name, &detail));
+                continue;
+            };
+            for destination in &destinations {
+                files.insert(format!("{destination}/{}", file.path), ArtifactFile::with_mode(bytes.clone(), mode));
+            }
+            read.files.insert(file.real.to_string(), recorded);
+        }
+        for link in &walked.outside {
+            let shown = display_path(root, &link.at);
+            if payload.keep_outside_links {
+                for destination in &destinations {
+                    files.insert(format!("{destination}/{}", link.path), ArtifactFile::symlink(&link.target));
+                }
+                read.files.insert(link.at.to_string(), crate::io::stamp::Recorded::read_link(&link.at));
+            } else {
+                diagnostics.push(messages::payload_link_outside(
+                    &payload.name,
+                    &payload.source,
+                    shown.as_str(),
+                    &link.target,
+                    &payload.declared_at,
+                ));
+            }
+        }
+        for link in &walked.broken {
+            let shown = display_path(root, &link.at);
+            diagnostics.push(messages::payload_link_broken(&payload.name, shown.as_str(), &link.target));
+        }
+        for folder in &walked.dirs {
+            read.dirs.insert(folder.to_string(), crate::io::stamp::Recorded::read_dir(folder));
+        }
+        copies.push(PayloadCopy { name: payload.name.clone(), destinations, files });
+    }
+    (copies, read, diagnostics)
+}
+
+/// One payload's files at each of its destinations.
+struct PayloadCopy {
+    name: String,
+    destinations: Vec<String>,
+    files: BTreeMap<String, ArtifactFile>,
 }
 
 /// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).
@@ -448,6 +512,13 @@ mod tests {
                 name: name.clone(),
                 source: "src".into(),
                 targets: hosts.clone(),
+                keep_outside_links: false,
+                declared_at: crate::vocabulary::source::Location {
+                    file: "agent-bundle.config.ts".into(),
+                    line: 1,
+                    column: 1,
+                    span: Default::default(),
+                },
             };
             bundle.normalised.payloads.push(payload);
             let staged = emit(&bundle, &root, &hosts, &temp.join("artifact"), &disk, Some(&cache));

@@ -150,6 +150,13 @@ pub struct Payload {
     /// The source folder, relative to the bundle root.
     pub source: String,
     pub targets: Vec<Target>,
+    /// Ship a symlink whose target lies outside the bundle root and its node_modules as that link
+    /// (`keepOutsideLinks: true`), instead of refusing it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keep_outside_links: bool,
+    /// The payload's key in the config.
+    #[serde(skip)]
+    pub declared_at: Location,
 }
 
 /// The whole bundle after normalisation.
@@ -164,6 +171,9 @@ pub struct Normalised {
     /// Packages shipped whole instead of bundled (`bundle.external`), sorted by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub external: Vec<crate::pipeline::bundle::ExternalPackage>,
+    /// `bundle.keepOutsideLinks`: a package's symlinks that lead outside ship as links.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keep_outside_links: bool,
 }
 
 /// Normalises a config. `root` must be the canonical, absolute bundle root.
@@ -184,7 +194,9 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     }
     hooks.sort_by(|a, b| a.id.cmp(&b.id));
     let external = n.external(config.bundle.as_ref().map_or(&[][..], |b| &b.external));
-    Staged { value: Normalised { targets, hooks, payloads, external }, diagnostics: n.diagnostics }
+    let keep_outside_links =
+        config.bundle.as_ref().and_then(|b| b.keep_outside_links.as_ref()).is_some_and(|keep| keep.value);
+    Staged { value: Normalised { targets, hooks, payloads, external, keep_outside_links }, diagnostics: n.diagnostics }
 }
 
 struct Normaliser<'a> {
@@ -280,7 +292,13 @@ impl Normaliser<'_> {
                 self.diagnostics
                     .push(messages::payload_source_missing(&declaration.source.value, &declaration.source.at));
             }
-            payloads.push(Payload { name: name.value.clone(), source, targets });
+            payloads.push(Payload {
+                name: name.value.clone(),
+                source,
+                targets,
+                keep_outside_links: declaration.keep_outside_links.as_ref().is_some_and(|keep| keep.value),
+                declared_at: name.at.clone(),
+            });
         }
         payloads
     }

@@ -230,11 +230,20 @@ export interface PluginConfig {{
   icon?: string;
 }}
 
-export type PayloadDeclaration = string | {{ source: string; targets?: Target[] }};
+export type PayloadDeclaration =
+  | string
+  | {{
+      source: string;
+      targets?: Target[];
+      /** Ship a symlink that leads outside the bundle root and its node_modules as a link (default: an error). */
+      keepOutsideLinks?: boolean;
+    }};
 
 export interface BundleConfig {{
   /** npm packages shipped whole instead of bundled. */
   external?: string[];
+  /** Ship a symlink in those packages that leads outside the bundle root and its node_modules as a link (default: an error). */
+  keepOutsideLinks?: boolean;
 }}
 
 export interface AgentBundleConfig {{

@@ -1,0 +1,5 @@
+// The payload holds a link to `/etc`: shipping it would copy the machine's `/etc`.
+export default {
+  hooks: { stop: './src/hooks/stop.ts' },
+  payload: { tools: './tools' },
+};

@@ -1,0 +1,3 @@
+import { check } from 'linked-package';
+
+export default () => check();
