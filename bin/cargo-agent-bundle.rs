@@ -1,9 +1,14 @@
 //! `cargo agent-bundle`: parse, run, render the error, exit with its code.
 
+use std::io::Write as _;
+
 use agent_bundle::{ExitCode, cli};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The stack of the thread a command runs on.
+const MAIN_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 fn main() {
     let cli = match cli::parse_args(std::env::args_os()) {
@@ -14,17 +19,40 @@ fn main() {
             std::process::exit(code as i32);
         }
     };
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let result = cli::run(&cli, &mut stdout.lock(), &mut stderr.lock());
-    match result {
-        Ok(()) => std::process::exit(ExitCode::Success as i32),
+    // On a thread with a large stack (only what is used is touched): whatever recursion an input
+    // drives past the depth limits, it does not abort the process.
+    let thread = std::thread::Builder::new()
+        .name("cargo-agent-bundle".into())
+        .stack_size(MAIN_STACK_BYTES)
+        .spawn(move || run(&cli));
+    let code = match thread.map(|thread| thread.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(error) => {
+            eprintln!("error: cannot start the command's thread: {error}");
+            ExitCode::Failure
+        }
+    };
+    std::process::exit(code as i32);
+}
+
+/// Runs the command, printing through writers that escape control characters (text from the input
+/// reaches the terminal as visible escapes), and returns the exit code.
+fn run(cli: &cli::Cli) -> ExitCode {
+    let mut stdout = cli::terminal::Escaped::new(std::io::stdout().lock());
+    let mut stderr = cli::terminal::Escaped::new(std::io::stderr().lock());
+    let code = match cli::run(cli, &mut stdout, &mut stderr) {
+        Ok(()) => ExitCode::Success,
         Err(error) => {
             // Reported errors were already printed with their diagnostics.
             if !matches!(error, agent_bundle::Error::Reported { .. }) {
-                eprintln!("error: {error}");
+                let _ = writeln!(stderr, "error: {error}");
             }
-            std::process::exit(error.exit_code() as i32);
+            error.exit_code()
         }
-    }
+    };
+    // `exit` runs no destructors: flush here.
+    let _ = stdout.flush();
+    let _ = stderr.flush();
+    code
 }

@@ -16,6 +16,7 @@ pub mod error;
 mod hooks;
 mod inspect;
 mod snapshot;
+pub mod terminal;
 mod types;
 
 pub use self::build::BuildArgs;

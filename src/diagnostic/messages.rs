@@ -102,6 +102,13 @@ pub fn undefined_value(at: &Location) -> Diagnostic {
         .hint("remove the key; an absent key takes its default")
 }
 
+pub fn nested_too_deep(what: &str, limit: usize, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::NestedTooDeep, format!("{what} nest deeper than {limit} levels"))
+        .at(Some(at), "too deep from here")
+        .note("the parsers recurse once per level; a text nested this deep would overflow their stack")
+        .hint("flatten the value, or build it in a handler at run time")
+}
+
 pub fn cyclic_constant(name: &str, at: &Location) -> Diagnostic {
     Diagnostic::new(Code::NonStaticValue, format!("`{name}` refers to itself"))
         .at(Some(at), "cyclic constant")

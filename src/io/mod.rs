@@ -111,7 +111,8 @@ impl Disk for RealDisk {
 
     fn read_to_string(&self, path: &Utf8Path) -> std::io::Result<String> {
         // Plain std errors: callers name the file themselves.
-        std::fs::read_to_string(path)
+        String::from_utf8(read_regular(path)?)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))
     }
 
     fn list_dir(&self, path: &Utf8Path) -> std::io::Result<Vec<String>> {
@@ -126,7 +127,7 @@ impl Disk for RealDisk {
     }
 
     fn read(&self, path: &Utf8Path) -> std::io::Result<Vec<u8>> {
-        std::fs::read(path)
+        read_regular(path)
     }
 
     fn walk_tree(
@@ -181,6 +182,58 @@ impl Disk for RealDisk {
 pub fn mode(path: &Utf8Path) -> Option<u32> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).ok().map(|m| m.permissions().mode() & MODE_MASK)
+}
+
+/// The most a build reads of any one input file: sources, configs and payload files larger than
+/// this are refused rather than read into memory (a config linked to `/dev/zero` would be read
+/// forever).
+pub const MAX_INPUT_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a regular file, and only a regular file: a FIFO, a socket or a device (or a link to one) is
+/// refused without blocking on it, and so is a file over [`MAX_INPUT_FILE_BYTES`]. The error says
+/// which, for the caller to name the file.
+pub fn read_regular(path: &Utf8Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    // Non-blocking, so that opening a FIFO with no writer returns at once; the mode is checked on
+    // the opened file itself, so the answer cannot change between the check and the read.
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
+    let metadata = file.metadata()?;
+    let kind = metadata.file_type();
+    let refuse =
+        |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("it is {what}, not a regular file"));
+    if kind.is_fifo() {
+        return Err(refuse("a FIFO"));
+    }
+    if kind.is_char_device() || kind.is_block_device() {
+        return Err(refuse("a device"));
+    }
+    if kind.is_socket() {
+        return Err(refuse("a socket"));
+    }
+    if !kind.is_file() {
+        return Err(refuse("a folder"));
+    }
+    if metadata.len() > MAX_INPUT_FILE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "it is {} bytes, over the {} MiB a build reads of one file",
+                metadata.len(),
+                MAX_INPUT_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    // A file that grows while it is read stops at the limit too.
+    file.take(MAX_INPUT_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_FILE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it grew past the limit a build reads of one file",
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Joins `relative` onto `base` and removes `.` and `..` segments without touching the disk, so that

@@ -169,7 +169,7 @@ impl Recorded {
     /// `read_since`, or changes while it is read here, the record is [`Recorded::unknown`].
     pub fn read_file_since(path: &Utf8Path, read_since: i128) -> Recorded {
         let before = stamp(path);
-        let bytes = std::fs::read(path);
+        let bytes = crate::io::read_regular(path);
         if stamp(path) != before {
             return Recorded::unknown();
         }
@@ -208,7 +208,7 @@ impl Recorded {
             (Some(then), Some(now)) => then == now,
             (None, None) => self.sha256 == ABSENT,
             (None, Some(_)) if is_dir => listing_digest(path, self.listing) == self.sha256,
-            (None, Some(_)) => std::fs::read(path).is_ok_and(|bytes| sha256_hex(&bytes) == self.sha256),
+            (None, Some(_)) => crate::io::read_regular(path).is_ok_and(|bytes| sha256_hex(&bytes) == self.sha256),
             (Some(_), None) => false,
         };
         if same { self } else { Recorded::unknown() }
@@ -217,7 +217,7 @@ impl Recorded {
     /// Stats, then reads a file (in that order, so a write racing the read shows in the next stamp).
     pub fn read_file(path: &Utf8Path) -> (Recorded, Option<Vec<u8>>) {
         let stamp = stamp(path);
-        match std::fs::read(path) {
+        match crate::io::read_regular(path) {
             Ok(bytes) => (Recorded::of_bytes(stamp, &bytes), Some(bytes)),
             Err(_) => (Recorded::absent(), None),
         }
@@ -229,7 +229,7 @@ impl Recorded {
         use std::os::unix::fs::PermissionsExt;
         let Ok(metadata) = std::fs::metadata(path) else { return (Recorded::absent(), None) };
         let mode = metadata.permissions().mode() & crate::io::MODE_MASK;
-        match std::fs::read(path) {
+        match crate::io::read_regular(path) {
             Ok(bytes) => {
                 let mut recorded = Recorded::of_bytes(Some(Stamp::of(&metadata)), &bytes);
                 recorded.mode = Some(mode);
@@ -283,7 +283,7 @@ impl Recorded {
         if self.mode.is_some() && self.mode != crate::io::mode(path) {
             return false;
         }
-        match std::fs::read(path) {
+        match crate::io::read_regular(path) {
             Ok(bytes) => sha256_hex(&bytes) == self.sha256,
             Err(_) => self.sha256 == ABSENT,
         }
@@ -309,7 +309,7 @@ fn unread_digest(path: &Utf8Path, content: Content) -> String {
     let digest = match content {
         Content::Size => std::fs::symlink_metadata(path).ok().map(|m| format!("size {}", m.len())),
         Content::Link => std::fs::read_link(path).ok().map(|t| sha256_hex(t.as_os_str().as_encoded_bytes())),
-        Content::Bytes => std::fs::read(path).ok().map(|bytes| sha256_hex(&bytes)),
+        Content::Bytes => crate::io::read_regular(path).ok().map(|bytes| sha256_hex(&bytes)),
     };
     digest.unwrap_or_else(|| ABSENT.to_string())
 }

@@ -176,6 +176,10 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
             }
         }
         let message = diagnostic.to_message_with(&DiagnosticOptions { cwd: root.as_std_path().to_path_buf() });
+        // A module this plugin refused is reported below, with why, at the module.
+        if !run.observed.refused.is_empty() && message.contains("plugin `agent-bundle`") {
+            continue;
+        }
         // Paths in messages as everywhere else: relative to the bundle root.
         let message = message.replace(&format!("{root}/"), "");
         let own = id.as_deref().is_some_and(|id| !in_node_modules(id));
@@ -186,6 +190,15 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
             Severity::Warning if own => out.push(messages::bundler_warning(&message, at.as_ref())),
             _ => {}
         }
+    }
+    for (path, why) in &run.observed.refused {
+        let shown = super::display_path(root, Utf8Path::new(path));
+        // Where it is imported, or, for the handler itself, where the config declares it.
+        let importer = run.observed.resolved.iter().find(|(_, _, _, id)| id == path).cloned();
+        let at = importer
+            .and_then(|(importer, specifier, _, _)| modules.import_site(&importer, &specifier))
+            .or_else(|| Some(handler.declared_at.clone()));
+        out.push(messages::bundler_error(&format!("`{shown}` cannot be bundled: {why}"), at.as_ref()));
     }
     // When the bundler failed it dropped its warnings, among them bare specifiers that resolve
     // nowhere; the plugin saw those too. Only imports (not `require`, which may sit in a `try`).
@@ -224,8 +237,11 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
             continue;
         }
         let module = super::is_module_extension(extension);
+        // An extension-less file is not a module either (the bundler takes it as an asset, and the
+        // import of a default it does not have would otherwise go unexplained).
+        let file = !extension.is_empty() || Utf8Path::new(&id).is_file();
         if !module
-            && !extension.is_empty()
+            && file
             && !in_node_modules(&importer)
             && let Some(at) = modules.import_site(&importer, &specifier)
         {

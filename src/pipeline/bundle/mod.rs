@@ -28,7 +28,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 
 pub use ship::SHIPPED_DIR;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, messages};
 use crate::io::CacheStore;
 use crate::io::stamp::InputSet;
 use crate::vocabulary::source::{Location, SourceFile};
@@ -157,7 +157,17 @@ pub fn bundle_handlers(
         let errors = found.diagnostics.iter().any(Diagnostic::is_error);
         out.diagnostics.extend(found.diagnostics.iter().cloned());
         out.sources.extend(found.sources.iter().cloned());
-        let Some(chunk) = run.chunk.as_ref().filter(|_| !errors) else { continue };
+        let Some(chunk) = run.chunk.as_ref().filter(|_| !errors) else {
+            // A bundler failure every finding above missed is still a failure of this handler, never
+            // a handler without a bundle.
+            if !errors {
+                out.diagnostics.push(messages::bundler_error(
+                    "the bundler produced no bundle and reported nothing a finding explains",
+                    Some(&handler.declared_at),
+                ));
+            }
+            continue;
+        };
         let inputs = packages::inputs(root, &run, &pre);
         let summary = packages::summary(root, &inputs, &run.observed);
         let map = sourcemap::finish(&chunk.map, &path);

@@ -35,6 +35,10 @@ const AGENT_RUNTIME_ENTRIES: &[&str] =
     &["@agent-bundle/runtime", "@agent-bundle/runtime/jsx-runtime", "@agent-bundle/runtime/jsx-dev-runtime"];
 pub(super) const AGENT_RUNTIME: &str = include_str!("agent-runtime.mjs");
 
+/// How deeply a module the bundler parses may nest brackets (the bundler's threads have the stack
+/// for it, see `run.rs`).
+const MAX_MODULE_NESTING: usize = 4096;
+
 /// Why a specifier resolved nowhere, as the resolver said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Failure {
@@ -65,6 +69,8 @@ pub(super) struct Observed {
     pub unresolved: Vec<Unresolved>,
     /// Module ids resolved from each importer, with the specifier and kind used.
     pub resolved: Vec<(String, String, ImportKind, String)>,
+    /// Modules this plugin refused to load (not a regular file, nested too deep), with why.
+    pub refused: Vec<(String, String)>,
 }
 
 #[derive(Debug, Default)]
@@ -142,6 +148,17 @@ impl Plugin for AgentBundlePlugin {
             return Ok(Some(HookLoadOutput { code: AGENT_RUNTIME.into(), ..Default::default() }));
         }
         let path = Utf8Path::new(args.id);
+        // Only regular files are read, by the bundler too: a FIFO would block it, a device or a
+        // link to `/dev/zero` would be read forever.
+        if path.is_absolute()
+            && let Ok(metadata) = std::fs::metadata(path)
+            && !metadata.is_file()
+        {
+            return Err(self.refuse(
+                path,
+                "it is not a regular file (a FIFO, a device or a folder), which a build never reads".into(),
+            ));
+        }
         let text_module = path.extension().is_some_and(super::is_module_extension);
         if !text_module || !path.is_absolute() {
             return Ok(None);
@@ -149,6 +166,13 @@ impl Plugin for AgentBundlePlugin {
         let (recorded, bytes) = Recorded::read_file(path);
         // Unreadable or not UTF-8: the bundler reads it itself and reports the problem its way.
         let Some(text) = bytes.and_then(|b| String::from_utf8(b).ok()) else { return Ok(None) };
+        if let Some(offset) = crate::vocabulary::nesting::past_limit(&text, MAX_MODULE_NESTING) {
+            let line = text[..offset].matches('\n').count() + 1;
+            return Err(self.refuse(
+                path,
+                format!("it nests its brackets deeper than {MAX_MODULE_NESTING} levels (line {line}), past what the parser can follow"),
+            ));
+        }
         let code = arcstr::ArcStr::from(text.as_str());
         self.observer
             .observed
@@ -157,6 +181,16 @@ impl Plugin for AgentBundlePlugin {
             .modules
             .insert(args.id.to_string(), (recorded, text));
         Ok(Some(HookLoadOutput { code, ..Default::default() }))
+    }
+}
+
+impl AgentBundlePlugin {
+    /// Records why a module is refused, for the findings to report at its place, and returns the
+    /// error that stops the bundler.
+    fn refuse(&self, path: &Utf8Path, why: String) -> anyhow::Error {
+        let error = anyhow::anyhow!("`{path}` cannot be bundled: {why}");
+        self.observer.observed.lock().expect("the observer is never poisoned").refused.push((path.to_string(), why));
+        error
     }
 }
 

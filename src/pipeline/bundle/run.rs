@@ -48,6 +48,9 @@ pub(super) struct Run {
     pub started_at: i128,
 }
 
+/// The stack of each bundler thread.
+const BUNDLER_STACK_BYTES: usize = 256 * 1024 * 1024;
+
 /// The runtime bundlers run on, made once per process: one worker per core (rolldown also spreads
 /// its own work over rayon's pool).
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -56,6 +59,9 @@ fn runtime() -> &'static tokio::runtime::Runtime {
         let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(workers)
+            // The parser, transformer and resolver recurse per level of nesting (a package.json
+            // nested 200,000 deep): a large stack, of which only what is used is ever touched.
+            .thread_stack_size(BUNDLER_STACK_BYTES)
             .thread_name("agent-bundle-bundler")
             .build()
             .expect("a tokio runtime can be created")

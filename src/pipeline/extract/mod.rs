@@ -39,7 +39,21 @@ pub fn extract_named_export(file: &SourceFile, name: &str) -> Extracted {
     with_module(file, |reader, module| reader.named_export(module, name))
 }
 
+/// How deeply a config or route module may nest brackets: far past any real config, far below
+/// what the parser's recursion survives.
+pub const MAX_TEXT_NESTING: usize = 512;
+
+/// How deeply a value may nest (arrays, objects and constant references together).
+pub const MAX_VALUE_DEPTH: usize = 128;
+
 fn with_module(file: &SourceFile, read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node>) -> Extracted {
+    if let Some(offset) = crate::vocabulary::nesting::past_limit(&file.text, MAX_TEXT_NESTING) {
+        let at = file.locate(Span::new(offset as u32, offset as u32 + 1));
+        return Extracted {
+            value: None,
+            diagnostics: vec![messages::nested_too_deep("its brackets", MAX_TEXT_NESTING, &at)],
+        };
+    }
     let source_map: Lrc<SourceMap> = Default::default();
     let swc_file =
         source_map.new_source_file(FileName::Custom(file.display_path.to_string()).into(), file.text.clone());
@@ -64,7 +78,7 @@ fn with_module(file: &SourceFile, read: impl for<'m> FnOnce(&mut Reader<'m>, &'m
         // problems that are only echoes of the syntax error.
         return Extracted { value: None, diagnostics };
     }
-    let mut reader = Reader { file, base, bindings: Vec::new(), resolving: Vec::new(), diagnostics };
+    let mut reader = Reader { file, base, bindings: Vec::new(), resolving: Vec::new(), depth: 0, diagnostics };
     reader.collect_top_level_bindings(&module);
     let value = read(&mut reader, &module);
     Extracted { value, diagnostics: reader.diagnostics }
@@ -97,6 +111,8 @@ struct Reader<'a> {
     bindings: Vec<HashMap<String, Binding<'a>>>,
     /// Names being resolved right now, to report `const a = b; const b = a;` instead of looping.
     resolving: Vec<String>,
+    /// How many values are being read right now, one inside the other ([`MAX_VALUE_DEPTH`]).
+    depth: usize,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -350,6 +366,24 @@ impl<'a> Reader<'a> {
     fn value(&mut self, expr: &'a Expr) -> Node {
         let expr = unwrap_type_syntax(expr);
         let span = self.span(expr.span());
+        if self.depth >= MAX_VALUE_DEPTH {
+            let at = self.locate(expr.span());
+            if !self.diagnostics.iter().any(|d| d.code == crate::diagnostic::Code::NestedTooDeep) {
+                self.diagnostics.push(messages::nested_too_deep(
+                    "its values and constant references",
+                    MAX_VALUE_DEPTH,
+                    &at,
+                ));
+            }
+            return Node { value: Value::Unreadable, span };
+        }
+        self.depth += 1;
+        let node = self.value_within(expr, span);
+        self.depth -= 1;
+        node
+    }
+
+    fn value_within(&mut self, expr: &'a Expr, span: Span) -> Node {
         let value = match expr {
             Expr::Lit(Lit::Str(s)) => Value::String(s.value.to_string_lossy().into_owned()),
             Expr::Lit(Lit::Num(n)) => Value::Number(n.value),

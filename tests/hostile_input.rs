@@ -1,0 +1,173 @@
+//! Hostile and broken input never crashes, hangs or floods a build (issue 23): each test is one of
+//! the fuzzer's reproducers, run through the real binary, and asserts a diagnostic with a code (exit
+//! 1), never an abort (134), a panic (101) or a hang.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use common::write_file;
+
+const CONFIG_HEAD: &str = "import { defineConfig } from 'agent-bundle/config';\n";
+const PLUGIN: &str = "plugin: { name: 'hostile', description: 'd', version: '1.0.0', author: 'a' }";
+
+fn config(hooks: &str) -> String {
+    format!(
+        "{CONFIG_HEAD}export default defineConfig({{\n  hooks: {hooks},\n  {PLUGIN},\n  targets: ['claude'],\n}});\n"
+    )
+}
+
+/// Runs `cargo agent-bundle build` on `root`, killing it after 60 s (a hang is a failure, not a
+/// stuck test).
+fn build(root: &Path) -> Output {
+    let mut child = common::cli()
+        .arg("build")
+        .arg("--root")
+        .arg(root)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the build hung: {:?}", child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Asserts that a build failed with a coded diagnostic (exit 1, `error[AB…]` on stderr), naming
+/// `needle`.
+fn fails_with(output: &Output, code: &str, needle: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "not a reported failure: {stderr}");
+    assert!(stderr.contains(&format!("error[{code}]")), "no {code}: {stderr}");
+    assert!(stderr.contains(needle), "does not name {needle:?}: {stderr}");
+}
+
+#[test]
+fn an_extension_less_import_without_a_default_is_a_diagnostic_not_a_panic() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    write_file(root, "agent-bundle.config.ts", &config("{ sessionStart: './src/start.ts' }"));
+    write_file(root, "src/data", "export const x = 1;\n");
+    write_file(
+        root,
+        "src/start.ts",
+        "import x from './data';\nexport default async () => ({ additionalContext: String(x) });\n",
+    );
+    fails_with(&build(root), "AB4833", "./data");
+}
+
+#[test]
+fn a_config_nested_thousands_deep_is_refused_at_its_place() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    write_file(
+        root,
+        "agent-bundle.config.ts",
+        &format!("{CONFIG_HEAD}const deep = {deep};\n{}", config("{}").replace(CONFIG_HEAD, "")),
+    );
+    fails_with(&build(root), "AB1015", "agent-bundle.config.ts:2:");
+}
+
+#[test]
+fn a_long_chain_of_constant_references_is_refused() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    let mut text = String::from(CONFIG_HEAD);
+    text.push_str("const c0 = './src/start.ts';\n");
+    for index in 1..20_000 {
+        text.push_str(&format!("const c{index} = c{};\n", index - 1));
+    }
+    text.push_str(&config("{ sessionStart: c19999 }").replace(CONFIG_HEAD, ""));
+    write_file(root, "agent-bundle.config.ts", &text);
+    write_file(root, "src/start.ts", "export default async () => ({});\n");
+    fails_with(&build(root), "AB1015", "constant references");
+}
+
+#[test]
+fn a_handler_nested_thousands_deep_is_refused() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    write_file(root, "agent-bundle.config.ts", &config("{ sessionStart: './src/start.ts' }"));
+    let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
+    write_file(
+        root,
+        "src/start.ts",
+        &format!("const x = {deep};\nexport default async () => ({{ additionalContext: String(x) }});\n"),
+    );
+    fails_with(&build(root), "AB4849", "deeper than");
+}
+
+#[test]
+fn a_package_json_nested_two_hundred_thousand_deep_does_not_abort_the_build() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    write_file(root, "agent-bundle.config.ts", &config("{ sessionStart: './src/start.ts' }"));
+    write_file(
+        root,
+        "src/start.ts",
+        "import { v } from 'deep';\nexport default async () => ({ additionalContext: v });\n",
+    );
+    let nested = format!("{}1{}", "[".repeat(200_000), "]".repeat(200_000));
+    write_file(
+        root,
+        "node_modules/deep/package.json",
+        &format!("{{ \"name\": \"deep\", \"main\": \"index.js\", \"x\": {nested} }}"),
+    );
+    write_file(root, "node_modules/deep/index.js", "export const v = 'v';\n");
+    let output = build(root);
+    // Built or refused, but never an abort.
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_as_config_or_handler_is_refused_without_blocking() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    write_file(root, "agent-bundle.config.ts", &config("{ sessionStart: './src/start.ts' }"));
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    let status = Command::new("mkfifo").arg(root.join("src/start.ts")).status().unwrap();
+    assert!(status.success(), "mkfifo");
+    fails_with(&build(root), "AB4220", "src/start.ts");
+    // A FIFO a handler imports: not a file to the resolver, refused at the import.
+    std::fs::remove_file(root.join("src/start.ts")).unwrap();
+    write_file(
+        root,
+        "src/start.ts",
+        "import data from './data.txt';\nexport default async () => ({ additionalContext: data });\n",
+    );
+    let status = Command::new("mkfifo").arg(root.join("src/data.txt")).status().unwrap();
+    assert!(status.success(), "mkfifo");
+    fails_with(&build(root), "AB4831", "./data.txt");
+    // The config itself a link to /dev/zero: refused, not read forever.
+    std::fs::remove_file(root.join("agent-bundle.config.ts")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", root.join("agent-bundle.config.ts")).unwrap();
+    fails_with(&build(root), "AB1001", "agent-bundle.config.ts");
+}
+
+#[test]
+fn control_characters_from_the_input_never_reach_the_terminal() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    let hostile = "bad\u{1b}]0;owned\u{7}\u{1b}[2Jname\u{9b}2J";
+    let text = config("{}").replace("name: 'hostile'", &format!("name: '{hostile}'"));
+    write_file(root, "agent-bundle.config.ts", &text);
+    let output = build(root);
+    for stream in [&output.stdout, &output.stderr] {
+        assert!(!stream.iter().any(|b| *b == 0x1b || *b == 0x07), "{}", String::from_utf8_lossy(stream));
+        assert!(!String::from_utf8_lossy(stream).contains('\u{9b}'));
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("\\u001b]0;owned\\u0007"), "{stderr}");
+}
