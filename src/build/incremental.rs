@@ -243,9 +243,13 @@ pub fn current_state(
     output: &camino::Utf8Path,
 ) -> BuildState {
     let mut states = BTreeMap::new();
+    let mut outputs_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for row in &manifest.hooks {
+        outputs_of.entry(row.id.as_str()).or_default().push(row.path.clone());
+    }
     for hook in hooks {
         let Some(inputs) = emitted.inputs.get(&hook.id) else { continue };
-        let outputs = manifest.hooks.iter().filter(|row| row.id == hook.id).map(|row| row.path.clone()).collect();
+        let outputs = outputs_of.remove(hook.id.as_str()).unwrap_or_default();
         states.insert(
             hook.id.clone(),
             HookState {

@@ -180,6 +180,9 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
         }
         plans.push(HookPlan { hook_id: hook.id.clone(), targets });
     }
+    // Sorted by hook id, so that [`delivered`] finds a hook's plan by binary search (a config may
+    // declare thousands of hooks).
+    plans.sort_by(|a, b| a.hook_id.cmp(&b.hook_id));
     Staged { value: plans, diagnostics }
 }
 
@@ -302,9 +305,10 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
 
 /// The hosts among `within` that receive hook `hook_id` natively, with their delivery.
 pub fn delivered<'p>(plans: &'p [HookPlan], hook_id: &str, within: &[Target]) -> Vec<(Target, &'p Delivery)> {
-    plans
+    let start = plans.partition_point(|plan| plan.hook_id.as_str() < hook_id);
+    plans[start..]
         .iter()
-        .filter(|plan| plan.hook_id == hook_id)
+        .take_while(|plan| plan.hook_id == hook_id)
         .flat_map(|plan| plan.targets.iter())
         .filter(|t| within.contains(&t.target) && matches!(t.delivery, Delivery::Native { .. }))
         .map(|t| (t.target, &t.delivery))
