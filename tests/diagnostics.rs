@@ -14,6 +14,7 @@ const FIXTURES: &str = "testdata/diagnostics";
 /// Codes whose situation cannot live in a fixture folder; each is covered by the named test.
 const COVERED_ELSEWHERE: &[(Code, &str)] = &[
     (Code::RootNotFound, "tests/cli.rs: missing_root_is_reported"),
+    (Code::InternalError, "tests/hostile_input.rs: build_recursive_survives_one_bundles_failure_of_any_kind"),
     (Code::PayloadOverlapsOutput, "tests/build.rs: a_payload_overlapping_the_output_is_refused"),
     (Code::OutputNotAnArtifact, "tests/build.rs: a_folder_agent_bundle_did_not_write_is_never_replaced"),
     (Code::ArtifactWriteFailed, "tests/build.rs: an_unwritable_output_is_reported"),

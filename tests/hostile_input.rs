@@ -171,3 +171,34 @@ fn control_characters_from_the_input_never_reach_the_terminal() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("\\u001b]0;owned\\u0007"), "{stderr}");
 }
+
+#[test]
+fn build_recursive_survives_one_bundles_failure_of_any_kind() {
+    let temp = tempfile::tempdir().unwrap();
+    for name in ["a-fine", "b-broken", "c-fine"] {
+        let root = temp.path().join(name);
+        write_file(
+            &root,
+            "agent-bundle.config.ts",
+            &config("{ sessionStart: './src/start.ts' }").replace("'hostile'", &format!("'{name}'")),
+        );
+        write_file(&root, "src/start.ts", "export default async () => ({});\n");
+    }
+    // The fault-injection hook makes the build of `b-broken` panic, as a bug would.
+    let output = common::cli()
+        .args(["build", "--recursive", "--root"])
+        .arg(temp.path())
+        .env("AGENT_BUNDLE_FAULT_PANIC_IN", "b-broken")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[AB5006]") && stderr.contains("b-broken"), "{stderr}");
+    for fine in ["a-fine", "c-fine"] {
+        assert!(
+            temp.path().join(fine).join("artifact/agent-bundle.manifest.json").is_file(),
+            "{fine} was not built: {stderr}"
+        );
+    }
+    assert!(!temp.path().join("b-broken/artifact").exists());
+}

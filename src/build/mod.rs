@@ -254,6 +254,51 @@ pub fn build_with(
     Ok(report)
 }
 
+/// The stack a guarded build runs on: recursion an input drives past the depth limits does not
+/// abort the process (only what is used of it is ever touched).
+const GUARDED_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// Test hook: a build of a bundle whose root ends with this value panics, to prove that one bundle's
+/// failure of any kind leaves the others (and the Workbench) running.
+const FAULT_PANIC_IN: &str = "AGENT_BUNDLE_FAULT_PANIC_IN";
+
+/// [`build_with`] for callers that go on after one bundle (`build --recursive`, the Workbench): on a
+/// thread of its own with a large stack, and a panic in it is this bundle's failure (AB5006, nothing
+/// written), never the caller's.
+pub fn build_guarded(
+    options: &BuildOptions,
+    disk: &(dyn Disk + Sync),
+    on_wait: &mut (dyn FnMut(&Utf8Path) + Send),
+) -> Result<BuildReport, BuildError> {
+    let outcome = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("agent-bundle-build".into())
+            .stack_size(GUARDED_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                if std::env::var(FAULT_PANIC_IN)
+                    .is_ok_and(|suffix| !suffix.is_empty() && options.root.as_str().ends_with(&suffix))
+                {
+                    panic!("fault injected by {FAULT_PANIC_IN}");
+                }
+                build_with(options, disk, on_wait)
+            })
+            .map(|thread| thread.join())
+    });
+    let why = match outcome {
+        Ok(Ok(result)) => return result,
+        Ok(Err(panic)) => panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "it panicked".to_string()),
+        Err(error) => format!("its build thread could not start ({error})"),
+    };
+    let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
+    let mut loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
+    loaded.diagnostics.push(messages::internal_error(&options.root, &why));
+    Ok(BuildReport { loaded, output, hosts: Vec::new(), outcome: BuildOutcome::Failed, inputs: Vec::new() })
+}
+
 /// How many build-state entries a build checks for an output that no longer exists: enough to keep
 /// a busy cache clean over a few builds, few enough that a build never notices the cost.
 const EVICTION_CHECKS: usize = 64;
@@ -277,7 +322,7 @@ pub fn build_many(options: &[BuildOptions], disk: &(dyn Disk + Sync)) -> Vec<Man
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some(options) = options.get(index) else { break };
                     let mut waited = Vec::new();
-                    let report = build_with(options, disk, &mut |lock| waited.push(lock.to_path_buf()));
+                    let report = build_guarded(options, disk, &mut |lock| waited.push(lock.to_path_buf()));
                     *results[index].lock().expect("no build panics while holding its slot") = Some((report, waited));
                 }
             });

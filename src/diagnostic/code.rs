@@ -145,6 +145,7 @@ catalogue! {
     ArtifactPathCollision = "AB5003", Error, "two parts of the build would write one artifact path, or a file where another needs a folder";
     UntrackedArtifactFiles = "AB5004", Warning, "the output folder holds files no build wrote; the build keeps them";
     UntrackedFileInTheWay = "AB5005", Error, "a file no build wrote stands where the build writes a file or needs a folder";
+    InternalError = "AB5006", Error, "agent-bundle itself failed on the bundle (a bug); its build stopped and wrote nothing";
 }
 
 impl Serialize for Code {

@@ -1197,6 +1197,12 @@ pub fn package_link_outside(name: &str, link: &str, target: &str, at: &Location)
     ))
 }
 
+pub fn internal_error(root: &Utf8Path, what: &str) -> Diagnostic {
+    Diagnostic::new(Code::InternalError, format!("agent-bundle failed while building `{root}`: {what}"))
+        .note("nothing was written for this bundle; the previous artifact is as it was, and other bundles were built")
+        .hint("this is a bug in agent-bundle: please report it with the bundle that causes it")
+}
+
 pub fn output_not_an_artifact(output: &Utf8Path) -> Diagnostic {
     Diagnostic::new(Code::OutputNotAnArtifact, format!("`{output}` exists and holds files agent-bundle did not write"))
         .note("a build replaces its output folder whole; agent-bundle only replaces folders that hold its own `agent-bundle.manifest.json`")

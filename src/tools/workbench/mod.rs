@@ -19,7 +19,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde_json::{Value, json};
 
 use crate::artifact::read_verified;
-use crate::build::{BuildOptions, BuildOutcome, build};
+use crate::build::{BuildOptions, BuildOutcome};
 use crate::hosts;
 use crate::io::RealDisk;
 use crate::pipeline::Loaded;
@@ -225,7 +225,8 @@ impl Workbench {
             cache_dir: self.options.cache_dir.clone(),
             ..Default::default()
         };
-        let report = build(&options, &RealDisk);
+        // Guarded: whatever the edited bundle does to a build, the Workbench keeps running.
+        let report = crate::build::build_guarded(&options, &RealDisk, &mut |_| {});
         let mut state = self.state.lock().expect("the state is never poisoned");
         match report {
             Ok(mut report) => {
