@@ -68,11 +68,15 @@ impl Author {
         let mut name = line;
         let mut email = None;
         let mut url = None;
-        if let (Some(open), Some(close)) = (line.find('<'), line.find('>')) {
+        if let (Some(open), Some(close)) = (line.find('<'), line.find('>'))
+            && open < close
+        {
             email = Some(line[open + 1..close].trim().to_string()).filter(|e| !e.is_empty());
             name = &line[..open];
         }
-        if let (Some(open), Some(close)) = (line.find('('), line.rfind(')')) {
+        if let (Some(open), Some(close)) = (line.find('('), line.rfind(')'))
+            && open < close
+        {
             url = Some(line[open + 1..close].trim().to_string()).filter(|u| !u.is_empty());
             if open < name.len() {
                 name = &name[..open];
@@ -120,4 +124,20 @@ pub struct PayloadDeclaration {
     pub targets: Option<Spanned<Vec<Spanned<String>>>>,
     /// `keepOutsideLinks: true`, as for `bundle`, for this payload's links.
     pub keep_outside_links: Option<Spanned<bool>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Author;
+
+    /// Found by `tests/fuzz_config.rs`: a `>` before the `<` (or a `)` before the `(`) panicked.
+    #[test]
+    fn an_author_line_with_brackets_out_of_order_is_read_as_a_name() {
+        for line in ["a > b <", "x) y (", "Name <me@x> (u", "<>()"] {
+            let _ = Author::from_npm_line(line);
+        }
+        let author = Author::from_npm_line("Ann <ann@x.org> (https://x.org)").unwrap();
+        assert_eq!(author.email.as_deref(), Some("ann@x.org"));
+        assert_eq!(author.url.as_deref(), Some("https://x.org"));
+    }
 }

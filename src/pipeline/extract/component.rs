@@ -33,6 +33,10 @@ fn function(is_async: bool, span: Span) -> DefaultExport {
 }
 
 pub fn route_default_export(file: &SourceFile) -> DefaultExport {
+    super::with_parse_stack(|| judge_default_export(file))
+}
+
+fn judge_default_export(file: &SourceFile) -> DefaultExport {
     // Too deep to parse safely: reading the route's config reports it (AB1015).
     if crate::vocabulary::nesting::past_limit(&file.text, super::MAX_TEXT_NESTING).is_some() {
         return DefaultExport::Unknown;

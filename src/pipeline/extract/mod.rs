@@ -46,7 +46,35 @@ pub const MAX_TEXT_NESTING: usize = 512;
 /// How deeply a value may nest (arrays, objects and constant references together).
 pub const MAX_VALUE_DEPTH: usize = 128;
 
-fn with_module(file: &SourceFile, read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node>) -> Extracted {
+/// The stack parsing and reading run on: the parser recurses per level of nesting, and a debug
+/// build's frames are large; a thread of its own keeps that independent of the caller's stack.
+const PARSE_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Runs `work` on a thread with [`PARSE_STACK_BYTES`] of stack.
+pub(crate) fn with_parse_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("agent-bundle-parse".into())
+            .stack_size(PARSE_STACK_BYTES)
+            .spawn_scoped(scope, work)
+        {
+            Ok(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(error) => panic!("cannot start a parser thread: {error}"),
+        }
+    })
+}
+
+fn with_module(
+    file: &SourceFile,
+    read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node> + Send,
+) -> Extracted {
+    with_parse_stack(|| parse_and_read(file, read))
+}
+
+fn parse_and_read(
+    file: &SourceFile,
+    read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node>,
+) -> Extracted {
     if let Some(offset) = crate::vocabulary::nesting::past_limit(&file.text, MAX_TEXT_NESTING) {
         let at = file.locate(Span::new(offset as u32, offset as u32 + 1));
         return Extracted {
