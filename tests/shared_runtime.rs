@@ -28,10 +28,17 @@ struct Server {
 
 impl Server {
     fn start(artifact: &Utf8Path, runtime_dir: &Path) -> Server {
-        let stderr = runtime_dir.with_extension(format!("{}.stderr", std::process::id() ^ rand_suffix()));
+        Server::start_with(artifact, &runtime_dir.with_extension("log"), &[("AGENT_BUNDLE_RUNTIME_DIR", runtime_dir)])
+    }
+
+    /// Started with these environment variables, its stderr in a file beside `log_base`.
+    fn start_with(artifact: &Utf8Path, log_base: &Path, env: &[(&str, &Path)]) -> Server {
+        let stderr = log_base.with_extension(format!("{}.stderr", std::process::id() ^ rand_suffix()));
         let mut child = Command::new("node")
             .arg(artifact.join(SERVER))
-            .env("AGENT_BUNDLE_RUNTIME_DIR", runtime_dir)
+            .env_remove("AGENT_BUNDLE_RUNTIME_DIR")
+            .env_remove("XDG_RUNTIME_DIR")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).unwrap())
@@ -443,4 +450,235 @@ fn the_official_mcp_sdk_client_completes_the_handshake() {
     let report: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(report["server"]["name"], "shared-runtime-runtime");
     assert_eq!(report["tools"], json!([]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared runtime trusts nothing it did not create (issue 23).
+
+/// This process's uid: the owner of a folder it has just made.
+fn current_uid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    let probe = tempfile::tempdir().unwrap();
+    std::fs::metadata(probe.path()).unwrap().uid()
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// The artifact epoch the build baked into the server entry.
+fn epoch_of(artifact: &Utf8Path) -> String {
+    let entry = std::fs::read_to_string(artifact.join(SERVER)).unwrap();
+    entry.split("epoch: \"").nth(1).unwrap().split('"').next().unwrap().to_string()
+}
+
+/// The endpoint's socket in `dir`, computed as the runtime does: a hash of `<epoch>:<install root>`.
+fn socket_in(artifact: &Utf8Path, dir: &Path) -> PathBuf {
+    let root = std::fs::canonicalize(artifact).unwrap();
+    let id = format!("{}:{}", epoch_of(artifact), root.display());
+    dir.join(format!("event-{}.sock", &agent_bundle::vocabulary::digest::sha256_hex(id.as_bytes())[..32]))
+}
+
+/// A private runtime folder made by the test (mode 0700), as the server would make it.
+fn private_dir(dir: &Path) {
+    std::fs::create_dir(dir).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+}
+
+/// A server that is not ours: it listens on `socket` and answers each connection's request line with
+/// the next of `replies`, recording the requests it was sent.
+struct FakeServer {
+    requests: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    socket: PathBuf,
+}
+
+impl FakeServer {
+    fn start(socket: &Path, replies: Vec<String>) -> FakeServer {
+        let listener = std::os::unix::net::UnixListener::bind(socket).unwrap();
+        let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = requests.clone();
+        let thread = std::thread::spawn(move || {
+            for reply in replies {
+                let Ok((stream, _)) = listener.accept() else { return };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                seen.lock().unwrap().push(line);
+                let _ = (&stream).write_all(reply.as_bytes());
+            }
+        });
+        FakeServer { requests, thread: Some(thread), socket: socket.to_path_buf() }
+    }
+
+    fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for FakeServer {
+    fn drop(&mut self) {
+        // Wake an accept that is still waiting (the replies not all asked for), then join.
+        if let Some(thread) = self.thread.take() {
+            while !thread.is_finished() {
+                if UnixStream::connect(&self.socket).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A failure as the wrapper contract has it: exit 1, nothing on stdout, one line on stderr.
+fn one_line_failure(run: &Run, wanted: &[&str]) {
+    assert_eq!((run.code, run.stdout.as_str()), (Some(1), ""), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "one stderr line: {}", run.stderr);
+    for part in wanted {
+        assert!(run.stderr.contains(part), "{part:?} not in: {}", run.stderr);
+    }
+}
+
+/// The server refuses a folder it cannot trust: one line saying why, exit 1, nothing made in it.
+fn refused_by_the_server(artifact: &Utf8Path, dir: &Path, wanted: &[&str]) {
+    let mut server = Server::start(artifact, dir);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the server did not refuse {}: {}",
+            dir.display(),
+            server.log()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(1), "{}", server.log());
+    let log = server.log();
+    assert!(log.contains("refusing to serve"), "{log}");
+    for part in wanted {
+        assert!(log.contains(part), "{part:?} not in: {log}");
+    }
+}
+
+/// Another user (uid 65534) made `/tmp/agent-bundle-<uid>` first and runs a server in it that answers
+/// `allow`. Our server refuses the folder instead of dying on a chmod it may not do, and our wrappers
+/// refuse it with one line (no fallback: a fallback would hide that someone holds the folder), never
+/// asking the stranger. A folder of ours with the stranger's socket in it is refused the same way.
+#[test]
+fn a_runtime_folder_or_socket_of_another_user_is_never_used() {
+    require_node();
+    assert_eq!(
+        current_uid(),
+        0,
+        "this test plays a second user (uid 65534) by chown, which needs root: run it as root, as CI does (the \
+         symlink and mode tests need no root)"
+    );
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    private_dir(&dir);
+    let socket = socket_in(&artifact, &dir);
+    let allow = format!(
+        "{}\n",
+        json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch_of(&artifact),
+            "result": { "outcome": "allow" } })
+    );
+    let stranger = FakeServer::start(&socket, vec![allow.clone(), allow.clone(), allow]);
+    std::os::unix::fs::chown(&socket, Some(65534), Some(65534)).unwrap();
+    std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
+    let dir_text = dir.display().to_string();
+
+    let shared_only = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+    one_line_failure(
+        &shared_only,
+        &["runtime-untrusted", &dir_text, "belongs to uid 65534", "not to this user (uid 0)"],
+    );
+    let guard = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir);
+    one_line_failure(&guard, &["runtime-untrusted", &dir_text, "belongs to uid 65534"]);
+    refused_by_the_server(&artifact, &dir, &[&dir_text, "belongs to uid 65534"]);
+    let owned = std::fs::symlink_metadata(&dir).unwrap();
+    assert_eq!((std::os::unix::fs::MetadataExt::uid(&owned), mode(&dir)), (65534, 0o700), "the folder was changed");
+
+    // The folder ours, the socket in it the stranger's.
+    std::os::unix::fs::chown(&dir, Some(0), Some(0)).unwrap();
+    let socket_text = socket.display().to_string();
+    let run = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+    one_line_failure(&run, &["runtime-untrusted", &socket_text, "belongs to uid 65534"]);
+    assert!(stranger.requests().is_empty(), "the stranger was asked: {:?}", stranger.requests());
+}
+
+/// A runtime folder that is a link (even to a good folder, even named with a trailing slash), or a
+/// folder of ours that others may write to, or not a folder: refused by the server (which follows
+/// and changes nothing) and by the wrapper. No root needed.
+#[test]
+fn a_symlinked_open_or_odd_runtime_folder_is_refused_and_left_as_it_is() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let target = temp.path().join("elsewhere");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let link = runtime_dir(&temp);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let link_text = link.display().to_string();
+    for dir in [link.clone(), PathBuf::from(format!("{link_text}/"))] {
+        refused_by_the_server(&artifact, &dir, &[&link_text, "is a symbolic link"]);
+        let run = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+        one_line_failure(&run, &["runtime-untrusted", &link_text, "is a symbolic link", "no server in it is asked"]);
+    }
+    assert_eq!(mode(&target), 0o755, "the link's target's mode was changed");
+    assert_eq!(std::fs::read_dir(&target).unwrap().count(), 0, "something was made through the link");
+    // A link to a folder that would pass is refused all the same.
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o700)).unwrap();
+    refused_by_the_server(&artifact, &link, &["is a symbolic link"]);
+
+    // Our own folder, open to others: refused, not "repaired" (anything may have been put in it).
+    let open = temp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    refused_by_the_server(&artifact, &open, &["has mode 0755, not 0700"]);
+    assert_eq!(mode(&open), 0o755);
+    let run = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &open);
+    one_line_failure(&run, &["runtime-untrusted", "has mode 0755, not 0700", "XDG_RUNTIME_DIR"]);
+
+    let file = temp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    refused_by_the_server(&artifact, &file, &["is not a folder"]);
+}
+
+/// Without AGENT_BUNDLE_RUNTIME_DIR the folder is agent-bundle in $XDG_RUNTIME_DIR, for the server
+/// and its wrappers alike.
+#[test]
+fn the_runtime_folder_is_in_xdg_runtime_dir_when_it_is_set() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let xdg = temp.path().join("xdg");
+    private_dir(&xdg);
+    let server = Server::start_with(&artifact, &xdg, &[("XDG_RUNTIME_DIR", &xdg)]);
+    let dir = xdg.join("agent-bundle");
+    eventually("the socket in $XDG_RUNTIME_DIR/agent-bundle", || !sockets(&dir).is_empty());
+    assert_eq!(mode(&dir), 0o700);
+    let mut wrapper = Command::new("node")
+        .arg(artifact.join(PROMPT_WRAPPER))
+        .current_dir(&artifact)
+        .env_remove("AGENT_BUNDLE_RUNTIME_DIR")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wrapper.stdin.take().unwrap().write_all(prompt_envelope("hello").as_bytes()).unwrap();
+    let output = wrapper.wait_with_output().unwrap();
+    let run = Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert_eq!(context(&run), "prompt 1", "{}", server.log());
 }

@@ -128,6 +128,12 @@ export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
 // ---------------------------------------------------------------------------------------------
 // The shared runtime's client (D12): a route with `runtime: 'shared'` renders in the plugin's MCP
 // server process; its wrapper validates the envelope, then forwards it over the endpoint's socket.
+//
+// It trusts nothing it did not create. The runtime folder must be a real folder (not a link) of this
+// user's with mode 0700, and the socket a socket of this user's in it; anything else fails the route
+// (runtime-untrusted) rather than ask a server that another user may run. Node cannot read a Unix
+// socket peer's credentials (SO_PEERCRED): in a folder only this user can write to, a socket owned by
+// this user was bound by a process of this user, which is what the peer's uid would prove.
 
 const PROTOCOL_VERSION = 1;
 // The protocol's message limit for a route whose envelopes may be `maxInputBytes` long: a request
@@ -151,15 +157,84 @@ function blockingExits(contract) {
   return exits;
 }
 
+// What to do about a runtime folder or socket that is not this user's own.
+export const UNTRUSTED_HINT = 'remove it and let the plugin\'s MCP server create it again (another user\'s can be removed '
+  + 'by that user or an administrator), or set XDG_RUNTIME_DIR to a folder of your own';
+
 // Where the endpoint of an install lives: one directory per user, one socket per artifact epoch and
 // install root (not per host: one server serves every host of the install).
 export function endpointPaths(epoch, root) {
   const { createHash } = createRequire(import.meta.url)('node:crypto');
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  const dir = process.env.AGENT_BUNDLE_RUNTIME_DIR || `/tmp/agent-bundle-${uid}`;
+  const dir = runtimeDir(process.env);
   const hash = createHash('sha256').update(`${epoch}:${root}`).digest('hex').slice(0, 32);
   const socket = `${dir}/event-${hash}.sock`;
   return { dir, socket, lock: `${socket}.lock`, standbyPrefix: `event-${hash}.sock.standby-` };
+}
+
+// The per-user runtime folder: $AGENT_BUNDLE_RUNTIME_DIR when set, else agent-bundle in
+// $XDG_RUNTIME_DIR (the user's own, made by the login manager) when that is an absolute path, else
+// /tmp/agent-bundle-<uid>. Without a trailing slash, through which lstat would follow a link.
+export function runtimeDir(env) {
+  const uid = currentUid() ?? 'user';
+  const xdg = env.XDG_RUNTIME_DIR?.startsWith('/') ? `${env.XDG_RUNTIME_DIR.replace(/\/+$/, '')}/agent-bundle` : undefined;
+  const dir = env.AGENT_BUNDLE_RUNTIME_DIR || xdg || `/tmp/agent-bundle-${uid}`;
+  return dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
+}
+
+function currentUid() {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+// Why the runtime folder cannot be used, read with lstat (a link is not followed): 'missing', a
+// sentence, or undefined when it is a real folder of this user's with mode 0700, so that nothing in
+// it was put there by anyone else. The server checks it before it makes anything in it, the wrapper
+// before it asks the socket.
+export function folderProblem(dir) {
+  let stat;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch (error) {
+    return error.code === 'ENOENT' ? 'missing' : `the runtime folder ${dir} cannot be read (${error.code ?? error.message})`;
+  }
+  if (stat.isSymbolicLink()) return `the runtime folder ${dir} is a symbolic link, which is never followed`;
+  if (!stat.isDirectory()) return `the runtime folder ${dir} is not a folder`;
+  const uid = currentUid();
+  if (uid !== undefined && stat.uid !== uid) {
+    return `the runtime folder ${dir} belongs to uid ${stat.uid}, not to this user (uid ${uid})`;
+  }
+  if ((stat.mode & 0o777) !== 0o700) {
+    return `the runtime folder ${dir} has mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}, not 0700 (this user's alone)`;
+  }
+  return undefined;
+}
+
+// The same for the endpoint's socket, in a folder that passed: a socket of this user's.
+function socketProblem(socket) {
+  let stat;
+  try {
+    stat = fs.lstatSync(socket);
+  } catch (error) {
+    return error.code === 'ENOENT' ? 'missing' : `the socket ${socket} cannot be read (${error.code ?? error.message})`;
+  }
+  if (!stat.isSocket()) return `${socket} is not a socket`;
+  const uid = currentUid();
+  if (uid !== undefined && stat.uid !== uid) {
+    return `the socket ${socket} belongs to uid ${stat.uid}, not to this user (uid ${uid})`;
+  }
+  return undefined;
+}
+
+// Whether the endpoint may be asked now: { unavailable } when its folder or socket does not exist
+// (yet: a server may be coming), { untrusted: why } when either is not this user's own, undefined
+// when the socket may be asked.
+function endpointRefusal({ dir, socket }) {
+  const folder = folderProblem(dir);
+  if (folder === 'missing') return { unavailable: 'ENOENT' };
+  if (folder !== undefined) return { untrusted: `${folder}, so no server in it is asked; ${UNTRUSTED_HINT}` };
+  const own = socketProblem(socket);
+  if (own === 'missing') return { unavailable: 'ENOENT' };
+  if (own !== undefined) return { untrusted: `${own}, so it is not asked; ${UNTRUSTED_HINT}` };
+  return undefined;
 }
 
 // Whether a process that holds a claim file (`{ pid }`: the lock, or a standby's marker) is alive.
@@ -223,13 +298,17 @@ async function forward(contract, bytes, loadHandler) {
   const sentAt = performance.now();
   const limit = Math.min(budgetMs, contract.hook.deadlineMs - sentAt);
   const until = sentAt + Math.max(0, limit);
-  let outcome = await exchange(socket, request, Math.max(0, limit), messageLimit(contract.hook.maxInputBytes));
+  // The folder and the socket are checked before every try: a server is asked only where nobody but
+  // this user can have put it.
+  const attempt = () => endpointRefusal(endpoint)
+    ?? exchange(socket, request, Math.max(0, until - performance.now()), messageLimit(contract.hook.maxInputBytes));
+  let outcome = await attempt();
   // Between one session's server leaving and a standby's takeover, and between a server's claim and
   // its listen, the socket does not answer although a server is coming: the wrapper waits for it,
   // within the same budget, instead of failing the route (which would let an unguarded call through).
   while (outcome.unavailable && performance.now() + HANDOVER_POLL_MS < until && endpointExpected(endpoint)) {
     await new Promise((resolve) => setTimeout(resolve, HANDOVER_POLL_MS));
-    outcome = await exchange(socket, request, Math.max(0, until - performance.now()), messageLimit(contract.hook.maxInputBytes));
+    outcome = await attempt();
   }
   // Every way the exchange can fail is a failure of the hook, with its failure policy.
   const fail = (code, message) => ({
@@ -237,6 +316,7 @@ async function forward(contract, bytes, loadHandler) {
     stderr: [failureLine(contract, `${code}: ${message}`)],
     stdout: undefined,
   });
+  if (outcome.untrusted) return fail('runtime-untrusted', outcome.untrusted);
   if (outcome.unavailable) {
     if (shared.fallback) return decide(contract, bytes, loadHandler, 0);
     return fail('runtime-unavailable', `no shared runtime answers at ${socket} (${outcome.unavailable}); the plugin's MCP server runs it, and this route has no standalone fallback`);

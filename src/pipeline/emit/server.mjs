@@ -4,15 +4,18 @@
 // the routes in this one long-lived process, so a route's module state lives across deliveries. Do
 // not edit: the next build rewrites this file.
 //
-// Socket: <runtime dir>/event-<hex>.sock (directory 0700, socket 0600), <hex> a hash of the endpoint
-// id `<artifact epoch>:<install root>`; one server per install serves every host. A second server of
-// the same install stands by and takes over when the owner exits. Protocol (version 1): one
-// newline-terminated JSON message each way per connection, at most 1 MiB.
+// Socket: <runtime dir>/event-<hex>.sock (the folder this user's own with mode 0700, checked with
+// lstat or created here; the socket 0600), <hex> a hash of the endpoint id `<artifact epoch>:<install
+// root>`; one server per install serves every host. A second server of the same install stands by and
+// takes over when the owner exits. Protocol (version 1): one newline-terminated JSON message each way
+// per connection, at most 1 MiB.
 
 import fs from 'node:fs';
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { claimAlive, decide, endpointPaths, messageLimit as routeMessageLimit } from '../hooks/agent-bundle-runtime.mjs';
+import {
+  UNTRUSTED_HINT, claimAlive, decide, endpointPaths, folderProblem, messageLimit as routeMessageLimit,
+} from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
 const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContractRevision', 'target', 'native'];
@@ -22,9 +25,9 @@ export async function serve({ name, version, epoch, routes, root }) {
   const { dir, socket, lock, standbyPrefix } = endpointPaths(epoch, root);
   // A standby's marker: wrappers that find no socket wait for a live standby's takeover (runtime.mjs).
   const marker = `${dir}/${standbyPrefix}${process.pid}`;
+  const contracts = Object.values(routes).flatMap((route) => Object.values(route.contracts));
   // The largest message any of this server's routes may be sent (their maxInputBytes).
-  const messageLimit = Math.max(routeMessageLimit(0), ...Object.values(routes)
-    .flatMap((route) => Object.values(route.contracts)).map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
+  const messageLimit = Math.max(routeMessageLimit(0), ...contracts.map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
   const instanceId = randomUUID();
   const startedAt = new Date().toISOString();
   const log = (line) => process.stderr.write(`agent-bundle runtime: ${line}\n`);
@@ -113,11 +116,29 @@ export async function serve({ name, version, epoch, routes, root }) {
     });
   };
 
+  // The runtime folder, created here (mode 0700) or, when it exists, checked with lstat (a real
+  // folder of this user's, mode 0700): nothing is made in, or followed to, a folder another user
+  // could have put there.
+  const prepareFolder = () => {
+    let made = false;
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+      made = true;
+    } catch (failure) {
+      if (failure.code !== 'EEXIST') throw new Error(`the runtime folder ${dir} cannot be created (${failure.code ?? failure.message})`);
+    }
+    // A folder made here gets 0700 whatever the umask took from it.
+    if (made && fs.lstatSync(dir).isDirectory()) fs.chmodSync(dir, 0o700);
+    const problem = folderProblem(dir);
+    if (problem !== undefined) {
+      throw new Error(`${problem === 'missing' ? `the runtime folder ${dir} is gone` : problem}; ${UNTRUSTED_HINT}`);
+    }
+  };
+
   // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
   // process is gone is stale and removed; a live one means another server owns the endpoint.
   const claim = () => {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.chmodSync(dir, 0o700);
+    prepareFolder();
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
         const fd = fs.openSync(lock, 'wx', 0o600);
@@ -162,12 +183,12 @@ export async function serve({ name, version, epoch, routes, root }) {
     } catch {}
   };
 
-  const stop = () => {
+  const stop = (code = 0) => {
     if (stopping) return;
     stopping = true;
     release();
     server?.close();
-    process.exit(0);
+    process.exit(code);
   };
 
   const become = async () => {
@@ -181,17 +202,28 @@ export async function serve({ name, version, epoch, routes, root }) {
   };
 
   // The MCP side: JSON-RPC 2.0 over stdio, one message per line.
-  serveMcp({ name, version }, stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('SIGHUP', stop);
+  serveMcp({ name, version }, () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGHUP', () => stop(0));
 
   // The marker goes first: from before the claim until the listen, a wrapper that finds no socket
-  // knows a server is coming.
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(marker, JSON.stringify({ pid: process.pid, instanceId }), { mode: 0o600 });
-  if (await become()) return;
-  log(`${socket} is owned by another process; standing by`);
+  // knows a server is coming. A folder that is not this user's own is never used: the server says
+  // why and exits, and the host reports its MCP server failed.
+  try {
+    prepareFolder();
+    fs.writeFileSync(marker, JSON.stringify({ pid: process.pid, instanceId }), { mode: 0o600 });
+  } catch (failure) {
+    log(`refusing to serve: ${failure.message}`);
+    stop(1);
+    return;
+  }
+  try {
+    if (await become()) return;
+    log(`${socket} is owned by another process; standing by`);
+  } catch (failure) {
+    log(`claiming ${socket} failed: ${failure.message}; standing by`);
+  }
   // The takeover: at once when the owner's lock goes (a watch on the folder), and on a probe every
   // second besides (a watch can miss events, and an owner killed by SIGKILL removes nothing).
   let trying = false;
@@ -207,8 +239,8 @@ export async function serve({ name, version, epoch, routes, root }) {
         log(`${socket} was released by its owner; took it over`);
         return;
       }
-    } catch (error) {
-      log(`taking over ${socket} failed: ${error.message}`);
+    } catch (failure) {
+      log(`taking over ${socket} failed: ${failure.message}`);
     } finally {
       trying = false;
     }
