@@ -650,6 +650,108 @@ fn a_symlinked_open_or_odd_runtime_folder_is_refused_and_left_as_it_is() {
     refused_by_the_server(&artifact, &file, &["is not a folder"]);
 }
 
+/// A lock that names a live process which is not its writer (the test's own pid with another start
+/// time, pid 1, a pid with no start time recorded), or that is empty or garbled, is stale: a server
+/// takes the endpoint at once instead of standing by for ever, and a wrapper does not wait for a
+/// server it promises.
+#[test]
+fn reused_empty_and_garbled_locks_are_stale() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let me = std::process::id();
+    let locks = [
+        ("a live pid with another start time", json!({ "pid": me, "startTime": "1", "instanceId": "x" }).to_string()),
+        ("pid 1", json!({ "pid": 1, "startTime": "2", "instanceId": "x" }).to_string()),
+        ("a live pid and no start time", json!({ "pid": me }).to_string()),
+        ("an empty lock", String::new()),
+        ("a garbled lock", "{\"pid\": 12".to_string()),
+    ];
+    for (what, text) in locks {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = runtime_dir(&temp);
+        private_dir(&dir);
+        let socket = socket_in(&artifact, &dir);
+        let lock = socket.with_extension("sock.lock");
+        std::fs::write(&lock, &text).unwrap();
+        // No server yet: nothing is coming, so the guard falls back to rendering in its own process at
+        // once rather than wait out its budget (5000 ms) for the lock's holder.
+        let asked = Instant::now();
+        let alone = context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir));
+        assert!(alone.starts_with("call 1 in process "), "{what}: {alone}");
+        assert!(asked.elapsed() < Duration::from_millis(2500), "{what}: the wrapper waited {:?}", asked.elapsed());
+
+        let server = Server::start(&artifact, &dir);
+        let pid = server.child.id();
+        eventually(&format!("the server owning the endpoint beside {what}"), || {
+            socket.exists()
+                && raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["runtime"]["pid"] == json!(pid)
+        });
+        assert!(!server.log().contains("standing by"), "{what}: {}", server.log());
+        let held: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+        assert_eq!(held["pid"], json!(pid), "{what}");
+        assert!(held["startTime"].is_string(), "{what}: the lock records the start time: {held}");
+        assert_eq!(context(&call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir)), "prompt 1", "{what}");
+    }
+}
+
+/// Servers started together beside a dead owner's lock (its owner killed): in every round exactly one
+/// takes the endpoint and the others stand by, none dies (two claiming it used to end with one dying
+/// on EADDRINUSE).
+#[test]
+fn servers_started_together_beside_a_dead_owners_lock_elect_exactly_one_owner() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let socket = socket_in(&artifact, &dir);
+    let mut first = started(&artifact, &dir);
+    first.kill();
+    const ROUNDS: usize = 20;
+    const SERVERS: usize = 3;
+    for round in 1..=ROUNDS {
+        let lock: Value = serde_json::from_str(&std::fs::read_to_string(socket.with_extension("sock.lock")).unwrap())
+            .unwrap_or_else(|_| panic!("round {round}: no dead owner's lock"));
+        let mut servers: Vec<Server> = (0..SERVERS).map(|_| Server::start(&artifact, &dir)).collect();
+        let owner_pid = || {
+            let stream = UnixStream::connect(&socket).ok()?;
+            drop(stream);
+            raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["runtime"]["pid"].as_u64()
+        };
+        let standing_by = |server: &Server| server.log().contains("is owned by another process; standing by");
+        let started = Instant::now();
+        let owner = loop {
+            let owner = owner_pid();
+            let settled = servers.iter().filter(|s| owner == Some(u64::from(s.child.id())) || standing_by(s)).count();
+            if settled == SERVERS {
+                break owner.unwrap();
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                let logs: Vec<_> =
+                    servers.iter_mut().map(|s| (s.child.id(), s.child.try_wait().unwrap(), s.log())).collect();
+                panic!(
+                    "round {round}: beside {lock}, not one owner and {} standbys (owner {owner:?}): {logs:#?}",
+                    SERVERS - 1
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // A moment later still one owner, the others standing by, and every one alive.
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(owner_pid(), Some(owner), "round {round}");
+        let owners: Vec<_> = servers.iter().filter(|s| u64::from(s.child.id()) == owner).collect();
+        assert_eq!(owners.len(), 1, "round {round}");
+        assert_eq!(servers.iter().filter(|s| standing_by(s)).count(), SERVERS - 1, "round {round}");
+        for server in &mut servers {
+            assert!(server.child.try_wait().unwrap().is_none(), "round {round}: a server died: {}", server.log());
+            assert!(!server.log().contains("failed"), "round {round}: {}", server.log());
+        }
+        // SIGKILL for all: the owner's lock is the next round's dead owner's.
+        for server in &mut servers {
+            server.kill();
+        }
+    }
+}
+
 /// Without AGENT_BUNDLE_RUNTIME_DIR the folder is agent-bundle in $XDG_RUNTIME_DIR, for the server
 /// and its wrappers alike.
 #[test]

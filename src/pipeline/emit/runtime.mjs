@@ -237,22 +237,58 @@ function endpointRefusal({ dir, socket }) {
   return undefined;
 }
 
-// Whether a process that holds a claim file (`{ pid }`: the lock, or a standby's marker) is alive.
-// A file being written at this moment, or unreadable, counts as held.
-export function claimAlive(file) {
-  let pid;
+// A process's state and start time (field 22 of /proc/<pid>/stat, in clock ticks since boot): null
+// when there is no such process, undefined when this system cannot tell (no /proc).
+export function processStart(pid) {
+  if (process.platform !== 'linux') return undefined;
+  let stat;
   try {
-    pid = JSON.parse(fs.readFileSync(file, 'utf8')).pid;
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch (error) {
-    return error.code !== 'ENOENT';
+    const gone = error.code === 'ENOENT' || error.code === 'ESRCH';
+    return gone && fs.existsSync(`/proc/${process.pid}/stat`) ? null : undefined;
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0], startTime: fields[19] };
+}
+
+// Whether the holder of a claim (the text of a lock or a standby marker: `{ pid, startTime }`) is
+// alive. Claims are written whole (a temporary file linked or renamed into place), so one that is
+// empty, garbled or names no pid is nobody's, and so is one whose pid belongs to another process
+// now: where the system tells start times, one that started at another time than the claim records
+// (pid 1, a reused pid); elsewhere one this user cannot signal.
+export function claimHolderAlive(text) {
+  let claim;
   try {
-    process.kill(pid, 0);
+    claim = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isPlainObject(claim) || !Number.isInteger(claim.pid) || claim.pid <= 0) return false;
+  const started = processStart(claim.pid);
+  if (started === null) return false;
+  if (started !== undefined) {
+    return started.state !== 'Z' && started.state !== 'X' && typeof claim.startTime === 'string' && claim.startTime === started.startTime;
+  }
+  if (claim.pid === 1) return false;
+  try {
+    process.kill(claim.pid, 0);
     return true;
-  } catch (error) {
-    return error.code === 'EPERM';
+  } catch {
+    // ESRCH: gone; EPERM: another user's process, which no server of this user's is.
+    return false;
   }
+}
+
+// The same for a claim file: a missing or unreadable one holds nothing.
+export function claimAlive(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  return claimHolderAlive(text);
 }
 
 // Whether a server of the endpoint is about to answer although its socket does not yet: an owner

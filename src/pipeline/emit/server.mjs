@@ -12,9 +12,10 @@
 
 import fs from 'node:fs';
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
-  UNTRUSTED_HINT, claimAlive, decide, endpointPaths, folderProblem, messageLimit as routeMessageLimit,
+  UNTRUSTED_HINT, claimAlive, claimHolderAlive, decide, endpointPaths, folderProblem,
+  messageLimit as routeMessageLimit, processStart,
 } from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
@@ -30,6 +31,9 @@ export async function serve({ name, version, epoch, routes, root }) {
   const messageLimit = Math.max(routeMessageLimit(0), ...contracts.map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
   const instanceId = randomUUID();
   const startedAt = new Date().toISOString();
+  // What this server's claims (the lock, its standby marker, its reclaim guards) say: its pid and,
+  // where the system tells, its start time, so a later process with the same pid is not taken for it.
+  const claimText = JSON.stringify({ pid: process.pid, startTime: processStart(process.pid)?.startTime, instanceId });
   const log = (line) => process.stderr.write(`agent-bundle runtime: ${line}\n`);
   let server;
   let boundInode;
@@ -116,6 +120,85 @@ export async function serve({ name, version, epoch, routes, root }) {
     });
   };
 
+  // A claim file (the lock, a marker, a guard) is written whole: to a temporary file first, then
+  // linked into place (`exclusive`: false when the path exists) or renamed over it, so a reader never
+  // sees half of one.
+  let temporaries = 0;
+  const putClaim = (path, exclusive) => {
+    // Named after this server, not after the claim: no other server's sweep matches it.
+    const temporary = `${socket}.tmp-${instanceId}-${(temporaries += 1)}`;
+    fs.writeFileSync(temporary, claimText, { mode: 0o600, flag: 'wx' });
+    try {
+      if (!exclusive) {
+        fs.renameSync(temporary, path);
+        return true;
+      }
+      try {
+        fs.linkSync(temporary, path);
+        return true;
+      } catch (failure) {
+        if (failure.code === 'EEXIST') return false;
+        throw failure;
+      }
+    } finally {
+      try { fs.unlinkSync(temporary); } catch {}
+    }
+  };
+
+  // A claim file's inode and text, read without following a link; undefined when it is gone. One
+  // that cannot be read as a file (a link, a folder) is read as empty: nobody's.
+  const readClaim = (path) => {
+    let fd;
+    try {
+      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    } catch (failure) {
+      if (failure.code === 'ENOENT') return undefined;
+      return { ino: fs.lstatSync(path, { throwIfNoEntry: false })?.ino ?? 0, text: '' };
+    }
+    try {
+      const { ino } = fs.fstatSync(fd);
+      let text = '';
+      try { text = fs.readFileSync(fd, 'utf8'); } catch {}
+      return { ino, text };
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+
+  // Replaces the stale lock `seen` (its inode and text), so that of all the servers that judged this
+  // same lock stale exactly one replaces it. Each first creates, exclusively, a guard named after that
+  // lock, and replaces the lock only if it is still the one judged stale; the others find the guard
+  // held and stand by. A guard whose holder died (killed in between) is passed over for the next one.
+  // Nothing is ever removed that another server may have just written: the lock is replaced by a
+  // rename, and a guard outlives nothing it guards (its lock's text names a process that is gone).
+  // 'taken', 'lost' (another server takes it) or 'changed' (it is not the lock judged: look again).
+  const takeStale = (seen) => {
+    const id = createHash('sha256').update(`${seen.ino}:${seen.text}`).digest('hex').slice(0, 16);
+    const guardName = `${lock.slice(dir.length + 1)}.next-${id}-`;
+    for (let n = 0; n < 8; n += 1) {
+      const guard = `${dir}/${guardName}${n}`;
+      if (!putClaim(guard, true)) {
+        if (claimAlive(guard)) return 'lost';
+        continue;
+      }
+      try {
+        const now = readClaim(lock);
+        if (now === undefined) return putClaim(lock, true) ? 'taken' : 'changed';
+        if (now.ino !== seen.ino || now.text !== seen.text) return 'changed';
+        putClaim(lock, false);
+        return 'taken';
+      } finally {
+        // This stale lock's guards, this one and those of holders that died, are done with.
+        for (const file of fs.readdirSync(dir)) {
+          if (file.startsWith(guardName) && /^\d+$/.test(file.slice(guardName.length))) {
+            try { fs.unlinkSync(`${dir}/${file}`); } catch {}
+          }
+        }
+      }
+    }
+    return 'lost';
+  };
+
   // The runtime folder, created here (mode 0700) or, when it exists, checked with lstat (a real
   // folder of this user's, mode 0700): nothing is made in, or followed to, a folder another user
   // could have put there.
@@ -136,32 +219,30 @@ export async function serve({ name, version, epoch, routes, root }) {
   };
 
   // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
-  // process is gone is stale and removed; a live one means another server owns the endpoint.
+  // holder is gone (or that names nobody: empty, garbled) is stale and replaced; a live one means
+  // another server owns the endpoint.
   const claim = () => {
     prepareFolder();
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      try {
-        const fd = fs.openSync(lock, 'wx', 0o600);
-        fs.writeSync(fd, JSON.stringify({ pid: process.pid, instanceId }));
-        fs.closeSync(fd);
-        return true;
-      } catch (error) {
-        if (error.code !== 'EEXIST') throw error;
-        if (claimAlive(lock)) return false;
-        // The owner died without cleaning up (SIGKILL): its lock and socket are stale.
-        try { fs.unlinkSync(lock); } catch {}
-      }
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      if (putClaim(lock, true)) return true;
+      const seen = readClaim(lock);
+      // Released in between: claim it again.
+      if (seen === undefined) continue;
+      if (claimHolderAlive(seen.text)) return false;
+      const taken = takeStale(seen);
+      if (taken !== 'changed') return taken === 'taken';
     }
     return false;
   };
 
   const listen = () => new Promise((resolve, reject) => {
+    // The lock is this server's: a socket at the path is a dead owner's.
     try { fs.unlinkSync(socket); } catch {}
     server = net.createServer(onConnection);
     server.once('error', reject);
     server.listen(socket, () => {
       fs.chmodSync(socket, 0o600);
-      boundInode = fs.statSync(socket).ino;
+      boundInode = fs.lstatSync(socket).ino;
       resolve();
     });
   });
@@ -170,17 +251,21 @@ export async function serve({ name, version, epoch, routes, root }) {
     try { fs.unlinkSync(marker); } catch {}
   };
 
+  const releaseLock = () => {
+    try {
+      const held = JSON.parse(fs.readFileSync(lock, 'utf8'));
+      if (held.instanceId === instanceId) fs.unlinkSync(lock);
+    } catch {}
+  };
+
   const release = () => {
     unmark();
     if (!owner) return;
     owner = false;
     try {
-      if (fs.statSync(socket).ino === boundInode) fs.unlinkSync(socket);
+      if (fs.lstatSync(socket).ino === boundInode) fs.unlinkSync(socket);
     } catch {}
-    try {
-      const held = JSON.parse(fs.readFileSync(lock, 'utf8'));
-      if (held.instanceId === instanceId) fs.unlinkSync(lock);
-    } catch {}
+    releaseLock();
   };
 
   const stop = (code = 0) => {
@@ -192,13 +277,19 @@ export async function serve({ name, version, epoch, routes, root }) {
   };
 
   const become = async () => {
-    if (claim()) {
+    if (!claim()) return false;
+    try {
       await listen();
-      owner = true;
-      unmark();
-      return true;
+    } catch (failure) {
+      // Another process bound the path after all (EADDRINUSE): the lock goes, this server stands by.
+      server?.close();
+      server = undefined;
+      releaseLock();
+      throw new Error(`cannot listen on ${socket} (${failure.code ?? failure.message})`);
     }
-    return false;
+    owner = true;
+    unmark();
+    return true;
   };
 
   // The MCP side: JSON-RPC 2.0 over stdio, one message per line.
@@ -212,7 +303,7 @@ export async function serve({ name, version, epoch, routes, root }) {
   // why and exits, and the host reports its MCP server failed.
   try {
     prepareFolder();
-    fs.writeFileSync(marker, JSON.stringify({ pid: process.pid, instanceId }), { mode: 0o600 });
+    putClaim(marker, false);
   } catch (failure) {
     log(`refusing to serve: ${failure.message}`);
     stop(1);
