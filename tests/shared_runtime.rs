@@ -752,6 +752,70 @@ fn servers_started_together_beside_a_dead_owners_lock_elect_exactly_one_owner() 
     }
 }
 
+/// One request per connection: more after it (in the same write, or while it renders) is an error,
+/// and a request that came with more is not rendered; a connection that sends no complete request
+/// is closed after 5 s; at most 64 connections are open at once, the next is refused at once.
+#[test]
+fn a_connection_carries_one_request_within_a_time_limit_and_connections_are_bounded() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let _server = started(&artifact, &dir);
+    let socket = sockets(&dir).remove(0);
+    let request = |native: String| {
+        let request = json!({ "protocolVersion": 1, "artifactEpoch": epoch_of(&artifact), "event": "tool/before",
+            "hostContractRevision": "claude-code@2.1.332", "target": "claude",
+            "native": serde_json::from_str::<Value>(&native).unwrap() });
+        format!("{request}\n")
+    };
+    let two = format!("{}{}", request(tool_envelope("ls")), request(tool_envelope("ls")));
+    let reply = raw(&socket, two.as_bytes());
+    assert_eq!(reply["code"], "invalid-message", "{reply}");
+    assert!(reply["message"].as_str().unwrap().contains("one request per connection"), "{reply}");
+    // Neither was rendered.
+    assert!(context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).starts_with("call 1 "));
+
+    // More while the first renders (the prompt route sleeps 3 s): refused at once.
+    let mut stream = UnixStream::connect(&socket).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let slow = json!({ "protocolVersion": 1, "artifactEpoch": epoch_of(&artifact), "event": "prompt/submit",
+        "hostContractRevision": "claude-code@2.1.332", "target": "claude",
+        "native": serde_json::from_str::<Value>(&prompt_envelope("sleep")).unwrap() });
+    stream.write_all(format!("{slow}\n").as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    stream.write_all(request(tool_envelope("ls")).as_bytes()).unwrap();
+    let mut text = String::new();
+    let _ = stream.read_to_string(&mut text);
+    assert!(sent.elapsed() < Duration::from_secs(2), "the extra request waited for the first's answer");
+    let reply: Value = serde_json::from_str(text.trim_end()).unwrap();
+    assert_eq!(reply["code"], "invalid-message", "{reply}");
+
+    // 64 idle connections (one with half a request) hold every slot; the 65th is refused at once.
+    let mut idle: Vec<UnixStream> = (0..64).map(|_| UnixStream::connect(&socket).unwrap()).collect();
+    idle[0].write_all(b"{\"protocolVersion\":").unwrap();
+    let opened = Instant::now();
+    let refused = raw(&socket, request(tool_envelope("ls")).as_bytes());
+    assert_eq!(refused["code"], "runtime-failed", "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("64 connections open"), "{refused}");
+    // Each idle one is answered and closed after 5 s without a complete request.
+    for stream in &mut idle {
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut text = String::new();
+        let _ = stream.read_to_string(&mut text);
+        let reply: Value = serde_json::from_str(text.trim_end()).unwrap_or_else(|_| panic!("{text:?}"));
+        assert_eq!(reply["code"], "invalid-message", "{reply}");
+        assert!(reply["message"].as_str().unwrap().contains("no complete request within 5000 ms"), "{reply}");
+    }
+    let waited = opened.elapsed();
+    assert!(waited >= Duration::from_millis(4500) && waited < Duration::from_secs(9), "closed after {waited:?}");
+    // The slots are free again.
+    drop(idle);
+    eventually("a slot", || raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["status"] == "ok");
+    assert!(context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).starts_with("call 2 "));
+}
+
 /// Without AGENT_BUNDLE_RUNTIME_DIR the folder is agent-bundle in $XDG_RUNTIME_DIR, for the server
 /// and its wrappers alike.
 #[test]

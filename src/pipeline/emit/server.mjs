@@ -21,6 +21,12 @@ import {
 const PROTOCOL_VERSION = 1;
 const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContractRevision', 'target', 'native'];
 const PROBE_MS = 1000;
+// A connection has this long to send its one complete request.
+const REQUEST_MS = 5000;
+// At most this many connections are open at once; the next one gets an error and is closed.
+const MAX_CONNECTIONS = 64;
+// How long past the longest route budget a connection waits for its reply, and a reply for its reader.
+const GRACE_MS = 1000;
 
 export async function serve({ name, version, epoch, routes, root }) {
   const { dir, socket, lock, standbyPrefix } = endpointPaths(epoch, root);
@@ -29,6 +35,12 @@ export async function serve({ name, version, epoch, routes, root }) {
   const contracts = Object.values(routes).flatMap((route) => Object.values(route.contracts));
   // The largest message any of this server's routes may be sent (their maxInputBytes).
   const messageLimit = Math.max(routeMessageLimit(0), ...contracts.map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
+  // The bytes of unfinished requests held at once, over every connection: one largest message's
+  // worth (a request that large still fits, alone).
+  const pendingLimit = Math.max(16 * 1024 * 1024, messageLimit);
+  // A request's connection is closed this long after its arrival, answered or not: the wrapper has
+  // stopped waiting by then.
+  const replyLimit = Math.max(0, ...contracts.map((contract) => contract.hook.route.budgetMs)) + GRACE_MS;
   const instanceId = randomUUID();
   const startedAt = new Date().toISOString();
   // What this server's claims (the lock, its standby marker, its reclaim guards) say: its pid and,
@@ -39,6 +51,10 @@ export async function serve({ name, version, epoch, routes, root }) {
   let boundInode;
   let owner = false;
   let stopping = false;
+  let open = 0;
+  let pending = 0;
+
+  const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
 
   // `arrivedAt`: when the request's line was received (performance clock), from which the route's
   // budget counts (D13); this process may have been up for hours.
@@ -51,7 +67,6 @@ export async function serve({ name, version, epoch, routes, root }) {
         runtime: { artifactEpoch: epoch, availability: 'available', instanceId, pid: process.pid, startedAt },
       };
     }
-    const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
     if (!isObject(request) || Object.keys(request).length !== REQUEST_KEYS.length
       || !REQUEST_KEYS.every((key) => Object.hasOwn(request, key))
       || request.protocolVersion !== PROTOCOL_VERSION || typeof request.artifactEpoch !== 'string'
@@ -82,29 +97,77 @@ export async function serve({ name, version, epoch, routes, root }) {
     return reply;
   };
 
+  // One request per connection: its line, nothing after it, within REQUEST_MS of the connection; the
+  // reply ends the connection. At most MAX_CONNECTIONS at once, and pendingLimit bytes of unfinished
+  // requests over all of them.
   const onConnection = (connection) => {
-    const chunks = [];
+    connection.on('error', () => {});
+    const close = (value) => {
+      connection.end(`${JSON.stringify(value)}\n`, () => connection.destroy());
+      // A reader that never reads does not keep the connection.
+      setTimeout(() => connection.destroy(), GRACE_MS).unref();
+    };
+    if (open >= MAX_CONNECTIONS) {
+      close(error('runtime-failed', `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit; try again`));
+      return;
+    }
+    open += 1;
+    let chunks = [];
     let size = 0;
+    let held = 0;
+    let requested = false;
     let done = false;
+    let overdue;
+    const unhold = () => {
+      pending -= held;
+      held = 0;
+    };
     const reply = (value) => {
       if (done) return;
       done = true;
-      connection.end(`${JSON.stringify(value)}\n`);
+      clearTimeout(idle);
+      clearTimeout(overdue);
+      unhold();
+      chunks = [];
+      close(value);
     };
-    connection.on('error', () => {});
-    connection.on('data', async (chunk) => {
+    const idle = setTimeout(() => reply(error('invalid-message', `no complete request within ${REQUEST_MS} ms`)), REQUEST_MS);
+    connection.once('close', () => {
+      open -= 1;
+      done = true;
+      clearTimeout(idle);
+      clearTimeout(overdue);
+      unhold();
+      chunks = [];
+    });
+    connection.on('data', (chunk) => {
       if (done) return;
+      if (requested) {
+        reply(error('invalid-message', 'one request per connection: the connection sent more after its request'));
+        return;
+      }
       // Only the new chunk is searched for the newline, and the chunks are joined once it is found:
       // a request may be tens of MiB.
       const inChunk = chunk.indexOf(10);
       const newline = inChunk === -1 ? -1 : size + inChunk;
       chunks.push(chunk);
       size += chunk.length;
-      if (newline === -1 && size <= messageLimit) return;
-      if (newline === -1 || newline > messageLimit) {
-        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'invalid-message', message: `a message is at most ${messageLimit} bytes` });
+      held += chunk.length;
+      pending += chunk.length;
+      if (newline === -1 && size <= messageLimit) {
+        if (pending > pendingLimit) reply(error('runtime-failed', `the shared runtime holds ${pendingLimit} bytes of unfinished requests, its limit; try again`));
         return;
       }
+      if (newline === -1 || newline > messageLimit) {
+        reply(error('invalid-message', `a message is at most ${messageLimit} bytes`));
+        return;
+      }
+      if (size > newline + 1) {
+        reply(error('invalid-message', 'one request per connection: the connection sent more after its request'));
+        return;
+      }
+      requested = true;
+      clearTimeout(idle);
       const arrivedAt = performance.now();
       let request;
       try {
@@ -112,11 +175,10 @@ export async function serve({ name, version, epoch, routes, root }) {
       } catch {
         request = undefined;
       }
-      try {
-        reply(await answer(request, arrivedAt));
-      } catch (failure) {
-        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'runtime-failed', message: 'event route rendering failed' });
-      }
+      chunks = [];
+      unhold();
+      overdue = setTimeout(() => reply(error('runtime-failed', `no answer within ${replyLimit} ms of the request`)), replyLimit);
+      answer(request, arrivedAt).then(reply, () => reply(error('runtime-failed', 'event route rendering failed')));
     });
   };
 
