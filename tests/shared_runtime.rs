@@ -243,7 +243,9 @@ fn malformed_oversized_and_foreign_requests_are_refused_with_the_protocols_codes
     assert_eq!(code(raw(&socket, request(&epoch, Some(("extra", json!(1)))).as_bytes())), "invalid-message");
     let ok = raw(&socket, request(&epoch, None).as_bytes());
     assert_eq!(ok["status"], "ok", "{ok}");
-    assert!(ok["output"]["hookSpecificOutput"]["additionalContext"].as_str().unwrap().starts_with("call 1"));
+    // The reply carries the checked result, which the wrapper projects into the host's answer itself.
+    assert!(ok["result"]["additionalContext"].as_str().unwrap().starts_with("call 1"), "{ok}");
+    assert_eq!(ok["result"]["outcome"], "continue", "{ok}");
 }
 
 #[test]
@@ -304,10 +306,7 @@ fn a_routes_budget_counts_from_the_requests_arrival_not_from_the_servers_start()
         "event": "prompt/submit", "hostContractRevision": "claude-code@2.1.332", "target": "claude",
         "native": serde_json::from_str::<Value>(&prompt_envelope("outlast")).unwrap() });
     let outlasted = raw(&socket, format!("{request}\n").as_bytes());
-    assert_eq!(
-        outlasted["output"]["hookSpecificOutput"]["additionalContext"], "signal aborted: true (TimeoutError)",
-        "{outlasted}"
-    );
+    assert_eq!(outlasted["result"]["additionalContext"], "signal aborted: true (TimeoutError)", "{outlasted}");
     // Through the wrapper, a route that outlasts its budget is a timeout, not an answer.
     let slow = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("outlast"), &dir);
     assert_eq!((slow.code, slow.stdout.as_str()), (Some(1), ""));
@@ -816,6 +815,54 @@ fn a_connection_carries_one_request_within_a_time_limit_and_connections_are_boun
     assert!(context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).starts_with("call 2 "));
 }
 
+/// A same-user server whose reply is not a legal answer here: the wrapper checks the result against
+/// its own contract and projects it itself, so an illegal result (or the old shape's ready-made
+/// `output`) is a failure of the hook and never reaches the host, and a legal one is answered in the
+/// host's own words.
+#[test]
+fn an_illegal_reply_never_reaches_the_host() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    private_dir(&dir);
+    let epoch = epoch_of(&artifact);
+    let ok = |result: Value| {
+        format!("{}\n", json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch, "result": result }))
+    };
+    let illegal = [
+        (
+            format!(
+                "{}\n",
+                json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch,
+                    "output": { "anything": "goes", "continue": false } })
+            ),
+            "does not have the protocol's shape",
+        ),
+        (ok(json!({ "anything": "goes", "continue": false })), "unknown key \"anything\""),
+        (ok(json!({ "outcome": "deny" })), "a denial needs a non-empty reason"),
+        (ok(json!({ "outcome": "deny", "reason": "no", "updatedInput": {} })), "cannot be combined with a denial"),
+        (ok(json!({ "outcome": "stop" })), "outcome \"stop\" is not supported"),
+        (format!("{}{}", ok(json!({ "outcome": "continue" })), ok(json!({ "outcome": "continue" }))), "shape"),
+    ];
+    let legal = ok(json!({ "outcome": "deny", "reason": "from a server of ours" }));
+    let mut replies: Vec<String> = illegal.iter().map(|(reply, _)| reply.clone()).collect();
+    replies.push(legal);
+    let fake = FakeServer::start(&socket_in(&artifact, &dir), replies);
+    for (reply, wanted) in &illegal {
+        let run = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir);
+        one_line_failure(&run, &["invalid-message", wanted]);
+        assert!(!run.stderr.contains("goes"), "{reply}: {}", run.stderr);
+    }
+    let denied = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir);
+    assert_eq!(denied.code, Some(0), "{}", denied.stderr);
+    assert_eq!(
+        denied.stdout,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"from a server of ours"}}"#
+    );
+    assert_eq!(fake.requests().len(), illegal.len() + 1);
+}
+
 /// Without AGENT_BUNDLE_RUNTIME_DIR the folder is agent-bundle in $XDG_RUNTIME_DIR, for the server
 /// and its wrappers alike.
 #[test]
@@ -847,4 +894,58 @@ fn the_runtime_folder_is_in_xdg_runtime_dir_when_it_is_set() {
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     };
     assert_eq!(context(&run), "prompt 1", "{}", server.log());
+}
+
+/// A fail-closed shared route blocks the call (the host's blocking exit, 2) on every failure: an
+/// illegal result from the server, a failure reported by it, a runtime folder it cannot trust, and a
+/// route that throws in the real server.
+#[test]
+fn a_fail_closed_shared_route_blocks_on_an_illegal_reply_a_failure_and_an_untrusted_folder() {
+    require_node();
+    let source = tempfile::tempdir().unwrap();
+    copy_tree(Path::new("testdata/bundles/shared-runtime"), source.path());
+    let route = source.path().join("src/events/tool/before.tsx");
+    let text = std::fs::read_to_string(&route).unwrap();
+    std::fs::write(&route, text.replace("fallback: 'standalone',", "fallback: 'standalone',\n  failClosed: true,"))
+        .unwrap();
+    let (_guard, artifact) = common::build_root(camino::Utf8Path::from_path(source.path()).unwrap());
+    let temp = tempfile::tempdir().unwrap();
+    let blocked = |run: &Run, wanted: &[&str]| {
+        assert_eq!((run.code, run.stdout.as_str()), (Some(2), ""), "{}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        for part in wanted.iter().chain(&["the hook is fail-closed, so the tool call is blocked"]) {
+            assert!(run.stderr.contains(part), "{part:?} not in: {}", run.stderr);
+        }
+    };
+
+    let dir = runtime_dir(&temp);
+    private_dir(&dir);
+    let epoch = epoch_of(&artifact);
+    let replies = vec![
+        format!(
+            "{}\n",
+            json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch, "result": { "anything": "goes" } })
+        ),
+        format!(
+            "{}\n",
+            json!({ "status": "error", "protocolVersion": 1, "artifactEpoch": epoch, "code": "runtime-failed",
+                "message": "it broke" })
+        ),
+    ];
+    let fake = FakeServer::start(&socket_in(&artifact, &dir), replies);
+    blocked(
+        &call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir),
+        &["invalid-message", "unknown key \"anything\""],
+    );
+    blocked(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir), &["runtime-failed: it broke"]);
+    drop(fake);
+
+    let open = temp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    blocked(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &open), &["runtime-untrusted", "mode 0755"]);
+
+    let real = temp.path().join("real");
+    let _server = started(&artifact, &real);
+    blocked(&call(&artifact, TOOL_WRAPPER, &tool_envelope("throw-me"), &real), &["runtime-failed", "on purpose"]);
 }

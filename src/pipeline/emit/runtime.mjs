@@ -78,7 +78,7 @@ export async function runHook(contract, loadHandler) {
       : await decide(contract, bytes, loadHandler, 0); // the delivery started with this process
     settle(code, stderr, stdout);
   } catch (error) {
-    fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
+    fail(failureMessage(error));
   }
 }
 
@@ -93,41 +93,74 @@ export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
     const payload = decodeEnvelope(contract, envelope);
     // The host fires this native event where the canonical one does not happen (a subagent's turn
     // ending, for a main-agent stop hook): nothing to decide.
-    if (contract.passWhenPresent && Object.hasOwn(envelope, contract.passWhenPresent)) {
+    if (passes(contract, envelope)) {
       return { code: 0, stderr: [], stdout: undefined };
     }
-    const handler = await loadDefaultExport(contract, loadHandler);
-    let result;
-    if (contract.hook.route) {
-      result = await renderRoute(contract, envelope, payload, handler, startedAt);
-    } else {
-      try {
-        result = await handler(deepFrozenCopy(payload), Object.freeze({
-          target: contract.hook.target,
-          nativeEvent: contract.hook.nativeEvent,
-          nativeInput: deepFrozenCopy(envelope),
-        }));
-      } catch (error) {
-        throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
-      }
-    }
-    const checked = checkResult(contract, envelope, result);
-    const blocked = blockedPart(contract, checked);
-    if (blocked) {
-      return { code: blocked.exit, stderr: [blockLine(contract, blocked, checked)], stdout: undefined };
-    }
-    const output = project(contract, checked);
-    const notes = dropped(contract, checked);
-    return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
+    return answerFor(contract, await checkedResult(contract, envelope, payload, loadHandler, startedAt));
   } catch (error) {
-    const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
-    return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
+    return failed(contract, error);
   }
+}
+
+// The checked result of one delivery, for a validated envelope and its payload: the handler's or the
+// route's, checked against the contract. Throws a HookError saying what is wrong. The shared runtime
+// calls it for a request, and sends the result back: the wrapper checks and projects it itself.
+export async function checkedResult(contract, envelope, payload, loadHandler, startedAt = 0) {
+  const handler = await loadDefaultExport(contract, loadHandler);
+  let result;
+  if (contract.hook.route) {
+    result = await renderRoute(contract, envelope, payload, handler, startedAt);
+  } else {
+    try {
+      result = await handler(deepFrozenCopy(payload), Object.freeze({
+        target: contract.hook.target,
+        nativeEvent: contract.hook.nativeEvent,
+        nativeInput: deepFrozenCopy(envelope),
+      }));
+    } catch (error) {
+      throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
+    }
+  }
+  return checkResult(contract, envelope, result);
+}
+
+// The answer for a checked result: the host's own, with a note for each dropped part, or the
+// blocking exit when a guard part has no channel here.
+function answerFor(contract, checked) {
+  const blocked = blockedPart(contract, checked);
+  if (blocked) {
+    return { code: blocked.exit, stderr: [blockLine(contract, blocked, checked)], stdout: undefined };
+  }
+  const output = project(contract, checked);
+  const notes = dropped(contract, checked);
+  return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
+}
+
+function failed(contract, error) {
+  return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, failureMessage(error))], stdout: undefined };
+}
+
+export function failureMessage(error) {
+  return error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
+}
+
+function passes(contract, envelope) {
+  return Boolean(contract.passWhenPresent) && Object.hasOwn(envelope, contract.passWhenPresent);
+}
+
+// The envelope as the shared runtime receives it (already parsed by the wrapper): checked and
+// decoded as a wrapper does. Throws a HookError.
+export function decodeRequest(contract, envelope) {
+  if (!isPlainObject(envelope)) {
+    throw new HookError(`the envelope must be a JSON object, got ${kindOf(envelope)}`);
+  }
+  return decodeEnvelope(contract, envelope);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The shared runtime's client (D12): a route with `runtime: 'shared'` renders in the plugin's MCP
-// server process; its wrapper validates the envelope, then forwards it over the endpoint's socket.
+// server process; its wrapper validates the envelope, forwards it over the endpoint's socket, and
+// checks and projects the result that comes back as it would its own handler's.
 //
 // It trusts nothing it did not create. The runtime folder must be a real folder (not a link) of this
 // user's with mode 0700, and the socket a socket of this user's in it; anything else fails the route
@@ -146,17 +179,9 @@ export function messageLimit(maxInputBytes) {
 const HANDOVER_POLL_MS = 15;
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
 const REPLY_KEYS = {
-  ok: ['status', 'protocolVersion', 'artifactEpoch', 'output', 'notes'],
-  blocked: ['status', 'protocolVersion', 'artifactEpoch', 'exit', 'stderr'],
+  ok: ['status', 'protocolVersion', 'artifactEpoch', 'result'],
+  error: ['status', 'protocolVersion', 'artifactEpoch', 'code', 'message'],
 };
-
-// The exit codes with which this hook may block: its fail-closed exit and each guard part's.
-function blockingExits(contract) {
-  const exits = Object.values(contract.parts ?? {}).filter((p) => p?.block !== undefined).map((p) => p.exit);
-  if (contract.hook.failClosed) exits.push(contract.hook.failClosed.exit);
-  return exits;
-}
-
 // What to do about a runtime folder or socket that is not this user's own.
 export const UNTRUSTED_HINT = 'remove it and let the plugin\'s MCP server create it again (another user\'s can be removed '
   + 'by that user or an administrator), or set XDG_RUNTIME_DIR to a folder of your own';
@@ -316,8 +341,10 @@ async function forward(contract, bytes, loadHandler) {
     envelope = parseEnvelope(bytes);
     decodeEnvelope(contract, envelope);
   } catch (error) {
-    const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
-    return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
+    return failed(contract, error);
+  }
+  if (passes(contract, envelope)) {
+    return { code: 0, stderr: [], stdout: undefined };
   }
   const endpoint = endpointPaths(shared.epoch, installRoot());
   const { socket } = endpoint;
@@ -352,6 +379,7 @@ async function forward(contract, bytes, loadHandler) {
     stderr: [failureLine(contract, `${code}: ${message}`)],
     stdout: undefined,
   });
+  const shapeless = () => fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
   if (outcome.untrusted) return fail('runtime-untrusted', outcome.untrusted);
   if (outcome.unavailable) {
     if (shared.fallback) return decide(contract, bytes, loadHandler, 0);
@@ -359,28 +387,30 @@ async function forward(contract, bytes, loadHandler) {
   }
   if (outcome.timeout) return fail('runtime-timeout', `the shared runtime did not answer within ${Math.round(limit)} ms`);
   const reply = outcome.reply;
-  if (!isPlainObject(reply) || reply.protocolVersion !== PROTOCOL_VERSION) {
-    return fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
-  }
-  if (reply.status === 'error' && ERROR_CODES.includes(reply.code) && typeof reply.message === 'string') {
+  if (!isPlainObject(reply) || reply.protocolVersion !== PROTOCOL_VERSION) return shapeless();
+  if (reply.status === 'error') {
+    if (!ERROR_CODES.includes(reply.code) || typeof reply.message !== 'string'
+      || Object.keys(reply).some((key) => !REPLY_KEYS.error.includes(key))) {
+      return shapeless();
+    }
     return fail(reply.code, reply.message);
   }
   if (reply.artifactEpoch !== shared.epoch) {
     return fail('epoch-mismatch', `the shared runtime serves epoch ${reply.artifactEpoch}, this wrapper ${shared.epoch}`);
   }
-  const lines = (value) => Array.isArray(value) && value.every((line) => typeof line === 'string' && !line.includes('\n'));
-  // The decision blocked the call (a fail-closed failure, or a guard part with no channel here): the
-  // same blocking exit this wrapper's contract knows, with the decision's reason.
-  if (reply.status === 'blocked' && blockingExits(contract).includes(reply.exit) && lines(reply.stderr)
-    && reply.stderr.length > 0 && Object.keys(reply).every((key) => REPLY_KEYS.blocked.includes(key))) {
-    return { code: reply.exit, stderr: reply.stderr, stdout: undefined };
+  if (reply.status !== 'ok' || !isPlainObject(reply.result) || Object.keys(reply).some((key) => !REPLY_KEYS.ok.includes(key))) {
+    return shapeless();
   }
-  if (reply.status !== 'ok' || (reply.output !== undefined && !isPlainObject(reply.output))
-    || (reply.notes !== undefined && !lines(reply.notes))
-    || Object.keys(reply).some((key) => !REPLY_KEYS.ok.includes(key))) {
-    return fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
+  // The server sends the canonical result it rendered, not an answer: the wrapper checks it against
+  // its own contract and the envelope it validated, and projects it, exactly as for a route rendered
+  // here, so nothing reaches the host that this wrapper would not have written itself.
+  let checked;
+  try {
+    checked = checkResult(contract, envelope, reply.result);
+  } catch (error) {
+    return fail('invalid-message', `the shared runtime's result is not a legal one for ${contract.hook.event} on ${contract.host}: ${failureMessage(error)}`);
   }
-  return { code: 0, stderr: reply.notes ?? [], stdout: reply.output === undefined ? undefined : JSON.stringify(reply.output) };
+  return answerFor(contract, checked);
 }
 
 // One request and its one reply over the socket: { reply }, { unavailable: why } or { timeout }.
@@ -415,7 +445,8 @@ function exchange(socket, request, limitMs, messageLimit) {
       const newline = text.indexOf('\n');
       let reply;
       try {
-        reply = JSON.parse(newline === -1 ? text : text.slice(0, newline));
+        // One line, and nothing after it.
+        reply = newline === text.length - 1 ? JSON.parse(text.slice(0, newline)) : undefined;
       } catch {
         reply = undefined;
       }

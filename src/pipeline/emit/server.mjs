@@ -8,14 +8,14 @@
 // lstat or created here; the socket 0600), <hex> a hash of the endpoint id `<artifact epoch>:<install
 // root>`; one server per install serves every host. A second server of the same install stands by and
 // takes over when the owner exits. Protocol (version 1): one newline-terminated JSON message each way
-// per connection, at most 1 MiB.
+// per connection, at most 1 MiB; the reply carries the checked result, which the wrapper projects.
 
 import fs from 'node:fs';
 import net from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  UNTRUSTED_HINT, claimAlive, claimHolderAlive, decide, endpointPaths, folderProblem,
-  messageLimit as routeMessageLimit, processStart,
+  UNTRUSTED_HINT, checkedResult, claimAlive, claimHolderAlive, decodeRequest, endpointPaths, failureMessage,
+  folderProblem, messageLimit as routeMessageLimit, processStart,
 } from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
@@ -77,24 +77,25 @@ export async function serve({ name, version, epoch, routes, root }) {
     if (request.artifactEpoch !== epoch) {
       return error('epoch-mismatch', `this runtime serves epoch ${epoch}; the request is for ${request.artifactEpoch}`);
     }
-    const route = routes[request.event];
-    const contract = route?.contracts[request.target];
+    const route = Object.hasOwn(routes, request.event) ? routes[request.event] : undefined;
+    const contract = route && Object.hasOwn(route.contracts, request.target) ? route.contracts[request.target] : undefined;
     if (!contract || contract.revision !== request.hostContractRevision) {
       return error('invalid-message', `no shared ${request.event} route for ${request.target} (${request.hostContractRevision})`);
     }
-    const stdin = Buffer.from(JSON.stringify(request.native));
-    const decided = await decide(contract, stdin, route.load, arrivedAt);
-    // A decision that blocks (the route's blocking exit) travels as such, so the wrapper blocks too.
-    if (decided.code !== 0 && decided.code !== 1) {
-      return { status: 'blocked', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, exit: decided.code, stderr: decided.stderr };
+    let payload;
+    try {
+      payload = decodeRequest(contract, request.native);
+    } catch (failure) {
+      return error('invalid-message', `the request's envelope is not one ${request.target} sends: ${failureMessage(failure)}`);
     }
-    if (decided.code !== 0) {
-      return error('runtime-failed', decided.stderr.join(' '));
+    // The checked result, not an answer: the wrapper checks it against its own contract and
+    // projects it, as it does a result of its own (a decision that blocks blocks there).
+    try {
+      const result = await checkedResult(contract, request.native, payload, route.load, arrivedAt);
+      return { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, result };
+    } catch (failure) {
+      return error('runtime-failed', failureMessage(failure));
     }
-    const reply = { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch };
-    if (decided.stdout !== undefined) reply.output = JSON.parse(decided.stdout);
-    if (decided.stderr.length > 0) reply.notes = decided.stderr;
-    return reply;
   };
 
   // One request per connection: its line, nothing after it, within REQUEST_MS of the connection; the
