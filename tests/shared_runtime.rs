@@ -28,10 +28,17 @@ struct Server {
 
 impl Server {
     fn start(artifact: &Utf8Path, runtime_dir: &Path) -> Server {
-        let stderr = runtime_dir.with_extension(format!("{}.stderr", std::process::id() ^ rand_suffix()));
+        Server::start_with(artifact, &runtime_dir.with_extension("log"), &[("AGENT_BUNDLE_RUNTIME_DIR", runtime_dir)])
+    }
+
+    /// Started with these environment variables, its stderr in a file beside `log_base`.
+    fn start_with(artifact: &Utf8Path, log_base: &Path, env: &[(&str, &Path)]) -> Server {
+        let stderr = log_base.with_extension(format!("{}.stderr", std::process::id() ^ rand_suffix()));
         let mut child = Command::new("node")
             .arg(artifact.join(SERVER))
-            .env("AGENT_BUNDLE_RUNTIME_DIR", runtime_dir)
+            .env_remove("AGENT_BUNDLE_RUNTIME_DIR")
+            .env_remove("XDG_RUNTIME_DIR")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).unwrap())
@@ -236,7 +243,9 @@ fn malformed_oversized_and_foreign_requests_are_refused_with_the_protocols_codes
     assert_eq!(code(raw(&socket, request(&epoch, Some(("extra", json!(1)))).as_bytes())), "invalid-message");
     let ok = raw(&socket, request(&epoch, None).as_bytes());
     assert_eq!(ok["status"], "ok", "{ok}");
-    assert!(ok["output"]["hookSpecificOutput"]["additionalContext"].as_str().unwrap().starts_with("call 1"));
+    // The reply carries the checked result, which the wrapper projects into the host's answer itself.
+    assert!(ok["result"]["additionalContext"].as_str().unwrap().starts_with("call 1"), "{ok}");
+    assert_eq!(ok["result"]["outcome"], "continue", "{ok}");
 }
 
 #[test]
@@ -297,10 +306,7 @@ fn a_routes_budget_counts_from_the_requests_arrival_not_from_the_servers_start()
         "event": "prompt/submit", "hostContractRevision": "claude-code@2.1.332", "target": "claude",
         "native": serde_json::from_str::<Value>(&prompt_envelope("outlast")).unwrap() });
     let outlasted = raw(&socket, format!("{request}\n").as_bytes());
-    assert_eq!(
-        outlasted["output"]["hookSpecificOutput"]["additionalContext"], "signal aborted: true (TimeoutError)",
-        "{outlasted}"
-    );
+    assert_eq!(outlasted["result"]["additionalContext"], "signal aborted: true (TimeoutError)", "{outlasted}");
     // Through the wrapper, a route that outlasts its budget is a timeout, not an answer.
     let slow = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("outlast"), &dir);
     assert_eq!((slow.code, slow.stdout.as_str()), (Some(1), ""));
@@ -443,4 +449,503 @@ fn the_official_mcp_sdk_client_completes_the_handshake() {
     let report: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(report["server"]["name"], "shared-runtime-runtime");
     assert_eq!(report["tools"], json!([]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared runtime trusts nothing it did not create (issue 23).
+
+/// This process's uid: the owner of a folder it has just made.
+fn current_uid() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    let probe = tempfile::tempdir().unwrap();
+    std::fs::metadata(probe.path()).unwrap().uid()
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// The artifact epoch the build baked into the server entry.
+fn epoch_of(artifact: &Utf8Path) -> String {
+    let entry = std::fs::read_to_string(artifact.join(SERVER)).unwrap();
+    entry.split("epoch: \"").nth(1).unwrap().split('"').next().unwrap().to_string()
+}
+
+/// The endpoint's socket in `dir`, computed as the runtime does: a hash of `<epoch>:<install root>`.
+fn socket_in(artifact: &Utf8Path, dir: &Path) -> PathBuf {
+    let root = std::fs::canonicalize(artifact).unwrap();
+    let id = format!("{}:{}", epoch_of(artifact), root.display());
+    dir.join(format!("event-{}.sock", &agent_bundle::vocabulary::digest::sha256_hex(id.as_bytes())[..32]))
+}
+
+/// A private runtime folder made by the test (mode 0700), as the server would make it.
+fn private_dir(dir: &Path) {
+    std::fs::create_dir(dir).unwrap();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+}
+
+/// A server that is not ours: it listens on `socket` and answers each connection's request line with
+/// the next of `replies`, recording the requests it was sent.
+struct FakeServer {
+    requests: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    socket: PathBuf,
+}
+
+impl FakeServer {
+    fn start(socket: &Path, replies: Vec<String>) -> FakeServer {
+        let listener = std::os::unix::net::UnixListener::bind(socket).unwrap();
+        let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = requests.clone();
+        let thread = std::thread::spawn(move || {
+            for reply in replies {
+                let Ok((stream, _)) = listener.accept() else { return };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                seen.lock().unwrap().push(line);
+                let _ = (&stream).write_all(reply.as_bytes());
+            }
+        });
+        FakeServer { requests, thread: Some(thread), socket: socket.to_path_buf() }
+    }
+
+    fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for FakeServer {
+    fn drop(&mut self) {
+        // Wake an accept that is still waiting (the replies not all asked for), then join.
+        if let Some(thread) = self.thread.take() {
+            while !thread.is_finished() {
+                if UnixStream::connect(&self.socket).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let _ = thread.join();
+        }
+    }
+}
+
+/// A failure as the wrapper contract has it: exit 1, nothing on stdout, one line on stderr.
+fn one_line_failure(run: &Run, wanted: &[&str]) {
+    assert_eq!((run.code, run.stdout.as_str()), (Some(1), ""), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "one stderr line: {}", run.stderr);
+    for part in wanted {
+        assert!(run.stderr.contains(part), "{part:?} not in: {}", run.stderr);
+    }
+}
+
+/// The server refuses a folder it cannot trust: one line saying why, exit 1, nothing made in it.
+fn refused_by_the_server(artifact: &Utf8Path, dir: &Path, wanted: &[&str]) {
+    let mut server = Server::start(artifact, dir);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the server did not refuse {}: {}",
+            dir.display(),
+            server.log()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(1), "{}", server.log());
+    let log = server.log();
+    assert!(log.contains("refusing to serve"), "{log}");
+    for part in wanted {
+        assert!(log.contains(part), "{part:?} not in: {log}");
+    }
+}
+
+/// Another user (uid 65534) made `/tmp/agent-bundle-<uid>` first and runs a server in it that answers
+/// `allow`. Our server refuses the folder instead of dying on a chmod it may not do, and our wrappers
+/// refuse it with one line (no fallback: a fallback would hide that someone holds the folder), never
+/// asking the stranger. A folder of ours with the stranger's socket in it is refused the same way.
+#[test]
+fn a_runtime_folder_or_socket_of_another_user_is_never_used() {
+    require_node();
+    assert_eq!(
+        current_uid(),
+        0,
+        "this test plays a second user (uid 65534) by chown, which needs root: run it as root, as CI does (the \
+         symlink and mode tests need no root)"
+    );
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    private_dir(&dir);
+    let socket = socket_in(&artifact, &dir);
+    let allow = format!(
+        "{}\n",
+        json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch_of(&artifact),
+            "result": { "outcome": "allow" } })
+    );
+    let stranger = FakeServer::start(&socket, vec![allow.clone(), allow.clone(), allow]);
+    std::os::unix::fs::chown(&socket, Some(65534), Some(65534)).unwrap();
+    std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
+    let dir_text = dir.display().to_string();
+
+    let shared_only = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+    one_line_failure(
+        &shared_only,
+        &["runtime-untrusted", &dir_text, "belongs to uid 65534", "not to this user (uid 0)"],
+    );
+    let guard = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir);
+    one_line_failure(&guard, &["runtime-untrusted", &dir_text, "belongs to uid 65534"]);
+    refused_by_the_server(&artifact, &dir, &[&dir_text, "belongs to uid 65534"]);
+    let owned = std::fs::symlink_metadata(&dir).unwrap();
+    assert_eq!((std::os::unix::fs::MetadataExt::uid(&owned), mode(&dir)), (65534, 0o700), "the folder was changed");
+
+    // The folder ours, the socket in it the stranger's.
+    std::os::unix::fs::chown(&dir, Some(0), Some(0)).unwrap();
+    let socket_text = socket.display().to_string();
+    let run = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+    one_line_failure(&run, &["runtime-untrusted", &socket_text, "belongs to uid 65534"]);
+    assert!(stranger.requests().is_empty(), "the stranger was asked: {:?}", stranger.requests());
+}
+
+/// A runtime folder that is a link (even to a good folder, even named with a trailing slash), or a
+/// folder of ours that others may write to, or not a folder: refused by the server (which follows
+/// and changes nothing) and by the wrapper. No root needed.
+#[test]
+fn a_symlinked_open_or_odd_runtime_folder_is_refused_and_left_as_it_is() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let target = temp.path().join("elsewhere");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let link = runtime_dir(&temp);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let link_text = link.display().to_string();
+    for dir in [link.clone(), PathBuf::from(format!("{link_text}/"))] {
+        refused_by_the_server(&artifact, &dir, &[&link_text, "is a symbolic link"]);
+        let run = call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir);
+        one_line_failure(&run, &["runtime-untrusted", &link_text, "is a symbolic link", "no server in it is asked"]);
+    }
+    assert_eq!(mode(&target), 0o755, "the link's target's mode was changed");
+    assert_eq!(std::fs::read_dir(&target).unwrap().count(), 0, "something was made through the link");
+    // A link to a folder that would pass is refused all the same.
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o700)).unwrap();
+    refused_by_the_server(&artifact, &link, &["is a symbolic link"]);
+
+    // Our own folder, open to others: refused, not "repaired" (anything may have been put in it).
+    let open = temp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    refused_by_the_server(&artifact, &open, &["has mode 0755, not 0700"]);
+    assert_eq!(mode(&open), 0o755);
+    let run = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &open);
+    one_line_failure(&run, &["runtime-untrusted", "has mode 0755, not 0700", "XDG_RUNTIME_DIR"]);
+
+    let file = temp.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    refused_by_the_server(&artifact, &file, &["is not a folder"]);
+}
+
+/// A lock that names a live process which is not its writer (the test's own pid with another start
+/// time, pid 1, a pid with no start time recorded), or that is empty or garbled, is stale: a server
+/// takes the endpoint at once instead of standing by for ever, and a wrapper does not wait for a
+/// server it promises.
+#[test]
+fn reused_empty_and_garbled_locks_are_stale() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let me = std::process::id();
+    let locks = [
+        ("a live pid with another start time", json!({ "pid": me, "startTime": "1", "instanceId": "x" }).to_string()),
+        ("pid 1", json!({ "pid": 1, "startTime": "2", "instanceId": "x" }).to_string()),
+        ("a live pid and no start time", json!({ "pid": me }).to_string()),
+        ("an empty lock", String::new()),
+        ("a garbled lock", "{\"pid\": 12".to_string()),
+    ];
+    for (what, text) in locks {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = runtime_dir(&temp);
+        private_dir(&dir);
+        let socket = socket_in(&artifact, &dir);
+        let lock = socket.with_extension("sock.lock");
+        std::fs::write(&lock, &text).unwrap();
+        // No server yet: nothing is coming, so the guard falls back to rendering in its own process at
+        // once rather than wait out its budget (5000 ms) for the lock's holder.
+        let asked = Instant::now();
+        let alone = context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir));
+        assert!(alone.starts_with("call 1 in process "), "{what}: {alone}");
+        assert!(asked.elapsed() < Duration::from_millis(2500), "{what}: the wrapper waited {:?}", asked.elapsed());
+
+        let server = Server::start(&artifact, &dir);
+        let pid = server.child.id();
+        eventually(&format!("the server owning the endpoint beside {what}"), || {
+            socket.exists()
+                && raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["runtime"]["pid"] == json!(pid)
+        });
+        assert!(!server.log().contains("standing by"), "{what}: {}", server.log());
+        let held: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+        assert_eq!(held["pid"], json!(pid), "{what}");
+        assert!(held["startTime"].is_string(), "{what}: the lock records the start time: {held}");
+        assert_eq!(context(&call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir)), "prompt 1", "{what}");
+    }
+}
+
+/// Servers started together beside a dead owner's lock (its owner killed): in every round exactly one
+/// takes the endpoint and the others stand by, none dies (two claiming it used to end with one dying
+/// on EADDRINUSE).
+#[test]
+fn servers_started_together_beside_a_dead_owners_lock_elect_exactly_one_owner() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let socket = socket_in(&artifact, &dir);
+    let mut first = started(&artifact, &dir);
+    first.kill();
+    const ROUNDS: usize = 20;
+    const SERVERS: usize = 3;
+    for round in 1..=ROUNDS {
+        let lock: Value = serde_json::from_str(&std::fs::read_to_string(socket.with_extension("sock.lock")).unwrap())
+            .unwrap_or_else(|_| panic!("round {round}: no dead owner's lock"));
+        let mut servers: Vec<Server> = (0..SERVERS).map(|_| Server::start(&artifact, &dir)).collect();
+        let owner_pid = || {
+            let stream = UnixStream::connect(&socket).ok()?;
+            drop(stream);
+            raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["runtime"]["pid"].as_u64()
+        };
+        let standing_by = |server: &Server| server.log().contains("is owned by another process; standing by");
+        let started = Instant::now();
+        let owner = loop {
+            let owner = owner_pid();
+            let settled = servers.iter().filter(|s| owner == Some(u64::from(s.child.id())) || standing_by(s)).count();
+            if settled == SERVERS {
+                break owner.unwrap();
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                let logs: Vec<_> =
+                    servers.iter_mut().map(|s| (s.child.id(), s.child.try_wait().unwrap(), s.log())).collect();
+                panic!(
+                    "round {round}: beside {lock}, not one owner and {} standbys (owner {owner:?}): {logs:#?}",
+                    SERVERS - 1
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // A moment later still one owner, the others standing by, and every one alive.
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(owner_pid(), Some(owner), "round {round}");
+        let owners: Vec<_> = servers.iter().filter(|s| u64::from(s.child.id()) == owner).collect();
+        assert_eq!(owners.len(), 1, "round {round}");
+        assert_eq!(servers.iter().filter(|s| standing_by(s)).count(), SERVERS - 1, "round {round}");
+        for server in &mut servers {
+            assert!(server.child.try_wait().unwrap().is_none(), "round {round}: a server died: {}", server.log());
+            assert!(!server.log().contains("failed"), "round {round}: {}", server.log());
+        }
+        // SIGKILL for all: the owner's lock is the next round's dead owner's.
+        for server in &mut servers {
+            server.kill();
+        }
+    }
+}
+
+/// One request per connection: more after it (in the same write, or while it renders) is an error,
+/// and a request that came with more is not rendered; a connection that sends no complete request
+/// is closed after 5 s; at most 64 connections are open at once, the next is refused at once.
+#[test]
+fn a_connection_carries_one_request_within_a_time_limit_and_connections_are_bounded() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    let _server = started(&artifact, &dir);
+    let socket = sockets(&dir).remove(0);
+    let request = |native: String| {
+        let request = json!({ "protocolVersion": 1, "artifactEpoch": epoch_of(&artifact), "event": "tool/before",
+            "hostContractRevision": "claude-code@2.1.332", "target": "claude",
+            "native": serde_json::from_str::<Value>(&native).unwrap() });
+        format!("{request}\n")
+    };
+    let two = format!("{}{}", request(tool_envelope("ls")), request(tool_envelope("ls")));
+    let reply = raw(&socket, two.as_bytes());
+    assert_eq!(reply["code"], "invalid-message", "{reply}");
+    assert!(reply["message"].as_str().unwrap().contains("one request per connection"), "{reply}");
+    // Neither was rendered.
+    assert!(context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).starts_with("call 1 "));
+
+    // More while the first renders (the prompt route sleeps 3 s): refused at once.
+    let mut stream = UnixStream::connect(&socket).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let slow = json!({ "protocolVersion": 1, "artifactEpoch": epoch_of(&artifact), "event": "prompt/submit",
+        "hostContractRevision": "claude-code@2.1.332", "target": "claude",
+        "native": serde_json::from_str::<Value>(&prompt_envelope("sleep")).unwrap() });
+    stream.write_all(format!("{slow}\n").as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    stream.write_all(request(tool_envelope("ls")).as_bytes()).unwrap();
+    let mut text = String::new();
+    let _ = stream.read_to_string(&mut text);
+    assert!(sent.elapsed() < Duration::from_secs(2), "the extra request waited for the first's answer");
+    let reply: Value = serde_json::from_str(text.trim_end()).unwrap();
+    assert_eq!(reply["code"], "invalid-message", "{reply}");
+
+    // 64 idle connections (one with half a request) hold every slot; the 65th is refused at once.
+    let mut idle: Vec<UnixStream> = (0..64).map(|_| UnixStream::connect(&socket).unwrap()).collect();
+    idle[0].write_all(b"{\"protocolVersion\":").unwrap();
+    let opened = Instant::now();
+    let refused = raw(&socket, request(tool_envelope("ls")).as_bytes());
+    assert_eq!(refused["code"], "runtime-failed", "{refused}");
+    assert!(refused["message"].as_str().unwrap().contains("64 connections open"), "{refused}");
+    // Each idle one is answered and closed after 5 s without a complete request.
+    for stream in &mut idle {
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut text = String::new();
+        let _ = stream.read_to_string(&mut text);
+        let reply: Value = serde_json::from_str(text.trim_end()).unwrap_or_else(|_| panic!("{text:?}"));
+        assert_eq!(reply["code"], "invalid-message", "{reply}");
+        assert!(reply["message"].as_str().unwrap().contains("no complete request within 5000 ms"), "{reply}");
+    }
+    let waited = opened.elapsed();
+    assert!(waited >= Duration::from_millis(4500) && waited < Duration::from_secs(9), "closed after {waited:?}");
+    // The slots are free again.
+    drop(idle);
+    eventually("a slot", || raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["status"] == "ok");
+    assert!(context(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir)).starts_with("call 2 "));
+}
+
+/// A same-user server whose reply is not a legal answer here: the wrapper checks the result against
+/// its own contract and projects it itself, so an illegal result (or the old shape's ready-made
+/// `output`) is a failure of the hook and never reaches the host, and a legal one is answered in the
+/// host's own words.
+#[test]
+fn an_illegal_reply_never_reaches_the_host() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let dir = runtime_dir(&temp);
+    private_dir(&dir);
+    let epoch = epoch_of(&artifact);
+    let ok = |result: Value| {
+        format!("{}\n", json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch, "result": result }))
+    };
+    let illegal = [
+        (
+            format!(
+                "{}\n",
+                json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch,
+                    "output": { "anything": "goes", "continue": false } })
+            ),
+            "does not have the protocol's shape",
+        ),
+        (ok(json!({ "anything": "goes", "continue": false })), "unknown key \"anything\""),
+        (ok(json!({ "outcome": "deny" })), "a denial needs a non-empty reason"),
+        (ok(json!({ "outcome": "deny", "reason": "no", "updatedInput": {} })), "cannot be combined with a denial"),
+        (ok(json!({ "outcome": "stop" })), "outcome \"stop\" is not supported"),
+        (format!("{}{}", ok(json!({ "outcome": "continue" })), ok(json!({ "outcome": "continue" }))), "shape"),
+    ];
+    let legal = ok(json!({ "outcome": "deny", "reason": "from a server of ours" }));
+    let mut replies: Vec<String> = illegal.iter().map(|(reply, _)| reply.clone()).collect();
+    replies.push(legal);
+    let fake = FakeServer::start(&socket_in(&artifact, &dir), replies);
+    for (reply, wanted) in &illegal {
+        let run = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir);
+        one_line_failure(&run, &["invalid-message", wanted]);
+        assert!(!run.stderr.contains("goes"), "{reply}: {}", run.stderr);
+    }
+    let denied = call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir);
+    assert_eq!(denied.code, Some(0), "{}", denied.stderr);
+    assert_eq!(
+        denied.stdout,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"from a server of ours"}}"#
+    );
+    assert_eq!(fake.requests().len(), illegal.len() + 1);
+}
+
+/// Without AGENT_BUNDLE_RUNTIME_DIR the folder is agent-bundle in $XDG_RUNTIME_DIR, for the server
+/// and its wrappers alike.
+#[test]
+fn the_runtime_folder_is_in_xdg_runtime_dir_when_it_is_set() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let temp = tempfile::tempdir().unwrap();
+    let xdg = temp.path().join("xdg");
+    private_dir(&xdg);
+    let server = Server::start_with(&artifact, &xdg, &[("XDG_RUNTIME_DIR", &xdg)]);
+    let dir = xdg.join("agent-bundle");
+    eventually("the socket in $XDG_RUNTIME_DIR/agent-bundle", || !sockets(&dir).is_empty());
+    assert_eq!(mode(&dir), 0o700);
+    let mut wrapper = Command::new("node")
+        .arg(artifact.join(PROMPT_WRAPPER))
+        .current_dir(&artifact)
+        .env_remove("AGENT_BUNDLE_RUNTIME_DIR")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wrapper.stdin.take().unwrap().write_all(prompt_envelope("hello").as_bytes()).unwrap();
+    let output = wrapper.wait_with_output().unwrap();
+    let run = Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert_eq!(context(&run), "prompt 1", "{}", server.log());
+}
+
+/// A fail-closed shared route blocks the call (the host's blocking exit, 2) on every failure: an
+/// illegal result from the server, a failure reported by it, a runtime folder it cannot trust, and a
+/// route that throws in the real server.
+#[test]
+fn a_fail_closed_shared_route_blocks_on_an_illegal_reply_a_failure_and_an_untrusted_folder() {
+    require_node();
+    let source = tempfile::tempdir().unwrap();
+    copy_tree(Path::new("testdata/bundles/shared-runtime"), source.path());
+    let route = source.path().join("src/events/tool/before.tsx");
+    let text = std::fs::read_to_string(&route).unwrap();
+    std::fs::write(&route, text.replace("fallback: 'standalone',", "fallback: 'standalone',\n  failClosed: true,"))
+        .unwrap();
+    let (_guard, artifact) = common::build_root(camino::Utf8Path::from_path(source.path()).unwrap());
+    let temp = tempfile::tempdir().unwrap();
+    let blocked = |run: &Run, wanted: &[&str]| {
+        assert_eq!((run.code, run.stdout.as_str()), (Some(2), ""), "{}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        for part in wanted.iter().chain(&["the hook is fail-closed, so the tool call is blocked"]) {
+            assert!(run.stderr.contains(part), "{part:?} not in: {}", run.stderr);
+        }
+    };
+
+    let dir = runtime_dir(&temp);
+    private_dir(&dir);
+    let epoch = epoch_of(&artifact);
+    let replies = vec![
+        format!(
+            "{}\n",
+            json!({ "status": "ok", "protocolVersion": 1, "artifactEpoch": epoch, "result": { "anything": "goes" } })
+        ),
+        format!(
+            "{}\n",
+            json!({ "status": "error", "protocolVersion": 1, "artifactEpoch": epoch, "code": "runtime-failed",
+                "message": "it broke" })
+        ),
+    ];
+    let fake = FakeServer::start(&socket_in(&artifact, &dir), replies);
+    blocked(
+        &call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir),
+        &["invalid-message", "unknown key \"anything\""],
+    );
+    blocked(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &dir), &["runtime-failed: it broke"]);
+    drop(fake);
+
+    let open = temp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    blocked(&call(&artifact, TOOL_WRAPPER, &tool_envelope("ls"), &open), &["runtime-untrusted", "mode 0755"]);
+
+    let real = temp.path().join("real");
+    let _server = started(&artifact, &real);
+    blocked(&call(&artifact, TOOL_WRAPPER, &tool_envelope("throw-me"), &real), &["runtime-failed", "on purpose"]);
 }

@@ -78,7 +78,7 @@ export async function runHook(contract, loadHandler) {
       : await decide(contract, bytes, loadHandler, 0); // the delivery started with this process
     settle(code, stderr, stdout);
   } catch (error) {
-    fail(error instanceof HookError ? error.message : `internal error: ${describeError(error)}`);
+    fail(failureMessage(error));
   }
 }
 
@@ -93,41 +93,80 @@ export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
     const payload = decodeEnvelope(contract, envelope);
     // The host fires this native event where the canonical one does not happen (a subagent's turn
     // ending, for a main-agent stop hook): nothing to decide.
-    if (contract.passWhenPresent && Object.hasOwn(envelope, contract.passWhenPresent)) {
+    if (passes(contract, envelope)) {
       return { code: 0, stderr: [], stdout: undefined };
     }
-    const handler = await loadDefaultExport(contract, loadHandler);
-    let result;
-    if (contract.hook.route) {
-      result = await renderRoute(contract, envelope, payload, handler, startedAt);
-    } else {
-      try {
-        result = await handler(deepFrozenCopy(payload), Object.freeze({
-          target: contract.hook.target,
-          nativeEvent: contract.hook.nativeEvent,
-          nativeInput: deepFrozenCopy(envelope),
-        }));
-      } catch (error) {
-        throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
-      }
-    }
-    const checked = checkResult(contract, envelope, result);
-    const blocked = blockedPart(contract, checked);
-    if (blocked) {
-      return { code: blocked.exit, stderr: [blockLine(contract, blocked, checked)], stdout: undefined };
-    }
-    const output = project(contract, checked);
-    const notes = dropped(contract, checked);
-    return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
+    return answerFor(contract, await checkedResult(contract, envelope, payload, loadHandler, startedAt));
   } catch (error) {
-    const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
-    return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
+    return failed(contract, error);
   }
+}
+
+// The checked result of one delivery, for a validated envelope and its payload: the handler's or the
+// route's, checked against the contract. Throws a HookError saying what is wrong. The shared runtime
+// calls it for a request, and sends the result back: the wrapper checks and projects it itself.
+export async function checkedResult(contract, envelope, payload, loadHandler, startedAt = 0) {
+  const handler = await loadDefaultExport(contract, loadHandler);
+  let result;
+  if (contract.hook.route) {
+    result = await renderRoute(contract, envelope, payload, handler, startedAt);
+  } else {
+    try {
+      result = await handler(deepFrozenCopy(payload), Object.freeze({
+        target: contract.hook.target,
+        nativeEvent: contract.hook.nativeEvent,
+        nativeInput: deepFrozenCopy(envelope),
+      }));
+    } catch (error) {
+      throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
+    }
+  }
+  return checkResult(contract, envelope, result);
+}
+
+// The answer for a checked result: the host's own, with a note for each dropped part, or the
+// blocking exit when a guard part has no channel here.
+function answerFor(contract, checked) {
+  const blocked = blockedPart(contract, checked);
+  if (blocked) {
+    return { code: blocked.exit, stderr: [blockLine(contract, blocked, checked)], stdout: undefined };
+  }
+  const output = project(contract, checked);
+  const notes = dropped(contract, checked);
+  return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
+}
+
+function failed(contract, error) {
+  return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, failureMessage(error))], stdout: undefined };
+}
+
+export function failureMessage(error) {
+  return error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
+}
+
+function passes(contract, envelope) {
+  return Boolean(contract.passWhenPresent) && Object.hasOwn(envelope, contract.passWhenPresent);
+}
+
+// The envelope as the shared runtime receives it (already parsed by the wrapper): checked and
+// decoded as a wrapper does. Throws a HookError.
+export function decodeRequest(contract, envelope) {
+  if (!isPlainObject(envelope)) {
+    throw new HookError(`the envelope must be a JSON object, got ${kindOf(envelope)}`);
+  }
+  return decodeEnvelope(contract, envelope);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The shared runtime's client (D12): a route with `runtime: 'shared'` renders in the plugin's MCP
-// server process; its wrapper validates the envelope, then forwards it over the endpoint's socket.
+// server process; its wrapper validates the envelope, forwards it over the endpoint's socket, and
+// checks and projects the result that comes back as it would its own handler's.
+//
+// It trusts nothing it did not create. The runtime folder must be a real folder (not a link) of this
+// user's with mode 0700, and the socket a socket of this user's in it; anything else fails the route
+// (runtime-untrusted) rather than ask a server that another user may run. Node cannot read a Unix
+// socket peer's credentials (SO_PEERCRED): in a folder only this user can write to, a socket owned by
+// this user was bound by a process of this user, which is what the peer's uid would prove.
 
 const PROTOCOL_VERSION = 1;
 // The protocol's message limit for a route whose envelopes may be `maxInputBytes` long: a request
@@ -140,44 +179,141 @@ export function messageLimit(maxInputBytes) {
 const HANDOVER_POLL_MS = 15;
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
 const REPLY_KEYS = {
-  ok: ['status', 'protocolVersion', 'artifactEpoch', 'output', 'notes'],
-  blocked: ['status', 'protocolVersion', 'artifactEpoch', 'exit', 'stderr'],
+  ok: ['status', 'protocolVersion', 'artifactEpoch', 'result'],
+  error: ['status', 'protocolVersion', 'artifactEpoch', 'code', 'message'],
 };
-
-// The exit codes with which this hook may block: its fail-closed exit and each guard part's.
-function blockingExits(contract) {
-  const exits = Object.values(contract.parts ?? {}).filter((p) => p?.block !== undefined).map((p) => p.exit);
-  if (contract.hook.failClosed) exits.push(contract.hook.failClosed.exit);
-  return exits;
-}
+// What to do about a runtime folder or socket that is not this user's own.
+export const UNTRUSTED_HINT = 'remove it and let the plugin\'s MCP server create it again (another user\'s can be removed '
+  + 'by that user or an administrator), or set XDG_RUNTIME_DIR to a folder of your own';
 
 // Where the endpoint of an install lives: one directory per user, one socket per artifact epoch and
 // install root (not per host: one server serves every host of the install).
 export function endpointPaths(epoch, root) {
   const { createHash } = createRequire(import.meta.url)('node:crypto');
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  const dir = process.env.AGENT_BUNDLE_RUNTIME_DIR || `/tmp/agent-bundle-${uid}`;
+  const dir = runtimeDir(process.env);
   const hash = createHash('sha256').update(`${epoch}:${root}`).digest('hex').slice(0, 32);
   const socket = `${dir}/event-${hash}.sock`;
   return { dir, socket, lock: `${socket}.lock`, standbyPrefix: `event-${hash}.sock.standby-` };
 }
 
-// Whether a process that holds a claim file (`{ pid }`: the lock, or a standby's marker) is alive.
-// A file being written at this moment, or unreadable, counts as held.
-export function claimAlive(file) {
-  let pid;
+// The per-user runtime folder: $AGENT_BUNDLE_RUNTIME_DIR when set, else agent-bundle in
+// $XDG_RUNTIME_DIR (the user's own, made by the login manager) when that is an absolute path, else
+// /tmp/agent-bundle-<uid>. Without a trailing slash, through which lstat would follow a link.
+export function runtimeDir(env) {
+  const uid = currentUid() ?? 'user';
+  const xdg = env.XDG_RUNTIME_DIR?.startsWith('/') ? `${env.XDG_RUNTIME_DIR.replace(/\/+$/, '')}/agent-bundle` : undefined;
+  const dir = env.AGENT_BUNDLE_RUNTIME_DIR || xdg || `/tmp/agent-bundle-${uid}`;
+  return dir.length > 1 ? dir.replace(/\/+$/, '') : dir;
+}
+
+function currentUid() {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+// Why the runtime folder cannot be used, read with lstat (a link is not followed): 'missing', a
+// sentence, or undefined when it is a real folder of this user's with mode 0700, so that nothing in
+// it was put there by anyone else. The server checks it before it makes anything in it, the wrapper
+// before it asks the socket.
+export function folderProblem(dir) {
+  let stat;
   try {
-    pid = JSON.parse(fs.readFileSync(file, 'utf8')).pid;
+    stat = fs.lstatSync(dir);
   } catch (error) {
-    return error.code !== 'ENOENT';
+    return error.code === 'ENOENT' ? 'missing' : `the runtime folder ${dir} cannot be read (${error.code ?? error.message})`;
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (stat.isSymbolicLink()) return `the runtime folder ${dir} is a symbolic link, which is never followed`;
+  if (!stat.isDirectory()) return `the runtime folder ${dir} is not a folder`;
+  const uid = currentUid();
+  if (uid !== undefined && stat.uid !== uid) {
+    return `the runtime folder ${dir} belongs to uid ${stat.uid}, not to this user (uid ${uid})`;
+  }
+  if ((stat.mode & 0o777) !== 0o700) {
+    return `the runtime folder ${dir} has mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}, not 0700 (this user's alone)`;
+  }
+  return undefined;
+}
+
+// The same for the endpoint's socket, in a folder that passed: a socket of this user's.
+function socketProblem(socket) {
+  let stat;
   try {
-    process.kill(pid, 0);
+    stat = fs.lstatSync(socket);
+  } catch (error) {
+    return error.code === 'ENOENT' ? 'missing' : `the socket ${socket} cannot be read (${error.code ?? error.message})`;
+  }
+  if (!stat.isSocket()) return `${socket} is not a socket`;
+  const uid = currentUid();
+  if (uid !== undefined && stat.uid !== uid) {
+    return `the socket ${socket} belongs to uid ${stat.uid}, not to this user (uid ${uid})`;
+  }
+  return undefined;
+}
+
+// Whether the endpoint may be asked now: { unavailable } when its folder or socket does not exist
+// (yet: a server may be coming), { untrusted: why } when either is not this user's own, undefined
+// when the socket may be asked.
+function endpointRefusal({ dir, socket }) {
+  const folder = folderProblem(dir);
+  if (folder === 'missing') return { unavailable: 'ENOENT' };
+  if (folder !== undefined) return { untrusted: `${folder}, so no server in it is asked; ${UNTRUSTED_HINT}` };
+  const own = socketProblem(socket);
+  if (own === 'missing') return { unavailable: 'ENOENT' };
+  if (own !== undefined) return { untrusted: `${own}, so it is not asked; ${UNTRUSTED_HINT}` };
+  return undefined;
+}
+
+// A process's state and start time (field 22 of /proc/<pid>/stat, in clock ticks since boot): null
+// when there is no such process, undefined when this system cannot tell (no /proc).
+export function processStart(pid) {
+  if (process.platform !== 'linux') return undefined;
+  let stat;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (error) {
+    const gone = error.code === 'ENOENT' || error.code === 'ESRCH';
+    return gone && fs.existsSync(`/proc/${process.pid}/stat`) ? null : undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0], startTime: fields[19] };
+}
+
+// Whether the holder of a claim (the text of a lock or a standby marker: `{ pid, startTime }`) is
+// alive. Claims are written whole (a temporary file linked or renamed into place), so one that is
+// empty, garbled or names no pid is nobody's, and so is one whose pid belongs to another process
+// now: where the system tells start times, one that started at another time than the claim records
+// (pid 1, a reused pid); elsewhere one this user cannot signal.
+export function claimHolderAlive(text) {
+  let claim;
+  try {
+    claim = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isPlainObject(claim) || !Number.isInteger(claim.pid) || claim.pid <= 0) return false;
+  const started = processStart(claim.pid);
+  if (started === null) return false;
+  if (started !== undefined) {
+    return started.state !== 'Z' && started.state !== 'X' && typeof claim.startTime === 'string' && claim.startTime === started.startTime;
+  }
+  if (claim.pid === 1) return false;
+  try {
+    process.kill(claim.pid, 0);
     return true;
-  } catch (error) {
-    return error.code === 'EPERM';
+  } catch {
+    // ESRCH: gone; EPERM: another user's process, which no server of this user's is.
+    return false;
   }
+}
+
+// The same for a claim file: a missing or unreadable one holds nothing.
+export function claimAlive(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  return claimHolderAlive(text);
 }
 
 // Whether a server of the endpoint is about to answer although its socket does not yet: an owner
@@ -205,8 +341,10 @@ async function forward(contract, bytes, loadHandler) {
     envelope = parseEnvelope(bytes);
     decodeEnvelope(contract, envelope);
   } catch (error) {
-    const message = error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
-    return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, message)], stdout: undefined };
+    return failed(contract, error);
+  }
+  if (passes(contract, envelope)) {
+    return { code: 0, stderr: [], stdout: undefined };
   }
   const endpoint = endpointPaths(shared.epoch, installRoot());
   const { socket } = endpoint;
@@ -223,13 +361,17 @@ async function forward(contract, bytes, loadHandler) {
   const sentAt = performance.now();
   const limit = Math.min(budgetMs, contract.hook.deadlineMs - sentAt);
   const until = sentAt + Math.max(0, limit);
-  let outcome = await exchange(socket, request, Math.max(0, limit), messageLimit(contract.hook.maxInputBytes));
+  // The folder and the socket are checked before every try: a server is asked only where nobody but
+  // this user can have put it.
+  const attempt = () => endpointRefusal(endpoint)
+    ?? exchange(socket, request, Math.max(0, until - performance.now()), messageLimit(contract.hook.maxInputBytes));
+  let outcome = await attempt();
   // Between one session's server leaving and a standby's takeover, and between a server's claim and
   // its listen, the socket does not answer although a server is coming: the wrapper waits for it,
   // within the same budget, instead of failing the route (which would let an unguarded call through).
   while (outcome.unavailable && performance.now() + HANDOVER_POLL_MS < until && endpointExpected(endpoint)) {
     await new Promise((resolve) => setTimeout(resolve, HANDOVER_POLL_MS));
-    outcome = await exchange(socket, request, Math.max(0, until - performance.now()), messageLimit(contract.hook.maxInputBytes));
+    outcome = await attempt();
   }
   // Every way the exchange can fail is a failure of the hook, with its failure policy.
   const fail = (code, message) => ({
@@ -237,34 +379,38 @@ async function forward(contract, bytes, loadHandler) {
     stderr: [failureLine(contract, `${code}: ${message}`)],
     stdout: undefined,
   });
+  const shapeless = () => fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
+  if (outcome.untrusted) return fail('runtime-untrusted', outcome.untrusted);
   if (outcome.unavailable) {
     if (shared.fallback) return decide(contract, bytes, loadHandler, 0);
     return fail('runtime-unavailable', `no shared runtime answers at ${socket} (${outcome.unavailable}); the plugin's MCP server runs it, and this route has no standalone fallback`);
   }
   if (outcome.timeout) return fail('runtime-timeout', `the shared runtime did not answer within ${Math.round(limit)} ms`);
   const reply = outcome.reply;
-  if (!isPlainObject(reply) || reply.protocolVersion !== PROTOCOL_VERSION) {
-    return fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
-  }
-  if (reply.status === 'error' && ERROR_CODES.includes(reply.code) && typeof reply.message === 'string') {
+  if (!isPlainObject(reply) || reply.protocolVersion !== PROTOCOL_VERSION) return shapeless();
+  if (reply.status === 'error') {
+    if (!ERROR_CODES.includes(reply.code) || typeof reply.message !== 'string'
+      || Object.keys(reply).some((key) => !REPLY_KEYS.error.includes(key))) {
+      return shapeless();
+    }
     return fail(reply.code, reply.message);
   }
   if (reply.artifactEpoch !== shared.epoch) {
     return fail('epoch-mismatch', `the shared runtime serves epoch ${reply.artifactEpoch}, this wrapper ${shared.epoch}`);
   }
-  const lines = (value) => Array.isArray(value) && value.every((line) => typeof line === 'string' && !line.includes('\n'));
-  // The decision blocked the call (a fail-closed failure, or a guard part with no channel here): the
-  // same blocking exit this wrapper's contract knows, with the decision's reason.
-  if (reply.status === 'blocked' && blockingExits(contract).includes(reply.exit) && lines(reply.stderr)
-    && reply.stderr.length > 0 && Object.keys(reply).every((key) => REPLY_KEYS.blocked.includes(key))) {
-    return { code: reply.exit, stderr: reply.stderr, stdout: undefined };
+  if (reply.status !== 'ok' || !isPlainObject(reply.result) || Object.keys(reply).some((key) => !REPLY_KEYS.ok.includes(key))) {
+    return shapeless();
   }
-  if (reply.status !== 'ok' || (reply.output !== undefined && !isPlainObject(reply.output))
-    || (reply.notes !== undefined && !lines(reply.notes))
-    || Object.keys(reply).some((key) => !REPLY_KEYS.ok.includes(key))) {
-    return fail('invalid-message', 'the shared runtime\'s reply does not have the protocol\'s shape');
+  // The server sends the canonical result it rendered, not an answer: the wrapper checks it against
+  // its own contract and the envelope it validated, and projects it, exactly as for a route rendered
+  // here, so nothing reaches the host that this wrapper would not have written itself.
+  let checked;
+  try {
+    checked = checkResult(contract, envelope, reply.result);
+  } catch (error) {
+    return fail('invalid-message', `the shared runtime's result is not a legal one for ${contract.hook.event} on ${contract.host}: ${failureMessage(error)}`);
   }
-  return { code: 0, stderr: reply.notes ?? [], stdout: reply.output === undefined ? undefined : JSON.stringify(reply.output) };
+  return answerFor(contract, checked);
 }
 
 // One request and its one reply over the socket: { reply }, { unavailable: why } or { timeout }.
@@ -299,7 +445,8 @@ function exchange(socket, request, limitMs, messageLimit) {
       const newline = text.indexOf('\n');
       let reply;
       try {
-        reply = JSON.parse(newline === -1 ? text : text.slice(0, newline));
+        // One line, and nothing after it.
+        reply = newline === text.length - 1 ? JSON.parse(text.slice(0, newline)) : undefined;
       } catch {
         reply = undefined;
       }

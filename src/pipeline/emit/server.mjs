@@ -4,34 +4,57 @@
 // the routes in this one long-lived process, so a route's module state lives across deliveries. Do
 // not edit: the next build rewrites this file.
 //
-// Socket: <runtime dir>/event-<hex>.sock (directory 0700, socket 0600), <hex> a hash of the endpoint
-// id `<artifact epoch>:<install root>`; one server per install serves every host. A second server of
-// the same install stands by and takes over when the owner exits. Protocol (version 1): one
-// newline-terminated JSON message each way per connection, at most 1 MiB.
+// Socket: <runtime dir>/event-<hex>.sock (the folder this user's own with mode 0700, checked with
+// lstat or created here; the socket 0600), <hex> a hash of the endpoint id `<artifact epoch>:<install
+// root>`; one server per install serves every host. A second server of the same install stands by and
+// takes over when the owner exits. Protocol (version 1): one newline-terminated JSON message each way
+// per connection, at most 1 MiB; the reply carries the checked result, which the wrapper projects.
 
 import fs from 'node:fs';
 import net from 'node:net';
-import { randomUUID } from 'node:crypto';
-import { claimAlive, decide, endpointPaths, messageLimit as routeMessageLimit } from '../hooks/agent-bundle-runtime.mjs';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  UNTRUSTED_HINT, checkedResult, claimAlive, claimHolderAlive, decodeRequest, endpointPaths, failureMessage,
+  folderProblem, messageLimit as routeMessageLimit, processStart,
+} from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
 const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContractRevision', 'target', 'native'];
 const PROBE_MS = 1000;
+// A connection has this long to send its one complete request.
+const REQUEST_MS = 5000;
+// At most this many connections are open at once; the next one gets an error and is closed.
+const MAX_CONNECTIONS = 64;
+// How long past the longest route budget a connection waits for its reply, and a reply for its reader.
+const GRACE_MS = 1000;
 
 export async function serve({ name, version, epoch, routes, root }) {
   const { dir, socket, lock, standbyPrefix } = endpointPaths(epoch, root);
   // A standby's marker: wrappers that find no socket wait for a live standby's takeover (runtime.mjs).
   const marker = `${dir}/${standbyPrefix}${process.pid}`;
+  const contracts = Object.values(routes).flatMap((route) => Object.values(route.contracts));
   // The largest message any of this server's routes may be sent (their maxInputBytes).
-  const messageLimit = Math.max(routeMessageLimit(0), ...Object.values(routes)
-    .flatMap((route) => Object.values(route.contracts)).map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
+  const messageLimit = Math.max(routeMessageLimit(0), ...contracts.map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
+  // The bytes of unfinished requests held at once, over every connection: one largest message's
+  // worth (a request that large still fits, alone).
+  const pendingLimit = Math.max(16 * 1024 * 1024, messageLimit);
+  // A request's connection is closed this long after its arrival, answered or not: the wrapper has
+  // stopped waiting by then.
+  const replyLimit = Math.max(0, ...contracts.map((contract) => contract.hook.route.budgetMs)) + GRACE_MS;
   const instanceId = randomUUID();
   const startedAt = new Date().toISOString();
+  // What this server's claims (the lock, its standby marker, its reclaim guards) say: its pid and,
+  // where the system tells, its start time, so a later process with the same pid is not taken for it.
+  const claimText = JSON.stringify({ pid: process.pid, startTime: processStart(process.pid)?.startTime, instanceId });
   const log = (line) => process.stderr.write(`agent-bundle runtime: ${line}\n`);
   let server;
   let boundInode;
   let owner = false;
   let stopping = false;
+  let open = 0;
+  let pending = 0;
+
+  const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
 
   // `arrivedAt`: when the request's line was received (performance clock), from which the route's
   // budget counts (D13); this process may have been up for hours.
@@ -44,7 +67,6 @@ export async function serve({ name, version, epoch, routes, root }) {
         runtime: { artifactEpoch: epoch, availability: 'available', instanceId, pid: process.pid, startedAt },
       };
     }
-    const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
     if (!isObject(request) || Object.keys(request).length !== REQUEST_KEYS.length
       || !REQUEST_KEYS.every((key) => Object.hasOwn(request, key))
       || request.protocolVersion !== PROTOCOL_VERSION || typeof request.artifactEpoch !== 'string'
@@ -55,49 +77,98 @@ export async function serve({ name, version, epoch, routes, root }) {
     if (request.artifactEpoch !== epoch) {
       return error('epoch-mismatch', `this runtime serves epoch ${epoch}; the request is for ${request.artifactEpoch}`);
     }
-    const route = routes[request.event];
-    const contract = route?.contracts[request.target];
+    const route = Object.hasOwn(routes, request.event) ? routes[request.event] : undefined;
+    const contract = route && Object.hasOwn(route.contracts, request.target) ? route.contracts[request.target] : undefined;
     if (!contract || contract.revision !== request.hostContractRevision) {
       return error('invalid-message', `no shared ${request.event} route for ${request.target} (${request.hostContractRevision})`);
     }
-    const stdin = Buffer.from(JSON.stringify(request.native));
-    const decided = await decide(contract, stdin, route.load, arrivedAt);
-    // A decision that blocks (the route's blocking exit) travels as such, so the wrapper blocks too.
-    if (decided.code !== 0 && decided.code !== 1) {
-      return { status: 'blocked', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, exit: decided.code, stderr: decided.stderr };
+    let payload;
+    try {
+      payload = decodeRequest(contract, request.native);
+    } catch (failure) {
+      return error('invalid-message', `the request's envelope is not one ${request.target} sends: ${failureMessage(failure)}`);
     }
-    if (decided.code !== 0) {
-      return error('runtime-failed', decided.stderr.join(' '));
+    // The checked result, not an answer: the wrapper checks it against its own contract and
+    // projects it, as it does a result of its own (a decision that blocks blocks there).
+    try {
+      const result = await checkedResult(contract, request.native, payload, route.load, arrivedAt);
+      return { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, result };
+    } catch (failure) {
+      return error('runtime-failed', failureMessage(failure));
     }
-    const reply = { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch };
-    if (decided.stdout !== undefined) reply.output = JSON.parse(decided.stdout);
-    if (decided.stderr.length > 0) reply.notes = decided.stderr;
-    return reply;
   };
 
+  // One request per connection: its line, nothing after it, within REQUEST_MS of the connection; the
+  // reply ends the connection. At most MAX_CONNECTIONS at once, and pendingLimit bytes of unfinished
+  // requests over all of them.
   const onConnection = (connection) => {
-    const chunks = [];
+    connection.on('error', () => {});
+    const close = (value) => {
+      connection.end(`${JSON.stringify(value)}\n`, () => connection.destroy());
+      // A reader that never reads does not keep the connection.
+      setTimeout(() => connection.destroy(), GRACE_MS).unref();
+    };
+    if (open >= MAX_CONNECTIONS) {
+      close(error('runtime-failed', `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit; try again`));
+      return;
+    }
+    open += 1;
+    let chunks = [];
     let size = 0;
+    let held = 0;
+    let requested = false;
     let done = false;
+    let overdue;
+    const unhold = () => {
+      pending -= held;
+      held = 0;
+    };
     const reply = (value) => {
       if (done) return;
       done = true;
-      connection.end(`${JSON.stringify(value)}\n`);
+      clearTimeout(idle);
+      clearTimeout(overdue);
+      unhold();
+      chunks = [];
+      close(value);
     };
-    connection.on('error', () => {});
-    connection.on('data', async (chunk) => {
+    const idle = setTimeout(() => reply(error('invalid-message', `no complete request within ${REQUEST_MS} ms`)), REQUEST_MS);
+    connection.once('close', () => {
+      open -= 1;
+      done = true;
+      clearTimeout(idle);
+      clearTimeout(overdue);
+      unhold();
+      chunks = [];
+    });
+    connection.on('data', (chunk) => {
       if (done) return;
+      if (requested) {
+        reply(error('invalid-message', 'one request per connection: the connection sent more after its request'));
+        return;
+      }
       // Only the new chunk is searched for the newline, and the chunks are joined once it is found:
       // a request may be tens of MiB.
       const inChunk = chunk.indexOf(10);
       const newline = inChunk === -1 ? -1 : size + inChunk;
       chunks.push(chunk);
       size += chunk.length;
-      if (newline === -1 && size <= messageLimit) return;
-      if (newline === -1 || newline > messageLimit) {
-        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'invalid-message', message: `a message is at most ${messageLimit} bytes` });
+      held += chunk.length;
+      pending += chunk.length;
+      if (newline === -1 && size <= messageLimit) {
+        if (pending > pendingLimit) reply(error('runtime-failed', `the shared runtime holds ${pendingLimit} bytes of unfinished requests, its limit; try again`));
         return;
       }
+      if (newline === -1 || newline > messageLimit) {
+        reply(error('invalid-message', `a message is at most ${messageLimit} bytes`));
+        return;
+      }
+      if (size > newline + 1) {
+        reply(error('invalid-message', 'one request per connection: the connection sent more after its request'));
+        return;
+      }
+      requested = true;
+      clearTimeout(idle);
       const arrivedAt = performance.now();
       let request;
       try {
@@ -105,42 +176,136 @@ export async function serve({ name, version, epoch, routes, root }) {
       } catch {
         request = undefined;
       }
-      try {
-        reply(await answer(request, arrivedAt));
-      } catch (failure) {
-        reply({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code: 'runtime-failed', message: 'event route rendering failed' });
-      }
+      chunks = [];
+      unhold();
+      overdue = setTimeout(() => reply(error('runtime-failed', `no answer within ${replyLimit} ms of the request`)), replyLimit);
+      answer(request, arrivedAt).then(reply, () => reply(error('runtime-failed', 'event route rendering failed')));
     });
   };
 
-  // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
-  // process is gone is stale and removed; a live one means another server owns the endpoint.
-  const claim = () => {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.chmodSync(dir, 0o700);
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      try {
-        const fd = fs.openSync(lock, 'wx', 0o600);
-        fs.writeSync(fd, JSON.stringify({ pid: process.pid, instanceId }));
-        fs.closeSync(fd);
+  // A claim file (the lock, a marker, a guard) is written whole: to a temporary file first, then
+  // linked into place (`exclusive`: false when the path exists) or renamed over it, so a reader never
+  // sees half of one.
+  let temporaries = 0;
+  const putClaim = (path, exclusive) => {
+    // Named after this server, not after the claim: no other server's sweep matches it.
+    const temporary = `${socket}.tmp-${instanceId}-${(temporaries += 1)}`;
+    fs.writeFileSync(temporary, claimText, { mode: 0o600, flag: 'wx' });
+    try {
+      if (!exclusive) {
+        fs.renameSync(temporary, path);
         return true;
-      } catch (error) {
-        if (error.code !== 'EEXIST') throw error;
-        if (claimAlive(lock)) return false;
-        // The owner died without cleaning up (SIGKILL): its lock and socket are stale.
-        try { fs.unlinkSync(lock); } catch {}
       }
+      try {
+        fs.linkSync(temporary, path);
+        return true;
+      } catch (failure) {
+        if (failure.code === 'EEXIST') return false;
+        throw failure;
+      }
+    } finally {
+      try { fs.unlinkSync(temporary); } catch {}
+    }
+  };
+
+  // A claim file's inode and text, read without following a link; undefined when it is gone. One
+  // that cannot be read as a file (a link, a folder) is read as empty: nobody's.
+  const readClaim = (path) => {
+    let fd;
+    try {
+      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    } catch (failure) {
+      if (failure.code === 'ENOENT') return undefined;
+      return { ino: fs.lstatSync(path, { throwIfNoEntry: false })?.ino ?? 0, text: '' };
+    }
+    try {
+      const { ino } = fs.fstatSync(fd);
+      let text = '';
+      try { text = fs.readFileSync(fd, 'utf8'); } catch {}
+      return { ino, text };
+    } finally {
+      fs.closeSync(fd);
+    }
+  };
+
+  // Replaces the stale lock `seen` (its inode and text), so that of all the servers that judged this
+  // same lock stale exactly one replaces it. Each first creates, exclusively, a guard named after that
+  // lock, and replaces the lock only if it is still the one judged stale; the others find the guard
+  // held and stand by. A guard whose holder died (killed in between) is passed over for the next one.
+  // Nothing is ever removed that another server may have just written: the lock is replaced by a
+  // rename, and a guard outlives nothing it guards (its lock's text names a process that is gone).
+  // 'taken', 'lost' (another server takes it) or 'changed' (it is not the lock judged: look again).
+  const takeStale = (seen) => {
+    const id = createHash('sha256').update(`${seen.ino}:${seen.text}`).digest('hex').slice(0, 16);
+    const guardName = `${lock.slice(dir.length + 1)}.next-${id}-`;
+    for (let n = 0; n < 8; n += 1) {
+      const guard = `${dir}/${guardName}${n}`;
+      if (!putClaim(guard, true)) {
+        if (claimAlive(guard)) return 'lost';
+        continue;
+      }
+      try {
+        const now = readClaim(lock);
+        if (now === undefined) return putClaim(lock, true) ? 'taken' : 'changed';
+        if (now.ino !== seen.ino || now.text !== seen.text) return 'changed';
+        putClaim(lock, false);
+        return 'taken';
+      } finally {
+        // This stale lock's guards, this one and those of holders that died, are done with.
+        for (const file of fs.readdirSync(dir)) {
+          if (file.startsWith(guardName) && /^\d+$/.test(file.slice(guardName.length))) {
+            try { fs.unlinkSync(`${dir}/${file}`); } catch {}
+          }
+        }
+      }
+    }
+    return 'lost';
+  };
+
+  // The runtime folder, created here (mode 0700) or, when it exists, checked with lstat (a real
+  // folder of this user's, mode 0700): nothing is made in, or followed to, a folder another user
+  // could have put there.
+  const prepareFolder = () => {
+    let made = false;
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+      made = true;
+    } catch (failure) {
+      if (failure.code !== 'EEXIST') throw new Error(`the runtime folder ${dir} cannot be created (${failure.code ?? failure.message})`);
+    }
+    // A folder made here gets 0700 whatever the umask took from it.
+    if (made && fs.lstatSync(dir).isDirectory()) fs.chmodSync(dir, 0o700);
+    const problem = folderProblem(dir);
+    if (problem !== undefined) {
+      throw new Error(`${problem === 'missing' ? `the runtime folder ${dir} is gone` : problem}; ${UNTRUSTED_HINT}`);
+    }
+  };
+
+  // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
+  // holder is gone (or that names nobody: empty, garbled) is stale and replaced; a live one means
+  // another server owns the endpoint.
+  const claim = () => {
+    prepareFolder();
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      if (putClaim(lock, true)) return true;
+      const seen = readClaim(lock);
+      // Released in between: claim it again.
+      if (seen === undefined) continue;
+      if (claimHolderAlive(seen.text)) return false;
+      const taken = takeStale(seen);
+      if (taken !== 'changed') return taken === 'taken';
     }
     return false;
   };
 
   const listen = () => new Promise((resolve, reject) => {
+    // The lock is this server's: a socket at the path is a dead owner's.
     try { fs.unlinkSync(socket); } catch {}
     server = net.createServer(onConnection);
     server.once('error', reject);
     server.listen(socket, () => {
       fs.chmodSync(socket, 0o600);
-      boundInode = fs.statSync(socket).ino;
+      boundInode = fs.lstatSync(socket).ino;
       resolve();
     });
   });
@@ -149,49 +314,70 @@ export async function serve({ name, version, epoch, routes, root }) {
     try { fs.unlinkSync(marker); } catch {}
   };
 
-  const release = () => {
-    unmark();
-    if (!owner) return;
-    owner = false;
-    try {
-      if (fs.statSync(socket).ino === boundInode) fs.unlinkSync(socket);
-    } catch {}
+  const releaseLock = () => {
     try {
       const held = JSON.parse(fs.readFileSync(lock, 'utf8'));
       if (held.instanceId === instanceId) fs.unlinkSync(lock);
     } catch {}
   };
 
-  const stop = () => {
+  const release = () => {
+    unmark();
+    if (!owner) return;
+    owner = false;
+    try {
+      if (fs.lstatSync(socket).ino === boundInode) fs.unlinkSync(socket);
+    } catch {}
+    releaseLock();
+  };
+
+  const stop = (code = 0) => {
     if (stopping) return;
     stopping = true;
     release();
     server?.close();
-    process.exit(0);
+    process.exit(code);
   };
 
   const become = async () => {
-    if (claim()) {
+    if (!claim()) return false;
+    try {
       await listen();
-      owner = true;
-      unmark();
-      return true;
+    } catch (failure) {
+      // Another process bound the path after all (EADDRINUSE): the lock goes, this server stands by.
+      server?.close();
+      server = undefined;
+      releaseLock();
+      throw new Error(`cannot listen on ${socket} (${failure.code ?? failure.message})`);
     }
-    return false;
+    owner = true;
+    unmark();
+    return true;
   };
 
   // The MCP side: JSON-RPC 2.0 over stdio, one message per line.
-  serveMcp({ name, version }, stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  process.on('SIGHUP', stop);
+  serveMcp({ name, version }, () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGHUP', () => stop(0));
 
   // The marker goes first: from before the claim until the listen, a wrapper that finds no socket
-  // knows a server is coming.
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  fs.writeFileSync(marker, JSON.stringify({ pid: process.pid, instanceId }), { mode: 0o600 });
-  if (await become()) return;
-  log(`${socket} is owned by another process; standing by`);
+  // knows a server is coming. A folder that is not this user's own is never used: the server says
+  // why and exits, and the host reports its MCP server failed.
+  try {
+    prepareFolder();
+    putClaim(marker, false);
+  } catch (failure) {
+    log(`refusing to serve: ${failure.message}`);
+    stop(1);
+    return;
+  }
+  try {
+    if (await become()) return;
+    log(`${socket} is owned by another process; standing by`);
+  } catch (failure) {
+    log(`claiming ${socket} failed: ${failure.message}; standing by`);
+  }
   // The takeover: at once when the owner's lock goes (a watch on the folder), and on a probe every
   // second besides (a watch can miss events, and an owner killed by SIGKILL removes nothing).
   let trying = false;
@@ -207,8 +393,8 @@ export async function serve({ name, version, epoch, routes, root }) {
         log(`${socket} was released by its owner; took it over`);
         return;
       }
-    } catch (error) {
-      log(`taking over ${socket} failed: ${error.message}`);
+    } catch (failure) {
+      log(`taking over ${socket} failed: ${failure.message}`);
     } finally {
       trying = false;
     }
