@@ -369,7 +369,9 @@ async function forward(contract, bytes, loadHandler) {
   // Between one session's server leaving and a standby's takeover, and between a server's claim and
   // its listen, the socket does not answer although a server is coming: the wrapper waits for it,
   // within the same budget, instead of failing the route (which would let an unguarded call through).
-  while (outcome.unavailable && performance.now() + HANDOVER_POLL_MS < until && endpointExpected(endpoint)) {
+  // A request a leaving server dropped unanswered is asked again the same way.
+  while ((outcome.unavailable || outcome.dropped) && performance.now() + HANDOVER_POLL_MS < until
+    && endpointExpected(endpoint)) {
     await new Promise((resolve) => setTimeout(resolve, HANDOVER_POLL_MS));
     outcome = await attempt();
   }
@@ -385,6 +387,7 @@ async function forward(contract, bytes, loadHandler) {
     if (shared.fallback) return decide(contract, bytes, loadHandler, 0);
     return fail('runtime-unavailable', `no shared runtime answers at ${socket} (${outcome.unavailable}); the plugin's MCP server runs it, and this route has no standalone fallback`);
   }
+  if (outcome.dropped) return fail('runtime-unavailable', `the shared runtime at ${socket} closed the connection without an answer, and no other server of the install took over`);
   if (outcome.timeout) return fail('runtime-timeout', `the shared runtime did not answer within ${Math.round(limit)} ms`);
   const reply = outcome.reply;
   if (!isPlainObject(reply) || reply.protocolVersion !== PROTOCOL_VERSION) return shapeless();
@@ -441,6 +444,9 @@ function exchange(socket, request, limitMs, messageLimit) {
       if (size > messageLimit) done({ reply: undefined });
     });
     connection.on('end', () => {
+      // Closed without a byte of answer: the server left (its session ended) while it held the
+      // request; another server of the install may answer it.
+      if (size === 0) return done({ dropped: true });
       const text = Buffer.concat(received, size).toString('utf8');
       const newline = text.indexOf('\n');
       let reply;
@@ -453,7 +459,8 @@ function exchange(socket, request, limitMs, messageLimit) {
       done({ reply });
     });
     connection.on('error', (error) => {
-      done(connected ? { reply: undefined } : { unavailable: error.code ?? error.message });
+      if (!connected) return done({ unavailable: error.code ?? error.message });
+      done(size === 0 ? { dropped: true } : { reply: undefined });
     });
   });
 }

@@ -135,6 +135,7 @@ export async function serve({ name, version, epoch, routes, root }) {
     const idle = setTimeout(() => reply(error('invalid-message', `no complete request within ${REQUEST_MS} ms`)), REQUEST_MS);
     connection.once('close', () => {
       open -= 1;
+      if (stopping && open === 0) setImmediate(() => process.exit(exitCode));
       done = true;
       clearTimeout(idle);
       clearTimeout(overdue);
@@ -331,12 +332,18 @@ export async function serve({ name, version, epoch, routes, root }) {
     releaseLock();
   };
 
+  // Stops: the socket and the lock go first (a standby takes over, no new connection arrives), then
+  // the requests already taken are answered before the process exits, within the longest reply limit:
+  // a guard's request never dies with the session that served it.
+  let exitCode = 0;
   const stop = (code = 0) => {
     if (stopping) return;
     stopping = true;
+    exitCode = code;
     release();
     server?.close();
-    process.exit(code);
+    if (open === 0) process.exit(exitCode);
+    setTimeout(() => process.exit(exitCode), replyLimit + GRACE_MS).unref();
   };
 
   const become = async () => {
