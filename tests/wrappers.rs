@@ -32,6 +32,10 @@ const SHAPES: &[&str] = &[
     "allow + context",
     "children with inherited stdio, then context",
     "writes to fd 1, then context",
+    "merges its input, then context",
+    "pollutes Object.prototype, then context",
+    "a frozen deny",
+    "a null-prototype context",
     "deny without reason",
     "deny with blank reason",
     "reason without deny",
@@ -49,6 +53,12 @@ const SHAPES: &[&str] = &[
     "an array",
     "a string",
     "a class instance",
+    "a Proxy that says allow",
+    "a getter outcome",
+    "a hidden outcome",
+    "an inherited outcome",
+    "a rewrite with toJSON",
+    "a rewrite holding a Date",
     "throws",
     "rejects",
 ];
@@ -59,6 +69,7 @@ const PROCESS_SHAPES: &[&str] = &[
     "logs, then context",
     "children with inherited stdio, then context",
     "writes to fd 1, then context",
+    "pollutes Object.prototype, then context",
     "throws in a timer",
     "leaves a rejection",
 ];
@@ -416,4 +427,37 @@ fn an_unknown_contract_rule_is_an_internal_error_not_an_answer() {
         "{}",
         run.stderr
     );
+}
+
+/// The case: the model writes a `__proto__` key into a tool's input, a handler deep-merges
+/// the input the way old merge utilities do (polluting Object.prototype with `outcome: "allow"`) and
+/// returns only context. On every host, fail-closed or not, the host gets exactly what it gets for
+/// that context alone: the result is read as the plain data the handler returned, never through a
+/// prototype, and never as an allow.
+#[test]
+fn a_proto_key_in_the_tool_input_merged_by_the_handler_makes_no_allow() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let guards: Vec<_> = manifest.hooks.iter().filter(|r| r.event.name() == "beforeTool").collect();
+    assert_eq!(guards.len(), 10, "two beforeTool entries on each of five hosts");
+    let input = json!({ "toolInput": { "command": "ls", "__proto__": { "outcome": "allow" } } });
+    for row in guards {
+        let envelope = common::envelope_with(row, input.clone()).to_string();
+        assert!(envelope.contains("__proto__"), "{envelope}");
+        let merged = run_wrapper(
+            &artifact,
+            &row.path,
+            envelope.as_bytes(),
+            &[("AGENT_BUNDLE_TEST_SHAPE", "merges its input, then context")],
+        );
+        let context = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_SHAPE", "context")]);
+        assert_eq!(
+            (merged.code, merged.stdout.as_str(), merged.stderr.as_str()),
+            (context.code, context.stdout.as_str(), context.stderr.as_str()),
+            "{}",
+            row.path
+        );
+        assert!(!merged.stdout.contains("allow"), "{}: {}", row.path, merged.stdout);
+    }
 }

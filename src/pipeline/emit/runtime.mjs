@@ -5,8 +5,10 @@
 // What it does, in order: read stdin to the end (at most the hook's maxInputBytes, which the build
 // decided: an envelope over it is a failure of the hook, so a fail-closed guard blocks); parse exactly one JSON object;
 // check `hook_event_name` and every envelope field the host contract lists; decode the envelope
-// into the canonical payload; call the handler's default export with deep-frozen copies; check its
-// result against the envelope as it was before the handler ran; print the host's own answer. A part
+// into the canonical payload; call the handler's default export with deep-frozen copies; copy its
+// result once into plain data (no getter, Proxy or prototype survives) and check that copy against
+// the envelope as it was before the handler ran; print the host's own answer, projected from the same
+// copy. A part
 // of a legal result the host has no channel for is dropped with one note on stderr (the rest, a
 // denial above all, is still delivered); a denial, an ask or a rewrite the host has no channel for
 // blocks the call through the host's blocking exit instead of being lost. Any failure prints one line on stderr, nothing on stdout,
@@ -21,6 +23,7 @@
 import fs, { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { types } from 'node:util';
 
 const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput'];
 const OUTCOMES = ['continue', 'allow', 'ask', 'deny'];
@@ -39,6 +42,7 @@ const TYPE_WORDS = {
 class HookError extends Error {}
 
 export async function runHook(contract, loadHandler) {
+  contract = ownData(contract);
   const answer = openAnswerChannel();
   let settled = false;
   // The one way out: the first caller wins, every later one (a late answer after the deadline, an
@@ -88,21 +92,22 @@ export async function runHook(contract, loadHandler) {
 // `startedAt`: when the delivery began on this process's performance clock, from which a route's
 // budget counts (0, the process's start, in a wrapper; the request's arrival in the shared runtime).
 export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
+  contract = ownData(contract);
   try {
     const envelope = parseEnvelope(stdinBytes);
     const payload = decodeEnvelope(contract, envelope);
     // The host fires this native event where the canonical one does not happen (a subagent's turn
     // ending, for a main-agent stop hook): nothing to decide.
-    if (contract.passWhenPresent && Object.hasOwn(envelope, contract.passWhenPresent)) {
+    if (contract.passWhenPresent !== undefined && Object.hasOwn(envelope, contract.passWhenPresent)) {
       return { code: 0, stderr: [], stdout: undefined };
     }
     const handler = await loadDefaultExport(contract, loadHandler);
-    let result;
+    let returned;
     if (contract.hook.route) {
-      result = await renderRoute(contract, envelope, payload, handler, startedAt);
+      returned = await renderRoute(contract, envelope, payload, handler, startedAt);
     } else {
       try {
-        result = await handler(deepFrozenCopy(payload), Object.freeze({
+        returned = await handler(deepFrozenCopy(payload), Object.freeze({
           target: contract.hook.target,
           nativeEvent: contract.hook.nativeEvent,
           nativeInput: deepFrozenCopy(envelope),
@@ -111,6 +116,8 @@ export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
         throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
       }
     }
+    // From here on only this copy is read: the checks and the projection see the same plain data.
+    const result = resultSnapshot(returned, `the ${author(contract)}'s result`);
     const checked = checkResult(contract, envelope, result);
     const blocked = blockedPart(contract, checked);
     if (blocked) {
@@ -431,8 +438,8 @@ function decodeEnvelope(contract, envelope) {
   const expected = contract.hook.nativeEvent;
   // The field naming the event, where the host sends one (null: it does not, and the document routed it).
   const nameKey = contract.eventNameKey === undefined ? 'hook_event_name' : contract.eventNameKey;
-  if (nameKey !== null && envelope[nameKey] !== expected) {
-    throw new HookError(`${nameKey} must equal ${JSON.stringify(expected)}, got ${show(envelope[nameKey])}`);
+  if (nameKey !== null && own(envelope, nameKey) !== expected) {
+    throw new HookError(`${nameKey} must equal ${JSON.stringify(expected)}, got ${show(own(envelope, nameKey))}`);
   }
   const payload = {};
   for (const field of contract.input) {
@@ -562,7 +569,7 @@ async function renderRoute(contract, envelope, payload, component, startedAt) {
     return undefined;
   }
   const value = rendered.value ?? {};
-  const result = { ...value };
+  const result = Object.assign(Object.create(null), value);
   if (rendered.contexts.length > 0) {
     result.additionalContext = rendered.contexts.join('');
   }
@@ -624,7 +631,8 @@ async function renderNode(node, rendered, inContext) {
   throw new HookError(`the route rendered <${String(type)}>, which is not an Agent element: routes answer with <Agent.Result> and <Agent.Context>`);
 }
 
-function checkResultValue(value) {
+function checkResultValue(given) {
+  const value = resultSnapshot(given, '<Agent.Result value>');
   if (value === undefined) return {};
   if (!isPlainObject(value)) {
     throw new HookError(`<Agent.Result value> must be a plain object with ${RESULT_VALUE_KEYS.join(', ')}, got ${show(value)}`);
@@ -643,7 +651,7 @@ function checkResultValue(value) {
 function checkResult(contract, envelope, result) {
   const where = `${contract.hook.event} on ${contract.host}`;
   if (result === undefined || result === null) {
-    return { outcome: 'continue' };
+    return checkedResult('continue');
   }
   if (!isPlainObject(result)) {
     throw new HookError(`the handler returned ${kindOf(result)}; expected nothing or a plain object with ${RESULT_KEYS.join(', ')}`);
@@ -672,8 +680,8 @@ function checkResult(contract, envelope, result) {
       throw new HookError('a denial needs a non-empty reason: the host shows it to the model');
     }
     const when = contract.denyWhen;
-    if (when && envelope[when.key] !== when.equals) {
-      throw new HookError(`${where} honours a denial only when ${when.key} is ${JSON.stringify(when.equals)}, got ${show(envelope[when.key])}`);
+    if (when && own(envelope, when.key) !== when.equals) {
+      throw new HookError(`${where} honours a denial only when ${when.key} is ${JSON.stringify(when.equals)}, got ${show(own(envelope, when.key))}`);
     }
   } else if (reason !== undefined) {
     throw new HookError('reason is only accepted with outcome "deny"');
@@ -693,7 +701,12 @@ function checkResult(contract, envelope, result) {
       throw new HookError('updatedInput cannot be combined with a denial');
     }
   }
-  return { outcome, reason, additionalContext, updatedInput };
+  return checkedResult(outcome, reason, additionalContext, updatedInput);
+}
+
+// A checked result: every part an own key (undefined when absent) of an object with no prototype.
+function checkedResult(outcome, reason, additionalContext, updatedInput) {
+  return Object.assign(Object.create(null), { outcome, reason, additionalContext, updatedInput });
 }
 
 const PART_WORDS = {
@@ -815,10 +828,85 @@ function isPlainObject(value) {
   return prototype === Object.prototype || prototype === null;
 }
 
+// An own property's value, never one read through the prototype chain (which code that ran in
+// this process, a handler's merge of a model-written `__proto__` above all, may have polluted).
+function own(object, key) {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+// A copy of a contract (or any JSON data) whose objects have no prototype: reading a part, a rule
+// or a field that is absent gives undefined, whatever was added to Object.prototype.
+function ownData(value) {
+  if (Array.isArray(value)) return value.map(ownData);
+  if (value === null || typeof value !== 'object') return value;
+  const copy = Object.create(null);
+  for (const key of Object.keys(value)) copy[key] = ownData(value[key]);
+  return copy;
+}
+
+// What a handler (or a route's <Agent.Result value>) returned, copied once into plain data: the own
+// enumerable data properties of plain objects and arrays, read through their descriptors, so that no
+// getter, Proxy trap, toJSON or prototype is ever run or read, and the copy's objects have no
+// prototype. What cannot be copied as it is (a Proxy, a getter, a hidden key, a function, a class
+// instance or other non-plain object inside the result, a cycle) fails the hook: the checks never
+// judge one thing while the host is sent another. A top-level value that is not a plain object is
+// returned as it is, for the checks to refuse by its kind.
+function resultSnapshot(value, where) {
+  if ((typeof value === 'object' || typeof value === 'function') && value !== null && types.isProxy(value)) {
+    throw new HookError(`${where} is a Proxy; a result must be plain data`);
+  }
+  if (!isPlainObject(value)) return value;
+  return copyPlain(value, where, []);
+}
+
+function copyPlain(value, where, ancestors) {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return value;
+    case 'object':
+      if (value === null) return null;
+      break;
+    default:
+      throw new HookError(`${where} is a ${typeof value}; a result must be plain data`);
+  }
+  if (types.isProxy(value)) throw new HookError(`${where} is a Proxy; a result must be plain data`);
+  if (ancestors.includes(value)) throw new HookError(`${where} refers back to an object that holds it; a result must be plain data`);
+  const array = Array.isArray(value);
+  const prototype = Object.getPrototypeOf(value);
+  if (array ? prototype !== Array.prototype : prototype !== Object.prototype && prototype !== null) {
+    throw new HookError(`${where} is ${kindOf(value)}; a result must be plain data (objects, arrays, strings, numbers, booleans, null)`);
+  }
+  const inner = [...ancestors, value];
+  const entry = (key, shown) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined) return undefined;
+    if (!Object.hasOwn(descriptor, 'value')) throw new HookError(`${shown} is a getter; a result must be plain data`);
+    if (!descriptor.enumerable) throw new HookError(`${shown} is not enumerable; a result must be plain data`);
+    return copyPlain(descriptor.value, shown, inner);
+  };
+  if (array) {
+    const copy = [];
+    for (let index = 0; index < value.length; index += 1) copy.push(entry(String(index), `${where}[${index}]`));
+    return copy;
+  }
+  const copy = Object.create(null);
+  for (const key of Object.getOwnPropertyNames(value)) {
+    copy[key] = entry(key, `${where}.${key}`);
+  }
+  return copy;
+}
+
 function kindOf(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${value.constructor?.name ?? 'non-plain'} object`;
+  if (typeof value === 'object') {
+    if (isPlainObject(value)) return 'an object';
+    const name = value.constructor?.name;
+    return typeof name === 'string' && name !== '' && name !== 'Object' ? `a ${name} object` : 'an object with a prototype of its own';
+  }
   return `a ${typeof value}`;
 }
 
