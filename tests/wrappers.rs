@@ -461,3 +461,51 @@ fn a_proto_key_in_the_tool_input_merged_by_the_handler_makes_no_allow() {
         assert!(!merged.stdout.contains("allow"), "{}: {}", row.path, merged.stdout);
     }
 }
+
+/// A handler that ends the process itself (`process.exit`, in a timer, through the internal
+/// `process.reallyExit`, or an 'exit' listener that rewrites the code) ends the hook: before the hook
+/// answered, that is a failure with the hook's policy, one line, nothing on stdout, so a fail-closed
+/// guard blocks (exit 2) whatever code the handler chose, and any other hook exits 1. An answer the
+/// hook already gave is delivered with its own exit code.
+#[test]
+fn a_handler_that_ends_the_process_fails_the_hook_with_its_policy() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let rows: Vec<_> = manifest
+        .hooks
+        .iter()
+        .filter(|r| r.event.name() == "beforeTool" || (r.host == Target::Codex && r.event.name() == "stop"))
+        .collect();
+    assert_eq!(rows.len(), 11);
+    for row in rows {
+        let envelope = envelope_for(row).to_string();
+        let failure = if row.fail_closed { 2 } else { 1 };
+        for shape in [
+            "exits 1",
+            "exits 0",
+            "exits 2",
+            "exits in a timer",
+            "exits really",
+            "throws, with an exit listener that sets 0",
+        ] {
+            let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
+            assert_eq!((run.code, run.stdout.as_str()), (Some(failure), ""), "{} {shape}: {}", row.path, run.stderr);
+            assert_eq!(run.stderr.lines().count(), 1, "{} {shape}: {}", row.path, run.stderr);
+            assert!(run.stderr.starts_with("Agent Bundle hook error: "), "{} {shape}: {}", row.path, run.stderr);
+            if shape.starts_with("exits") {
+                assert!(run.stderr.contains("ended the process"), "{}", run.stderr);
+            }
+        }
+        if row.event.name() == "beforeTool" {
+            let run = run_wrapper(
+                &artifact,
+                &row.path,
+                envelope.as_bytes(),
+                &[("AGENT_BUNDLE_TEST_SHAPE", "denies, then exits 0 in a timer")],
+            );
+            let denied = run.stdout.contains("deny") || run.code == Some(2);
+            assert!(denied, "{}: the denial must reach the host: {} {}", row.path, run.stdout, run.stderr);
+        }
+    }
+}

@@ -13,7 +13,9 @@
 // denial above all, is still delivered); a denial, an ask or a rewrite the host has no channel for
 // blocks the call through the host's blocking exit instead of being lost. Any failure prints one line on stderr, nothing on stdout,
 // and exits 1, which every host treats as a non-blocking error, or, for a fail-closed hook, exits
-// with the host's blocking code (2), so the tool call is refused. The hook settles exactly once.
+// with the host's blocking code (2), so the tool call is refused. The hook settles exactly once, and
+// a handler that ends the process itself (process.exit with any code) before it was answered fails
+// the hook with the same policy.
 //
 // An event route's wrapper (its contract has `hook.route`) calls the route component with the
 // canonical props instead, renders the element tree it returns (<Agent.Result>, <Agent.Context>, the
@@ -44,22 +46,66 @@ class HookError extends Error {}
 export async function runHook(contract, loadHandler) {
   contract = ownData(contract);
   const answer = openAnswerChannel();
+  const failureCode = contract.hook.failClosed?.exit ?? 1;
   let settled = false;
+  let exitCode = failureCode;
   // The one way out: the first caller wins, every later one (a late answer after the deadline, an
-  // error thrown by a timer after the answer) is ignored.
+  // error thrown by a timer after the answer) is ignored. It writes and exits synchronously, so
+  // nothing the handler left running (a timer calling process.exit, an 'exit' listener) comes between
+  // the decision, its answer and the exit code.
   const settle = (code, stderrLines, stdout) => {
     if (settled) return;
     settled = true;
+    exitCode = code;
     clearTimeout(deadline);
-    const exit = () => process.exit(code);
-    const finish = () => (stdout === undefined ? exit() : answer.write(stdout, exit));
-    if (stderrLines.length === 0) {
-      finish();
-    } else {
-      process.stderr.write(stderrLines.map((line) => `${line}\n`).join(''), finish);
+    answer.log(stderrLines);
+    if (stdout !== undefined && !answer.write(stdout)) {
+      // The host closed its end: the answer is lost, so the hook failed (a fail-closed one blocks).
+      exitCode = failureCode;
+      answer.log([failureLine(contract, 'the answer could not be written to the host')]);
+    }
+    leave();
+  };
+  const fail = (message) => settle(failureCode, [failureLine(contract, message)]);
+  const leave = () => {
+    // The exit code is the decision's, whatever an 'exit' listener of the handler sets.
+    process.removeListener('exit', onExit);
+    process.on('exit', onExit);
+    try {
+      exitProcess(exitCode);
+    } finally {
+      // An 'exit' listener threw out of process.exit: end the process all the same.
+      reallyExit?.(exitCode);
     }
   };
-  const fail = (message) => settle(contract.hook.failClosed?.exit ?? 1, [failureLine(contract, message)]);
+  // A handler (or a package it uses) that ends the process ends the hook: before the hook has
+  // answered, that is a failure of the hook, so a fail-closed guard blocks whatever code it chose
+  // (a handler's process.exit(1) or process.exit(0) never lets the call through by silence).
+  const exitProcess = process.exit.bind(process);
+  const reallyExit = typeof process.reallyExit === 'function' ? process.reallyExit.bind(process) : undefined;
+  const ended = (how) => {
+    if (!settled) {
+      settled = true;
+      exitCode = failureCode;
+      clearTimeout(deadline);
+      answer.log([failureLine(contract, `the ${author(contract)} ended the process (${how}) before the hook answered`)]);
+    }
+  };
+  process.exit = (code) => {
+    ended(`process.exit(${code === undefined ? '' : show(code)})`);
+    leave();
+  };
+  if (reallyExit) {
+    process.reallyExit = () => {
+      ended('process.reallyExit');
+      reallyExit(exitCode);
+    };
+  }
+  const onExit = () => {
+    ended('its event loop ran out');
+    process.exitCode = exitCode;
+  };
+  process.on('exit', onExit);
 
   process.on('uncaughtException', (error) => {
     fail(`the ${author(contract)} threw outside its promise: ${describeError(error)}${whereThrown(error)}`);
@@ -334,25 +380,34 @@ function noteLine(contract, notes, result, output) {
 
 // Fd 1 is the host's answer channel, so nothing but the answer may reach it: the handler's console
 // and process.stdout go to stderr, and so do direct writes to fd 1 (a logger's `fs.writeSync(1)`).
-// Returns the one writer that still reaches fd 1.
+// Returns the writers that still reach the answer channel and stderr, both synchronous:
+// `write(text)` (false when the host no longer reads it) and `log(lines)`.
 function openAnswerChannel() {
-  const writeAnswer = process.stdout.write.bind(process.stdout);
+  const answerFd = 1;
   process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
-  let answering = false;
-  const offFd1 = (fd) => (fd === 1 && !answering ? 2 : fd);
+  const offAnswer = (fd) => (fd === answerFd ? 2 : fd);
   const { write, writeSync, writev } = fs;
-  fs.write = (fd, ...rest) => write(offFd1(fd), ...rest);
-  fs.writeSync = (fd, ...rest) => writeSync(offFd1(fd), ...rest);
-  fs.writev = (fd, ...rest) => writev(offFd1(fd), ...rest);
+  fs.write = (fd, ...rest) => write(offAnswer(fd), ...rest);
+  fs.writeSync = (fd, ...rest) => writeSync(offAnswer(fd), ...rest);
+  fs.writev = (fd, ...rest) => writev(offAnswer(fd), ...rest);
   syncBuiltinESMExports();
-  return {
-    write(text, callback) {
-      answering = true;
+  const writeAll = (fd, text) => {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let offset = 0; offset < bytes.length;) {
       try {
-        writeAnswer(text, callback);
-      } finally {
-        answering = false;
+        offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      } catch (error) {
+        if (error.code !== 'EAGAIN') return false;
+        // A non-blocking descriptor whose pipe is full: wait a millisecond for the host to read.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
       }
+    }
+    return true;
+  };
+  return {
+    write: (text) => writeAll(answerFd, text),
+    log: (lines) => {
+      if (lines.length > 0) writeAll(2, lines.map((line) => `${line}\n`).join(''));
     },
   };
 }

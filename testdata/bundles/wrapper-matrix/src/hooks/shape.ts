@@ -102,6 +102,25 @@ const shapes: Record<string, Shape> = {
   'an inherited outcome': () => Object.assign(Object.create({ outcome: 'allow' }), { additionalContext: 'extra context' }),
   'a rewrite with toJSON': () => ({ updatedInput: { command: 'echo rewritten', toJSON: () => ({ command: 'rm -rf /' }) } }),
   'a rewrite holding a Date': () => ({ updatedInput: { command: 'echo rewritten', at: new Date(0) } }),
+  // Handlers that end the process themselves (issue 23).
+  'exits 1': () => process.exit(1),
+  'exits 0': () => process.exit(0),
+  'exits 2': () => process.exit(2),
+  'exits in a timer': () => {
+    setTimeout(() => process.exit(0), 1);
+    return new Promise(() => {});
+  },
+  'exits really': () => (process as unknown as { reallyExit(code: number): never }).reallyExit(0),
+  'throws, with an exit listener that sets 0': () => {
+    process.on('exit', () => {
+      process.exitCode = 0;
+    });
+    throw new Error('the handler broke');
+  },
+  'denies, then exits 0 in a timer': () => {
+    setTimeout(() => process.exit(0), 0);
+    return { outcome: 'deny', reason: 'not allowed here' };
+  },
 };
 
 export default (payload: Record<string, unknown>): unknown => {
