@@ -41,6 +41,9 @@ const TYPE_WORDS = {
   'any': 'a JSON value',
 };
 
+// The longest delay Node's timers hold; a longer one fires after 1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 class HookError extends Error {}
 
 export async function runHook(contract, loadHandler) {
@@ -113,10 +116,11 @@ export async function runHook(contract, loadHandler) {
   process.on('unhandledRejection', (reason) => {
     fail(`the ${author(contract)} left a promise rejected: ${describeError(reason)}${whereThrown(reason)}`);
   });
-  // Counted from the process's start, not from here: the host's clock started before node did.
+  // Counted from the process's start, not from here: the host's clock started before node did. The
+  // build refuses timeouts whose milliseconds a timer cannot hold (it would fire after 1 ms).
   const deadline = setTimeout(
     () => fail(`the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`),
-    Math.max(0, contract.hook.deadlineMs - performance.now()),
+    Math.min(MAX_TIMER_MS, Math.max(0, contract.hook.deadlineMs - performance.now())),
   );
   try {
     const bytes = await readStdin(contract.hook.maxInputBytes);

@@ -325,6 +325,14 @@ mod tests {
     }
 
     #[test]
+    fn the_longest_declarable_timeout_fits_nodes_timers_and_one_second_more_does_not() {
+        let max = crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS;
+        const NODE_TIMER_MS: u64 = (1 << 31) - 1;
+        assert!(u64::from(max) * 1000 <= NODE_TIMER_MS && deadline_ms(max) <= NODE_TIMER_MS);
+        assert!(u64::from(max + 1) * 1000 > NODE_TIMER_MS, "the limit is the largest that fits");
+    }
+
+    #[test]
     fn a_routes_budget_is_its_own_else_the_shared_default_else_the_deadline() {
         let budget = |ms, from| RouteBudget { ms, from };
         assert_eq!(route_budget(Some(300), true, 599_000), budget(300, BudgetFrom::Declared));
