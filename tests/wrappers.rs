@@ -32,6 +32,9 @@ const SHAPES: &[&str] = &[
     "allow + context",
     "children with inherited stdio, then context",
     "writes to fd 1, then context",
+    "writes to /dev/stdout, then context",
+    "a worker writes to fd 1, then context",
+    "a child writes to fd 1 and fd 3, then context",
     "merges its input, then context",
     "pollutes Object.prototype, then context",
     "a frozen deny",
@@ -69,6 +72,9 @@ const PROCESS_SHAPES: &[&str] = &[
     "logs, then context",
     "children with inherited stdio, then context",
     "writes to fd 1, then context",
+    "writes to /dev/stdout, then context",
+    "a worker writes to fd 1, then context",
+    "a child writes to fd 1 and fd 3, then context",
     "pollutes Object.prototype, then context",
     "throws in a timer",
     "leaves a rejection",
@@ -507,5 +513,40 @@ fn a_handler_that_ends_the_process_fails_the_hook_with_its_policy() {
             let denied = run.stdout.contains("deny") || run.code == Some(2);
             assert!(denied, "{}: the denial must reach the host: {} {}", row.path, run.stdout, run.stderr);
         }
+    }
+}
+
+/// Without the host command's handover (a wrapper run by hand, `node hooks/x.mjs`, or with some
+/// unrelated descriptor 3 open), the wrapper answers on fd 1 and still keeps the handler's console
+/// and direct fd 1 writes off it.
+#[test]
+fn a_wrapper_run_without_the_handover_answers_on_fd_1() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let row = manifest.hooks.iter().find(|r| r.host == Target::Claude && r.event.name() == "afterTool").unwrap();
+    let envelope = envelope_for(row).to_string();
+    for script in [r#"exec node "$0""#, r#"exec node "$0" 3</dev/null"#] {
+        let output = std::process::Command::new("sh")
+            .args(["-c", script])
+            .arg(artifact.join(&row.path))
+            .env("AGENT_BUNDLE_TEST_SHAPE", "logs, then context")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(envelope.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert_eq!(output.status.code(), Some(0), "{script}: {stderr}");
+        assert_eq!(
+            stdout, r#"{"hookSpecificOutput":{"additionalContext":"extra context","hookEventName":"PostToolUse"}}"#,
+            "{script}"
+        );
+        assert!(stderr.contains("a log line that must not reach stdout"), "{script}: {stderr}");
     }
 }

@@ -48,7 +48,7 @@ class HookError extends Error {}
 
 export async function runHook(contract, loadHandler) {
   contract = ownData(contract);
-  const answer = openAnswerChannel();
+  const answer = openAnswerChannel(contract.hook.answerFd);
   const failureCode = contract.hook.failClosed?.exit ?? 1;
   let settled = false;
   let exitCode = failureCode;
@@ -382,14 +382,19 @@ function noteLine(contract, notes, result, output) {
   return `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): dropped ${notes.join('; ')}; ${kept}`.replace(/\s*\n\s*/g, ' ');
 }
 
-// Fd 1 is the host's answer channel, so nothing but the answer may reach it: the handler's console
-// and process.stdout go to stderr, and so do direct writes to fd 1 (a logger's `fs.writeSync(1)`).
-// Returns the writers that still reach the answer channel and stderr, both synchronous:
-// `write(text)` (false when the host no longer reads it) and `log(lines)`.
-function openAnswerChannel() {
-  const answerFd = 1;
+// The host's stdout is the answer channel, so nothing but the answer may reach it. The host's command
+// hands it to the wrapper on another descriptor (`handed`: `node hooks/x.mjs 3>&1 1>&2`), so fd 1
+// is the host's stderr for the whole process: whatever the handler, its worker threads or its
+// children write to fd 1, `/dev/stdout` or `/proc/self/fd/1` goes to stderr, and children do not
+// inherit the answer's descriptor. A wrapper run without that handover (by hand, `node hooks/x.mjs`)
+// answers on fd 1, kept off only in this thread. In both, the handler's console and process.stdout
+// go to stderr, and so do its direct writes to fd 1 or to the answer's descriptor (a logger's
+// `fs.writeSync(1)`). Returns the writers that still reach the answer channel and stderr, both
+// synchronous: `write(text)` (false when the host no longer reads it) and `log(lines)`.
+function openAnswerChannel(handed) {
+  const answerFd = handedOver(handed) ? handed : 1;
   process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
-  const offAnswer = (fd) => (fd === answerFd ? 2 : fd);
+  const offAnswer = (fd) => (fd === 1 || fd === answerFd ? 2 : fd);
   const { write, writeSync, writev } = fs;
   fs.write = (fd, ...rest) => write(offAnswer(fd), ...rest);
   fs.writeSync = (fd, ...rest) => writeSync(offAnswer(fd), ...rest);
@@ -414,6 +419,21 @@ function openAnswerChannel() {
       if (lines.length > 0) writeAll(2, lines.map((line) => `${line}\n`).join(''));
     },
   };
+}
+
+// Whether the command handed the answer channel over on `fd`: the descriptor is open and fd 1 is
+// the same file as fd 2 (`1>&2`). Otherwise (no handover in the command, or a wrapper run by hand)
+// the answer goes to fd 1.
+function handedOver(fd) {
+  if (!Number.isInteger(fd) || fd <= 2) return false;
+  try {
+    const out = fs.fstatSync(1, { bigint: true });
+    const err = fs.fstatSync(2, { bigint: true });
+    fs.fstatSync(fd);
+    return out.dev === err.dev && out.ino === err.ino;
+  } catch {
+    return false;
+  }
 }
 
 // A child process started with inherited stdio would write straight into fd 1: its stdout is sent

@@ -1,6 +1,6 @@
 // Returns (or throws) the result shape named by AGENT_BUNDLE_TEST_SHAPE.
 import { execSync, spawn, spawnSync } from 'node:child_process';
-import { writeSync } from 'node:fs';
+import { writeFileSync, writeSync } from 'node:fs';
 
 type Shape = (payload: Record<string, unknown>) => unknown;
 
@@ -116,6 +116,24 @@ const shapes: Record<string, Shape> = {
       process.exitCode = 0;
     });
     throw new Error('the handler broke');
+  },
+  // Writes that reach fd 1 outside the runtime's reach: by path, and from a worker thread and a
+  // child process (issue 23). The host command's `3>&1 1>&2` sends all of them to stderr.
+  'writes to /dev/stdout, then context': () => {
+    for (const path of ['/dev/stdout', '/proc/self/fd/1', '/dev/fd/1']) {
+      writeFileSync(path, `a direct write to ${path}\n`, { flag: 'a' });
+    }
+    return { additionalContext: 'extra context' };
+  },
+  'a worker writes to fd 1, then context': async () => {
+    const code = "const fs = require('node:fs'); fs.writeSync(1, 'a worker\\'s direct write to fd 1\\n'); fs.writeFileSync('/dev/stdout', 'a worker\\'s direct write to /dev/stdout\\n', { flag: 'a' }); console.log('a worker\\'s console.log, a direct write');";
+    const { Worker } = await import('node:worker_threads');
+    await new Promise((resolve, reject) => new Worker(code, { eval: true }).on('exit', resolve).on('error', reject));
+    return { additionalContext: 'extra context' };
+  },
+  'a child writes to fd 1 and fd 3, then context': () => {
+    spawnSync('sh', ['-c', '{ echo child fd 3 output >&3; } 2>/dev/null; echo child /dev/stdout output > /dev/stdout'], { stdio: 'inherit' });
+    return { additionalContext: 'extra context' };
   },
   'denies, then exits 0 in a timer': () => {
     setTimeout(() => process.exit(0), 0);
