@@ -372,4 +372,15 @@ fn a_routes_result_value_is_read_as_plain_data() {
             row.path
         );
     }
+    // One process for all hosts, as the shared runtime renders many deliveries: the pollution the
+    // first render leaves behind reaches neither its own result nor the later ones.
+    let polluted = [("AGENT_BUNDLE_TEST_SHAPE", "pollutes, then a bare result")];
+    let cases: Vec<Case> = rows
+        .iter()
+        .zip(&envelopes)
+        .map(|(row, e)| Case { wrapper: &row.path, stdin: e.as_bytes(), env: &polluted })
+        .collect();
+    for (row, run) in rows.iter().zip(decide_all(&artifact, &cases)) {
+        assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (Some(0), "", ""), "{}", row.path);
+    }
 }

@@ -627,6 +627,7 @@ async function renderRoute(contract, envelope, payload, component, startedAt) {
   // Hashed when first read: node:crypto costs a route that never asks for the key about 2 ms.
   let key;
   Object.defineProperty(canonical, 'idempotencyKey', {
+    __proto__: null, // a descriptor reads `value` and `writable` through its prototype otherwise
     enumerable: true,
     get: () => (key ??= idempotencyKey(family, envelope, contract.hook.target)),
   });
@@ -676,12 +677,16 @@ async function renderNode(node, rendered, inContext) {
     rendered.contexts[rendered.contexts.length - 1] += String(node);
     return;
   }
-  if (node?.$$typeof !== ELEMENT) {
+  if (typeof node !== 'object' || own(node, '$$typeof') !== ELEMENT) {
     throw new HookError(`the route rendered ${kindOf(node)}, not an element: return <Agent.Result>, <Agent.Context> or nothing`);
   }
-  const { type, props } = node;
+  // Own properties only: code that ran in this process may have polluted Object.prototype (a
+  // `value` or `children` read through it would be rendered as the route's own).
+  const type = own(node, 'type');
+  const props = own(node, 'props') ?? {};
+  const children = own(props, 'children');
   if (type === FRAGMENT) {
-    await renderNode(props.children, rendered, inContext);
+    await renderNode(children, rendered, inContext);
     return;
   }
   if (typeof type === 'function' && type[ELEMENT] !== undefined) {
@@ -689,14 +694,14 @@ async function renderNode(node, rendered, inContext) {
     if (name === 'Result') {
       rendered.results += 1;
       if (rendered.results > 1) throw new HookError('the route rendered two <Agent.Result> elements; a hook has one result');
-      rendered.value = checkResultValue(props.value);
-      await renderNode(props.children, rendered, inContext);
+      rendered.value = checkResultValue(own(props, 'value'));
+      await renderNode(children, rendered, inContext);
     } else if (name === 'Context') {
       if (inContext) {
-        await renderNode(props.children, rendered, true);
+        await renderNode(children, rendered, true);
       } else {
         rendered.contexts.push('');
-        await renderNode(props.children, rendered, true);
+        await renderNode(children, rendered, true);
       }
     } else {
       throw new HookError(`<Agent.${name}> reaches no host from an event route: routes answer with <Agent.Result> and <Agent.Context>`);

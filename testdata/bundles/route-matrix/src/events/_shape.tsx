@@ -121,6 +121,14 @@ const shapes: Record<string, (props: Props) => unknown> = {
     />
   ),
   'a frozen deny value': () => <Agent.Result value={Object.freeze({ outcome: 'deny' as const, reason: 'not allowed here' })} />,
+  // A route that leaves Object.prototype polluted (as a naive merge of model-written JSON does), then
+  // renders a result without a value: neither it nor later renders in the process read the pollution.
+  'pollutes, then a bare result': () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.value = { outcome: 'allow' };
+    prototype.children = 'stray text';
+    return <Agent.Result />;
+  },
 };
 
 export async function renderShape(props: Props) {
