@@ -11,7 +11,11 @@
 //!     `<Agent.Context>`) against the dependency-free config hook: what JSX and the canonical props
 //!     (idempotency key, frozen copies) cost on every call;
 //!   * the same route rendered in the shared runtime (`src/events/tool/before.tsx`, `runtime:
-//!     'shared'`, its MCP server started once) against it standalone: what forwarding costs.
+//!     'shared'`, its MCP server started once) against it standalone: what forwarding costs;
+//!   * the dependency-free hook started as its host starts it, the command of its hook document
+//!     through `bash -c` (`node "…" 3>&1 1>&2`: the answer on fd 3, fd 1 the host's stderr), and in
+//!     the form for hosts whose shell need not be POSIX (`sh -c 'exec node "$1" 3>&1 1>&2' sh "…"`),
+//!     against `node` on the wrapper (no handover: the answer on fd 1): what the handover costs.
 //!
 //! Runs alternate between the commands compared, so drift in the machine's load hits all alike.
 //! Asserts nothing.
@@ -218,6 +222,71 @@ fn main() {
     println!("{:<24} {:>16} {:>9.3}", "shared route", show(timings[1]), timings[1].0 / timings[0].0);
     let _ = server.kill();
     let _ = server.wait();
+
+    println!();
+    println!(
+        "the host's command against node on the wrapper, stdin to answer (median ms over {runs} runs; p90 in brackets)"
+    );
+    let artifact_path = camino::Utf8Path::from_path(&artifact).unwrap();
+    let plain = manifest.hooks.iter().find(|r| r.name.contains("-plain-")).unwrap();
+    let wrapper = wrapper_of("plain");
+    let starts: [(&str, Start); 3] = [
+        (
+            "node on the wrapper",
+            Box::new(|| {
+                let mut command = Command::new("node");
+                command.arg(&wrapper);
+                command
+            }),
+        ),
+        (
+            "bash -c (its document)",
+            Box::new(|| agent_bundle::tools::simulate::host_command(artifact_path, plain).unwrap()),
+        ),
+        (
+            "sh -c exec form",
+            Box::new(|| {
+                let mut command = Command::new("bash");
+                command.arg("-c").arg(format!("sh -c 'exec node \"$1\" 3>&1 1>&2' sh \"{}\"", wrapper.display()));
+                command
+            }),
+        ),
+    ];
+    let timings = time_started(&starts.iter().map(|(_, start)| start.as_ref()).collect::<Vec<_>>(), runs);
+    for ((name, _), timing) in starts.iter().zip(&timings) {
+        println!("{name:<24} {:>16} {:>9.3}", show(*timing), timing.0 / timings[0].0);
+    }
+}
+
+/// Makes the command that starts a hook.
+type Start<'a> = Box<dyn Fn() -> Command + 'a>;
+
+/// Runs each started command `runs` times, interleaved, with the envelope on stdin; (median, p90) ms.
+fn time_started(starts: &[&dyn Fn() -> Command], runs: usize) -> Vec<(f64, f64)> {
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); starts.len()];
+    for round in 0..runs + 3 {
+        for (index, start) in starts.iter().enumerate() {
+            let mut command = start();
+            let started = Instant::now();
+            let mut child =
+                command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+            child.stdin.take().unwrap().write_all(ENVELOPE.as_bytes()).unwrap();
+            let output = child.wait_with_output().unwrap();
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+            assert!(!output.stdout.is_empty(), "answered nothing");
+            if round >= 3 {
+                samples[index].push(ms);
+            }
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            (s[s.len() / 2], s[(s.len() * 9) / 10])
+        })
+        .collect()
 }
 
 /// The same answer from the shared runtime.

@@ -272,6 +272,41 @@ fn simulate_stops_a_hanging_wrapper_with_term_then_kill() {
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
 
+/// `hooks simulate` runs the command of the host's document through the host's shell; with no
+/// `node` on PATH it says so rather than reporting the shell's exit 127 as the wrapper's.
+#[test]
+fn simulate_without_node_on_path_says_so() {
+    let temp = tempfile::tempdir().unwrap();
+    let artifact = temp.path().join("artifact");
+    let built = cli().args(["build", "--root", "testdata/bundles/wrapper-matrix", "--output"]).arg(&artifact).status();
+    assert!(built.unwrap().success());
+    let shells = temp.path().join("shells");
+    std::fs::create_dir_all(&shells).unwrap();
+    for shell in ["bash", "sh"] {
+        let found = which(shell);
+        std::os::unix::fs::symlink(found, shells.join(shell)).unwrap();
+    }
+    let input = r#"{"sessionId":"s","transcriptPath":"/t","cwd":"/w","source":"startup"}"#;
+    for (target, hook) in [("claude", "session-start-shape-29a1af59"), ("codex", "session-start-shape-29a1af59")] {
+        let output = cli()
+            .env("PATH", &shells)
+            .args(["hooks", "simulate", "--target", target, "--hook", hook, "--input", input, "--artifact"])
+            .arg(&artifact)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{target}: {stderr}");
+        assert!(stderr.contains("cannot run `node`"), "{target}: {stderr}");
+    }
+}
+
+fn which(program: &str) -> std::path::PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+        .unwrap_or_else(|| panic!("`{program}` is not on PATH"))
+}
+
 /// `hooks simulate` behaves like the host: it refuses what the host would never run, waits the
 /// host's own timeout, accepts a captured native envelope, and takes one canonical input on every host.
 #[test]

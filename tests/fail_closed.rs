@@ -220,3 +220,44 @@ fn simulate_reports_a_blocking_exit_as_a_block() {
     assert!(stdout.contains("outcome    blocked: exit 2"), "{stdout}");
     assert!(!stdout.contains("would carry on"), "{stdout}");
 }
+
+/// The guard: a deny guard with a timeout whose milliseconds no Node timer holds fired its
+/// deadline after 1 ms and lost its denial. The build refuses such a timeout (AB4205, see its
+/// fixture), and the longest one it accepts works: the wrapper decides and the denial reaches the host.
+#[test]
+fn a_guard_with_the_longest_declarable_timeout_still_denies() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let max = agent_bundle::vocabulary::canonical::MAX_TIMEOUT_SECONDS;
+    common::write_file(
+        work.path(),
+        "agent-bundle.config.ts",
+        &format!(
+            "export default {{\n  hooks: {{ beforeTool: {{ handler: './src/hooks/guard.ts', timeout: {max}, failClosed: true }} }},\n  plugin: {{ name: 'long-guard', description: 'A guard with a long timeout.', version: '1.0.0', author: 'agent-bundle tests' }},\n  targets: ['claude', 'gemini'],\n}};\n"
+        ),
+    );
+    common::write_file(
+        work.path(),
+        "src/hooks/guard.ts",
+        "export default () => ({ outcome: 'deny', reason: 'never' });\n",
+    );
+    let (_guard, artifact) = build_root(Utf8Path::from_path(work.path()).unwrap());
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    assert_eq!(manifest.hooks.len(), 2);
+    for row in &manifest.hooks {
+        assert_eq!(row.effective_timeout, max);
+        let envelope = common::envelope_with(row, json!({ "toolName": "Bash" })).to_string();
+        let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[]);
+        assert_eq!(run.code, Some(0), "{}: {}", row.host, run.stderr);
+        assert!(run.stdout.contains("never"), "{}: the denial must reach the host: {}", row.host, run.stdout);
+    }
+    let gemini = std::fs::read_to_string(artifact.join("gemini/hooks/hooks.json")).unwrap();
+    assert!(gemini.contains(&format!("\"timeout\": {}000", max)), "Gemini's own timer gets the milliseconds: {gemini}");
+
+    // One second more is refused at build time.
+    let config = work.path().join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap().replace(&max.to_string(), &(max + 1).to_string());
+    std::fs::write(&config, text).unwrap();
+    let loaded = agent_bundle::load(Utf8Path::from_path(work.path()).unwrap(), &RealDisk);
+    assert!(loaded.diagnostics.iter().any(|d| d.code.as_str() == "AB4205"), "{:?}", loaded.diagnostics);
+}

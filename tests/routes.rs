@@ -331,3 +331,56 @@ fn a_routes_signal_aborts_at_its_own_budget_inside_the_hosts_deadline() {
         assert!(run.stdout.contains("aborted by TimeoutError"), "{host}: {}", run.stdout);
     }
 }
+
+/// A route's `<Agent.Result value>` is read as the plain data it holds, like a config handler's
+/// result (issue 23): a Proxy or a getter fails the route (a fail-closed one blocks) and never reads
+/// as an allow; a frozen value is plain data and is delivered.
+#[test]
+fn a_routes_result_value_is_read_as_plain_data() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let rows: Vec<_> = manifest.hooks.iter().filter(|r| r.event.name() == "tool/before").collect();
+    assert_eq!(rows.len(), 5, "tool/before on every host");
+    let envelopes: Vec<String> = rows.iter().map(|row| envelope_for(row).to_string()).collect();
+    let shapes = ["a Proxy value that says allow", "a getter value", "a frozen deny value", "deny"];
+    let env: Vec<[(&str, &str); 1]> = shapes.iter().map(|s| [("AGENT_BUNDLE_TEST_SHAPE", *s)]).collect();
+    let mut cases = Vec::new();
+    for (row, envelope) in rows.iter().zip(&envelopes) {
+        for env in &env {
+            cases.push(Case { wrapper: &row.path, stdin: envelope.as_bytes(), env });
+        }
+    }
+    let mut runs = decide_all(&artifact, &cases).into_iter();
+    for row in &rows {
+        let [proxy, getter, frozen, deny]: [Run; 4] = std::array::from_fn(|_| runs.next().unwrap());
+        for (run, what) in
+            [(&proxy, "<Agent.Result value> is a Proxy"), (&getter, "<Agent.Result value>.outcome is a getter")]
+        {
+            assert_eq!(
+                (run.code, run.stdout.as_str()),
+                (Some(if row.fail_closed { 2 } else { 1 }), ""),
+                "{}",
+                row.path
+            );
+            assert!(run.stderr.contains(what), "{}: {}", row.path, run.stderr);
+        }
+        assert_eq!(
+            (frozen.code, &frozen.stdout, &frozen.stderr),
+            (deny.code, &deny.stdout, &deny.stderr),
+            "{}",
+            row.path
+        );
+    }
+    // One process for all hosts, as the shared runtime renders many deliveries: the pollution the
+    // first render leaves behind reaches neither its own result nor the later ones.
+    let polluted = [("AGENT_BUNDLE_TEST_SHAPE", "pollutes, then a bare result")];
+    let cases: Vec<Case> = rows
+        .iter()
+        .zip(&envelopes)
+        .map(|(row, e)| Case { wrapper: &row.path, stdin: e.as_bytes(), env: &polluted })
+        .collect();
+    for (row, run) in rows.iter().zip(decide_all(&artifact, &cases)) {
+        assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (Some(0), "", ""), "{}", row.path);
+    }
+}

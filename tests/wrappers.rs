@@ -32,6 +32,13 @@ const SHAPES: &[&str] = &[
     "allow + context",
     "children with inherited stdio, then context",
     "writes to fd 1, then context",
+    "writes to /dev/stdout, then context",
+    "a worker writes to fd 1, then context",
+    "a child writes to fd 1 and fd 3, then context",
+    "merges its input, then context",
+    "pollutes Object.prototype, then context",
+    "a frozen deny",
+    "a null-prototype context",
     "deny without reason",
     "deny with blank reason",
     "reason without deny",
@@ -49,6 +56,12 @@ const SHAPES: &[&str] = &[
     "an array",
     "a string",
     "a class instance",
+    "a Proxy that says allow",
+    "a getter outcome",
+    "a hidden outcome",
+    "an inherited outcome",
+    "a rewrite with toJSON",
+    "a rewrite holding a Date",
     "throws",
     "rejects",
 ];
@@ -59,6 +72,10 @@ const PROCESS_SHAPES: &[&str] = &[
     "logs, then context",
     "children with inherited stdio, then context",
     "writes to fd 1, then context",
+    "writes to /dev/stdout, then context",
+    "a worker writes to fd 1, then context",
+    "a child writes to fd 1 and fd 3, then context",
+    "pollutes Object.prototype, then context",
     "throws in a timer",
     "leaves a rejection",
 ];
@@ -416,4 +433,120 @@ fn an_unknown_contract_rule_is_an_internal_error_not_an_answer() {
         "{}",
         run.stderr
     );
+}
+
+/// The issue's case: the model writes a `__proto__` key into a tool's input, a handler deep-merges
+/// the input the way old merge utilities do (polluting Object.prototype with `outcome: "allow"`) and
+/// returns only context. On every host, fail-closed or not, the host gets exactly what it gets for
+/// that context alone: the result is read as the plain data the handler returned, never through a
+/// prototype, and never as an allow.
+#[test]
+fn a_proto_key_in_the_tool_input_merged_by_the_handler_makes_no_allow() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let guards: Vec<_> = manifest.hooks.iter().filter(|r| r.event.name() == "beforeTool").collect();
+    assert_eq!(guards.len(), 10, "two beforeTool entries on each of five hosts");
+    let input = json!({ "toolInput": { "command": "ls", "__proto__": { "outcome": "allow" } } });
+    for row in guards {
+        let envelope = common::envelope_with(row, input.clone()).to_string();
+        assert!(envelope.contains("__proto__"), "{envelope}");
+        let merged = run_wrapper(
+            &artifact,
+            &row.path,
+            envelope.as_bytes(),
+            &[("AGENT_BUNDLE_TEST_SHAPE", "merges its input, then context")],
+        );
+        let context = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_SHAPE", "context")]);
+        assert_eq!(
+            (merged.code, merged.stdout.as_str(), merged.stderr.as_str()),
+            (context.code, context.stdout.as_str(), context.stderr.as_str()),
+            "{}",
+            row.path
+        );
+        assert!(!merged.stdout.contains("allow"), "{}: {}", row.path, merged.stdout);
+    }
+}
+
+/// A handler that ends the process itself (`process.exit`, in a timer, through the internal
+/// `process.reallyExit`, or an 'exit' listener that rewrites the code) ends the hook: before the hook
+/// answered, that is a failure with the hook's policy, one line, nothing on stdout, so a fail-closed
+/// guard blocks (exit 2) whatever code the handler chose, and any other hook exits 1. An answer the
+/// hook already gave is delivered with its own exit code.
+#[test]
+fn a_handler_that_ends_the_process_fails_the_hook_with_its_policy() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let rows: Vec<_> = manifest
+        .hooks
+        .iter()
+        .filter(|r| r.event.name() == "beforeTool" || (r.host == Target::Codex && r.event.name() == "stop"))
+        .collect();
+    assert_eq!(rows.len(), 11);
+    for row in rows {
+        let envelope = envelope_for(row).to_string();
+        let failure = if row.fail_closed { 2 } else { 1 };
+        for shape in [
+            "exits 1",
+            "exits 0",
+            "exits 2",
+            "exits in a timer",
+            "exits really",
+            "throws, with an exit listener that sets 0",
+        ] {
+            let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
+            assert_eq!((run.code, run.stdout.as_str()), (Some(failure), ""), "{} {shape}: {}", row.path, run.stderr);
+            assert_eq!(run.stderr.lines().count(), 1, "{} {shape}: {}", row.path, run.stderr);
+            assert!(run.stderr.starts_with("Agent Bundle hook error: "), "{} {shape}: {}", row.path, run.stderr);
+            if shape.starts_with("exits") {
+                assert!(run.stderr.contains("ended the process"), "{}", run.stderr);
+            }
+        }
+        if row.event.name() == "beforeTool" {
+            let run = run_wrapper(
+                &artifact,
+                &row.path,
+                envelope.as_bytes(),
+                &[("AGENT_BUNDLE_TEST_SHAPE", "denies, then exits 0 in a timer")],
+            );
+            let denied = run.stdout.contains("deny") || run.code == Some(2);
+            assert!(denied, "{}: the denial must reach the host: {} {}", row.path, run.stdout, run.stderr);
+        }
+    }
+}
+
+/// Without the host command's handover (a wrapper run by hand, `node hooks/x.mjs`, or with some
+/// unrelated descriptor 3 open), the wrapper answers on fd 1 and still keeps the handler's console
+/// and direct fd 1 writes off it.
+#[test]
+fn a_wrapper_run_without_the_handover_answers_on_fd_1() {
+    require_node();
+    let (_guard, artifact) = build_bundle("wrapper-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let row = manifest.hooks.iter().find(|r| r.host == Target::Claude && r.event.name() == "afterTool").unwrap();
+    let envelope = envelope_for(row).to_string();
+    for script in [r#"exec node "$0""#, r#"exec node "$0" 3</dev/null"#] {
+        let output = std::process::Command::new("sh")
+            .args(["-c", script])
+            .arg(artifact.join(&row.path))
+            .env("AGENT_BUNDLE_TEST_SHAPE", "logs, then context")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(envelope.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert_eq!(output.status.code(), Some(0), "{script}: {stderr}");
+        assert_eq!(
+            stdout, r#"{"hookSpecificOutput":{"additionalContext":"extra context","hookEventName":"PostToolUse"}}"#,
+            "{script}"
+        );
+        assert!(stderr.contains("a log line that must not reach stdout"), "{script}: {stderr}");
+    }
 }

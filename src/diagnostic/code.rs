@@ -71,7 +71,7 @@ catalogue! {
     InvalidSelector = "AB4202", Error, "a `tools` entry is neither a canonical selector nor `<target>:<native>`";
     UnknownEntryTarget = "AB4203", Error, "a hook's `targets` names an unknown host";
     PortableTarget = "AB4204", Error, "a hook explicitly targets `portable`, which has no hooks";
-    InvalidTimeout = "AB4205", Error, "`timeout` is not a positive whole number of seconds";
+    InvalidTimeout = "AB4205", Error, "`timeout` is not a whole number of seconds from 1 to 2147483 (what Node's timers hold)";
     FailClosedOnOtherEvent = "AB4206", Error, "`failClosed` on an event other than beforeTool";
     InvalidSources = "AB4207", Error, "`sources` on an event other than sessionStart, or a source no host sends";
     InvalidMaxInputBytes = "AB4208", Error, "`maxInputBytes` is not a whole number of bytes in range, or is set on a prebuilt handler";

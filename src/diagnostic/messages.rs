@@ -251,6 +251,17 @@ pub fn invalid_timeout(shown: &str, found: Option<&str>, at: &Location) -> Diagn
     .hint("write the timeout in whole seconds, e.g. `timeout: 10`, or leave it out to use the host's default")
 }
 
+/// A whole number of seconds longer than `max`, the most Node's timers hold.
+pub fn timeout_too_long(shown: &str, max: u32, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidTimeout,
+        format!("`timeout` is {shown} seconds, more than the {max} (about 24 days) a hook's timers can hold"),
+    )
+    .at(Some(at), "longer than Node's timers hold")
+    .note("the wrapper's deadline and the hosts that run on Node count the timeout in milliseconds, with timers that hold at most 2147483647 ms; a longer delay fires after 1 ms, so the hook would fail on every call")
+    .hint(format!("write at most `timeout: {max}`, or leave it out to use the host's default"))
+}
+
 pub fn sources_on_other_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::InvalidSources,

@@ -86,6 +86,8 @@ pub struct HookSurface {
     pub icon: Option<String>,
     /// The placeholder the host replaces with the installed plugin's root in a hook command.
     pub root_token: String,
+    /// How the host runs an entry's command line on POSIX systems.
+    pub command_shell: CommandShell,
     /// What the host waits for a hook when the declaration gives no timeout (`None`: not documented).
     pub default_timeout_seconds: Option<u32>,
     /// Where the plugin declares the MCP server that hosts shared routes (D12), or why agent-bundle
@@ -240,6 +242,21 @@ pub struct FailClosed {
 
 /// One field of a host's stdin envelope: how it is checked and which canonical payload key it
 /// decodes to.
+/// How a host runs the command line of a hook entry on POSIX systems. A wrapper's command uses the
+/// shell to hand the wrapper the host's stdout as its answer channel on another descriptor and to
+/// point fd 1 at stderr, so nothing the handler writes to fd 1 in any way reaches the host's stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CommandShell {
+    /// `bash -c <command>`: Claude Code (an entry without `args`), Gemini CLI, and Copilot CLI's
+    /// `bash` key. The command's own redirections do the handover.
+    Bash,
+    /// A shell that need not be a POSIX one: Codex runs `$SHELL -lc <command>` (the user's login
+    /// shell: fish, tcsh or nushell parse redirections otherwise, or not at all), and Cursor's docs
+    /// only say that the command runs through a shell. The command hands over by running `sh -c`.
+    AnyShell,
+}
+
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct InputField {

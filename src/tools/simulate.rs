@@ -1,5 +1,6 @@
 //! `hooks simulate`: encode a canonical input into the host's native envelope (from the same host
-//! table the wrapper bakes in), run the real emitted wrapper under `node` exactly as the host would,
+//! table the wrapper bakes in), run the real emitted wrapper exactly as the host would (the command
+//! of the host's hook document, through the host's shell, which hands the wrapper its answer channel),
 //! and decode its answer back into the canonical result.
 
 use std::io::{Read, Write};
@@ -11,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::artifact::{ArtifactError, ArtifactManifest, IndexRow, MANIFEST_PATH, read_verified};
-use crate::hosts::{self, Decode, answer};
+use crate::hosts::{self, CommandShell, Decode, answer};
 use crate::io::Disk;
 use crate::vocabulary::canonical::ResultPart;
 use crate::vocabulary::target::Target;
@@ -94,6 +95,8 @@ pub enum SimulateError {
     NotAdmitted(String),
     #[error("cannot run `node`: {0}; hooks run under Node.js 18 or newer, which must be on PATH")]
     Node(std::io::Error),
+    #[error("cannot run `{0}`, the shell that runs the host's hook commands: {1}")]
+    Shell(&'static str, std::io::Error),
     #[error("cannot copy the artifact away from the source tree to run it: {0}")]
     Isolation(String),
 }
@@ -461,20 +464,54 @@ impl Drop for SharedServer {
     }
 }
 
+/// The process the host starts for the hook of `row`: the command line the host's document in the
+/// artifact holds for the hook's wrapper, run by the host's shell (`bash -c`; `sh -c` where the
+/// host's shell need not be a POSIX one, whose command runs `sh` itself), with the variable of the
+/// host's root token set to the installed plugin's folder (hosts substitute the token in the text;
+/// the shell expands the same value), in the artifact's folder. Its stdio is left to the caller.
+pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, SimulateError> {
+    let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
+    let unreadable = |why: String| SimulateError::BadInput(format!("{}'s hook document: {why}", row.host));
+    let text = fs_err::read_to_string(artifact.join(&surface.document)).map_err(|e| unreadable(e.to_string()))?;
+    let document: Value = serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
+    let (root, file) = match &surface.folder {
+        Some(folder) => {
+            let file = row.path.strip_prefix(folder.as_str()).and_then(|p| p.strip_prefix('/')).unwrap_or(&row.path);
+            (artifact.join(folder), file)
+        }
+        None => (artifact.to_path_buf(), row.path.as_str()),
+    };
+    let named = format!("{}/{file}\"", surface.root_token);
+    let entry = crate::pipeline::emit::read_hook_document(surface, &document)
+        .into_iter()
+        .find(|entry| entry.native_event == row.native_event && entry.command.contains(&named))
+        .ok_or_else(|| unreadable(format!("no {} entry runs {}", row.native_event, row.path)))?;
+    let variable = surface.root_token.trim_start_matches("${").trim_end_matches('}');
+    let mut command = Command::new(shell_program(surface.command_shell));
+    command.arg("-c").arg(&entry.command).current_dir(artifact).env(variable, root);
+    Ok(command)
+}
+
+/// The program that stands for the host's shell.
+fn shell_program(shell: CommandShell) -> &'static str {
+    match shell {
+        CommandShell::Bash => "bash",
+        CommandShell::AnyShell => "sh",
+    }
+}
+
+/// The exit status a POSIX shell gives a command it cannot find.
+const COMMAND_NOT_FOUND: i32 = 127;
+
 fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: Duration) -> Result<Run, SimulateError> {
     use std::os::unix::process::CommandExt;
 
     // A shared route answers only with the plugin's MCP server running, as in the host.
     let server = row.shared_runtime.as_deref().map(|entry| SharedServer::start(artifact, entry)).transpose()?;
-    let root = artifact.to_path_buf();
-    let table = hosts::table(row.host);
-    let token = &table.hooks.as_ref().expect("indexed hosts have hooks").root_token;
-    let variable = token.trim_start_matches("${").trim_end_matches('}');
+    let mut command = host_command(artifact, row)?;
+    let shell = shell_program(hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks").command_shell);
     let started = Instant::now();
-    let mut child = Command::new("node")
-        .arg(root.join(&row.path))
-        .current_dir(&root)
-        .env(variable, &root)
+    let mut child = command
         .env("AGENT_BUNDLE_HOOK_SIMULATION", "1")
         .envs(server.iter().map(|s| ("AGENT_BUNDLE_RUNTIME_DIR", s.runtime_dir.as_str())))
         .stdin(Stdio::piped())
@@ -482,7 +519,7 @@ fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: D
         .stderr(Stdio::piped())
         .process_group(0)
         .spawn()
-        .map_err(SimulateError::Node)?;
+        .map_err(|e| SimulateError::Shell(shell, e))?;
 
     let input = crate::vocabulary::json::compact(envelope).into_bytes();
     let mut stdin = child.stdin.take().expect("stdin is piped");
@@ -517,13 +554,12 @@ fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: D
     };
     let wall_time = started.elapsed();
     let _ = writer.join();
-    Ok(Run {
-        exit_code: status.code(),
-        timed_out,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-        wall_time,
-    })
+    let stderr = stderr.join().unwrap_or_default();
+    // The wrapper itself exits 0, 1 or 2: 127 is the shell finding no `node` on PATH.
+    if status.code() == Some(COMMAND_NOT_FOUND) {
+        return Err(SimulateError::Node(std::io::Error::new(std::io::ErrorKind::NotFound, stderr.trim().to_string())));
+    }
+    Ok(Run { exit_code: status.code(), timed_out, stdout: stdout.join().unwrap_or_default(), stderr, wall_time })
 }
 
 fn capture(mut stream: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {

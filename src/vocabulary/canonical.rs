@@ -14,6 +14,12 @@ pub const HANDLER_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx"
 /// one V8 string holds with room to spare (about 512 Mi characters).
 pub const MAX_INPUT_BYTES_RANGE: (u64, u64) = (1024, 256 * 1024 * 1024);
 
+/// The longest `timeout` a hook may declare, in seconds: 2^31 - 1 milliseconds, floored to whole
+/// seconds. Node's timers (the wrapper's deadline, and the hosts that run on Node and count a hook's
+/// timeout in milliseconds) hold no more: a longer delay fires after 1 ms, so such a hook would fail
+/// on every call.
+pub const MAX_TIMEOUT_SECONDS: u32 = 2_147_483;
+
 /// The stdin limit of a hook that sets none, which the plan applies (D13). Chosen from the measured
 /// parse cost (`cargo bench --bench envelopes`): a 64 MiB envelope costs the wrapper a few hundred
 /// milliseconds, once, while real tool inputs (whole-file writes, patches) stay far below it.

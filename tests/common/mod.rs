@@ -94,15 +94,19 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs a wrapper with `stdin` as the host would, plus extra environment variables.
+/// Runs a wrapper with `stdin` as the host would (the command its host's document holds, through the
+/// host's shell: `hooks simulate`'s [`host_command`](agent_bundle::tools::simulate::host_command)),
+/// plus extra environment variables.
 pub fn run_wrapper(artifact: &Utf8Path, wrapper: &str, stdin: &[u8], env: &[(&str, &str)]) -> Run {
-    let mut command = Command::new("node");
-    command.arg(artifact.join(wrapper)).current_dir(artifact);
+    let text = std::fs::read_to_string(artifact.join(agent_bundle::artifact::MANIFEST_PATH)).unwrap();
+    let manifest: agent_bundle::artifact::ArtifactManifest = serde_json::from_str(&text).unwrap();
+    let row = manifest.hooks.iter().find(|row| row.path == wrapper).unwrap_or_else(|| panic!("no hook runs {wrapper}"));
+    let mut command = agent_bundle::tools::simulate::host_command(artifact, row).unwrap();
     for (key, value) in env {
         command.env(key, value);
     }
     let mut child =
-        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("node runs");
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the shell runs");
     let mut pipe = child.stdin.take().unwrap();
     let input = stdin.to_vec();
     let writer = std::thread::spawn(move || {

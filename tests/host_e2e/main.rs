@@ -99,6 +99,18 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "beforeTool deny from a handler that writes to stdout by every path (fd 1, /dev/stdout, a worker) still blocks",
+            bundle: "e2e/deny-noisy-shell",
+            hosts: ALL,
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the denied command ran")?;
+                ensure(run.any_request_contains("E2E_NOISY_DENY"), "no model request carried the denial reason")
+            },
+        },
+        Scenario {
             name: "beforeTool deny decided by bundled npm packages (zod, lodash-es) blocks the command",
             bundle: "npm/bundles/npm-guard",
             hosts: BOTH,

@@ -5,13 +5,17 @@
 // What it does, in order: read stdin to the end (at most the hook's maxInputBytes, which the build
 // decided: an envelope over it is a failure of the hook, so a fail-closed guard blocks); parse exactly one JSON object;
 // check `hook_event_name` and every envelope field the host contract lists; decode the envelope
-// into the canonical payload; call the handler's default export with deep-frozen copies; check its
-// result against the envelope as it was before the handler ran; print the host's own answer. A part
+// into the canonical payload; call the handler's default export with deep-frozen copies; copy its
+// result once into plain data (no getter, Proxy or prototype survives) and check that copy against
+// the envelope as it was before the handler ran; print the host's own answer, projected from the same
+// copy. A part
 // of a legal result the host has no channel for is dropped with one note on stderr (the rest, a
 // denial above all, is still delivered); a denial, an ask or a rewrite the host has no channel for
 // blocks the call through the host's blocking exit instead of being lost. Any failure prints one line on stderr, nothing on stdout,
 // and exits 1, which every host treats as a non-blocking error, or, for a fail-closed hook, exits
-// with the host's blocking code (2), so the tool call is refused. The hook settles exactly once.
+// with the host's blocking code (2), so the tool call is refused. The hook settles exactly once, and
+// a handler that ends the process itself (process.exit with any code) before it was answered fails
+// the hook with the same policy.
 //
 // An event route's wrapper (its contract has `hook.route`) calls the route component with the
 // canonical props instead, renders the element tree it returns (<Agent.Result>, <Agent.Context>, the
@@ -21,6 +25,7 @@
 import fs, { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { types } from 'node:util';
 
 const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput'];
 const OUTCOMES = ['continue', 'allow', 'ask', 'deny'];
@@ -36,26 +41,74 @@ const TYPE_WORDS = {
   'any': 'a JSON value',
 };
 
+// The longest delay Node's timers hold; a longer one fires after 1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 class HookError extends Error {}
 
 export async function runHook(contract, loadHandler) {
-  const answer = openAnswerChannel();
+  contract = ownData(contract);
+  const answer = openAnswerChannel(contract.hook.answerFd);
+  const failureCode = contract.hook.failClosed?.exit ?? 1;
   let settled = false;
+  let exitCode = failureCode;
   // The one way out: the first caller wins, every later one (a late answer after the deadline, an
-  // error thrown by a timer after the answer) is ignored.
+  // error thrown by a timer after the answer) is ignored. It writes and exits synchronously, so
+  // nothing the handler left running (a timer calling process.exit, an 'exit' listener) comes between
+  // the decision, its answer and the exit code.
   const settle = (code, stderrLines, stdout) => {
     if (settled) return;
     settled = true;
+    exitCode = code;
     clearTimeout(deadline);
-    const exit = () => process.exit(code);
-    const finish = () => (stdout === undefined ? exit() : answer.write(stdout, exit));
-    if (stderrLines.length === 0) {
-      finish();
-    } else {
-      process.stderr.write(stderrLines.map((line) => `${line}\n`).join(''), finish);
+    answer.log(stderrLines);
+    if (stdout !== undefined && !answer.write(stdout)) {
+      // The host closed its end: the answer is lost, so the hook failed (a fail-closed one blocks).
+      exitCode = failureCode;
+      answer.log([failureLine(contract, 'the answer could not be written to the host')]);
+    }
+    leave();
+  };
+  const fail = (message) => settle(failureCode, [failureLine(contract, message)]);
+  const leave = () => {
+    // The exit code is the decision's, whatever an 'exit' listener of the handler sets.
+    process.removeListener('exit', onExit);
+    process.on('exit', onExit);
+    try {
+      exitProcess(exitCode);
+    } finally {
+      // An 'exit' listener threw out of process.exit: end the process all the same.
+      reallyExit?.(exitCode);
     }
   };
-  const fail = (message) => settle(contract.hook.failClosed?.exit ?? 1, [failureLine(contract, message)]);
+  // A handler (or a package it uses) that ends the process ends the hook: before the hook has
+  // answered, that is a failure of the hook, so a fail-closed guard blocks whatever code it chose
+  // (a handler's process.exit(1) or process.exit(0) never lets the call through by silence).
+  const exitProcess = process.exit.bind(process);
+  const reallyExit = typeof process.reallyExit === 'function' ? process.reallyExit.bind(process) : undefined;
+  const ended = (how) => {
+    if (!settled) {
+      settled = true;
+      exitCode = failureCode;
+      clearTimeout(deadline);
+      answer.log([failureLine(contract, `the ${author(contract)} ended the process (${how}) before the hook answered`)]);
+    }
+  };
+  process.exit = (code) => {
+    ended(`process.exit(${code === undefined ? '' : show(code)})`);
+    leave();
+  };
+  if (reallyExit) {
+    process.reallyExit = () => {
+      ended('process.reallyExit');
+      reallyExit(exitCode);
+    };
+  }
+  const onExit = () => {
+    ended('its event loop ran out');
+    process.exitCode = exitCode;
+  };
+  process.on('exit', onExit);
 
   process.on('uncaughtException', (error) => {
     fail(`the ${author(contract)} threw outside its promise: ${describeError(error)}${whereThrown(error)}`);
@@ -63,10 +116,11 @@ export async function runHook(contract, loadHandler) {
   process.on('unhandledRejection', (reason) => {
     fail(`the ${author(contract)} left a promise rejected: ${describeError(reason)}${whereThrown(reason)}`);
   });
-  // Counted from the process's start, not from here: the host's clock started before node did.
+  // Counted from the process's start, not from here: the host's clock started before node did. The
+  // build refuses timeouts whose milliseconds a timer cannot hold (it would fire after 1 ms).
   const deadline = setTimeout(
     () => fail(`the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`),
-    Math.max(0, contract.hook.deadlineMs - performance.now()),
+    Math.min(MAX_TIMER_MS, Math.max(0, contract.hook.deadlineMs - performance.now())),
   );
   try {
     const bytes = await readStdin(contract.hook.maxInputBytes);
@@ -88,6 +142,7 @@ export async function runHook(contract, loadHandler) {
 // `startedAt`: when the delivery began on this process's performance clock, from which a route's
 // budget counts (0, the process's start, in a wrapper; the request's arrival in the shared runtime).
 export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
+  contract = ownData(contract);
   try {
     const envelope = parseEnvelope(stdinBytes);
     const payload = decodeEnvelope(contract, envelope);
@@ -121,7 +176,8 @@ export async function checkedResult(contract, envelope, payload, loadHandler, st
       throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
     }
   }
-  return checkResult(contract, envelope, result);
+  // From here on only this copy is read: the checks and the projection see the same plain data.
+  return checkResult(contract, envelope, resultSnapshot(result, `the ${author(contract)}'s result`));
 }
 
 // The answer for a checked result: the host's own, with a note for each dropped part, or the
@@ -409,7 +465,7 @@ async function forward(contract, bytes, loadHandler) {
   // here, so nothing reaches the host that this wrapper would not have written itself.
   let checked;
   try {
-    checked = checkResult(contract, envelope, reply.result);
+    checked = checkResult(contract, envelope, resultSnapshot(reply.result, 'the shared runtime\'s result'));
   } catch (error) {
     return fail('invalid-message', `the shared runtime's result is not a legal one for ${contract.hook.event} on ${contract.host}: ${failureMessage(error)}`);
   }
@@ -479,29 +535,58 @@ function noteLine(contract, notes, result, output) {
   return `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): dropped ${notes.join('; ')}; ${kept}`.replace(/\s*\n\s*/g, ' ');
 }
 
-// Fd 1 is the host's answer channel, so nothing but the answer may reach it: the handler's console
-// and process.stdout go to stderr, and so do direct writes to fd 1 (a logger's `fs.writeSync(1)`).
-// Returns the one writer that still reaches fd 1.
-function openAnswerChannel() {
-  const writeAnswer = process.stdout.write.bind(process.stdout);
+// The host's stdout is the answer channel, so nothing but the answer may reach it. The host's command
+// hands it to the wrapper on another descriptor (`handed`: `node hooks/x.mjs 3>&1 1>&2`), so fd 1
+// is the host's stderr for the whole process: whatever the handler, its worker threads or its
+// children write to fd 1, `/dev/stdout` or `/proc/self/fd/1` goes to stderr, and children do not
+// inherit the answer's descriptor. A wrapper run without that handover (by hand, `node hooks/x.mjs`)
+// answers on fd 1, kept off only in this thread. In both, the handler's console and process.stdout
+// go to stderr, and so do its direct writes to fd 1 or to the answer's descriptor (a logger's
+// `fs.writeSync(1)`). Returns the writers that still reach the answer channel and stderr, both
+// synchronous: `write(text)` (false when the host no longer reads it) and `log(lines)`.
+function openAnswerChannel(handed) {
+  const answerFd = handedOver(handed) ? handed : 1;
   process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
-  let answering = false;
-  const offFd1 = (fd) => (fd === 1 && !answering ? 2 : fd);
+  const offAnswer = (fd) => (fd === 1 || fd === answerFd ? 2 : fd);
   const { write, writeSync, writev } = fs;
-  fs.write = (fd, ...rest) => write(offFd1(fd), ...rest);
-  fs.writeSync = (fd, ...rest) => writeSync(offFd1(fd), ...rest);
-  fs.writev = (fd, ...rest) => writev(offFd1(fd), ...rest);
+  fs.write = (fd, ...rest) => write(offAnswer(fd), ...rest);
+  fs.writeSync = (fd, ...rest) => writeSync(offAnswer(fd), ...rest);
+  fs.writev = (fd, ...rest) => writev(offAnswer(fd), ...rest);
   syncBuiltinESMExports();
-  return {
-    write(text, callback) {
-      answering = true;
+  const writeAll = (fd, text) => {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let offset = 0; offset < bytes.length;) {
       try {
-        writeAnswer(text, callback);
-      } finally {
-        answering = false;
+        offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      } catch (error) {
+        if (error.code !== 'EAGAIN') return false;
+        // A non-blocking descriptor whose pipe is full: wait a millisecond for the host to read.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
       }
+    }
+    return true;
+  };
+  return {
+    write: (text) => writeAll(answerFd, text),
+    log: (lines) => {
+      if (lines.length > 0) writeAll(2, lines.map((line) => `${line}\n`).join(''));
     },
   };
+}
+
+// Whether the command handed the answer channel over on `fd`: the descriptor is open and fd 1 is
+// the same file as fd 2 (`1>&2`). Otherwise (no handover in the command, or a wrapper run by hand)
+// the answer goes to fd 1.
+function handedOver(fd) {
+  if (!Number.isInteger(fd) || fd <= 2) return false;
+  try {
+    const out = fs.fstatSync(1, { bigint: true });
+    const err = fs.fstatSync(2, { bigint: true });
+    fs.fstatSync(fd);
+    return out.dev === err.dev && out.ino === err.ino;
+  } catch {
+    return false;
+  }
 }
 
 // A child process started with inherited stdio would write straight into fd 1: its stdout is sent
@@ -585,8 +670,8 @@ function decodeEnvelope(contract, envelope) {
   const expected = contract.hook.nativeEvent;
   // The field naming the event, where the host sends one (null: it does not, and the document routed it).
   const nameKey = contract.eventNameKey === undefined ? 'hook_event_name' : contract.eventNameKey;
-  if (nameKey !== null && envelope[nameKey] !== expected) {
-    throw new HookError(`${nameKey} must equal ${JSON.stringify(expected)}, got ${show(envelope[nameKey])}`);
+  if (nameKey !== null && own(envelope, nameKey) !== expected) {
+    throw new HookError(`${nameKey} must equal ${JSON.stringify(expected)}, got ${show(own(envelope, nameKey))}`);
   }
   const payload = {};
   for (const field of contract.input) {
@@ -695,6 +780,7 @@ async function renderRoute(contract, envelope, payload, component, startedAt) {
   // Hashed when first read: node:crypto costs a route that never asks for the key about 2 ms.
   let key;
   Object.defineProperty(canonical, 'idempotencyKey', {
+    __proto__: null, // a descriptor reads `value` and `writable` through its prototype otherwise
     enumerable: true,
     get: () => (key ??= idempotencyKey(family, envelope, contract.hook.target)),
   });
@@ -716,7 +802,7 @@ async function renderRoute(contract, envelope, payload, component, startedAt) {
     return undefined;
   }
   const value = rendered.value ?? {};
-  const result = { ...value };
+  const result = Object.assign(Object.create(null), value);
   if (rendered.contexts.length > 0) {
     result.additionalContext = rendered.contexts.join('');
   }
@@ -744,12 +830,16 @@ async function renderNode(node, rendered, inContext) {
     rendered.contexts[rendered.contexts.length - 1] += String(node);
     return;
   }
-  if (node?.$$typeof !== ELEMENT) {
+  if (typeof node !== 'object' || own(node, '$$typeof') !== ELEMENT) {
     throw new HookError(`the route rendered ${kindOf(node)}, not an element: return <Agent.Result>, <Agent.Context> or nothing`);
   }
-  const { type, props } = node;
+  // Own properties only: code that ran in this process may have polluted Object.prototype (a
+  // `value` or `children` read through it would be rendered as the route's own).
+  const type = own(node, 'type');
+  const props = own(node, 'props') ?? {};
+  const children = own(props, 'children');
   if (type === FRAGMENT) {
-    await renderNode(props.children, rendered, inContext);
+    await renderNode(children, rendered, inContext);
     return;
   }
   if (typeof type === 'function' && type[ELEMENT] !== undefined) {
@@ -757,14 +847,14 @@ async function renderNode(node, rendered, inContext) {
     if (name === 'Result') {
       rendered.results += 1;
       if (rendered.results > 1) throw new HookError('the route rendered two <Agent.Result> elements; a hook has one result');
-      rendered.value = checkResultValue(props.value);
-      await renderNode(props.children, rendered, inContext);
+      rendered.value = checkResultValue(own(props, 'value'));
+      await renderNode(children, rendered, inContext);
     } else if (name === 'Context') {
       if (inContext) {
-        await renderNode(props.children, rendered, true);
+        await renderNode(children, rendered, true);
       } else {
         rendered.contexts.push('');
-        await renderNode(props.children, rendered, true);
+        await renderNode(children, rendered, true);
       }
     } else {
       throw new HookError(`<Agent.${name}> reaches no host from an event route: routes answer with <Agent.Result> and <Agent.Context>`);
@@ -778,7 +868,8 @@ async function renderNode(node, rendered, inContext) {
   throw new HookError(`the route rendered <${String(type)}>, which is not an Agent element: routes answer with <Agent.Result> and <Agent.Context>`);
 }
 
-function checkResultValue(value) {
+function checkResultValue(given) {
+  const value = resultSnapshot(given, '<Agent.Result value>');
   if (value === undefined) return {};
   if (!isPlainObject(value)) {
     throw new HookError(`<Agent.Result value> must be a plain object with ${RESULT_VALUE_KEYS.join(', ')}, got ${show(value)}`);
@@ -797,7 +888,7 @@ function checkResultValue(value) {
 function checkResult(contract, envelope, result) {
   const where = `${contract.hook.event} on ${contract.host}`;
   if (result === undefined || result === null) {
-    return { outcome: 'continue' };
+    return checkedParts('continue');
   }
   if (!isPlainObject(result)) {
     throw new HookError(`the handler returned ${kindOf(result)}; expected nothing or a plain object with ${RESULT_KEYS.join(', ')}`);
@@ -826,8 +917,8 @@ function checkResult(contract, envelope, result) {
       throw new HookError('a denial needs a non-empty reason: the host shows it to the model');
     }
     const when = contract.denyWhen;
-    if (when && envelope[when.key] !== when.equals) {
-      throw new HookError(`${where} honours a denial only when ${when.key} is ${JSON.stringify(when.equals)}, got ${show(envelope[when.key])}`);
+    if (when && own(envelope, when.key) !== when.equals) {
+      throw new HookError(`${where} honours a denial only when ${when.key} is ${JSON.stringify(when.equals)}, got ${show(own(envelope, when.key))}`);
     }
   } else if (reason !== undefined) {
     throw new HookError('reason is only accepted with outcome "deny"');
@@ -847,7 +938,12 @@ function checkResult(contract, envelope, result) {
       throw new HookError('updatedInput cannot be combined with a denial');
     }
   }
-  return { outcome, reason, additionalContext, updatedInput };
+  return checkedParts(outcome, reason, additionalContext, updatedInput);
+}
+
+// A checked result: every part an own key (undefined when absent) of an object with no prototype.
+function checkedParts(outcome, reason, additionalContext, updatedInput) {
+  return Object.assign(Object.create(null), { outcome, reason, additionalContext, updatedInput });
 }
 
 const PART_WORDS = {
@@ -969,10 +1065,85 @@ function isPlainObject(value) {
   return prototype === Object.prototype || prototype === null;
 }
 
+// An own property's value, never one read through the prototype chain (which code that ran in
+// this process, a handler's merge of a model-written `__proto__` above all, may have polluted).
+function own(object, key) {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
+// A copy of a contract (or any JSON data) whose objects have no prototype: reading a part, a rule
+// or a field that is absent gives undefined, whatever was added to Object.prototype.
+function ownData(value) {
+  if (Array.isArray(value)) return value.map(ownData);
+  if (value === null || typeof value !== 'object') return value;
+  const copy = Object.create(null);
+  for (const key of Object.keys(value)) copy[key] = ownData(value[key]);
+  return copy;
+}
+
+// What a handler (or a route's <Agent.Result value>) returned, copied once into plain data: the own
+// enumerable data properties of plain objects and arrays, read through their descriptors, so that no
+// getter, Proxy trap, toJSON or prototype is ever run or read, and the copy's objects have no
+// prototype. What cannot be copied as it is (a Proxy, a getter, a hidden key, a function, a class
+// instance or other non-plain object inside the result, a cycle) fails the hook: the checks never
+// judge one thing while the host is sent another. A top-level value that is not a plain object is
+// returned as it is, for the checks to refuse by its kind.
+function resultSnapshot(value, where) {
+  if ((typeof value === 'object' || typeof value === 'function') && value !== null && types.isProxy(value)) {
+    throw new HookError(`${where} is a Proxy; a result must be plain data`);
+  }
+  if (!isPlainObject(value)) return value;
+  return copyPlain(value, where, []);
+}
+
+function copyPlain(value, where, ancestors) {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return value;
+    case 'object':
+      if (value === null) return null;
+      break;
+    default:
+      throw new HookError(`${where} is a ${typeof value}; a result must be plain data`);
+  }
+  if (types.isProxy(value)) throw new HookError(`${where} is a Proxy; a result must be plain data`);
+  if (ancestors.includes(value)) throw new HookError(`${where} refers back to an object that holds it; a result must be plain data`);
+  const array = Array.isArray(value);
+  const prototype = Object.getPrototypeOf(value);
+  if (array ? prototype !== Array.prototype : prototype !== Object.prototype && prototype !== null) {
+    throw new HookError(`${where} is ${kindOf(value)}; a result must be plain data (objects, arrays, strings, numbers, booleans, null)`);
+  }
+  const inner = [...ancestors, value];
+  const entry = (key, shown) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor === undefined) return undefined;
+    if (!Object.hasOwn(descriptor, 'value')) throw new HookError(`${shown} is a getter; a result must be plain data`);
+    if (!descriptor.enumerable) throw new HookError(`${shown} is not enumerable; a result must be plain data`);
+    return copyPlain(descriptor.value, shown, inner);
+  };
+  if (array) {
+    const copy = [];
+    for (let index = 0; index < value.length; index += 1) copy.push(entry(String(index), `${where}[${index}]`));
+    return copy;
+  }
+  const copy = Object.create(null);
+  for (const key of Object.getOwnPropertyNames(value)) {
+    copy[key] = entry(key, `${where}.${key}`);
+  }
+  return copy;
+}
+
 function kindOf(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return isPlainObject(value) ? 'an object' : `a ${value.constructor?.name ?? 'non-plain'} object`;
+  if (typeof value === 'object') {
+    if (isPlainObject(value)) return 'an object';
+    const name = value.constructor?.name;
+    return typeof name === 'string' && name !== '' && name !== 'Object' ? `a ${name} object` : 'an object with a prototype of its own';
+  }
   return `a ${typeof value}`;
 }
 

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::hosts::{EventMapping, HostTable, InputField, PartSupport, answer};
 use crate::pipeline::normalise::Hook;
-use crate::pipeline::plan::{Delivery, deadline_ms};
+use crate::pipeline::plan::{ANSWER_FD, Delivery, deadline_ms};
 use crate::vocabulary::canonical::ResultPart;
 
 /// The shared runtime, embedded in the binary and written next to the wrappers.
@@ -68,6 +68,9 @@ pub fn contract(
         "nativeEvent": mapping.native,
         "deadlineMs": deadline_ms(*effective_timeout_seconds),
         "maxInputBytes": max_input_bytes,
+        // Every host runs a wrapper's command through a shell, and the command hands the wrapper
+        // the host's stdout on this descriptor (plan::ANSWER_FD).
+        "answerFd": ANSWER_FD,
     });
     if let Some(how) = fail_closed {
         hook_facts["failClosed"] = json!({ "exit": how.exit });

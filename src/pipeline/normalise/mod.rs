@@ -638,12 +638,16 @@ impl Normaliser<'_> {
     fn timeout(&mut self, declaration: &HookDeclaration) -> Timeout {
         let Some(timeout) = &declaration.timeout else { return Timeout::HostDefault };
         let seconds = timeout.value;
-        if seconds.fract() == 0.0 && seconds >= 1.0 && seconds <= f64::from(u32::MAX) {
-            Timeout::Seconds(seconds as u32)
-        } else {
-            let shown = crate::pipeline::extract::format_number(seconds);
+        let max = crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS;
+        let shown = crate::pipeline::extract::format_number(seconds);
+        if seconds.fract() != 0.0 || seconds < 1.0 {
             self.diagnostics.push(messages::invalid_timeout(&shown, None, &timeout.at));
             Timeout::HostDefault
+        } else if seconds > f64::from(max) {
+            self.diagnostics.push(messages::timeout_too_long(&shown, max, &timeout.at));
+            Timeout::HostDefault
+        } else {
+            Timeout::Seconds(seconds as u32)
         }
     }
 

@@ -3,6 +3,8 @@
 //! the host tables; this module only combines it.
 
 mod command;
+
+pub use command::ANSWER_FD;
 mod matcher;
 
 use serde::Serialize;
@@ -158,11 +160,11 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
             let surface = hosts::table(plan.target).hooks.as_ref();
             let root_token = surface.map(|s| s.root_token.as_str()).unwrap_or_default();
             let folder = surface.and_then(|s| s.folder.as_deref());
-            if let Delivery::Native { wrapper, command, .. } = &mut plan.delivery {
+            if let (Delivery::Native { wrapper, command, .. }, Some(surface)) = (&mut plan.delivery, surface) {
                 if matches!(hook.handler, Handler::Module { .. }) {
                     *wrapper = Some(command::wrapper_path(hook, plan.target, reached, folder));
                 }
-                *command = command::host_command(hook, root_token, wrapper.as_deref(), folder);
+                *command = command::host_command(hook, root_token, wrapper.as_deref(), folder, surface.command_shell);
             }
         }
         if reached == 0 {
@@ -326,6 +328,14 @@ mod tests {
         assert_eq!(deadline_ms(5), 4000);
         assert_eq!(deadline_ms(10), 9000);
         assert_eq!(deadline_ms(600), 599_000);
+    }
+
+    #[test]
+    fn the_longest_declarable_timeout_fits_nodes_timers_and_one_second_more_does_not() {
+        let max = crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS;
+        const NODE_TIMER_MS: u64 = (1 << 31) - 1;
+        assert!(u64::from(max) * 1000 <= NODE_TIMER_MS && deadline_ms(max) <= NODE_TIMER_MS);
+        assert!(u64::from(max + 1) * 1000 > NODE_TIMER_MS, "the limit is the largest that fits");
     }
 
     #[test]

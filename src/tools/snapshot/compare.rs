@@ -124,12 +124,12 @@ fn stem(command: &str) -> String {
     file
 }
 
-/// The file a command runs, for naming it briefly (`hooks/x.claude.mjs`).
+/// The file a command runs, for naming it briefly (`hooks/x.claude.mjs`): the quoted path under the
+/// host's root token, wherever the command names it (`node "${ROOT}/…"`, `sh -c '…' sh "${ROOT}/…"`).
 fn short_command(command: &str) -> String {
     command
         .split('"')
-        .nth(1)
-        .and_then(|path| path.split_once("}/").map(|(_, rest)| rest.to_string()))
+        .find_map(|part| part.split_once("}/").map(|(_, rest)| rest.to_string()))
         .unwrap_or_else(|| command.to_string())
 }
 
@@ -282,6 +282,19 @@ mod tests {
                 "claude PreToolUse matcher: ^(?:Bash)$ → ^(?:Bash|mcp__.*)$ (hooks/before-tool-guard-1fff5159.claude.mjs → hooks/before-tool-guard-89d38e15.claude.mjs)",
                 "hook before-tool-guard-1fff5159 is now before-tool-guard-89d38e15 (its declaration changed)",
             ]
+        );
+    }
+
+    #[test]
+    fn a_command_is_named_by_the_file_it_runs_whatever_the_shell_form() {
+        assert_eq!(short_command(r#"node "${CLAUDE_PLUGIN_ROOT}/hooks/a.claude.mjs" 3>&1 1>&2"#), "hooks/a.claude.mjs");
+        assert_eq!(
+            short_command(r#"sh -c 'exec node "$1" 3>&1 1>&2' sh "${PLUGIN_ROOT}/hooks/a.codex.mjs""#),
+            "hooks/a.codex.mjs"
+        );
+        assert_eq!(
+            stem(r#"sh -c 'exec node "$1" 3>&1 1>&2' sh "${PLUGIN_ROOT}/hooks/a-1fff5159.codex.mjs""#),
+            "hooks/a-.codex.mjs"
         );
     }
 

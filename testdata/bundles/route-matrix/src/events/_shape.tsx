@@ -107,6 +107,28 @@ const shapes: Record<string, (props: Props) => unknown> = {
   'throws': () => {
     throw new Error('route exploded');
   },
+  // Values read as the plain data they hold (issue 23): a Proxy or a getter fails the route.
+  'a Proxy value that says allow': () => (
+    <Agent.Result value={new Proxy({ outcome: 'continue' as const }, { get: (target, key) => (key === 'outcome' ? 'allow' : Reflect.get(target, key)) })} />
+  ),
+  'a getter value': () => (
+    <Agent.Result
+      value={{
+        get outcome() {
+          return 'allow' as const;
+        },
+      }}
+    />
+  ),
+  'a frozen deny value': () => <Agent.Result value={Object.freeze({ outcome: 'deny' as const, reason: 'not allowed here' })} />,
+  // A route that leaves Object.prototype polluted (as a naive merge of model-written JSON does), then
+  // renders a result without a value: neither it nor later renders in the process read the pollution.
+  'pollutes, then a bare result': () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.value = { outcome: 'allow' };
+    prototype.children = 'stray text';
+    return <Agent.Result />;
+  },
 };
 
 export async function renderShape(props: Props) {

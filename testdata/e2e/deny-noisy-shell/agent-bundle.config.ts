@@ -1,0 +1,10 @@
+// A scenario of the real-host suite (scripts/host-e2e.sh): see tests/host_e2e/main.rs.
+import { defineConfig } from 'agent-bundle/config';
+
+export default defineConfig({
+  hooks: {
+    beforeTool: { handler: './src/hooks/noisy-deny.ts', tools: ['shell'] },
+  },
+  plugin: { name: 'e2e-deny-noisy-shell', description: 'agent-bundle real-host scenario deny-noisy-shell.', version: '0.0.1', author: 'agent-bundle tests' },
+  targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini'],
+});
