@@ -691,21 +691,7 @@ fn run_batch(fuzz: &Fuzz, seeds: std::ops::Range<u64>, findings: &mut Vec<Findin
 }
 
 fn run_harness(artifact: &Utf8Path, cases: &[Value]) -> Vec<Value> {
-    let work = common::sandbox_dir("fuzz");
-    std::fs::write(work.join("cases.json"), serde_json::to_vec(cases).unwrap()).unwrap();
-    let script = Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/fuzz.mjs");
-    let output = std::process::Command::new("node")
-        .arg(script)
-        .arg(artifact)
-        .arg(work.join("cases.json"))
-        .arg(work.join("results.json"))
-        .current_dir(artifact)
-        .output()
-        .expect("node runs");
-    assert!(output.status.success(), "fuzz.mjs failed: {}", String::from_utf8_lossy(&output.stderr));
-    let results: Vec<Value> = serde_json::from_slice(&std::fs::read(work.join("results.json")).unwrap()).unwrap();
-    assert_eq!(results.len(), cases.len());
-    results
+    common::node_harness("fuzz.mjs", artifact, &common::sandbox_dir("fuzz"), cases)
 }
 
 #[test]

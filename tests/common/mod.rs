@@ -129,6 +129,31 @@ pub struct Case<'a> {
     pub env: &'a [(&'a str, &'a str)],
 }
 
+/// Runs a harness of `tests/support/` under node in `artifact`, with `cases` as its input file and a
+/// result per case as its output file (both in `work`).
+pub fn node_harness(
+    script: &str,
+    artifact: &Utf8Path,
+    work: &Utf8Path,
+    cases: &[serde_json::Value],
+) -> Vec<serde_json::Value> {
+    std::fs::write(work.join("cases.json"), serde_json::to_vec(cases).unwrap()).unwrap();
+    let path = Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support").join(script);
+    let output = Command::new("node")
+        .arg(path)
+        .arg(artifact)
+        .arg(work.join("cases.json"))
+        .arg(work.join("results.json"))
+        .current_dir(artifact)
+        .output()
+        .expect("node runs");
+    assert!(output.status.success(), "{script} failed: {}", String::from_utf8_lossy(&output.stderr));
+    let results: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(work.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results.len(), cases.len(), "{script} answered another number of cases");
+    results
+}
+
 /// Runs many wrapper decisions in one node process (`tests/support/decide.mjs`), through the
 /// artifact's own runtime: what each wrapper's process would exit with and print, for results that
 /// do not depend on the process itself (those keep running in [`run_wrapper`]).
@@ -142,20 +167,7 @@ pub fn decide_all(artifact: &Utf8Path, cases: &[Case<'_>]) -> Vec<Run> {
             serde_json::json!({ "wrapper": c.wrapper, "stdin": c.stdin, "env": env })
         })
         .collect();
-    std::fs::write(work.join("cases.json"), serde_json::to_vec(&cases_json).unwrap()).unwrap();
-    let script = Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/decide.mjs");
-    let output = Command::new("node")
-        .arg(script)
-        .arg(artifact)
-        .arg(work.join("cases.json"))
-        .arg(work.join("results.json"))
-        .current_dir(artifact)
-        .output()
-        .expect("node runs");
-    assert!(output.status.success(), "decide.mjs failed: {}", String::from_utf8_lossy(&output.stderr));
-    let results: Vec<serde_json::Value> =
-        serde_json::from_slice(&std::fs::read(work.join("results.json")).unwrap()).unwrap();
-    results
+    node_harness("decide.mjs", artifact, &work, &cases_json)
         .into_iter()
         .map(|r| Run {
             code: r["code"].as_i64().map(|c| c as i32),
