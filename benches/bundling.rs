@@ -252,7 +252,7 @@ fn main() {
             }),
         ),
     ];
-    let timings = time_started(&starts.iter().map(|(_, start)| start.as_ref()).collect::<Vec<_>>(), runs);
+    let timings = time_started(&starts.iter().map(|(_, start)| (start.as_ref(), ENVELOPE)).collect::<Vec<_>>(), runs);
     for ((name, _), timing) in starts.iter().zip(&timings) {
         println!("{name:<24} {:>16} {:>9.3}", show(*timing), timing.0 / timings[0].0);
     }
@@ -261,20 +261,21 @@ fn main() {
 /// Makes the command that starts a hook.
 type Start<'a> = Box<dyn Fn() -> Command + 'a>;
 
-/// Runs each started command `runs` times, interleaved, with the envelope on stdin; (median, p90) ms.
-fn time_started(starts: &[&dyn Fn() -> Command], runs: usize) -> Vec<(f64, f64)> {
+/// Runs each started command `runs` times, interleaved, each with its stdin; (median, p90) ms each.
+fn time_started(starts: &[(&dyn Fn() -> Command, &str)], runs: usize) -> Vec<(f64, f64)> {
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); starts.len()];
     for round in 0..runs + 3 {
-        for (index, start) in starts.iter().enumerate() {
+        for (index, (start, stdin)) in starts.iter().enumerate() {
             let mut command = start();
             let started = Instant::now();
             let mut child =
                 command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-            child.stdin.take().unwrap().write_all(ENVELOPE.as_bytes()).unwrap();
+            child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
             let output = child.wait_with_output().unwrap();
             let ms = started.elapsed().as_secs_f64() * 1000.0;
-            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-            assert!(!output.stdout.is_empty(), "answered nothing");
+            assert!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
+            assert!(!output.stdout.is_empty(), "{command:?} answered nothing");
+            // The first rounds warm the file cache.
             if round >= 3 {
                 samples[index].push(ms);
             }
@@ -307,36 +308,20 @@ fn time_alternating(commands: &[Vec<PathBuf>], runs: usize) -> Vec<(f64, f64)> {
 
 /// Each command with its own stdin, and extra environment variables for all.
 fn time_alternating_with(commands: &[(Vec<PathBuf>, &str)], runs: usize, env: &[(&str, &Path)]) -> Vec<(f64, f64)> {
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); commands.len()];
-    for round in 0..runs + 3 {
-        for (index, (command, stdin)) in commands.iter().enumerate() {
-            let started = Instant::now();
-            let mut child = Command::new("node")
-                .args(command)
-                .envs(env.iter().copied())
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-            let output = child.wait_with_output().unwrap();
-            let ms = started.elapsed().as_secs_f64() * 1000.0;
-            assert!(output.status.success(), "{command:?}: {}", String::from_utf8_lossy(&output.stderr));
-            assert!(!output.stdout.is_empty(), "{command:?} answered nothing");
-            // The first rounds warm the file cache.
-            if round >= 3 {
-                samples[index].push(ms);
-            }
-        }
-    }
-    samples
-        .into_iter()
-        .map(|mut s| {
-            s.sort_by(|a, b| a.partial_cmp(b).unwrap());
-            (s[s.len() / 2], s[(s.len() * 9) / 10])
+    let starts: Vec<(Start<'_>, &str)> = commands
+        .iter()
+        .map(|(args, stdin)| {
+            let args = args.clone();
+            let env: Vec<(String, PathBuf)> = env.iter().map(|(k, v)| (k.to_string(), v.to_path_buf())).collect();
+            let start: Start<'_> = Box::new(move || {
+                let mut command = Command::new("node");
+                command.args(&args).envs(env.iter().map(|(k, v)| (k, v)));
+                command
+            });
+            (start, *stdin)
         })
-        .collect()
+        .collect();
+    time_started(&starts.iter().map(|(start, stdin)| (start.as_ref(), *stdin)).collect::<Vec<_>>(), runs)
 }
 
 /// An esbuild-bundled stand-in for a hook: read stdin, parse, call the handler, print an answer.
