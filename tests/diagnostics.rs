@@ -14,6 +14,10 @@ const FIXTURES: &str = "testdata/diagnostics";
 /// Codes whose situation cannot live in a fixture folder; each is covered by the named test.
 const COVERED_ELSEWHERE: &[(Code, &str)] = &[
     (Code::RootNotFound, "tests/cli.rs: missing_root_is_reported"),
+    (
+        Code::TooManyHooks,
+        "tests/hostile_input.rs: twenty_thousand_hooks_are_refused_at_once_naming_the_first_past_the_limit",
+    ),
     (Code::InternalError, "tests/hostile_input.rs: build_recursive_survives_one_bundles_failure_of_any_kind"),
     (Code::PayloadOverlapsOutput, "tests/build.rs: a_payload_overlapping_the_output_is_refused"),
     (Code::OutputNotAnArtifact, "tests/build.rs: a_folder_agent_bundle_did_not_write_is_never_replaced"),

@@ -139,7 +139,7 @@ fn a_fifo_or_a_device_as_config_or_handler_is_refused_without_blocking() {
     std::fs::create_dir_all(root.join("src")).unwrap();
     let status = Command::new("mkfifo").arg(root.join("src/start.ts")).status().unwrap();
     assert!(status.success(), "mkfifo");
-    fails_with(&build(root), "AB4220", "src/start.ts");
+    fails_with(&build(root), "AB4220", "is not a regular file");
     // A FIFO a handler imports: not a file to the resolver, refused at the import.
     std::fs::remove_file(root.join("src/start.ts")).unwrap();
     write_file(
@@ -153,7 +153,7 @@ fn a_fifo_or_a_device_as_config_or_handler_is_refused_without_blocking() {
     // The config itself a link to /dev/zero: refused, not read forever.
     std::fs::remove_file(root.join("agent-bundle.config.ts")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", root.join("agent-bundle.config.ts")).unwrap();
-    fails_with(&build(root), "AB1001", "agent-bundle.config.ts");
+    fails_with(&build(root), "AB1003", "agent-bundle.config.ts` is not a regular file");
 }
 
 #[test]
@@ -201,4 +201,43 @@ fn build_recursive_survives_one_bundles_failure_of_any_kind() {
         );
     }
     assert!(!temp.path().join("b-broken/artifact").exists());
+}
+
+/// `n` distinct `beforeTool` entries on one handler.
+fn many_entries(n: usize) -> String {
+    let entries: String =
+        (1..=n).map(|i| format!("    {{ handler: './src/guard.ts', tools: ['shell'], timeout: {i} }},\n")).collect();
+    format!("{{ beforeTool: [\n{entries}  ] }}")
+}
+
+#[test]
+fn twenty_thousand_hooks_are_refused_at_once_naming_the_first_past_the_limit() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    write_file(root, "agent-bundle.config.ts", &config(&many_entries(20_000)));
+    write_file(root, "src/guard.ts", "export default async () => ({});\n");
+    let output = build(root);
+    // The entry past the limit: the config's line 3 holds `hooks: { beforeTool: [`, entry i is on line 3 + i.
+    fails_with(&output, "AB4237", &format!("agent-bundle.config.ts:{}:", 3 + 4097));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("20000 hooks, more than the 4096"), "{stderr}");
+    assert_eq!(stderr.matches("error[").count(), 1, "one error, not one per hook: {stderr}");
+    assert!(!root.join("artifact").exists());
+}
+
+#[test]
+fn config_entries_and_routes_together_past_the_limit_are_refused() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    write_file(root, "agent-bundle.config.ts", &config(&many_entries(4095)));
+    write_file(root, "src/guard.ts", "export default async () => ({});\n");
+    for family in ["session/start", "session/end"] {
+        write_file(
+            root,
+            &format!("src/events/{family}.tsx"),
+            "export default async function Route() { return null; }\n",
+        );
+    }
+    let output = build(root);
+    fails_with(&output, "AB4237", "4095 config entries and 2 event routes");
 }

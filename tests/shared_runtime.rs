@@ -296,15 +296,24 @@ fn a_routes_budget_counts_from_the_requests_arrival_not_from_the_servers_start()
     if let Some(rest) = (budget * 5 / 2).checked_sub(up.elapsed()) {
         std::thread::sleep(rest);
     }
-    let live = context(&call(&artifact, PROMPT_WRAPPER, &prompt_envelope("signal"), &dir));
-    assert_eq!(live, "signal aborted at start: false, after 50 ms: false", "{}", server.log());
-    // The budget still holds: a route that outlasts it sees its signal abort. Asked on the socket
-    // itself, since the wrapper stops waiting when the budget is spent.
     let socket = sockets(&dir).remove(0);
     let status = raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n");
     let request = json!({ "protocolVersion": 1, "artifactEpoch": status["runtime"]["artifactEpoch"],
         "event": "prompt/submit", "hostContractRevision": "claude-code@2.1.332", "target": "claude",
         "native": serde_json::from_str::<Value>(&prompt_envelope("outlast")).unwrap() });
+    // Asked on the socket, so that only the server's clock is measured (not the wrapper's start on a
+    // loaded machine): live at the start of the delivery and 50 ms in.
+    let mut signal = request.clone();
+    signal["native"] = serde_json::from_str::<Value>(&prompt_envelope("signal")).unwrap();
+    let live = raw(&socket, format!("{signal}\n").as_bytes());
+    assert_eq!(
+        live["result"]["additionalContext"],
+        "signal aborted at start: false, after 50 ms: false",
+        "{live}: {}",
+        server.log()
+    );
+    // The budget still holds: a route that outlasts it sees its signal abort (on the socket too,
+    // since the wrapper stops waiting when the budget is spent).
     let outlasted = raw(&socket, format!("{request}\n").as_bytes());
     assert_eq!(outlasted["result"]["additionalContext"], "signal aborted: true (TimeoutError)", "{outlasted}");
     // Through the wrapper, a route that outlasts its budget is a timeout, not an answer.
@@ -658,20 +667,40 @@ fn reused_empty_and_garbled_locks_are_stale() {
     require_node();
     let (_guard, artifact) = build_bundle("shared-runtime");
     let me = std::process::id();
-    let locks = [
-        ("a live pid with another start time", json!({ "pid": me, "startTime": "1", "instanceId": "x" }).to_string()),
-        ("pid 1", json!({ "pid": 1, "startTime": "2", "instanceId": "x" }).to_string()),
-        ("a live pid and no start time", json!({ "pid": me }).to_string()),
-        ("an empty lock", String::new()),
-        ("a garbled lock", "{\"pid\": 12".to_string()),
+    let text = |text: String| move |lock: &Path| std::fs::write(lock, &text).unwrap();
+    let live_lock = json!({ "pid": me, "startTime": "1", "instanceId": "x" }).to_string();
+    type MakeLock = Box<dyn Fn(&Path)>;
+    let locks: Vec<(&str, MakeLock)> = vec![
+        ("a live pid with another start time", Box::new(text(live_lock.clone()))),
+        ("pid 1", Box::new(text(json!({ "pid": 1, "startTime": "2", "instanceId": "x" }).to_string()))),
+        ("a live pid and no start time", Box::new(text(json!({ "pid": me }).to_string()))),
+        ("an empty lock", Box::new(text(String::new()))),
+        ("a garbled lock", Box::new(text("{\"pid\": 12".to_string()))),
+        // Not a file: nobody's claim, whatever it holds or points at.
+        (
+            "a lock that is a folder",
+            Box::new(|lock: &Path| {
+                std::fs::create_dir(lock).unwrap();
+                std::fs::write(lock.join("inside"), "x").unwrap();
+            }),
+        ),
+        (
+            "a lock that is a link to a live claim",
+            Box::new(move |lock: &Path| {
+                let elsewhere = lock.with_extension("elsewhere");
+                std::fs::write(&elsewhere, &live_lock).unwrap();
+                std::os::unix::fs::symlink(&elsewhere, lock).unwrap();
+            }),
+        ),
+        ("a dangling link", Box::new(|lock: &Path| std::os::unix::fs::symlink("/nonexistent/lock", lock).unwrap())),
     ];
-    for (what, text) in locks {
+    for (what, make) in locks {
         let temp = tempfile::tempdir().unwrap();
         let dir = runtime_dir(&temp);
         private_dir(&dir);
         let socket = socket_in(&artifact, &dir);
         let lock = socket.with_extension("sock.lock");
-        std::fs::write(&lock, &text).unwrap();
+        make(&lock);
         // No server yet: nothing is coming, so the guard falls back to rendering in its own process at
         // once rather than wait out its budget (5000 ms) for the lock's holder.
         let asked = Instant::now();

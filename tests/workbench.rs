@@ -19,6 +19,17 @@ struct Served {
     token: String,
 }
 
+impl Served {
+    fn child_alive(&self) -> bool {
+        // `try_wait` needs `&mut`; a signal 0 asks the same without reaping.
+        std::process::Command::new("kill")
+            .arg("-0")
+            .arg(self.child.id().to_string())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
+
 impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -27,7 +38,15 @@ impl Drop for Served {
 }
 
 fn serve(root: &std::path::Path) -> Served {
-    let mut child = cli()
+    serve_with(root, &[])
+}
+
+fn serve_with(root: &std::path::Path, env: &[(&str, &std::path::Path)]) -> Served {
+    let mut command = cli();
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let mut child = command
         .args(["agent-bundle", "workbench", "--root"])
         .arg(root)
         .arg("--snapshot-dir")
@@ -204,6 +223,76 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     assert!(state["diagnostics"].as_str().unwrap().contains("error[AB1010]"), "{state}");
     let (status, run) = api(&served, "POST", "/api/run", &body);
     assert_eq!(status, 200, "{run}");
+}
+
+/// Waits until the Workbench's state satisfies `done`, then returns it.
+fn state_until(served: &Served, what: &str, done: &dyn Fn(&Value) -> bool) -> Value {
+    let started = Instant::now();
+    loop {
+        let (_, state) = api(served, "GET", "/api/state", "");
+        if done(&state) {
+            return state;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "{what}: {state}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Issue 23: whatever an edited bundle does to a build (a panic, nesting deep enough to overflow a
+/// parser, a config that is a link to `/dev/zero`), the Workbench shows it, keeps serving the
+/// previous artifact, and builds again once the bundle is sound.
+#[cfg(unix)]
+#[test]
+fn the_workbench_survives_a_crashing_a_stack_deep_and_an_endless_build() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path().join("bundle");
+    copy_tree(std::path::Path::new("testdata/bundles/guards"), &root);
+    let fault = work.path().join("panic-now");
+    let served = serve_with(&root, &[("AGENT_BUNDLE_FAULT_PANIC_WHILE", &fault)]);
+    let state = state_until(&served, "the first build", &|s| s["ok"] == true);
+    let guard = deny_guard_name(&state);
+    let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",
+        "toolInput": { "command": "rm -rf /" }, "toolUseId": "toolu_1" });
+    let body = json!({ "host": "claude", "hook": guard, "input": input }).to_string();
+    let still_runs = |served: &Served| {
+        let (status, run) = api(served, "POST", "/api/run", &body);
+        assert_eq!((status, &run["outcome"]["outcome"]), (200, &json!("deny")), "{run}");
+    };
+
+    // A build that panics, as a bug would.
+    std::fs::write(&fault, "").unwrap();
+    let state = state_until(&served, "the panic was not shown", &|s| s["ok"] == false);
+    assert!(state["diagnostics"].as_str().unwrap().contains("error[AB5006]"), "{state}");
+    still_runs(&served);
+    std::fs::remove_file(&fault).unwrap();
+
+    // A config nested deeper than any parser's stack would hold.
+    let config = root.join("agent-bundle.config.ts");
+    let original = std::fs::read_to_string(&config).unwrap();
+    let deep = format!("{}1{}", "[".repeat(200_000), "]".repeat(200_000));
+    std::fs::write(&config, format!("const deep = {deep};\n{original}")).unwrap();
+    let state = state_until(&served, "the deep config was not shown", &|s| {
+        s["diagnostics"].as_str().is_some_and(|d| d.contains("error[AB1015]"))
+    });
+    assert_eq!(state["ok"], false);
+    still_runs(&served);
+
+    // A config that is a link to an endless device.
+    std::fs::remove_file(&config).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &config).unwrap();
+    let state = state_until(&served, "the endless config was not shown", &|s| {
+        s["diagnostics"].as_str().is_some_and(|d| d.contains("error[AB1003]") && d.contains("not a regular file"))
+    });
+    assert_eq!(state["ok"], false);
+    still_runs(&served);
+
+    // Sound again: built, and served.
+    std::fs::remove_file(&config).unwrap();
+    std::fs::write(&config, &original).unwrap();
+    state_until(&served, "no build after the config was restored", &|s| s["ok"] == true);
+    still_runs(&served);
+    assert!(served.child_alive(), "the Workbench process died");
 }
 
 /// The page in a real headless browser (Debian's Chromium, which `.ci/run` installs, driven by

@@ -262,6 +262,15 @@ const GUARDED_STACK_BYTES: usize = 256 * 1024 * 1024;
 /// failure of any kind leaves the others (and the Workbench) running.
 const FAULT_PANIC_IN: &str = "AGENT_BUNDLE_FAULT_PANIC_IN";
 
+/// Test hook: every build panics while the file this names exists (the Workbench, which rebuilds
+/// for as long as it runs, meets a crashing build and then a sound one).
+const FAULT_PANIC_WHILE: &str = "AGENT_BUNDLE_FAULT_PANIC_WHILE";
+
+fn fault_injected(root: &Utf8Path) -> bool {
+    std::env::var(FAULT_PANIC_IN).is_ok_and(|suffix| !suffix.is_empty() && root.as_str().ends_with(&suffix))
+        || std::env::var_os(FAULT_PANIC_WHILE).is_some_and(|marker| std::path::Path::new(&marker).exists())
+}
+
 /// [`build_with`] for callers that go on after one bundle (`build --recursive`, the Workbench): on a
 /// thread of its own with a large stack, and a panic in it is this bundle's failure (AB5006, nothing
 /// written), never the caller's.
@@ -275,10 +284,8 @@ pub fn build_guarded(
             .name("agent-bundle-build".into())
             .stack_size(GUARDED_STACK_BYTES)
             .spawn_scoped(scope, || {
-                if std::env::var(FAULT_PANIC_IN)
-                    .is_ok_and(|suffix| !suffix.is_empty() && options.root.as_str().ends_with(&suffix))
-                {
-                    panic!("fault injected by {FAULT_PANIC_IN}");
+                if fault_injected(&options.root) {
+                    panic!("fault injected for a test");
                 }
                 build_with(options, disk, on_wait)
             })

@@ -82,7 +82,7 @@ catalogue! {
     NativeSelectorCase = "AB4216", Error, "a native selector differs from one of its host's tool names only in letter case, and matchers are case-sensitive";
     NativeSelectorUnselectedTarget = "AB4212", Error, "a native selector names a host the hook does not target";
     EntryTargetNotSelected = "AB4213", Error, "a hook's target is not among the config's targets";
-    HandlerNotFound = "AB4220", Error, "the handler file does not exist";
+    HandlerNotFound = "AB4220", Error, "the handler file does not exist or is not a regular file";
     HandlerOutsideRoot = "AB4221", Error, "the handler file lies outside the bundle root";
     HandlerUnsupportedExtension = "AB4222", Error, "the handler is not a TypeScript or JavaScript module";
     SelectorUnmapped = "AB4230", Error, "a tool selector has no native matcher on a selected host", original = "<target>.hook.tool.<selector>";
@@ -91,6 +91,7 @@ catalogue! {
     FailClosedUncovered = "AB4234", Error, "a fail-closed prebuilt hook targets a host that has no failure field, so nothing would block";
     SourcesUnfilterable = "AB4235", Error, "a sessionStart hook filters by `sources` on a host that cannot filter by source";
     FailClosedUnblockable = "AB4236", Error, "a fail-closed route targets a host that records no way to block its event";
+    TooManyHooks = "AB4237", Error, "a bundle declares more hooks than agent-bundle builds (4096)";
     HostedToolSelector = "AB4233", Error, "a native selector names a tool that runs on the host's servers and never fires hooks", original = "codex.hook.tool.hosted";
     // Event routes (AB48xx, numbered as in the original).
     DuplicateRoute = "AB4802", Error, "two route modules answer the same family";

@@ -69,6 +69,11 @@ pub use writer::{Conflict, WriteError, WriteOutcome, write_artifact};
 pub trait Disk {
     fn is_file(&self, path: &Utf8Path) -> bool;
     fn is_dir(&self, path: &Utf8Path) -> bool;
+    /// Whether anything is at `path`, following links: also a FIFO, a socket or a device, which
+    /// are neither files nor folders to the build (and are never read).
+    fn exists(&self, path: &Utf8Path) -> bool {
+        self.is_file(path) || self.is_dir(path)
+    }
     /// The path with symlinks resolved, if it exists.
     fn canonicalize(&self, path: &Utf8Path) -> Option<Utf8PathBuf>;
     fn read_to_string(&self, path: &Utf8Path) -> std::io::Result<String>;
@@ -102,6 +107,10 @@ impl Disk for RealDisk {
 
     fn is_dir(&self, path: &Utf8Path) -> bool {
         path.is_dir()
+    }
+
+    fn exists(&self, path: &Utf8Path) -> bool {
+        path.exists()
     }
 
     fn canonicalize(&self, path: &Utf8Path) -> Option<Utf8PathBuf> {

@@ -84,6 +84,11 @@ impl Disk for RecordingDisk<'_> {
         self.inner.is_dir(path)
     }
 
+    fn exists(&self, path: &Utf8Path) -> bool {
+        self.file(path, || Recorded::read_file(path).0);
+        self.inner.exists(path)
+    }
+
     fn canonicalize(&self, path: &Utf8Path) -> Option<Utf8PathBuf> {
         self.inner.canonicalize(path)
     }

@@ -17,7 +17,10 @@ pub fn find_config(root: &Utf8Path, shown_root: &Utf8Path, disk: &dyn Disk) -> R
     }
     let found: Vec<&str> = CONFIG_FILE_NAMES.iter().copied().filter(|name| disk.is_file(&root.join(name))).collect();
     match found.as_slice() {
-        [] => Err(messages::config_not_found(shown_root)),
+        [] => match CONFIG_FILE_NAMES.iter().find(|name| is_special(disk, &root.join(name))) {
+            Some(special) => Err(messages::config_not_regular(&shown_root.join(special))),
+            None => Err(messages::config_not_found(shown_root)),
+        },
         [one] => Ok(root.join(one)),
         several => Err(messages::config_ambiguous(shown_root, several)),
     }
@@ -36,7 +39,18 @@ pub fn find_bundles(root: &Utf8Path, disk: &dyn Disk) -> std::io::Result<Vec<Utf
             || disk.is_file(&dir.join(crate::artifact::MANIFEST_PATH))
     };
     let dirs = disk.walk_dirs(root, &prune)?;
-    Ok(dirs.into_iter().filter(|dir| CONFIG_FILE_NAMES.iter().any(|name| disk.is_file(&dir.join(name)))).collect())
+    Ok(dirs
+        .into_iter()
+        .filter(|dir| {
+            CONFIG_FILE_NAMES.iter().any(|name| disk.is_file(&dir.join(name)) || is_special(disk, &dir.join(name)))
+        })
+        .collect())
+}
+
+/// A FIFO, socket or device (or a link to one) where a file was expected: found, so that it is
+/// reported, and never read.
+fn is_special(disk: &dyn Disk, path: &Utf8Path) -> bool {
+    disk.exists(path) && !disk.is_file(path) && !disk.is_dir(path)
 }
 
 /// Where event routes live, relative to the bundle root.

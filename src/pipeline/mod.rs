@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{self, Diagnostic, Staged, messages};
 use crate::io::Disk;
+use crate::vocabulary::canonical::MAX_HOOKS_PER_BUNDLE;
 use crate::vocabulary::source::SourceFile;
 use config::{Author, PluginConfig};
 use normalise::Normalised;
@@ -170,6 +171,13 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let Staged { value: config, diagnostics } = config::read_config(&source, &root_value);
     loaded.diagnostics.extend(diagnostics);
 
+    if config.hooks.len() > MAX_HOOKS_PER_BUNDLE {
+        // Refused before any is normalised or planned: the size alone is the error.
+        let at = config.hooks.get(MAX_HOOKS_PER_BUNDLE).map(|h| &h.at);
+        loaded.diagnostics.push(messages::too_many_hooks(config.hooks.len(), 0, MAX_HOOKS_PER_BUNDLE, at));
+        loaded.sources.push(source);
+        return finish(loaded);
+    }
     let Staged { value: mut normalised, diagnostics } = normalise::normalise(&config, &canonical_root, disk);
     loaded.diagnostics.extend(diagnostics);
 
@@ -196,6 +204,10 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         loaded.diagnostics.extend(route_diagnostics);
     }
     normalised.hooks.sort_by(|a, b| a.id.cmp(&b.id));
+    if config.hooks.len() + routes.len() > MAX_HOOKS_PER_BUNDLE {
+        loaded.diagnostics.push(messages::too_many_hooks(config.hooks.len(), routes.len(), MAX_HOOKS_PER_BUNDLE, None));
+        normalised.hooks.clear();
+    }
 
     let Staged { value: plans, diagnostics } = plan::plan(&normalised.hooks);
     loaded.diagnostics.extend(diagnostics);

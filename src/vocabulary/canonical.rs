@@ -25,6 +25,12 @@ pub const MAX_TIMEOUT_SECONDS: u32 = 2_147_483;
 /// milliseconds, once, while real tool inputs (whole-file writes, patches) stay far below it.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The most hooks (config entries and event routes together) one bundle may declare. Real plugins
+/// declare tens; a host runs every matching hook on every tool call, so thousands are a generated
+/// config gone wrong. A build of this many hooks takes seconds (time grows linearly in hooks:
+/// `cargo bench --bench scale`), and more are refused before any is planned.
+pub const MAX_HOOKS_PER_BUNDLE: usize = 4096;
+
 /// A config-declared hook event, in the fixed order the original iterates them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum CanonicalEvent {

@@ -249,6 +249,12 @@ export async function serve({ name, version, epoch, routes, root }) {
         const now = readClaim(lock);
         if (now === undefined) return putClaim(lock, true) ? 'taken' : 'changed';
         if (now.ino !== seen.ino || now.text !== seen.text) return 'changed';
+        if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isDirectory()) {
+          // A folder where the lock goes, which no server makes: nobody's. Cleared (in this user's
+          // own folder, under the guard), then claimed like an absent lock.
+          fs.rmSync(lock, { recursive: true, force: true });
+          return putClaim(lock, true) ? 'taken' : 'changed';
+        }
         putClaim(lock, false);
         return 'taken';
       } finally {

@@ -474,6 +474,10 @@ impl Normaliser<'_> {
                     }
                     return None;
                 }
+                if !self.disk.is_file(&absolute) && self.disk.exists(&absolute) {
+                    self.diagnostics.push(messages::handler_not_regular(&path.value, &relative, &path.at));
+                    return None;
+                }
                 if !self.disk.is_file(&absolute) {
                     let similar = self.similar_file(&absolute);
                     self.diagnostics.push(messages::handler_not_found(
