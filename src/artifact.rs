@@ -12,6 +12,17 @@ use crate::vocabulary::digest::sha256_hex;
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
+/// The name and version written into generated files.
+pub fn generator() -> String {
+    format!("agent-bundle {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The version and a fingerprint of this build's own sources: what cache keys use, so a cache is
+/// never shared between two different builds of the compiler.
+pub fn compiler_fingerprint() -> String {
+    format!("{} ({})", generator(), env!("AGENT_BUNDLE_SOURCE_FINGERPRINT"))
+}
+
 pub use crate::hosts::layout::MANIFEST_PATH;
 /// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
 /// and packages shipped whole are recorded. 4: every file's exact mode (`"0640"`), links kept as links,

@@ -78,7 +78,7 @@ pub fn unchanged(
     targets: &[crate::vocabulary::target::Target],
     output: &camino::Utf8Path,
 ) -> bool {
-    fingerprint.generator == crate::pipeline::emit::compiler_fingerprint()
+    fingerprint.generator == crate::artifact::compiler_fingerprint()
         && fingerprint.tables_revision == crate::hosts::tables_revision()
         && fingerprint.root == root.as_str()
         && fingerprint.targets == targets
@@ -263,7 +263,7 @@ pub fn current_state(
         );
     }
     BuildState {
-        generator: crate::pipeline::emit::compiler_fingerprint(),
+        generator: crate::artifact::compiler_fingerprint(),
         tables_revision: crate::hosts::tables_revision(),
         output: output.to_string(),
         hooks: states,

@@ -361,7 +361,7 @@ fn fingerprint(
     let outputs: Vec<String> = emitted.files.keys().cloned().collect();
     let output_dirs = incremental::output_dirs(&report.output, &outputs).unwrap_or_default();
     incremental::Fingerprint {
-        generator: crate::pipeline::emit::compiler_fingerprint(),
+        generator: crate::artifact::compiler_fingerprint(),
         tables_revision: crate::hosts::tables_revision(),
         root: root.to_string(),
         targets: targets.to_vec(),

@@ -63,7 +63,7 @@ pub fn check(root: &Utf8Path, needed: &[(&'static str, Location)], disk: &dyn Di
     let Ok(text) = disk.read_to_string(&root.join("tsconfig.json")) else {
         return vec![messages::types_not_visible(first_importer, &modules, "the bundle has no tsconfig.json")];
     };
-    let Ok(tsconfig) = serde_json::from_str::<serde_json::Value>(&strip_jsonc(&text)) else {
+    let Ok(tsconfig) = serde_json::from_str::<serde_json::Value>(&crate::vocabulary::json::strip_jsonc(&text)) else {
         return vec![messages::types_not_visible(first_importer, &modules, "its tsconfig.json does not parse")];
     };
     let options = &tsconfig["compilerOptions"];
@@ -100,67 +100,9 @@ fn quoted_list(items: &[&str]) -> String {
     items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
 }
 
-/// tsconfig.json is JSON with comments and trailing commas: both removed, strings kept as they are.
-pub fn strip_jsonc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                out.extend(chars.next());
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for next in chars.by_ref() {
-                    if next == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut previous = ' ';
-                for next in chars.by_ref() {
-                    if previous == '*' && next == '/' {
-                        break;
-                    }
-                    previous = next;
-                }
-            }
-            (',', _) => {
-                let rest: String = chars.clone().collect();
-                let next = rest.trim_start().chars().next();
-                if !matches!(next, Some('}') | Some(']')) {
-                    out.push(c);
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tsconfig_comments_and_trailing_commas_are_read() {
-        let text = "{\n  // a comment\n  \"compilerOptions\": { /* x */ \"paths\": { \"a//b\": [\"./c\",], }, },\n}\n";
-        let value: serde_json::Value = serde_json::from_str(&strip_jsonc(text)).unwrap();
-        assert_eq!(value["compilerOptions"]["paths"]["a//b"][0], "./c");
-    }
 
     #[test]
     fn imports_are_found_by_their_quoted_names() {

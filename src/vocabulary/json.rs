@@ -32,11 +32,69 @@ pub fn compact(value: &impl Serialize) -> String {
     to_value(value).to_string()
 }
 
+/// tsconfig.json is JSON with comments and trailing commas: both removed, strings kept as they are.
+pub fn strip_jsonc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if c == '\\' {
+                out.extend(chars.next());
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                for next in chars.by_ref() {
+                    if next == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut previous = ' ';
+                for next in chars.by_ref() {
+                    if previous == '*' && next == '/' {
+                        break;
+                    }
+                    previous = next;
+                }
+            }
+            (',', _) => {
+                // Looked ahead without copying the rest: linear in the text whatever it holds.
+                let next = chars.clone().find(|c| !c.is_whitespace());
+                if !matches!(next, Some('}') | Some(']')) {
+                    out.push(c);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn keys_come_out_sorted_at_every_level() {
         let value = serde_json::json!({ "b": 1, "a": { "d": [ { "f": 1, "e": 2 } ], "c": 3 } });
         assert_eq!(super::compact(&value), r#"{"a":{"c":3,"d":[{"e":2,"f":1}]},"b":1}"#);
+    }
+
+    #[test]
+    fn tsconfig_comments_and_trailing_commas_are_read() {
+        let text = "{\n  // a comment\n  \"compilerOptions\": { /* x */ \"paths\": { \"a//b\": [\"./c\",], }, },\n}\n";
+        let value: serde_json::Value = serde_json::from_str(&super::strip_jsonc(text)).unwrap();
+        assert_eq!(value["compilerOptions"]["paths"]["a//b"][0], "./c");
     }
 }

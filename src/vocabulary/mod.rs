@@ -7,6 +7,7 @@ pub mod digest;
 pub mod family;
 pub mod hook_event;
 pub mod json;
+pub mod native_name;
 pub mod nesting;
 pub(crate) mod npm;
 pub mod source;

@@ -22,7 +22,7 @@ use crate::vocabulary::source::{SourceFile, Span};
 const KIND: &str = "bundles";
 
 pub(super) fn key(handler: &str, external: &[String]) -> String {
-    let compiler = crate::pipeline::emit::compiler_fingerprint();
+    let compiler = crate::artifact::compiler_fingerprint();
     sha256_hex(format!("{compiler}\0{NODE_TARGET}\0{handler}\0{}", external.join("\0")).as_bytes())
 }
 

@@ -31,6 +31,7 @@ pub use ship::SHIPPED_DIR;
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::CacheStore;
 use crate::io::stamp::InputSet;
+use crate::pipeline::normalise::ExternalPackage;
 use crate::vocabulary::source::{Location, SourceFile};
 
 /// Extensions of the files the bundler takes as modules (and reads as text).
@@ -48,14 +49,6 @@ pub use crate::hosts::layout::HANDLERS_DIR;
 #[derive(Clone, Debug)]
 pub struct HandlerEntry {
     pub path: String,
-    pub declared_at: Location,
-}
-
-/// A package the config asks to ship whole instead of bundling (`bundle.external`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct ExternalPackage {
-    pub name: String,
-    #[serde(skip)]
     pub declared_at: Location,
 }
 

@@ -266,7 +266,7 @@ fn node_modules_prefixes(module: &Utf8Path) -> Vec<Utf8PathBuf> {
 
 /// JSON with comments and trailing commas, as tsconfig files are written.
 fn parse_jsonc(text: &str) -> Option<serde_json::Value> {
-    serde_json::from_str(&crate::pipeline::types::strip_jsonc(text)).ok()
+    serde_json::from_str(&crate::vocabulary::json::strip_jsonc(text)).ok()
 }
 
 #[cfg(test)]

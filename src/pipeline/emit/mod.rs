@@ -16,7 +16,7 @@ pub use wrapper::{RUNTIME_PATH, RUNTIME_SOURCE, contract, starts_child_processes
 
 use crate::artifact::{
     ArtifactFile, ArtifactManifest, IndexRow, MANIFEST_PATH, MANIFEST_SCHEMA, ManifestHost, ManifestPlugin,
-    file_records, manifest_bytes,
+    file_records, generator, manifest_bytes,
 };
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
@@ -31,17 +31,6 @@ use crate::pipeline::plan::Delivery;
 use crate::vocabulary::source::SourceFile;
 use crate::vocabulary::target::Target;
 use assembly::{Assembly, Producer};
-
-/// The name and version written into generated files.
-pub fn generator() -> String {
-    format!("agent-bundle {}", env!("CARGO_PKG_VERSION"))
-}
-
-/// The version and a fingerprint of this build's own sources: what cache keys use, so a cache is
-/// never shared between two different builds of the compiler.
-pub fn compiler_fingerprint() -> String {
-    format!("{} ({})", generator(), env!("AGENT_BUNDLE_SOURCE_FINGERPRINT"))
-}
 
 /// A built artifact, in memory.
 #[derive(Debug)]

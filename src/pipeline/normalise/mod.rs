@@ -18,9 +18,9 @@ use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
-use crate::pipeline::plan;
 use crate::vocabulary::canonical::{CanonicalEvent, Selector};
 use crate::vocabulary::hook_event::HookEvent;
+use crate::vocabulary::native_name;
 use crate::vocabulary::source::Location;
 use crate::vocabulary::target::Target;
 
@@ -159,6 +159,14 @@ pub struct Payload {
     pub declared_at: Location,
 }
 
+/// A package the config asks to ship whole instead of bundling (`bundle.external`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ExternalPackage {
+    pub name: String,
+    #[serde(skip)]
+    pub declared_at: Location,
+}
+
 /// The whole bundle after normalisation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -170,7 +178,7 @@ pub struct Normalised {
     pub payloads: Vec<Payload>,
     /// Packages shipped whole instead of bundled (`bundle.external`), sorted by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub external: Vec<crate::pipeline::bundle::ExternalPackage>,
+    pub external: Vec<ExternalPackage>,
     /// `bundle.keepOutsideLinks`: a package's symlinks that lead outside ship as links.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub keep_outside_links: bool,
@@ -244,17 +252,14 @@ impl Normaliser<'_> {
     }
 
     /// `bundle.external`: npm package names (`pkg`, `@scope/pkg`), each once.
-    fn external(&mut self, names: &[Spanned<String>]) -> Vec<crate::pipeline::bundle::ExternalPackage> {
-        let mut external: Vec<crate::pipeline::bundle::ExternalPackage> = Vec::new();
+    fn external(&mut self, names: &[Spanned<String>]) -> Vec<ExternalPackage> {
+        let mut external: Vec<ExternalPackage> = Vec::new();
         for name in names {
             let value = name.value.trim();
             if !is_package_name(value) {
                 self.diagnostics.push(messages::invalid_external(value, &name.at));
             } else if !external.iter().any(|e| e.name == value) {
-                external.push(crate::pipeline::bundle::ExternalPackage {
-                    name: value.to_string(),
-                    declared_at: name.at.clone(),
-                });
+                external.push(ExternalPackage { name: value.to_string(), declared_at: name.at.clone() });
             }
         }
         external.sort_by(|a, b| a.name.cmp(&b.name));
@@ -569,9 +574,9 @@ impl Normaliser<'_> {
                 self.diagnostics.push(messages::native_selector_unselected_target(target, hook_targets, &tool.at));
                 continue;
             }
-            let refused = plan::regex_characters(name);
+            let refused = native_name::regex_characters(name);
             if !refused.is_empty() {
-                let meant = plan::meant_names(name);
+                let meant = native_name::meant_names(name);
                 self.diagnostics.push(messages::native_selector_regex(target, name, &refused, &meant, &tool.at));
                 continue;
             }
@@ -591,7 +596,7 @@ impl Normaliser<'_> {
                 ));
                 continue;
             }
-            if plan::only_wildcard(name) {
+            if native_name::only_wildcard(name) {
                 only_wildcards.push((target, name, &tool.at));
             }
             native.insert(NativeSelector { target, name: name.to_string() });

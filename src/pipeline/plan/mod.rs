@@ -9,9 +9,7 @@ mod matcher;
 
 use serde::Serialize;
 
-pub use matcher::{
-    NamePart, meant_names, name_parts, native_alternative, only_wildcard, regex_characters, render_matcher,
-};
+pub use matcher::{native_alternative, render_matcher};
 
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;

@@ -110,7 +110,7 @@ pub fn write_types(root: &camino::Utf8Path, check: bool) -> Result<Written, Stri
 
 /// The tsconfig with the keys the declarations need, or `None` when it has them all already.
 fn merged_tsconfig(text: &str) -> Result<Option<String>, String> {
-    let stripped = crate::pipeline::types::strip_jsonc(text);
+    let stripped = crate::vocabulary::json::strip_jsonc(text);
     let mut value: serde_json::Value = serde_json::from_str(&stripped).map_err(|e| {
         format!("tsconfig.json does not parse ({e}); fix it, then run `cargo agent-bundle types` again")
     })?;
