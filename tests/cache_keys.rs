@@ -8,6 +8,7 @@ mod common;
 use std::path::Path;
 
 use agent_bundle::build::{BuildOptions, BuildReport, build};
+use agent_bundle::io::stamp::Recorded;
 use agent_bundle::io::{Disk, RealDisk};
 use camino::{Utf8Path, Utf8PathBuf};
 use common::{utf8, write_file};
@@ -143,6 +144,18 @@ impl Disk for SavesDuringTheBuild<'_> {
     }
     fn read(&self, path: &Utf8Path) -> std::io::Result<Vec<u8>> {
         RealDisk.read(path)
+    }
+    fn read_recorded(&self, path: &Utf8Path) -> (Recorded, Option<Vec<u8>>) {
+        RealDisk.read_recorded(path)
+    }
+    fn read_recorded_with_mode(&self, path: &Utf8Path) -> (Recorded, Option<(Vec<u8>, u32)>) {
+        RealDisk.read_recorded_with_mode(path)
+    }
+    fn record_link(&self, path: &Utf8Path) -> Recorded {
+        RealDisk.record_link(path)
+    }
+    fn record_dir(&self, path: &Utf8Path) -> Recorded {
+        RealDisk.record_dir(path)
     }
     fn walk_tree(
         &self,

@@ -120,6 +120,12 @@ fn context(run: &Run) -> String {
     answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap().to_string()
 }
 
+/// One raw request on a socket, and the reply line; `None` when nothing listens there (yet).
+fn try_raw(socket: &Path, bytes: &[u8]) -> Option<Value> {
+    UnixStream::connect(socket).ok()?;
+    Some(raw(socket, bytes))
+}
+
 /// One raw request on a socket, and the reply line.
 fn raw(socket: &Path, bytes: &[u8]) -> Value {
     let mut stream = UnixStream::connect(socket).unwrap();
@@ -711,8 +717,8 @@ fn reused_empty_and_garbled_locks_are_stale() {
         let server = Server::start(&artifact, &dir);
         let pid = server.child.id();
         eventually(&format!("the server owning the endpoint beside {what}"), || {
-            socket.exists()
-                && raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")["runtime"]["pid"] == json!(pid)
+            try_raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n")
+                .is_some_and(|status| status["runtime"]["pid"] == json!(pid))
         });
         assert!(!server.log().contains("standing by"), "{what}: {}", server.log());
         let held: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();

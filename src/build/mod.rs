@@ -11,6 +11,7 @@ use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
 use crate::diagnostic::{self, Diagnostic, Obstruction, messages};
 use crate::io::{CacheStore, Conflict, Disk, WriteError, WriteOutcome, write_artifact};
 use crate::pipeline::Loaded;
+use crate::pipeline::bundle;
 use crate::pipeline::emit::{self, Emitted};
 use crate::vocabulary::target::Target;
 use incremental::Explanation;
@@ -203,10 +204,13 @@ pub fn build_with(
         .filter(|t| crate::hosts::table(*t).has_hooks())
         .collect();
     let canonical_root = canonical_root.unwrap_or_else(|| options.root.clone());
-    let crate::diagnostic::Staged { value: emit::Emission { emitted, sources }, diagnostics } =
-        emit::emit(&bundle, &canonical_root, &report.hosts, &canonical_output, &recording, cache.as_ref());
+    let crate::diagnostic::Staged { value: mut bundled, diagnostics } =
+        bundle::bundle(&bundle, &canonical_root, &report.hosts, &recording, cache.as_ref());
     loaded.diagnostics.extend(diagnostics);
-    loaded.sources.extend(sources);
+    loaded.sources.append(&mut bundled.sources);
+    let crate::diagnostic::Staged { value: emitted, diagnostics } =
+        emit::emit(&bundle, bundled, &canonical_root, &report.hosts, &canonical_output, &recording);
+    loaded.diagnostics.extend(diagnostics);
     if let Some(emitted) = emitted {
         let previous = previous_hashes(&report.output, &emitted.files, disk);
         match write_artifact(&report.output, &emitted.files, MANIFEST_PATH, &previous, on_wait) {

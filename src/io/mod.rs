@@ -94,6 +94,15 @@ pub trait Disk {
     /// Every folder under `dir` (itself included) that `prune` does not cut off, sorted; `prune`
     /// sees each folder and decides whether to skip it and everything below.
     fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>>;
+    /// A file's bytes (a regular file's only), with the record of what was read for the build's
+    /// inputs: stamped before it is read, so a write racing the read shows.
+    fn read_recorded(&self, path: &Utf8Path) -> (stamp::Recorded, Option<Vec<u8>>);
+    /// [`Disk::read_recorded`] with the file's permission bits, from the same `stat` as the stamp.
+    fn read_recorded_with_mode(&self, path: &Utf8Path) -> (stamp::Recorded, Option<(Vec<u8>, u32)>);
+    /// The record of a symbolic link itself (its target as written), for a link shipped as a link.
+    fn record_link(&self, path: &Utf8Path) -> stamp::Recorded;
+    /// The record of a folder's listing.
+    fn record_dir(&self, path: &Utf8Path) -> stamp::Recorded;
 }
 
 /// The real file system.
@@ -184,6 +193,22 @@ impl Disk for RealDisk {
             }
         }
         Ok(dirs)
+    }
+
+    fn read_recorded(&self, path: &Utf8Path) -> (stamp::Recorded, Option<Vec<u8>>) {
+        stamp::Recorded::read_file(path)
+    }
+
+    fn read_recorded_with_mode(&self, path: &Utf8Path) -> (stamp::Recorded, Option<(Vec<u8>, u32)>) {
+        stamp::Recorded::read_file_with_mode(path)
+    }
+
+    fn record_link(&self, path: &Utf8Path) -> stamp::Recorded {
+        stamp::Recorded::read_link(path)
+    }
+
+    fn record_dir(&self, path: &Utf8Path) -> stamp::Recorded {
+        stamp::Recorded::read_dir(path)
     }
 }
 

@@ -144,6 +144,23 @@ impl Disk for RecordingDisk<'_> {
         self.inner.walk_files(dir)
     }
 
+    // What these read is recorded by their callers, into the build's inputs.
+    fn read_recorded(&self, path: &Utf8Path) -> (Recorded, Option<Vec<u8>>) {
+        self.inner.read_recorded(path)
+    }
+
+    fn read_recorded_with_mode(&self, path: &Utf8Path) -> (Recorded, Option<(Vec<u8>, u32)>) {
+        self.inner.read_recorded_with_mode(path)
+    }
+
+    fn record_link(&self, path: &Utf8Path) -> Recorded {
+        self.inner.record_link(path)
+    }
+
+    fn record_dir(&self, path: &Utf8Path) -> Recorded {
+        self.inner.record_dir(path)
+    }
+
     fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>> {
         let dirs = self.inner.walk_dirs(dir, prune)?;
         for folder in &dirs {

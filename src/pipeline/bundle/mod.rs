@@ -28,11 +28,15 @@ use camino::{Utf8Path, Utf8PathBuf};
 
 pub use ship::SHIPPED_DIR;
 
-use crate::diagnostic::{Diagnostic, messages};
+use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::io::CacheStore;
-use crate::io::stamp::InputSet;
+use crate::io::stamp::{InputSet, Recorded};
+use crate::io::{Disk, lexical_join};
+use crate::pipeline::Bundle;
 use crate::pipeline::normalise::ExternalPackage;
+use crate::pipeline::normalise::Handler;
 use crate::vocabulary::source::{Location, SourceFile};
+use crate::vocabulary::target::Target;
 
 /// Extensions of the files the bundler takes as modules (and reads as text).
 const MODULE_EXTENSIONS: &[&str] = &["js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "json"];
@@ -81,15 +85,20 @@ pub struct BundleStats {
     pub corrupt: usize,
 }
 
-/// The bundle stage's result: every handler bundled (or the diagnostics that say why not).
+/// The bundle stage's result: what every hook runs. Each handler module bundled (or the
+/// diagnostics that say why not), each prebuilt handler as it was read, packages shipped whole.
 #[derive(Debug, Default)]
 pub struct Bundled {
     /// By handler path.
     pub handlers: BTreeMap<String, BundledHandler>,
+    /// Prebuilt handlers (root-relative path), as read for the build's inputs.
+    pub prebuilt: BTreeMap<String, Recorded>,
+    /// Whether the stage reported an error: then not every hook has what it runs, and nothing is
+    /// emitted.
+    pub failed: bool,
     /// Packages shipped whole, with their files (artifact path → bytes and mode).
     pub shipped: ship::Shipped,
     pub stats: BundleStats,
-    pub diagnostics: Vec<Diagnostic>,
     /// The sources diagnostics point into.
     pub sources: Vec<SourceFile>,
 }
@@ -103,14 +112,58 @@ pub fn bundle_path(handler: &str, all: &[HandlerEntry]) -> String {
     format!("{HANDLERS_DIR}/{name}.mjs")
 }
 
+/// The bundle stage: what every hook that reaches one of `hosts` runs. Its handler module bundled,
+/// or its prebuilt handler read (and found); packages the config ships whole, shipped. `root` is
+/// the canonical bundle root.
+pub fn bundle(
+    bundle: &Bundle,
+    root: &Utf8Path,
+    hosts: &[Target],
+    disk: &dyn Disk,
+    cache: Option<&CacheStore>,
+) -> Staged<Bundled> {
+    let mut diagnostics = Vec::new();
+    // In document order (canonical event, then id), so each module is declared where it first is.
+    let mut hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
+    hooks.sort_by(|a, b| (a.event, &a.id).cmp(&(b.event, &b.id)));
+    let mut modules: Vec<HandlerEntry> = Vec::new();
+    let mut prebuilt = BTreeMap::new();
+    for hook in hooks {
+        if crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts).is_empty() {
+            continue;
+        }
+        match &hook.handler {
+            Handler::Module { path } if !modules.iter().any(|m| &m.path == path) => {
+                modules.push(HandlerEntry { path: path.clone(), declared_at: hook.declared_at.clone() })
+            }
+            Handler::Prebuilt { path, .. } if !prebuilt.contains_key(path) => {
+                let absolute = lexical_join(root, path);
+                if !disk.is_file(&absolute) {
+                    diagnostics.push(messages::prebuilt_missing_at_build(path, &hook.declared_at));
+                    continue;
+                }
+                prebuilt.insert(path.clone(), disk.read_recorded(&absolute).0);
+            }
+            _ => {}
+        }
+    }
+    let normalised = &bundle.normalised;
+    let mut bundled =
+        bundle_handlers(root, &modules, &normalised.external, normalised.keep_outside_links, cache, &mut diagnostics);
+    bundled.prebuilt = prebuilt;
+    bundled.failed = diagnostics.iter().any(Diagnostic::is_error);
+    Staged { value: bundled, diagnostics }
+}
+
 /// Bundles every handler of a bundle rooted at `root` (canonical), and ships `external` packages
 /// (`keep_outside_links`: `bundle.keepOutsideLinks`).
-pub fn bundle_handlers(
+fn bundle_handlers(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
     external: &[ExternalPackage],
     keep_outside_links: bool,
     cache: Option<&CacheStore>,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Bundled {
     let mut out = Bundled::default();
     let external_names: Vec<String> = external.iter().map(|e| e.name.clone()).collect();
@@ -120,7 +173,7 @@ pub fn bundle_handlers(
         match cache.map(|store| cache::lookup(store, &key, root)) {
             Some(cache::Found::Fresh(entry)) => {
                 out.stats.cached += 1;
-                out.diagnostics.extend(entry.warnings());
+                diagnostics.extend(entry.warnings());
                 out.sources.extend(entry.sources());
                 out.handlers.insert(handler.path.clone(), entry.into_bundled(bundle_path(&handler.path, handlers)));
                 continue;
@@ -148,13 +201,13 @@ pub fn bundle_handlers(
         let mut run = run;
         let found = findings::judge(root, handler, &mut run, &external_names);
         let errors = found.diagnostics.iter().any(Diagnostic::is_error);
-        out.diagnostics.extend(found.diagnostics.iter().cloned());
+        diagnostics.extend(found.diagnostics.iter().cloned());
         out.sources.extend(found.sources.iter().cloned());
         let Some(chunk) = run.chunk.as_ref().filter(|_| !errors) else {
             // A bundler failure every finding above missed is still a failure of this handler, never
             // a handler without a bundle.
             if !errors {
-                out.diagnostics.push(messages::bundler_error(
+                diagnostics.push(messages::bundler_error(
                     "the bundler produced no bundle and reported nothing a finding explains",
                     Some(&handler.declared_at),
                 ));
@@ -173,9 +226,9 @@ pub fn bundle_handlers(
     }
 
     if !external.is_empty() {
-        let (shipped, diagnostics) = ship::ship(root, external, &out.handlers, keep_outside_links);
+        let (shipped, found) = ship::ship(root, external, &out.handlers, keep_outside_links);
         out.shipped = shipped;
-        out.diagnostics.extend(diagnostics);
+        diagnostics.extend(found);
     }
     out
 }

@@ -2,10 +2,16 @@
 //! host tables (`documentFormat`, `manifestPointsToDocument`); key order is sorted by serde_json's
 //! map, events and groups follow the canonical event order and hook ids, so bytes are stable.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
-use crate::hosts::{DocumentFormat, HookSurface};
+use super::assembly::{Assembly, Producer};
+use crate::artifact::{ArtifactFile, ManifestHost};
+use crate::hosts::layout::{self, Role};
+use crate::hosts::{self, DocumentFormat, HookSurface};
 use crate::pipeline::PluginInfo;
+use crate::vocabulary::target::Target;
 
 /// One command a host runs for one hook.
 pub struct DocumentEntry {
@@ -118,6 +124,38 @@ pub fn read_hook_document(surface: &HookSurface, document: &Value) -> Vec<Writte
     found
 }
 
+/// Places each host's hook document (of its `entries`) and plugin manifest, and returns what the
+/// artifact manifest records of each host (`mcp_documents`: the hosts that start the shared runtime).
+pub(super) fn place(
+    files: &mut Assembly,
+    plugin: &PluginInfo,
+    entries: &BTreeMap<Target, Vec<DocumentEntry>>,
+    mcp_documents: &BTreeMap<Target, String>,
+) -> BTreeMap<Target, ManifestHost> {
+    let mut placed = BTreeMap::new();
+    for (target, entries) in entries {
+        let table = hosts::table(*target);
+        let surface = table.hooks.as_ref().expect("built hosts have hooks");
+        let paths = layout::layout().host(*target).expect("built hosts have hooks");
+        let host_file = |role| Producer::HostFile { target: *target, role };
+        let document = ArtifactFile::new(super::json_bytes(&hook_document(surface, entries)));
+        files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
+        let manifest = ArtifactFile::new(super::json_bytes(&plugin_manifest(surface, plugin)));
+        files.add(paths.manifest.to_string(), manifest, host_file(Role::PluginManifest));
+        placed.insert(
+            *target,
+            ManifestHost {
+                revision: table.revision.clone(),
+                table_digest: hosts::table_digest(*target),
+                manifest: paths.manifest.to_string(),
+                document: paths.document.to_string(),
+                mcp_document: mcp_documents.get(target).cloned(),
+            },
+        );
+    }
+    placed
+}
+
 /// The plugin manifest of one host.
 pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
     let mut manifest = json!({ "name": plugin.name });
@@ -142,8 +180,6 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hosts;
-    use crate::vocabulary::target::Target;
 
     fn entry(timeout_seconds: Option<u32>) -> DocumentEntry {
         DocumentEntry {

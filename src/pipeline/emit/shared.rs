@@ -2,10 +2,17 @@
 //! MCP server, the generated server (the embedded `server.mjs`, plus an entry naming the artifact's
 //! epoch and every shared route's per-host contract), and each such host's MCP document.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
+use super::assembly::{Assembly, Producer};
+use crate::artifact::ArtifactFile;
 use crate::hosts::McpServerDocument;
+use crate::hosts::layout::{self, Role};
+use crate::pipeline::PluginInfo;
 use crate::vocabulary::digest::Sha256Hex;
+use crate::vocabulary::target::Target;
 
 /// The server's code, embedded in the binary.
 pub const SERVER_SOURCE: &str = include_str!("server.mjs");
@@ -89,4 +96,35 @@ pub fn mcp_document(plugin: &str, document: &McpServerDocument) -> Value {
             }
         }
     })
+}
+
+/// Places the shared runtime when a route renders in it: the server, its entry (naming `epoch` and
+/// every shared route's contracts), and the MCP document of each host in `hosts` that starts it.
+/// Returns each such host's MCP document path.
+pub(super) fn place(
+    files: &mut Assembly,
+    plugin: &PluginInfo,
+    epoch: &str,
+    routes: &[SharedRoute],
+    hosts: &[Target],
+) -> BTreeMap<Target, String> {
+    let version = plugin.version.as_deref().unwrap_or("0.0.0");
+    let server = ArtifactFile::new(SERVER_SOURCE.as_bytes().to_vec());
+    files.add(SERVER_PATH.to_string(), server, Producer::SharedServer);
+    let entry = server_entry(&plugin.name, version, epoch, routes, &crate::artifact::generator());
+    files.add(entry_path(&plugin.name), ArtifactFile::new(entry.into_bytes()), Producer::SharedServer);
+    let mut documents = BTreeMap::new();
+    for target in hosts {
+        let surface = crate::hosts::table(*target).hooks.as_ref().expect("built hosts have hooks");
+        let document = surface.mcp_server.supported().expect("shared deliveries only where a server is hosted");
+        let path = layout::layout().host(*target).and_then(|paths| paths.mcp_document).expect("a hosted server");
+        let bytes = super::json_bytes(&mcp_document(&plugin.name, document));
+        files.add(
+            path.to_string(),
+            ArtifactFile::new(bytes),
+            Producer::HostFile { target: *target, role: Role::McpDocument },
+        );
+        documents.insert(*target, path.to_string());
+    }
+    documents
 }

@@ -1,0 +1,184 @@
+//! Placing the hooks: per hook and host it reaches, its wrapper (and, on a host with a folder of its
+//! own, the copy of its bundle that folder's wrappers import), its row of the manifest's index and
+//! its entry of the host's hook document. What a hook was built from and produced is kept for the
+//! build state (`--explain`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::artifact::{ArtifactFile, IndexRow, generator};
+use crate::hosts;
+use crate::hosts::layout;
+use crate::io::lexical_join;
+use crate::io::stamp::InputSet;
+use crate::pipeline::Bundle;
+use crate::pipeline::bundle::Bundled;
+use crate::pipeline::normalise::{Handler, Hook};
+use crate::pipeline::plan::Delivery;
+use crate::vocabulary::target::Target;
+
+use super::assembly::{Assembly, Producer};
+use super::documents::DocumentEntry;
+use super::relative_specifier;
+use super::shared::{self, SharedRoute};
+use super::wrapper::{contract, starts_child_processes, wrapper_source};
+
+/// What placing the hooks decided, besides the files it added.
+#[derive(Default)]
+pub(super) struct PlacedHooks {
+    /// One row per hook and host, in the order placed.
+    pub index: Vec<IndexRow>,
+    /// Per hook id, what it was built from, with a digest of each.
+    pub inputs: BTreeMap<String, BTreeMap<String, String>>,
+    /// Per hook id, the artifact files its build produced besides its wrappers.
+    pub products: BTreeMap<String, Vec<String>>,
+    /// Per host, its hook document's entries, in canonical event, then id, order.
+    pub entries: BTreeMap<Target, Vec<DocumentEntry>>,
+    /// The routes the shared runtime serves, each with its contract per host.
+    pub shared_routes: Vec<SharedRoute>,
+    /// The hosts whose plugin carries the shared runtime's MCP server.
+    pub shared_hosts: Vec<Target>,
+    /// The host folders that got bundle copies: each also gets the runtime and the shipped packages.
+    pub folders: BTreeSet<String>,
+}
+
+/// Places every hook of `bundle` on the `hosts` it reaches. `epoch` is the shared runtime's, when
+/// a route renders in it; prebuilt handlers' reads go into `read`.
+pub(super) fn place(
+    files: &mut Assembly,
+    bundle: &Bundle,
+    bundled: &Bundled,
+    hosts: &[Target],
+    epoch: Option<&str>,
+    root: &camino::Utf8Path,
+    read: &mut InputSet,
+) -> PlacedHooks {
+    let mut placed =
+        PlacedHooks { entries: hosts.iter().map(|t| (*t, Vec::new())).collect(), ..PlacedHooks::default() };
+    for hook in in_document_order(bundle) {
+        for (target, delivery) in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts) {
+            let Delivery::Native { native_event, matcher, timeout_seconds, fail_closed, command, .. } = delivery else {
+                continue;
+            };
+            match &hook.handler {
+                Handler::Module { path } => {
+                    place_module_hook(files, &mut placed, bundle, bundled, hook, path, target, delivery, epoch)
+                }
+                Handler::Prebuilt { path, .. } => {
+                    let recorded = bundled.prebuilt.get(path).expect("the bundle stage read every prebuilt handler");
+                    placed.inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), recorded.sha256.clone())]));
+                    read.files.insert(lexical_join(root, path).to_string(), recorded.clone());
+                }
+            }
+            placed.entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
+                native_event: native_event.clone(),
+                matcher: matcher.clone(),
+                timeout_seconds: *timeout_seconds,
+                fail_closed_entry: fail_closed.as_ref().and_then(|how| how.entry.clone()),
+                command: command.clone(),
+            });
+        }
+    }
+    placed
+}
+
+/// The hooks in the order hook documents list them: canonical event, then id.
+fn in_document_order(bundle: &Bundle) -> Vec<&Hook> {
+    let mut hooks: Vec<&Hook> = bundle.normalised.hooks.iter().collect();
+    hooks.sort_by(|a, b| (a.event, &a.id).cmp(&(b.event, &b.id)));
+    hooks
+}
+
+/// One hook with a handler module, on one host: its wrapper, the bundle copy it imports where the host
+/// has a folder of its own, its index row, and its contract for the shared runtime when it renders
+/// there.
+#[allow(clippy::too_many_arguments)]
+fn place_module_hook(
+    files: &mut Assembly,
+    placed: &mut PlacedHooks,
+    bundle: &Bundle,
+    bundled: &Bundled,
+    hook: &Hook,
+    path: &str,
+    target: Target,
+    delivery: &Delivery,
+    epoch: Option<&str>,
+) {
+    let Delivery::Native {
+        native_event,
+        matcher,
+        timeout_seconds,
+        effective_timeout_seconds,
+        fail_closed,
+        wrapper,
+        shared,
+        route_budget,
+        ..
+    } = delivery
+    else {
+        return;
+    };
+    let table = hosts::table(target);
+    let file = wrapper.clone().expect("a handler module has a wrapper");
+    let mapping = table.mapping(hook.event).expect("planned events are supported");
+    let handler = &bundled.handlers[path];
+    let fallback = hook.shared.as_ref().is_some_and(|s| s.fallback);
+    let shared_facts = (*shared).then(|| (epoch.expect("an epoch when routes share"), fallback));
+    let contract = contract(hook, table, mapping, delivery, starts_child_processes(&handler.code), shared_facts);
+    if *shared && let Some(family) = hook.event.route() {
+        let position = placed.shared_routes.iter().position(|r| r.family == family.name);
+        let route = match position {
+            Some(index) => &mut placed.shared_routes[index],
+            None => {
+                placed.shared_routes.push(SharedRoute {
+                    family: family.name,
+                    handler: relative_specifier(&shared::entry_path(&bundle.plugin.name), &handler.path),
+                    contracts: Vec::new(),
+                });
+                placed.shared_routes.last_mut().expect("just pushed")
+            }
+        };
+        route.contracts.push((target.name().to_string(), contract.clone()));
+        if !placed.shared_hosts.contains(&target) {
+            placed.shared_hosts.push(target);
+        }
+    }
+    // A host with a folder of its own gets its own copy of the bundle (and of the runtime): its
+    // plugin is that folder, installed without the rest.
+    let bundle_of = || Producer::Bundle { handler: path.to_string() };
+    let folder = layout::layout().host(target).and_then(|paths| paths.folder);
+    let bundle_path = match folder {
+        Some(folder) => {
+            let copy = format!("{folder}/{}", handler.path);
+            files.add(copy.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()), bundle_of());
+            files.add(format!("{copy}.map"), ArtifactFile::new(handler.map.as_bytes().to_vec()), bundle_of());
+            placed.folders.insert(folder.to_string());
+            copy
+        }
+        None => handler.path.clone(),
+    };
+    let specifier = relative_specifier(&file, &bundle_path);
+    let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
+    let producer = Producer::Wrapper { hook: hook.name.clone(), target };
+    files.add(file.clone(), ArtifactFile::new(source.into_bytes()), producer);
+    placed.index.push(IndexRow {
+        host: target,
+        id: hook.id.clone(),
+        name: hook.name.clone(),
+        event: hook.event,
+        native_event: native_event.clone(),
+        matcher: matcher.clone(),
+        timeout: *timeout_seconds,
+        effective_timeout: *effective_timeout_seconds,
+        fail_closed: fail_closed.is_some(),
+        path: file,
+        shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
+        route_budget_ms: route_budget.map(|budget| budget.ms),
+    });
+    placed.inputs.insert(hook.id.clone(), handler.summary.clone());
+    let products = placed.products.entry(hook.id.clone()).or_default();
+    for product in [handler.path.clone(), handler.map_path(), bundle_path.clone(), format!("{bundle_path}.map")] {
+        if !products.contains(&product) {
+            products.push(product);
+        }
+    }
+}
