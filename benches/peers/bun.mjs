@@ -7,7 +7,8 @@ await timeBuilds('bun', process.argv.slice(2), async ({ entries, outdir }) => {
     outdir,
     target: 'node',
     format: 'esm',
-    // Map files beside the outputs, no comment pointing at them.
+    // Map files beside the outputs, no comment pointing at them (Bun has no option to leave the
+    // sources out of them). Bun's `node` target names no version.
     sourcemap: 'external',
     splitting: false,
     minify: false,

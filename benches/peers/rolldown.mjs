@@ -16,6 +16,9 @@ await timeBuilds('rolldown', process.argv.slice(2), ({ entries, outdir }) =>
       sourcemap: 'hidden',
       sourcemapExcludeSources: true,
       minify: 'dce-only',
+      // Code splitting stays on: rolldown refuses `codeSplitting: false` for several inputs, so a
+      // per-bundle build puts the shared module in a chunk of its own (agent-bundle, one input per
+      // bundler, turns it off).
     },
   }),
 );
