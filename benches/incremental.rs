@@ -16,11 +16,12 @@ use std::time::Instant;
 
 use agent_bundle::build::{BuildOptions, build_many};
 use agent_bundle::io::RealDisk;
-use agent_bundle::vocabulary::digest::sha256_hex;
 use camino::Utf8PathBuf;
+use support::{bundle_roots, generate, io_floor, replace, stat_floor};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+mod support;
 
 // The allocator `cargo agent-bundle` runs with.
 #[global_allocator]
@@ -145,68 +146,6 @@ fn esbuild_one_process(repo: &Path, hooks: usize) -> f64 {
     ms
 }
 
-/// Milliseconds to stat every input once: what a no-op build must at least do.
-fn stat_floor(repo: &Path) -> f64 {
-    let files: Vec<PathBuf> = walkdir::WalkDir::new(repo)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "ts"))
-        .map(|e| e.into_path())
-        .collect();
-    let started = Instant::now();
-    let mut total = 0u64;
-    for file in &files {
-        total += std::fs::metadata(file).unwrap().len();
-    }
-    assert!(total > 0);
-    started.elapsed().as_secs_f64() * 1000.0
-}
-
-fn replace(path: &Path, from: &str, to: &str) {
-    let content = std::fs::read_to_string(path).unwrap();
-    assert!(content.contains(from), "{} lacks {from}", path.display());
-    std::fs::write(path, content.replacen(from, to, 1)).unwrap();
-}
-
-fn generate(repo: &Path, bundles: usize, hooks: usize) {
-    for b in 0..bundles {
-        let root = repo.join(format!("bundle-{b:03}"));
-        std::fs::create_dir_all(root.join("src/hooks")).unwrap();
-        std::fs::create_dir_all(root.join("src/lib")).unwrap();
-        std::fs::write(
-            root.join("src/lib/shared.ts"),
-            "export interface ToolEvent { readonly toolName: string; readonly toolInput: { readonly command?: string } }\n\
-             export enum Verdict { Allow = 'allow', Deny = 'deny' }\n\
-             export function judge(command: string, banned: readonly string[]): Verdict {\n  \
-             return banned.some((b) => command.includes(b)) ? Verdict.Deny : Verdict.Allow;\n}\n",
-        )
-        .unwrap();
-        let mut entries = String::new();
-        for h in 0..hooks {
-            std::fs::write(
-                root.join(format!("src/hooks/hook-{h:02}.ts")),
-                format!(
-                    "import type {{ ToolEvent }} from '../lib/shared';\nimport {{ judge, Verdict }} from '../lib/shared';\n\n\
-                     export default (event: ToolEvent) => {{\n  const verdict = judge(event.toolInput.command ?? '', ['rm -rf {h}']);\n  \
-                     return verdict === Verdict.Deny ? {{ outcome: 'deny' as const, reason: 'hook {h} refused it' }} : undefined;\n}};\n"
-                ),
-            )
-            .unwrap();
-            entries.push_str(&format!(
-                "      {{ handler: './src/hooks/hook-{h:02}.ts', tools: ['shell'], timeout: 5 }},\n"
-            ));
-        }
-        std::fs::write(
-            root.join("agent-bundle.config.ts"),
-            format!(
-                "export default {{\n  hooks: {{\n    beforeTool: [\n{entries}    ],\n  }},\n  \
-                 plugin: {{ name: 'bundle-{b:03}', description: 'Benchmark bundle.', version: '1.0.0', author: 'bench' }},\n}};\n"
-            ),
-        )
-        .unwrap();
-    }
-}
-
 /// Cold cost per hook: one more cold build of a copy, divided by the number of hooks.
 fn last_cold_ms(repo: &Path, cache: &Path, hooks: usize) -> f64 {
     let fresh = cache.with_extension("per-hook");
@@ -218,37 +157,10 @@ fn last_cold_ms(repo: &Path, cache: &Path, hooks: usize) -> f64 {
     ms / hooks as f64
 }
 
-fn bundle_roots(repo: &Path) -> Vec<PathBuf> {
-    let mut roots: Vec<PathBuf> =
-        std::fs::read_dir(repo).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
-    roots.sort();
-    roots
-}
-
-/// Milliseconds to read and hash every input (configs and modules) once.
-fn io_floor(repo: &Path) -> f64 {
-    let started = Instant::now();
-    let mut total = 0usize;
-    for entry in walkdir::WalkDir::new(repo).into_iter().filter_map(Result::ok) {
-        let path = entry.path();
-        if entry.file_type().is_file()
-            && path.extension().is_some_and(|e| e == "ts")
-            && !path.to_string_lossy().contains("/artifact/")
-        {
-            let bytes = std::fs::read(path).unwrap();
-            total += sha256_hex(&bytes).len();
-        }
-    }
-    assert!(total > 0);
-    started.elapsed().as_secs_f64() * 1000.0
-}
-
 /// Runs one phase in a child process; returns (ms, files written, peak RSS KiB).
 fn child_phase(repo: &Path, cache: &Path) -> (f64, usize, u64) {
-    let output = Command::new(std::env::current_exe().unwrap()).arg("phase").arg(repo).arg(cache).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let text = String::from_utf8(output.stdout).unwrap();
-    let fields: Vec<&str> = text.split_whitespace().collect();
+    let phase = support::measure(Command::new(std::env::current_exe().unwrap()).arg("phase").arg(repo).arg(cache));
+    let fields: Vec<&str> = phase.stdout.split_whitespace().collect();
     (fields[0].parse().unwrap(), fields[1].parse().unwrap(), fields[2].parse().unwrap())
 }
 
@@ -272,11 +184,5 @@ fn run_phase(repo: &Path, cache: &Path) {
         written += report.write().map_or(0, |w| w.written.len());
     }
     let ms = started.elapsed().as_secs_f64() * 1000.0;
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let peak = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0u64);
-    println!("{ms} {written} {peak}");
+    println!("{ms} {written} {}", support::own_peak_rss_kib());
 }
