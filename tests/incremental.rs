@@ -84,31 +84,50 @@ fn editing_one_handler_writes_only_its_bundle_and_the_manifest() {
         "hooks/handlers/src/hooks/record-edit.mjs.map",
     ];
     assert_eq!(written(&summary), expected);
-    assert_eq!(summary["bundles"]["bundled"], 1, "{summary}");
+    // The bundle's seven handlers are bundled together, in one bundler build; only what changed is
+    // written.
+    assert_eq!(summary["bundles"]["bundled"], 7, "{summary}");
     let after = mtimes(&ws.output);
     let changed: Vec<&String> = before.iter().zip(&after).filter(|(a, b)| a != b).map(|(a, _)| &a.0).collect();
     assert_eq!(changed, expected);
 }
 
 #[test]
-fn editing_a_shared_module_rebundles_only_the_handlers_that_import_it() {
+fn editing_a_shared_module_rewrites_its_chunk_and_the_bundles_that_load_it() {
     let ws = workspace("showcase");
-    build(&ws);
+    let first = build(&ws);
+    let chunk = |summary: &serde_json::Value| -> Vec<String> {
+        summary["explain"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap().to_string())
+            .filter(|p| p.starts_with("hooks/handlers/chunks/policy-") && p.ends_with(".mjs"))
+            .collect()
+    };
+    let before = chunk(&first);
+    assert_eq!(before.len(), 1, "the two guards share policy.ts in one chunk: {first}");
     let policy = ws.bundle.join("src/lib/policy.ts");
     let text = std::fs::read_to_string(&policy).unwrap().replace("'git push --force'", "'git push -f'");
     std::fs::write(&policy, text).unwrap();
     let summary = build(&ws);
+    let after: Vec<String> =
+        written(&summary).into_iter().filter(|p| p.starts_with("hooks/handlers/chunks/")).collect();
+    assert_eq!(after.len(), 2, "the chunk under its new name, and its map: {summary}");
+    assert_ne!(after[0], before[0], "a chunk's name follows its content");
+    // The two guards that load it now import it by its new name; nothing else is written.
+    let rest: Vec<String> =
+        written(&summary).into_iter().filter(|p| !p.starts_with("hooks/handlers/chunks/")).collect();
     assert_eq!(
-        written(&summary),
+        rest,
         [
             "agent-bundle.manifest.json",
             "hooks/handlers/src/hooks/guard-shell.mjs",
-            "hooks/handlers/src/hooks/guard-shell.mjs.map"
+            "hooks/handlers/src/hooks/protect-secrets.mjs"
         ]
     );
-    // protect-secrets imports the module too and is rebundled, but tree-shaking leaves its bundle
-    // as it was, so it is not rewritten.
-    assert_eq!(summary["bundles"]["bundled"], 2, "{summary}");
+    let removed: Vec<&str> = summary["removed"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert_eq!(removed, [before[0].clone(), format!("{}.map", before[0])]);
 }
 
 #[test]
@@ -293,10 +312,7 @@ fn explain_says_why_each_hook_and_file_was_rebuilt_or_kept() {
         file_reason(&edited, "hooks/agent-stop-subagent-done-92f529a2.claude.mjs"),
         "removed no hook produces it any more"
     );
-    assert_eq!(
-        edited["bundles"]["bundled"], 2,
-        "only the handlers importing the edited module are rebundled: {edited}"
-    );
+    assert_eq!(edited["bundles"]["bundled"], 7, "the bundle's handlers are bundled together: {edited}");
 
     std::fs::remove_file(ws.output.join("hooks/stop-keep-going-656ce693.codex.mjs")).unwrap();
     let repaired = build(&ws);
@@ -387,7 +403,8 @@ fn an_edited_package_rebuilds_only_the_hooks_that_import_it_and_explain_names_it
 
     std::fs::write(package.join("index.js"), "exports.shout = (s) => `${s.toUpperCase()}!`;\n").unwrap();
     let summary = build(&ws);
-    assert_eq!(summary["bundles"]["bundled"], 1, "{summary}");
+    // Both handlers are bundled again, in one build; only the one that imports the package changes.
+    assert_eq!(summary["bundles"]["bundled"], 2, "{summary}");
     assert_eq!(
         written(&summary),
         ["agent-bundle.manifest.json", "hooks/handlers/src/uses.mjs", "hooks/handlers/src/uses.mjs.map"]

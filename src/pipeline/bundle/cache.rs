@@ -1,7 +1,7 @@
-//! Cached bundles. An entry is keyed by what decides a bundle besides the files it reads (the
-//! compiler build, which covers the bundler, its options and the Node target; the handler; the
-//! packages shipped whole) and holds the list of every file and folder the bundler read, with their
-//! stamps and digests. It is used while all of them are as they were; an entry can vanish or rot
+//! Cached bundle builds. An entry is keyed by what decides a build besides the files it reads (the
+//! compiler build, which covers the bundler, its options and the Node target; the bundle's handlers;
+//! the packages shipped whole) and holds every handler's bundle, the chunks they share, and the list
+//! of every file and folder the bundler read, with their stamps and digests. It is used while all of them are as they were; an entry can vanish or rot
 //! without changing a byte of output. Keys and the paths in an entry are relative to the bundle
 //! root, never absolute (D14): two checkouts of one tree share entries, each checking the files of
 //! its own tree.
@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use camino::Utf8Path;
 use serde::{Deserialize, Serialize};
 
-use super::BundledHandler;
 use super::run::NODE_TARGET;
+use super::{Bundled, BundledChunk, BundledHandler};
 use crate::diagnostic::Diagnostic;
 use crate::io::stamp::InputSet;
 use crate::io::{CacheStore, Lookup};
@@ -21,19 +21,22 @@ use crate::vocabulary::source::{SourceFile, Span};
 
 const KIND: &str = "bundles";
 
-pub(super) fn key(handler: &str, external: &[String]) -> String {
+pub(super) fn key<'h>(handlers: impl Iterator<Item = &'h str>, external: &[String]) -> String {
     let compiler = crate::artifact::compiler_fingerprint();
-    sha256_hex(format!("{compiler}\0{NODE_TARGET}\0{handler}\0{}", external.join("\0")).as_bytes())
+    let mut handlers: Vec<&str> = handlers.collect();
+    handlers.sort_unstable();
+    let text = format!("{compiler}\0{NODE_TARGET}\0{}\0\0{}", handlers.join("\0"), external.join("\0"));
+    sha256_hex(text.as_bytes())
 }
 
-/// A cached bundle.
+/// A cached build.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct Entry {
     /// Keyed by root-relative path.
     inputs: InputSet,
-    code: String,
-    map: String,
-    summary: BTreeMap<String, String>,
+    /// By handler path.
+    handlers: BTreeMap<String, BundledHandler>,
+    chunks: BTreeMap<String, BundledChunk>,
     warnings: Vec<StoredDiagnostic>,
     /// The texts warnings point into, by display path.
     sources: BTreeMap<String, String>,
@@ -73,9 +76,10 @@ impl Entry {
         self.sources.iter().map(|(path, text)| SourceFile::new(path.as_str(), text.clone())).collect()
     }
 
-    /// The bundle, its inputs keyed by absolute path (as [`lookup`] resolved them).
-    pub fn into_bundled(self, path: String) -> BundledHandler {
-        BundledHandler { path, code: self.code, map: self.map, inputs: self.inputs, summary: self.summary }
+    /// Moves the build into `bundled`, its inputs keyed by absolute path (as [`lookup`] resolved
+    /// them).
+    pub fn into_bundled(self, bundled: &mut Bundled) {
+        (bundled.handlers, bundled.chunks, bundled.inputs) = (self.handlers, self.chunks, self.inputs);
     }
 }
 
@@ -100,7 +104,7 @@ pub(super) fn store(
     store: &CacheStore,
     key: &str,
     root: &Utf8Path,
-    bundled: &BundledHandler,
+    bundled: &Bundled,
     warnings: &[Diagnostic],
     sources: &[SourceFile],
 ) {
@@ -117,9 +121,8 @@ pub(super) fn store(
         .collect();
     let entry = Entry {
         inputs: bundled.inputs.relative_to(root),
-        code: bundled.code.clone(),
-        map: bundled.map.clone(),
-        summary: bundled.summary.clone(),
+        handlers: bundled.handlers.clone(),
+        chunks: bundled.chunks.clone(),
         warnings,
         sources,
     };

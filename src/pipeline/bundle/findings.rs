@@ -17,7 +17,7 @@ use crate::diagnostic::messages::{self, MissingImport};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::vocabulary::source::{Location, SourceFile, Span};
 
-/// Diagnostics of one handler's bundle, and the sources they point into.
+/// Diagnostics of one bundle's build (all its handlers), and the sources they point into.
 #[derive(Debug, Default)]
 pub(super) struct Findings {
     pub diagnostics: Vec<Diagnostic>,
@@ -95,7 +95,7 @@ impl<'r> Modules<'r> {
     }
 }
 
-pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, external: &[String]) -> Findings {
+pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, external: &[String]) -> Findings {
     let errors = std::mem::take(&mut run.errors);
     let warnings = std::mem::take(&mut run.warnings);
     let run: &Run = run;
@@ -195,9 +195,13 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
         let shown = super::display_path(root, Utf8Path::new(path));
         // Where it is imported, or, for the handler itself, where the config declares it.
         let importer = run.observed.resolved.iter().find(|(_, _, _, id)| id == path).cloned();
-        let at = importer
-            .and_then(|(importer, specifier, _, _)| modules.import_site(&importer, &specifier))
-            .or_else(|| Some(handler.declared_at.clone()));
+        let declared = handlers
+            .iter()
+            .find(|h| crate::io::lexical_join(root, &h.path).as_str() == path)
+            .or(handlers.first())
+            .map(|h| h.declared_at.clone());
+        let at =
+            importer.and_then(|(importer, specifier, _, _)| modules.import_site(&importer, &specifier)).or(declared);
         out.push(messages::bundler_error(&format!("`{shown}` cannot be bundled: {why}"), at.as_ref()));
     }
     // When the bundler failed it dropped its warnings, among them bare specifiers that resolve
@@ -283,27 +287,25 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
 
     // Decorators the bundler did not lower (TC39 decorators; it lowers TypeScript's experimental
     // ones): Node would refuse the bundle at load.
-    if let Some(chunk) = &run.chunk {
+    if run.chunks.iter().any(|chunk| super::scan::output_has_decorators(&chunk.code)) {
         let decorated: Vec<(String, Vec<Span>)> = modules
             .scans
             .iter()
             .filter(|(_, scan)| !scan.decorators.is_empty())
             .map(|(path, scan)| (path.to_string(), scan.decorators.clone()))
             .collect();
-        if !decorated.is_empty() && super::scan::output_has_decorators(&chunk.code) {
-            for (path, spans) in decorated {
-                for span in spans {
-                    if let Some(at) = modules.locate(&path, span) {
-                        out.push(messages::unlowered_decorator(&at));
-                    }
+        for (path, spans) in decorated {
+            for span in spans {
+                if let Some(at) = modules.locate(&path, span) {
+                    out.push(messages::unlowered_decorator(&at));
                 }
             }
         }
     }
 
     // `require('./…')` the bundler could not follow (a UMD wrapper's): it can never succeed.
-    if let Some(chunk) = &run.chunk {
-        let mut seen = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    for chunk in &run.chunks {
         for (line, column, specifier) in super::scan::live_relative_requires(&chunk.code) {
             // A compiled addon's require belongs to AB4836, which says so already.
             if specifier.ends_with(".node") || out.iter().any(|d| d.code == crate::diagnostic::Code::NativeAddon) {
@@ -328,19 +330,20 @@ pub(super) fn judge(root: &Utf8Path, handler: &HandlerEntry, run: &mut Run, exte
         }
     }
 
-    // The handler itself must default-export its function.
-    if let Some(chunk) = &run.chunk
-        && !out.iter().any(Diagnostic::is_error)
-        && !chunk.exports.iter().any(|e| e == "default")
-    {
-        out.push(messages::handler_without_default_export(&handler.path, &handler.declared_at));
-    }
-    let entry = crate::io::lexical_join(root, &handler.path);
-    if !out.iter().any(Diagnostic::is_error)
-        && let Some((what, span)) = modules.scans.get(entry.as_str()).and_then(|scan| scan.uncallable_default)
-        && let Some(at) = modules.locate(entry.as_str(), span)
-    {
-        out.push(messages::default_export_not_a_function(&handler.path, what, &at, &handler.declared_at));
+    // Each handler must default-export its function.
+    let failed = out.iter().any(Diagnostic::is_error);
+    for handler in handlers.iter().filter(|_| !failed) {
+        if let Some(chunk) = run.entry(&handler.path)
+            && !chunk.exports.iter().any(|e| e == "default")
+        {
+            out.push(messages::handler_without_default_export(&handler.path, &handler.declared_at));
+        }
+        let entry = crate::io::lexical_join(root, &handler.path);
+        if let Some((what, span)) = modules.scans.get(entry.as_str()).and_then(|scan| scan.uncallable_default)
+            && let Some(at) = modules.locate(entry.as_str(), span)
+        {
+            out.push(messages::default_export_not_a_function(&handler.path, what, &at, &handler.declared_at));
+        }
     }
 
     let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();

@@ -22,7 +22,7 @@ mod ship;
 pub(crate) use ship::GITIGNORE_PATH;
 mod sourcemap;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use camino::{Utf8Path, Utf8PathBuf};
 
@@ -56,15 +56,16 @@ pub struct HandlerEntry {
     pub declared_at: Location,
 }
 
-/// One handler, bundled.
-#[derive(Clone, Debug)]
+/// One handler, bundled: its entry file, and the shared chunks it loads.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct BundledHandler {
     /// The bundle's artifact path (`hooks/handlers/src/hooks/guard.mjs`); its map is beside it.
     pub path: String,
     pub code: String,
     pub map: String,
-    /// Every file and folder the bundler read for it, by absolute path.
-    pub inputs: InputSet,
+    /// The artifact paths of every chunk it loads, directly or through another chunk, sorted (each
+    /// with its map beside it, in [`Bundled::chunks`]).
+    pub chunks: Vec<String>,
     /// What it was built from, for `--explain`: root-relative modules and `npm:<name>@<version>`
     /// packages, each with a digest of what was read of it.
     pub summary: BTreeMap<String, String>,
@@ -74,6 +75,13 @@ impl BundledHandler {
     pub fn map_path(&self) -> String {
         format!("{}.map", self.path)
     }
+}
+
+/// A chunk of modules that several handlers of a bundle share.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BundledChunk {
+    pub code: String,
+    pub map: String,
 }
 
 /// How bundles were obtained, for `--explain` and the benchmark.
@@ -91,6 +99,10 @@ pub struct BundleStats {
 pub struct Bundled {
     /// By handler path.
     pub handlers: BTreeMap<String, BundledHandler>,
+    /// The chunks handlers share, by artifact path.
+    pub chunks: BTreeMap<String, BundledChunk>,
+    /// Every file and folder bundling read, by absolute path.
+    pub inputs: InputSet,
     /// Prebuilt handlers (root-relative path), as read for the build's inputs.
     pub prebuilt: BTreeMap<String, Recorded>,
     /// Whether the stage reported an error: then not every hook has what it runs, and nothing is
@@ -155,8 +167,11 @@ pub fn bundle(
     Staged { value: bundled, diagnostics }
 }
 
-/// Bundles every handler of a bundle rooted at `root` (canonical), and ships `external` packages
-/// (`keep_outside_links`: `bundle.keepOutsideLinks`).
+/// Bundles every handler of a bundle rooted at `root` (canonical) in one bundler build, and ships
+/// `external` packages (`keep_outside_links`: `bundle.keepOutsideLinks`). The build is cached as a
+/// whole: it is redone when anything any of its handlers read changed (it then yields the same
+/// bytes for every handler whose inputs did not change, so the artifact writer leaves them as
+/// they were).
 fn bundle_handlers(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
@@ -166,71 +181,169 @@ fn bundle_handlers(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Bundled {
     let mut out = Bundled::default();
+    if handlers.is_empty() {
+        return out;
+    }
     let external_names: Vec<String> = external.iter().map(|e| e.name.clone()).collect();
-    let mut pending = Vec::new();
-    for handler in handlers {
-        let key = cache::key(&handler.path, &external_names);
-        match cache.map(|store| cache::lookup(store, &key, root)) {
-            Some(cache::Found::Fresh(entry)) => {
-                out.stats.cached += 1;
-                diagnostics.extend(entry.warnings());
-                out.sources.extend(entry.sources());
-                out.handlers.insert(handler.path.clone(), entry.into_bundled(bundle_path(&handler.path, handlers)));
-                continue;
-            }
-            Some(cache::Found::Corrupt) => out.stats.corrupt += 1,
-            _ => {}
+    let key = cache::key(handlers.iter().map(|h| h.path.as_str()), &external_names);
+    match cache.map(|store| cache::lookup(store, &key, root)) {
+        Some(cache::Found::Fresh(entry)) => {
+            out.stats.cached += handlers.len();
+            diagnostics.extend(entry.warnings());
+            out.sources.extend(entry.sources());
+            entry.into_bundled(&mut out);
         }
-        pending.push((handler, key));
+        found => {
+            if matches!(found, Some(cache::Found::Corrupt)) {
+                out.stats.corrupt += 1;
+            }
+            if let Some(built) = build(root, handlers, &external_names, diagnostics, &mut out.sources) {
+                out.stats.bundled += handlers.len();
+                if let Some(store) = cache {
+                    cache::store(store, &key, root, &built.bundled, &built.warnings, &out.sources);
+                }
+                let Bundled { handlers, chunks, inputs, .. } = built.bundled;
+                (out.handlers, out.chunks, out.inputs) = (handlers, chunks, inputs);
+            }
+        }
     }
 
-    let jobs = pending
-        .iter()
-        .map(|(handler, _)| run::Job {
-            root: root.to_path_buf(),
-            entry: handler.path.clone(),
-            external: external_names.clone(),
-        })
-        .collect();
-    // Recorded before the bundlers read: what decides resolution that is known in advance.
-    let pre = if pending.is_empty() { Default::default() } else { resolution::preread(root) };
-    let runs = run::run_all(jobs);
-    for ((handler, key), run) in pending.into_iter().zip(runs) {
-        out.stats.bundled += 1;
-        let path = bundle_path(&handler.path, handlers);
-        let mut run = run;
-        let found = findings::judge(root, handler, &mut run, &external_names);
-        let errors = found.diagnostics.iter().any(Diagnostic::is_error);
-        diagnostics.extend(found.diagnostics.iter().cloned());
-        out.sources.extend(found.sources.iter().cloned());
-        let Some(chunk) = run.chunk.as_ref().filter(|_| !errors) else {
-            // A bundler failure every finding above missed is still a failure of this handler, never
-            // a handler without a bundle.
-            if !errors {
-                diagnostics.push(messages::bundler_error(
-                    "the bundler produced no bundle and reported nothing a finding explains",
-                    Some(&handler.declared_at),
-                ));
-            }
-            continue;
-        };
-        let inputs = packages::inputs(root, &run, &pre);
-        let summary = packages::summary(root, &inputs, &run.observed);
-        let map = sourcemap::finish(&chunk.map, &path);
-        let code = sourcemap::finish_code(&chunk.code);
-        let bundled = BundledHandler { path, code, map, inputs, summary };
-        if let Some(store) = cache {
-            cache::store(store, &key, root, &bundled, &found.diagnostics, &found.sources);
-        }
-        out.handlers.insert(handler.path.clone(), bundled);
-    }
-
-    if !external.is_empty() {
-        let (shipped, found) = ship::ship(root, external, &out.handlers, keep_outside_links);
+    if !external.is_empty() && !out.handlers.is_empty() {
+        let code: Vec<&str> = out
+            .handlers
+            .values()
+            .map(|h| h.code.as_str())
+            .chain(out.chunks.values().map(|c| c.code.as_str()))
+            .collect();
+        let (shipped, found) = ship::ship(root, external, &code, keep_outside_links);
         out.shipped = shipped;
         diagnostics.extend(found);
     }
     out
+}
+
+/// One bundler build's result, and the warnings it came with (kept with it in the cache).
+struct Built {
+    bundled: Bundled,
+    warnings: Vec<Diagnostic>,
+}
+
+/// Runs the bundler on `handlers` and judges what it reported; `None` when it failed (its
+/// diagnostics say why).
+fn build(
+    root: &Utf8Path,
+    handlers: &[HandlerEntry],
+    external: &[String],
+    diagnostics: &mut Vec<Diagnostic>,
+    sources: &mut Vec<SourceFile>,
+) -> Option<Built> {
+    let names = |handler: &HandlerEntry| {
+        let path = bundle_path(&handler.path, handlers);
+        let name = path.strip_prefix(&format!("{HANDLERS_DIR}/")).unwrap_or(&path);
+        name.strip_suffix(".mjs").unwrap_or(name).to_string()
+    };
+    let job = |handlers: &[HandlerEntry]| run::Job {
+        root: root.to_path_buf(),
+        entries: handlers.iter().map(|h| (names(h), h.path.clone())).collect(),
+        external: external.to_vec(),
+    };
+    // Recorded before the bundler reads: what decides resolution that is known in advance.
+    let pre = resolution::preread(root);
+    let mut run = run::run_all(vec![job(handlers)]).pop().expect("one run per job");
+    let found = findings::judge(root, handlers, &mut run, external);
+    if found.diagnostics.iter().any(Diagnostic::is_error) {
+        if handlers.len() == 1 {
+            diagnostics.extend(found.diagnostics);
+            sources.extend(found.sources);
+        } else {
+            // The bundler stops at a build's first failing stage, so one handler's error can hide
+            // another's: each handler is bundled on its own to report them all (failed builds only).
+            let alone: Vec<run::Job> = handlers.iter().map(|h| job(std::slice::from_ref(h))).collect();
+            let mut reported = BTreeSet::new();
+            let mut each = Vec::new();
+            for (handler, mut run) in handlers.iter().zip(run::run_all(alone)) {
+                let found = findings::judge(root, std::slice::from_ref(handler), &mut run, external);
+                each.extend(found.diagnostics.into_iter().filter(|d| {
+                    let at = d.primary_location().map(|l| (l.file.clone(), l.line, l.column));
+                    reported.insert((d.code, d.message.clone(), at))
+                }));
+                sources.extend(found.sources);
+            }
+            // Should the handlers build alone and fail only together, the build's own errors stand.
+            if !each.iter().any(Diagnostic::is_error) {
+                each = found.diagnostics;
+                sources.extend(found.sources);
+            }
+            diagnostics.extend(each);
+        }
+        return None;
+    }
+    diagnostics.extend(found.diagnostics.iter().cloned());
+    sources.extend(found.sources.iter().cloned());
+    let missing: Vec<&HandlerEntry> = handlers.iter().filter(|h| run.entry(&h.path).is_none()).collect();
+    if let Some(handler) = missing.first() {
+        // A bundler failure every finding above missed is still a failure of this handler, never
+        // a handler without a bundle.
+        diagnostics.push(messages::bundler_error(
+            "the bundler produced no bundle and reported nothing a finding explains",
+            Some(&handler.declared_at),
+        ));
+        return None;
+    }
+    let inputs = packages::inputs(root, &run, &pre);
+    let mut bundled = Bundled { inputs, ..Bundled::default() };
+    for chunk in run.chunks.iter().filter(|chunk| chunk.entry_of.is_none()) {
+        let finished =
+            BundledChunk { code: sourcemap::finish_code(&chunk.code), map: sourcemap::finish(&chunk.map, &chunk.path) };
+        bundled.chunks.insert(chunk.path.clone(), finished);
+    }
+    for handler in handlers {
+        let entry = run.entry(&handler.path).expect("every handler has its entry");
+        let loaded = loaded_chunks(&run, entry);
+        let modules: BTreeSet<&str> = std::iter::once(entry)
+            .chain(run.chunks.iter().filter(|c| loaded.contains(&c.path)))
+            .flat_map(|c| c.modules.iter().map(String::as_str))
+            .collect();
+        let summary = packages::summary(root, &bundled.inputs, &run, &modules);
+        bundled.handlers.insert(
+            handler.path.clone(),
+            BundledHandler {
+                path: entry.path.clone(),
+                code: sourcemap::finish_code(&entry.code),
+                map: sourcemap::finish(&entry.map, &entry.path),
+                chunks: loaded.into_iter().collect(),
+                summary,
+            },
+        );
+    }
+    Some(Built { bundled, warnings: found.diagnostics })
+}
+
+/// The chunks an entry loads, directly or through another chunk (another handler's entry among
+/// them, when it imports that handler's module); not the packages left as imports.
+fn loaded_chunks(run: &run::Run, entry: &run::Chunk) -> BTreeSet<String> {
+    let mut loaded = BTreeSet::new();
+    let mut pending: Vec<&str> = entry.imports.iter().map(String::as_str).collect();
+    while let Some(path) = pending.pop() {
+        if let Some(chunk) = run.chunks.iter().find(|c| c.path == path)
+            && path != entry.path
+            && loaded.insert(path.to_string())
+        {
+            pending.extend(chunk.imports.iter().map(String::as_str));
+        }
+    }
+    loaded
+}
+
+impl Bundled {
+    /// A file a handler loads, by artifact path: a shared chunk or another handler's entry, with
+    /// the handler whose entry it is.
+    pub fn loaded(&self, path: &str) -> Option<(&str, &str, Option<&str>)> {
+        if let Some(chunk) = self.chunks.get(path) {
+            return Some((&chunk.code, &chunk.map, None));
+        }
+        self.handlers.iter().find(|(_, h)| h.path == path).map(|(source, h)| (&*h.code, &*h.map, Some(source.as_str())))
+    }
 }
 
 /// A path as diagnostics and summaries show it: relative to the bundle root (with `..` where it lies

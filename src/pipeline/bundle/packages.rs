@@ -76,12 +76,29 @@ pub(super) fn inputs(root: &Utf8Path, run: &Run, pre: &InputSet) -> InputSet {
     set
 }
 
-/// What a bundle was built from, for `--explain`: each of the bundle's own files by its display
-/// path, each package as one entry (`npm:<name>@<version>`) with a digest over its files.
-pub(super) fn summary(root: &Utf8Path, inputs: &InputSet, observed: &Observed) -> BTreeMap<String, String> {
+/// What one handler's bundle was built from, for `--explain`: of the build's `inputs`, the `modules`
+/// it is made of, the package.json files that governed them and the bundle's configuration; each of the
+/// bundle's own files by its display path, each package as one entry (`npm:<name>@<version>`) with
+/// a digest over its files.
+pub(super) fn summary(
+    root: &Utf8Path,
+    inputs: &InputSet,
+    run: &Run,
+    modules: &BTreeSet<&str>,
+) -> BTreeMap<String, String> {
+    let observed = &run.observed;
+    let governing: BTreeSet<&str> =
+        modules.iter().filter_map(|m| observed.package_of.get(*m)).map(String::as_str).collect();
+    // Its modules and their packages' package.json; of the rest, what configures every module of the
+    // bundle (its tsconfig chain, its own package.json), but not other handlers' packages.
+    let mine = |path: &str| {
+        modules.contains(path)
+            || governing.contains(path)
+            || (!observed.modules.contains_key(path) && !in_node_modules(path))
+    };
     let mut summary = BTreeMap::new();
     let mut packages: BTreeMap<String, Sha256Hex> = BTreeMap::new();
-    for (path, recorded) in &inputs.files {
+    for (path, recorded) in inputs.files.iter().filter(|(path, _)| mine(path)) {
         if in_node_modules(path) {
             let package = package_of(observed, path).or_else(|| nearest_package(Utf8Path::new(path)));
             let label = package.map_or_else(|| "npm:unknown".to_string(), |p| p.label());

@@ -1,44 +1,58 @@
-//! Running rolldown: one bundler per handler (so each hook's bundle depends on what that handler
-//! reads and nothing else, which keeps per-hook caching exact and output independent of which other
-//! hooks were rebuilt), all of a build's handlers at once on one shared runtime.
+//! Running rolldown: one bundler build per bundle, all of its handlers the entries of that one build
+//! (shared modules are parsed, resolved and transformed once, and land in shared chunks), every
+//! bundle of a build at once on one shared runtime. A bundle's output depends only on its handlers
+//! and what they read, never on which bundles were rebuilt.
 
 use std::sync::{Arc, OnceLock};
 
 use camino::Utf8PathBuf;
 use rolldown::{
-    Bundler, BundlerOptions, BundlerTransformOptions, CodeSplittingMode, CommentsOptions, Either, InjectImport,
-    InputItem, IsExternal, JsxOptions, OutputFormat, Platform, RawMinifyOptions, SourceMapType, TsConfig,
+    Bundler, BundlerOptions, BundlerTransformOptions, ChunkFilenamesOutputOption, CommentsOptions, Either,
+    InjectImport, InputItem, IsExternal, JsxOptions, OutputFormat, Platform, RawMinifyOptions, SourceMapType, TsConfig,
 };
 use rolldown_error::BuildDiagnostic;
 
 use super::plugin::{AGENT_RUNTIME_PACKAGE, AgentBundlePlugin, LOCATION_SHIM_ID, Observed, Observer};
+use crate::hosts::layout::HANDLERS_DIR;
 
 /// What every handler bundle is compiled for; part of every bundle cache key.
 pub(super) const NODE_TARGET: &str = "node18";
 
-/// One handler to bundle.
+/// Where shared chunks go, under [`HANDLERS_DIR`]; their names carry a hash of their content.
+const CHUNK_FILE_NAMES: &str = "chunks/[name]-[hash].mjs";
+
+/// One bundle's handlers to bundle together.
 #[derive(Clone, Debug)]
 pub(super) struct Job {
     /// The canonical bundle root: the bundler's working folder; output paths are relative to it.
     pub root: Utf8PathBuf,
-    /// The handler, root-relative.
-    pub entry: String,
+    /// Each handler, root-relative, with the name of its entry file under [`HANDLERS_DIR`] (without
+    /// `.mjs`).
+    pub entries: Vec<(String, String)>,
     /// Package names left as imports (shipped whole instead of bundled).
     pub external: Vec<String>,
 }
 
-/// The bundle rolldown produced, before agent-bundle post-processes it.
+/// One file rolldown produced, before agent-bundle post-processes it.
 #[derive(Debug)]
 pub(super) struct Chunk {
+    /// Its artifact path (`hooks/handlers/src/hooks/guard.mjs`, `hooks/handlers/chunks/shared-….mjs`).
+    pub path: String,
     pub code: String,
-    /// The source map as rolldown wrote it (JSON).
+    /// The source map as rolldown wrote it (JSON), its sources made relative to the bundle root.
     pub map: String,
     pub exports: Vec<String>,
+    /// The handler (root-relative) whose entry this is.
+    pub entry_of: Option<String>,
+    /// The artifact paths of the chunks it imports, statically or dynamically.
+    pub imports: Vec<String>,
+    /// The ids (absolute paths) of the modules rendered into it.
+    pub modules: Vec<String>,
 }
 
 #[derive(Debug)]
 pub(super) struct Run {
-    pub chunk: Option<Chunk>,
+    pub chunks: Vec<Chunk>,
     pub errors: Vec<BuildDiagnostic>,
     pub warnings: Vec<BuildDiagnostic>,
     pub observed: Observed,
@@ -46,6 +60,13 @@ pub(super) struct Run {
     pub watched: Vec<String>,
     /// When the run started (file-stamp clock): what the bundler read itself is recorded against it.
     pub started_at: i128,
+}
+
+impl Run {
+    /// The entry chunk of a handler.
+    pub fn entry(&self, handler: &str) -> Option<&Chunk> {
+        self.chunks.iter().find(|chunk| chunk.entry_of.as_deref() == Some(handler))
+    }
 }
 
 /// The stack of each bundler thread.
@@ -78,7 +99,7 @@ pub(super) fn run_all(jobs: Vec<Job>) -> Vec<Run> {
         let mut runs = Vec::with_capacity(tasks.len());
         for task in tasks {
             runs.push(task.await.unwrap_or_else(|error| Run {
-                chunk: None,
+                chunks: Vec::new(),
                 errors: vec![BuildDiagnostic::unhandleable_error(anyhow::anyhow!("the bundler stopped: {error}"))],
                 warnings: Vec::new(),
                 observed: Observed::default(),
@@ -108,18 +129,37 @@ async fn run_one(job: Job) -> Run {
     let observed = std::mem::take(&mut *observer.observed.lock().expect("the observer is never poisoned"));
     match outcome {
         Ok(output) => {
-            let chunk = output.assets.into_iter().find_map(|asset| match asset {
-                rolldown_common::Output::Chunk(chunk) if chunk.is_entry => Some(Chunk {
-                    code: chunk.code.clone(),
-                    map: chunk.map.as_ref().map(|m| m.to_json_string()).unwrap_or_default(),
-                    exports: chunk.exports.iter().map(|e| e.to_string()).collect(),
-                }),
-                _ => None,
-            });
-            Run { chunk, errors: Vec::new(), warnings: output.warnings, observed, watched, started_at }
+            let in_artifact = |file: &str| format!("{HANDLERS_DIR}/{file}");
+            let chunks = output
+                .assets
+                .into_iter()
+                .filter_map(|asset| match asset {
+                    rolldown_common::Output::Chunk(chunk) => Some(Chunk {
+                        path: in_artifact(&chunk.filename),
+                        code: chunk.code.clone(),
+                        map: chunk
+                            .map
+                            .as_ref()
+                            .map(|m| {
+                                super::sourcemap::root_relative(&m.to_json_string(), &in_artifact(&chunk.filename))
+                            })
+                            .unwrap_or_default(),
+                        exports: chunk.exports.iter().map(|e| e.to_string()).collect(),
+                        entry_of: chunk
+                            .is_entry
+                            .then(|| job.entries.iter().find(|(name, _)| *name == chunk.name.as_str()))
+                            .flatten()
+                            .map(|(_, handler)| handler.clone()),
+                        imports: chunk.imports.iter().chain(&chunk.dynamic_imports).map(|f| in_artifact(f)).collect(),
+                        modules: chunk.module_ids.iter().map(|id| id.to_string()).collect(),
+                    }),
+                    _ => None,
+                })
+                .collect();
+            Run { chunks, errors: Vec::new(), warnings: output.warnings, observed, watched, started_at }
         }
         Err(errors) => {
-            Run { chunk: None, errors: errors.into_vec(), warnings: Vec::new(), observed, watched, started_at }
+            Run { chunks: Vec::new(), errors: errors.into_vec(), warnings: Vec::new(), observed, watched, started_at }
         }
     }
 }
@@ -139,16 +179,23 @@ fn options(job: &Job) -> BundlerOptions {
         from: LOCATION_SHIM_ID.to_string(),
     };
     BundlerOptions {
-        input: Some(vec![InputItem { name: Some("handler".to_string()), import: format!("./{}", job.entry) }]),
+        input: Some(
+            job.entries
+                .iter()
+                .map(|(name, handler)| InputItem { name: Some(name.clone()), import: format!("./{handler}") })
+                .collect(),
+        ),
         cwd: Some(job.root.clone().into_std_path_buf()),
-        // Source map paths come out relative to this folder: the bundle root.
-        dir: Some(".".to_string()),
+        // The artifact's layout under the root: imports between chunks are relative, so they hold in
+        // the artifact; source map paths come out relative to each chunk's folder.
+        dir: Some(HANDLERS_DIR.to_string()),
+        entry_filenames: Some(ChunkFilenamesOutputOption::String("[name].mjs".to_string())),
+        chunk_filenames: Some(ChunkFilenamesOutputOption::String(CHUNK_FILE_NAMES.to_string())),
         platform: Some(Platform::Node),
         format: Some(OutputFormat::Esm),
         sourcemap: Some(SourceMapType::Hidden),
         sourcemap_exclude_sources: Some(true),
         tsconfig: Some(TsConfig::Auto(true)),
-        code_splitting: Some(CodeSplittingMode::Bool(false)),
         external: Some(is_external),
         inject: Some(vec![shim("__dirname"), shim("__filename")]),
         // Licence comments stay (they are the packages' terms); documentation comments go.

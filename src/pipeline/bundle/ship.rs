@@ -14,9 +14,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use camino::{Utf8Path, Utf8PathBuf};
 
+use super::ExternalPackage;
 use super::closure::Closure;
 use super::packages::{self, Package};
-use super::{BundledHandler, ExternalPackage};
 use crate::artifact::{ArtifactFile, LeftOut};
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::stamp::{InputSet, Recorded};
@@ -43,7 +43,7 @@ pub struct Shipped {
 pub(super) fn ship(
     root: &Utf8Path,
     external: &[ExternalPackage],
-    handlers: &BTreeMap<String, BundledHandler>,
+    bundled_code: &[&str],
     keep_outside_links: bool,
 ) -> (Shipped, Vec<Diagnostic>) {
     let mut shipped = Shipped::default();
@@ -56,8 +56,8 @@ pub(super) fn ship(
             diagnostics.push(messages::external_not_installed(&package.name, &package.declared_at));
             continue;
         };
-        let imported = handlers.values().any(|h| {
-            h.code.contains(&format!("\"{}\"", package.name)) || h.code.contains(&format!("\"{}/", package.name))
+        let imported = bundled_code.iter().any(|code| {
+            code.contains(&format!("\"{}\"", package.name)) || code.contains(&format!("\"{}/", package.name))
         });
         if !imported {
             diagnostics.push(messages::external_unused(&package.name, &package.declared_at));

@@ -16,6 +16,37 @@ pub(super) fn finish(map: &str, bundle_path: &str) -> String {
     text
 }
 
+/// A map as rolldown wrote it for the chunk at `chunk_path` (artifact path, which is also where the
+/// bundler placed it under the bundle root), its sources made relative to the bundle root: what
+/// the runtime and the findings read.
+pub(super) fn root_relative(map: &str, chunk_path: &str) -> String {
+    let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(map) else { return String::new() };
+    let folder = chunk_path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    if let Some(Value::Array(sources)) = map.get_mut("sources") {
+        for source in sources.iter_mut() {
+            if let Value::String(path) = source {
+                *path = normalised(&format!("{folder}/{path}"));
+            }
+        }
+    }
+    crate::vocabulary::json::compact(&Value::Object(map))
+}
+
+/// A `/`-separated relative path with `.` and `..` segments resolved (leading `..` kept).
+fn normalised(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|last| *last != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
 /// The bundle's code with one final newline.
 pub(super) fn finish_code(code: &str) -> String {
     let mut text = code.trim_end().to_string();
@@ -84,6 +115,14 @@ mod tests {
             "{\"file\":\"a.mjs\",\"mappings\":\"AAAA\",\"names\":[],\"sources\":[\"src/a.ts\"],\"version\":3}\n"
         );
         assert_eq!(finish_code("x;\n\n"), "x;\n");
+    }
+
+    #[test]
+    fn sources_are_made_relative_to_the_bundle_root() {
+        let map =
+            r#"{"sources":["../../../../src/a.ts","../../../../node_modules/x/i.js","../../../../../shared/b.ts"]}"#;
+        let rooted = root_relative(map, "hooks/handlers/src/hooks/a.mjs");
+        assert_eq!(rooted, r#"{"sources":["src/a.ts","node_modules/x/i.js","../shared/b.ts"]}"#);
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub enum Producer {
     Bundle {
         handler: String,
     },
+    /// A chunk several handlers' bundles share, and its map (and their copies).
+    SharedChunk,
     /// The packages shipped whole (`bundle.external`) and their `.gitignore`.
     Shipped,
     Payload {
@@ -54,6 +56,7 @@ impl std::fmt::Display for Producer {
             Producer::Manifest => f.write_str("agent-bundle's artifact manifest"),
             Producer::Wrapper { hook, target } => write!(f, "the {target} wrapper of hook `{hook}`"),
             Producer::Bundle { handler } => write!(f, "the bundle of handler `{handler}`"),
+            Producer::SharedChunk => f.write_str("a chunk the handlers' bundles share"),
             Producer::Shipped => f.write_str("the packages shipped whole (`bundle.external`)"),
             Producer::Payload { name } => write!(f, "payload `{name}`"),
             Producer::PluginFile { source } => write!(f, "the plugin file `{source}`"),

@@ -9,7 +9,7 @@ use super::assembly::{Assembly, Producer};
 use super::wrapper::{RUNTIME_PATH, RUNTIME_SOURCE};
 use crate::artifact::ArtifactFile;
 use crate::io::stamp::InputSet;
-use crate::pipeline::bundle::{Bundled, GITIGNORE_PATH, SHIPPED_DIR};
+use crate::pipeline::bundle::{Bundled, BundledChunk, GITIGNORE_PATH, SHIPPED_DIR};
 
 /// Places every handler bundle and the packages shipped whole (taken out of `bundled`), and adds
 /// what bundling read to `read`.
@@ -22,8 +22,30 @@ pub(super) fn place(files: &mut Assembly, bundled: &mut Bundled, read: &mut Inpu
         let producer = || Producer::Bundle { handler: source.clone() };
         files.add(handler.path.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()), producer());
         files.add(handler.map_path(), ArtifactFile::new(handler.map.as_bytes().to_vec()), producer());
-        read.extend(&handler.inputs);
     }
+    for (path, chunk) in &bundled.chunks {
+        place_chunk(files, path, chunk);
+    }
+    read.extend(&bundled.inputs);
+}
+
+/// A shared chunk and its map at `path`.
+fn place_chunk(files: &mut Assembly, path: &str, chunk: &BundledChunk) {
+    files.add(path.to_string(), ArtifactFile::new(chunk.code.as_bytes().to_vec()), Producer::SharedChunk);
+    files.add(format!("{path}.map"), ArtifactFile::new(chunk.map.as_bytes().to_vec()), Producer::SharedChunk);
+}
+
+/// A copy, in the host folder `folder`, of the file at `path` a handler loads (a shared chunk, or
+/// another handler's entry) and of its map.
+pub(super) fn place_loaded_copy(files: &mut Assembly, bundled: &Bundled, folder: &str, path: &str) {
+    let Some((code, map, entry_of)) = bundled.loaded(path) else { return };
+    let producer = || match entry_of {
+        Some(handler) => Producer::Bundle { handler: handler.to_string() },
+        None => Producer::SharedChunk,
+    };
+    let copy = format!("{folder}/{path}");
+    files.add(format!("{copy}.map"), ArtifactFile::new(map.as_bytes().to_vec()), producer());
+    files.add(copy, ArtifactFile::new(code.as_bytes().to_vec()), producer());
 }
 
 /// Places the runtime when any wrapper was placed, and in each host folder of `folders` the runtime

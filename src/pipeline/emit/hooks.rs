@@ -123,7 +123,13 @@ fn place_module_hook(
     let handler = &bundled.handlers[path];
     let fallback = hook.shared.as_ref().is_some_and(|s| s.fallback);
     let shared_facts = (*shared).then(|| (epoch.expect("an epoch when routes share"), fallback));
-    let contract = contract(hook, table, mapping, delivery, starts_child_processes(&handler.code), shared_facts);
+    let spawns = starts_child_processes(&handler.code)
+        || handler
+            .chunks
+            .iter()
+            .filter_map(|path| bundled.loaded(path))
+            .any(|(code, _, _)| starts_child_processes(code));
+    let contract = contract(hook, table, mapping, delivery, spawns, shared_facts);
     if *shared && let Some(family) = hook.event.route() {
         let position = placed.shared_routes.iter().position(|r| r.family == family.name);
         let route = match position {
@@ -151,6 +157,9 @@ fn place_module_hook(
             let copy = format!("{folder}/{}", handler.path);
             files.add(copy.clone(), ArtifactFile::new(handler.code.as_bytes().to_vec()), bundle_of());
             files.add(format!("{copy}.map"), ArtifactFile::new(handler.map.as_bytes().to_vec()), bundle_of());
+            for path in &handler.chunks {
+                super::bundles::place_loaded_copy(files, bundled, folder, path);
+            }
             placed.folders.insert(folder.to_string());
             copy
         }
@@ -176,7 +185,14 @@ fn place_module_hook(
     });
     placed.inputs.insert(hook.id.clone(), handler.summary.clone());
     let products = placed.products.entry(hook.id.clone()).or_default();
-    for product in [handler.path.clone(), handler.map_path(), bundle_path.clone(), format!("{bundle_path}.map")] {
+    let copies = |path: &str| match folder {
+        Some(folder) => {
+            vec![path.to_string(), format!("{path}.map"), format!("{folder}/{path}"), format!("{folder}/{path}.map")]
+        }
+        None => vec![path.to_string(), format!("{path}.map")],
+    };
+    let own = std::iter::once(handler.path.as_str()).chain(handler.chunks.iter().map(String::as_str));
+    for product in own.flat_map(copies) {
         if !products.contains(&product) {
             products.push(product);
         }

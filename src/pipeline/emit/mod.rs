@@ -71,8 +71,11 @@ pub fn emit(
 
     let mut files = Assembly::default();
     bundles::place(&mut files, &mut bundled, &mut read);
-    let epoch = shares_a_route(bundle, &hosts)
-        .then(|| shared::epoch(&generator(), bundled.handlers.values().map(|h| (h.path.as_str(), h.code.as_bytes()))));
+    let epoch = shares_a_route(bundle, &hosts).then(|| {
+        let handlers = bundled.handlers.values().map(|h| (h.path.as_str(), h.code.as_bytes()));
+        let chunks = bundled.chunks.iter().map(|(path, chunk)| (path.as_str(), chunk.code.as_bytes()));
+        shared::epoch(&generator(), handlers.chain(chunks))
+    });
     let placed = hooks::place(&mut files, bundle, &bundled, &hosts, epoch.as_deref(), root, &mut read);
     bundles::place_runtime(&mut files, !placed.index.is_empty(), &placed.folders);
     let mcp_documents = match &epoch {
