@@ -13,7 +13,9 @@ use agent_bundle::vocabulary::digest::sha256_hex;
 
 /// Writes a monorepo of `bundles` bundle folders (`bundle-000` …), each holding `hooks` TypeScript
 /// handlers (`src/hooks/hook-00.ts` …) that import a shared module (`src/lib/shared.ts`: a type, an
-/// enum and a function), and a config declaring every handler as a `beforeTool` hook.
+/// enum and a function), and a config declaring every handler as a `beforeTool` hook. Every file
+/// names its bundle, so no two bundles share a byte of source: a cache keyed by content (ours is,
+/// across checkouts) finds nothing from one bundle to reuse for another, as in a real monorepo.
 pub fn generate(repo: &Path, bundles: usize, hooks: usize) {
     for b in 0..bundles {
         let root = repo.join(format!("bundle-{b:03}"));
@@ -21,10 +23,13 @@ pub fn generate(repo: &Path, bundles: usize, hooks: usize) {
         std::fs::create_dir_all(root.join("src/lib")).unwrap();
         std::fs::write(
             root.join("src/lib/shared.ts"),
-            "export interface ToolEvent { readonly toolName: string; readonly toolInput: { readonly command?: string } }\n\
-             export enum Verdict { Allow = 'allow', Deny = 'deny' }\n\
-             export function judge(command: string, banned: readonly string[]): Verdict {\n  \
-             return banned.some((b) => command.includes(b)) ? Verdict.Deny : Verdict.Allow;\n}\n",
+            format!(
+                "export interface ToolEvent {{ readonly toolName: string; readonly toolInput: {{ readonly command?: string }} }}\n\
+                 export enum Verdict {{ Allow = 'allow', Deny = 'deny' }}\n\
+                 export function judge(command: string, banned: readonly string[]): Verdict {{\n  \
+                 const bundle = {b};\n  \
+                 return bundle >= 0 && banned.some((b) => command.includes(b)) ? Verdict.Deny : Verdict.Allow;\n}}\n"
+            ),
         )
         .unwrap();
         let mut entries = String::new();
@@ -34,7 +39,7 @@ pub fn generate(repo: &Path, bundles: usize, hooks: usize) {
                 format!(
                     "import type {{ ToolEvent }} from '../lib/shared';\nimport {{ judge, Verdict }} from '../lib/shared';\n\n\
                      export default (event: ToolEvent) => {{\n  const verdict = judge(event.toolInput.command ?? '', ['rm -rf {h}']);\n  \
-                     return verdict === Verdict.Deny ? {{ outcome: 'deny' as const, reason: 'hook {h} refused it' }} : undefined;\n}};\n"
+                     return verdict === Verdict.Deny ? {{ outcome: 'deny' as const, reason: 'hook {h} refused it in bundle {b}' }} : undefined;\n}};\n"
                 ),
             )
             .unwrap();

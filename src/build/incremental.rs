@@ -94,7 +94,7 @@ pub fn load_fingerprint(cache: &CacheStore, output: &camino::Utf8Path) -> Option
 }
 
 pub fn save_fingerprint(cache: &CacheStore, output: &camino::Utf8Path, fingerprint: &Fingerprint) {
-    cache.write("fingerprint", &state_key(output), &serde_json::to_value(fingerprint).expect("fingerprints serialise"));
+    cache.write("fingerprint", &state_key(output), fingerprint);
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -206,13 +206,22 @@ pub fn load_state(cache: &CacheStore, output: &camino::Utf8Path) -> PreviousStat
 /// otherwise keep one entry per folder ever built into. Entries of other compiler versions are kept:
 /// a machine may switch between two, and each keeps its own no-op builds.
 pub fn evict_orphans(cache: &CacheStore, limit: usize) {
-    for key in cache.keys("state").into_iter().take(limit) {
+    // Once per process: `build --recursive` and the Workbench build many times, and the entries
+    // checked would be the same each time. Where the checks start turns with the clock, so that
+    // successive builds go through the whole cache.
+    static EVICTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if EVICTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    let keys = cache.keys("state");
+    let start = usize::try_from(crate::io::stamp::now_ns().rem_euclid(keys.len().max(1) as i128)).unwrap_or(0);
+    for key in keys.iter().cycle().skip(start).take(limit.min(keys.len())) {
         #[derive(Deserialize)]
         struct Owner {
             #[serde(default)]
             output: String,
         }
-        let (owner, _) = cache.read_typed::<Owner>("state", &key);
+        let (owner, _) = cache.read_typed::<Owner>("state", key);
         let orphaned = match owner {
             None => true,
             // States written before they named their output cannot be judged; they age out with
@@ -221,14 +230,14 @@ pub fn evict_orphans(cache: &CacheStore, limit: usize) {
             Some(owner) => !camino::Utf8Path::new(&owner.output).join(crate::artifact::MANIFEST_PATH).is_file(),
         };
         if orphaned {
-            cache.remove("state", &key);
-            cache.remove("fingerprint", &key);
+            cache.remove("state", key);
+            cache.remove("fingerprint", key);
         }
     }
 }
 
 pub fn save_state(cache: &CacheStore, output: &camino::Utf8Path, state: &BuildState) {
-    cache.write("state", &state_key(output), &serde_json::to_value(state).expect("states serialise"));
+    cache.write("state", &state_key(output), state);
 }
 
 fn slot(hook: &Hook) -> String {

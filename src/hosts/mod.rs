@@ -634,21 +634,29 @@ fn is_plain_name(alternative: &str) -> bool {
 
 /// A digest of one host table's bytes, recorded in the artifact manifest.
 pub fn table_digest(target: Target) -> String {
-    let source = TABLE_SOURCES.iter().find(|(t, _)| *t == target).map(|(_, s)| *s).expect("every target has a table");
-    crate::vocabulary::digest::sha256_hex(source.as_bytes())
+    static DIGESTS: OnceLock<Vec<(Target, String)>> = OnceLock::new();
+    let digests = DIGESTS.get_or_init(|| {
+        TABLE_SOURCES.iter().map(|(t, source)| (*t, crate::vocabulary::digest::sha256_hex(source.as_bytes()))).collect()
+    });
+    digests.iter().find(|(t, _)| *t == target).map(|(_, digest)| digest.clone()).expect("every target has a table")
 }
 
 /// A digest of every host table's bytes: changes whenever any table does, so caches keyed on it
 /// are invalidated by a re-pinned host.
 pub fn tables_revision() -> String {
-    let mut hasher = crate::vocabulary::digest::Sha256Hex::new();
-    for (target, source) in TABLE_SOURCES {
-        hasher.update(target.name().as_bytes());
-        hasher.update(&[0]);
-        hasher.update(source.as_bytes());
-        hasher.update(&[0]);
-    }
-    hasher.finish()
+    static REVISION: OnceLock<String> = OnceLock::new();
+    REVISION
+        .get_or_init(|| {
+            let mut hasher = crate::vocabulary::digest::Sha256Hex::new();
+            for (target, source) in TABLE_SOURCES {
+                hasher.update(target.name().as_bytes());
+                hasher.update(&[0]);
+                hasher.update(source.as_bytes());
+                hasher.update(&[0]);
+            }
+            hasher.finish()
+        })
+        .clone()
 }
 
 #[cfg(test)]

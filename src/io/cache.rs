@@ -96,9 +96,9 @@ impl CacheStore {
     }
 
     /// Writes an entry; failures are ignored (a cache that cannot be written only costs speed).
-    pub fn write(&self, kind: &str, key: &str, body: &Value) {
+    pub fn write(&self, kind: &str, key: &str, body: &impl serde::Serialize) {
         let path = self.path(kind, key);
-        let body = body.to_string();
+        let Ok(body) = serde_json::to_string(body) else { return };
         let entry = format!("{}\n{body}", sha256_hex(body.as_bytes()));
         let Some(dir) = path.parent() else { return };
         if std::fs::create_dir_all(dir).is_err() {

@@ -53,6 +53,7 @@ impl ArtifactFile {
         }
     }
 }
+pub mod memory;
 mod recording;
 pub mod stamp;
 pub mod tree;
@@ -210,6 +211,13 @@ impl Disk for RealDisk {
     fn record_dir(&self, path: &Utf8Path) -> stamp::Recorded {
         stamp::Recorded::read_dir(path)
     }
+}
+
+/// How many threads a pool gets: `per_core` per core the machine has, unless the environment
+/// variable `name` sets a number (for measuring; the defaults are what measured best).
+pub fn threads(name: &str, per_core: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).filter(|n: &usize| *n > 0).unwrap_or(cores * per_core)
 }
 
 /// A file's permission bits within [`MODE_MASK`] (following symlinks), if it exists.

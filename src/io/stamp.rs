@@ -154,7 +154,7 @@ impl Recorded {
         Recorded { stamp, sha256: sha256_hex(bytes), mode: None, listing: Listing::All, content: Content::Bytes }
     }
 
-    fn absent() -> Recorded {
+    pub fn absent() -> Recorded {
         Recorded { stamp: None, sha256: ABSENT.to_string(), mode: None, listing: Listing::All, content: Content::Bytes }
     }
 

@@ -109,9 +109,13 @@ pub fn write_artifact(
     let mut outcome = WriteOutcome::default();
     let mut keep = BTreeMap::new();
     for (path, file) in files {
-        let new_hash = sha256_hex(&file.bytes);
-        let recorded = previous.get(path).is_some_and(|(hash, kind)| hash == &new_hash && *kind == file.kind);
-        let unchanged = exists && (recorded || path == marker) && holds(&output.join(path), file, &new_hash);
+        // Hashed only where there is something to compare with (not in a first build).
+        let candidate = exists && (previous.contains_key(path) || path == marker);
+        let unchanged = candidate && {
+            let new_hash = sha256_hex(&file.bytes);
+            let recorded = previous.get(path).is_some_and(|(hash, kind)| hash == &new_hash && *kind == file.kind);
+            (recorded || path == marker) && holds(&output.join(path), file, &new_hash)
+        };
         if unchanged {
             keep.insert(path.clone(), ());
             outcome.kept.push(path.clone());

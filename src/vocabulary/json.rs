@@ -18,18 +18,52 @@ pub fn sorted(value: &Value) -> Value {
     }
 }
 
-fn to_value(value: &impl Serialize) -> Value {
-    sorted(&serde_json::to_value(value).expect("agent-bundle's JSON values serialise"))
+/// A value serialised with every object's keys sorted, without building a sorted copy of it.
+struct Sorted<'v>(&'v Value);
+
+impl Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::Object(object) => {
+                let mut entries: Vec<(&String, &Value)> = object.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, &Sorted(value))?;
+                }
+                map.end()
+            }
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&Sorted(item))?;
+                }
+                seq.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
 }
 
 /// Pretty-printed, keys sorted.
 pub fn pretty(value: &impl Serialize) -> String {
-    serde_json::to_string_pretty(&to_value(value)).expect("agent-bundle's JSON values serialise")
+    pretty_value(&serde_json::to_value(value).expect("agent-bundle's JSON values serialise"))
+}
+
+/// [`pretty`] of a value already in hand (no copy of it is made).
+pub fn pretty_value(value: &Value) -> String {
+    serde_json::to_string_pretty(&Sorted(value)).expect("agent-bundle's JSON values serialise")
 }
 
 /// On one line, keys sorted.
 pub fn compact(value: &impl Serialize) -> String {
-    to_value(value).to_string()
+    compact_value(&serde_json::to_value(value).expect("agent-bundle's JSON values serialise"))
+}
+
+/// [`compact`] of a value already in hand (no copy of it is made).
+pub fn compact_value(value: &Value) -> String {
+    serde_json::to_string(&Sorted(value)).expect("agent-bundle's JSON values serialise")
 }
 
 /// tsconfig.json is JSON with comments and trailing commas: both removed, strings kept as they are.
@@ -89,6 +123,8 @@ mod tests {
     fn keys_come_out_sorted_at_every_level() {
         let value = serde_json::json!({ "b": 1, "a": { "d": [ { "f": 1, "e": 2 } ], "c": 3 } });
         assert_eq!(super::compact(&value), r#"{"a":{"c":3,"d":[{"e":2,"f":1}]},"b":1}"#);
+        assert_eq!(super::compact_value(&value), super::compact(&value));
+        assert_eq!(super::pretty_value(&value), serde_json::to_string_pretty(&super::sorted(&value)).unwrap());
     }
 
     #[test]

@@ -126,5 +126,5 @@ pub(super) fn store(
         warnings,
         sources,
     };
-    store.write(KIND, key, &serde_json::to_value(&entry).expect("cache entries serialise"));
+    store.write(KIND, key, &entry);
 }

@@ -77,7 +77,9 @@ const BUNDLER_STACK_BYTES: usize = 256 * 1024 * 1024;
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
-        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        // One worker per core: rolldown spreads its own work over rayon's pool as well (two or
+        // four per core measured no faster).
+        let workers = crate::io::threads("AGENT_BUNDLE_BUNDLER_THREADS", 1);
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(workers)
             // The parser, transformer and resolver recurse per level of nesting (a package.json

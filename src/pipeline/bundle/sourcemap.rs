@@ -11,7 +11,7 @@ pub(super) fn finish(map: &str, bundle_path: &str) -> String {
     let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(map) else { return String::new() };
     map.remove("sourcesContent");
     map.insert("file".to_string(), Value::String(file_name(bundle_path).to_string()));
-    let mut text = crate::vocabulary::json::compact(&Value::Object(map));
+    let mut text = crate::vocabulary::json::compact_value(&Value::Object(map));
     text.push('\n');
     text
 }
@@ -29,7 +29,7 @@ pub(super) fn root_relative(map: &str, chunk_path: &str) -> String {
             }
         }
     }
-    crate::vocabulary::json::compact(&Value::Object(map))
+    crate::vocabulary::json::compact_value(&Value::Object(map))
 }
 
 /// A `/`-separated relative path with `.` and `..` segments resolved (leading `..` kept).

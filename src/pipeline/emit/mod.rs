@@ -124,7 +124,7 @@ pub fn relative_specifier(from_file: &str, to_file: &str) -> String {
 
 /// Pretty JSON with sorted keys and a final newline: what every generated document looks like.
 pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {
-    let mut text = crate::vocabulary::json::pretty(value);
+    let mut text = crate::vocabulary::json::pretty_value(value);
     text.push('\n');
     text.into_bytes()
 }
@@ -138,6 +138,66 @@ mod tests {
     fn relative_specifiers_between_artifact_files() {
         assert_eq!(relative_specifier("hooks/x.claude.mjs", "hooks/handlers/src/a.mjs"), "./handlers/src/a.mjs");
         assert_eq!(relative_specifier("hooks/handlers/src/a.mjs", "hooks/handlers/lib/b.mjs"), "../lib/b.mjs");
+    }
+
+    /// The files of a bundle with prebuilt handlers, a payload (an executable, a link inside it) and
+    /// a README, for two hosts (one with a folder of its own).
+    fn prebuilt_bundle() -> Vec<(&'static str, &'static str, u32)> {
+        vec![
+            (
+                "agent-bundle.config.ts",
+                "export default { hooks: { afterTool: [{ handler: { prebuilt: './dist/runtime/hook.js' }, tools: ['file.write'] }], stop: { handler: { prebuilt: './dist/runtime/stop.js' } } }, payload: { runtime: './dist/runtime' }, plugin: { name: 'in-memory', description: 'd', version: '1.0.0', author: 'a' }, targets: ['claude', 'gemini'] };\n",
+                0o644,
+            ),
+            ("dist/runtime/hook.js", "process.stdout.write('{}');\n", 0o755),
+            ("dist/runtime/stop.js", "process.stdout.write('{}');\n", 0o644),
+            ("dist/runtime/data/table.json", "{\"a\": 1}\n", 0o600),
+            ("README.md", "# in-memory\n", 0o644),
+        ]
+    }
+
+    fn emitted(root: &Utf8Path, disk: &dyn Disk) -> Emitted {
+        let loaded = crate::pipeline::load(root, disk);
+        assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+        let bundle = loaded.bundle.expect("the bundle loads");
+        let hosts = bundle.normalised.targets.clone();
+        let staged = crate::pipeline::bundle::bundle(&bundle, root, &hosts, disk, None);
+        assert!(!staged.value.failed, "{:?}", staged.diagnostics);
+        let staged = emit(&bundle, staged.value, root, &hosts, &root.join("artifact"), disk);
+        staged.value.unwrap_or_else(|| panic!("{:?}", staged.diagnostics))
+    }
+
+    /// A whole emit with nothing on disk: the bundle lives in a [`MemoryDisk`], and what is emitted
+    /// is byte for byte, mode for mode, what the same bundle emits from a real folder.
+    #[test]
+    fn a_whole_emit_runs_on_an_in_memory_disk_and_matches_the_real_one() {
+        use crate::io::memory::MemoryDisk;
+        let mut memory = MemoryDisk::new();
+        let root = Utf8Path::new("/memory/bundle");
+        for (path, text, mode) in prebuilt_bundle() {
+            memory.file_with_mode(root.join(path), text, mode);
+        }
+        memory.link(root.join("dist/runtime/latest.js"), "hook.js");
+        let in_memory = emitted(root, &memory);
+
+        let temp = tempfile::tempdir().unwrap();
+        let real_root = camino::Utf8PathBuf::from_path_buf(temp.path().canonicalize().unwrap()).unwrap();
+        for (path, text, mode) in prebuilt_bundle() {
+            let file = real_root.join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(&file, text).unwrap();
+            std::fs::set_permissions(&file, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+        }
+        std::os::unix::fs::symlink("hook.js", real_root.join("dist/runtime/latest.js")).unwrap();
+        let on_disk = emitted(&real_root, &crate::io::RealDisk);
+
+        assert_eq!(in_memory.files.keys().collect::<Vec<_>>(), on_disk.files.keys().collect::<Vec<_>>());
+        assert_eq!(in_memory.files, on_disk.files);
+        // The payload, modes exactly, also in the folder of the host that has one.
+        assert_eq!(in_memory.files["gemini/runtime/data/table.json"].mode(), Some(0o600));
+        assert_eq!(in_memory.files["runtime/hook.js"].mode(), Some(0o755));
+        let (link, target) = (&in_memory.files["runtime/latest.js"], &in_memory.files["runtime/hook.js"]);
+        assert_eq!(link.bytes, target.bytes, "a link inside is shipped as what it names");
     }
 
     /// A payload on every name the layout reserves (read from it, so a new host's folder is covered

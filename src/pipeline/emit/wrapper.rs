@@ -7,6 +7,8 @@ use crate::hosts::{EventMapping, HostTable, InputField, PartSupport, answer};
 use crate::pipeline::normalise::Hook;
 use crate::pipeline::plan::{ANSWER_FD, Delivery, deadline_ms};
 use crate::vocabulary::canonical::ResultPart;
+use crate::vocabulary::hook_event::HookEvent;
+use crate::vocabulary::target::Target;
 
 /// The shared runtime, embedded in the binary and written next to the wrappers.
 pub const RUNTIME_SOURCE: &str = include_str!("runtime.mjs");
@@ -38,28 +40,7 @@ pub fn contract(
     };
     let max_input_bytes = max_input_bytes.expect("a hook with a wrapper has a stdin limit");
     let surface = table.hooks.as_ref().expect("planned hosts have hooks");
-    // A route's payload holds only its family's fields; the host's other fields are still checked.
-    let input: Vec<InputField> = surface
-        .input_fields(mapping)
-        .map(|field| match hook.event.route() {
-            Some(family) if field.canonical.as_deref().is_some_and(|c| !family.payload.contains(&c)) => {
-                InputField { canonical: None, ..field.clone() }
-            }
-            _ => field.clone(),
-        })
-        .collect();
-    let parts: serde_json::Map<String, serde_json::Value> = ResultPart::ALL
-        .iter()
-        .map(|&part| {
-            let support = match table.result_part(hook.event, part) {
-                PartSupport::Deliver => json!({ "write": answer::writes(&mapping.result, part) }),
-                PartSupport::Drop(reason) => json!({ "drop": reason }),
-                PartSupport::Refuse(reason) => json!({ "refuse": reason }),
-                PartSupport::Block { reason, exit } => json!({ "block": reason, "exit": exit }),
-            };
-            (part.name().to_string(), support)
-        })
-        .collect();
+    let (input, parts) = event_contract(table, mapping, hook.event);
     let mut hook_facts = json!({
         "name": hook.name,
         "id": hook.id,
@@ -103,6 +84,52 @@ pub fn contract(
     contract
 }
 
+/// The part of a contract that only the host and the event decide: the envelope's fields and, per
+/// part of a result, how the host takes it. The same for every hook of that host and event, so it is
+/// made once per process (a monorepo build has thousands of wrappers and a handful of these).
+fn event_contract(
+    table: &HostTable,
+    mapping: &EventMapping,
+    event: HookEvent,
+) -> (serde_json::Value, serde_json::Value) {
+    type Memo = std::collections::HashMap<(Target, HookEvent), (serde_json::Value, serde_json::Value)>;
+    static MEMO: std::sync::OnceLock<std::sync::Mutex<Memo>> = std::sync::OnceLock::new();
+    // Only the built-in tables are remembered (a test may hand in a table of its own).
+    let memo = std::ptr::eq(table, crate::hosts::table(table.target)).then(|| MEMO.get_or_init(Default::default));
+    let key = (table.target, event);
+    if let Some(found) = memo.and_then(|memo| memo.lock().expect("the memo is never poisoned").get(&key).cloned()) {
+        return found;
+    }
+    let surface = table.hooks.as_ref().expect("planned hosts have hooks");
+    // A route's payload holds only its family's fields; the host's other fields are still checked.
+    let input: Vec<InputField> = surface
+        .input_fields(mapping)
+        .map(|field| match event.route() {
+            Some(family) if field.canonical.as_deref().is_some_and(|c| !family.payload.contains(&c)) => {
+                InputField { canonical: None, ..field.clone() }
+            }
+            _ => field.clone(),
+        })
+        .collect();
+    let parts: serde_json::Map<String, serde_json::Value> = ResultPart::ALL
+        .iter()
+        .map(|&part| {
+            let support = match table.result_part(event, part) {
+                PartSupport::Deliver => json!({ "write": answer::writes(&mapping.result, part) }),
+                PartSupport::Drop(reason) => json!({ "drop": reason }),
+                PartSupport::Refuse(reason) => json!({ "refuse": reason }),
+                PartSupport::Block { reason, exit } => json!({ "block": reason, "exit": exit }),
+            };
+            (part.name().to_string(), support)
+        })
+        .collect();
+    let made = (json!(input), serde_json::Value::Object(parts));
+    if let Some(memo) = memo {
+        memo.lock().expect("the memo is never poisoned").insert(key, made.clone());
+    }
+    made
+}
+
 /// The wrapper file's text. `handler_specifier` is the compiled handler relative to the wrapper.
 pub fn wrapper_source(
     hook: &Hook,
@@ -125,7 +152,7 @@ pub fn wrapper_source(
         host = table.host,
         version = table.host_version,
         native = mapping.native,
-        contract = crate::vocabulary::json::pretty(contract),
+        contract = crate::vocabulary::json::pretty_value(contract),
         handler = serde_json::to_string(handler_specifier).expect("strings serialise"),
     )
 }
