@@ -367,7 +367,10 @@ fn an_incremental_build_equals_a_clean_build_after_any_sequence_of_edits() {
     let seconds: u64 = std::env::var("AGENT_BUNDLE_PROPERTY_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     let (mut sequences, mut total_steps) = (0u64, 0usize);
     if seconds == 0 {
-        for seed in 1..=4 {
+        // Four fixed seeds, and the ones long runs found failing (each a regression test now):
+        // 117714562252844 moved a handler to another event, which changed the order the bundler
+        // met the bundle's entries in while the cache key (the set of handlers) stayed the same.
+        for seed in [1, 2, 3, 4, 117_714_562_252_844] {
             total_steps += sequence(seed, steps).unwrap_or_else(|why| panic!("{why}"));
             sequences += 1;
         }

@@ -184,6 +184,12 @@ fn bundle_handlers(
     if handlers.is_empty() {
         return out;
     }
+    // The bundler's output depends on the order of its entries (which module a shared chunk is
+    // named after, which names get deconflicted): entries go in by path, so a build depends only on
+    // the set of handlers, which is what the cache key names, never on the order they are declared in.
+    let mut handlers = handlers.to_vec();
+    handlers.sort_by(|a, b| a.path.cmp(&b.path));
+    let handlers = handlers.as_slice();
     let external_names: Vec<String> = external.iter().map(|e| e.name.clone()).collect();
     let key = cache::key(handlers.iter().map(|h| h.path.as_str()), &external_names);
     match cache.map(|store| cache::lookup(store, &key, root)) {
