@@ -52,6 +52,13 @@ pub struct Fingerprint {
     pub output_dirs: BTreeMap<String, Stamp>,
     /// The hooks built, as (id, name).
     pub hooks: Vec<(String, String)>,
+    /// How many hooks each host can run (the manifest's index rows per host), so a no-op build
+    /// reports them without reading the manifest.
+    #[serde(default)]
+    pub hook_rows: BTreeMap<crate::vocabulary::target::Target, usize>,
+    /// The plugin's name, for the same report.
+    #[serde(default)]
+    pub plugin: String,
     /// When this fingerprint was saved (its cache entry's mtime): input stamps are trusted only when
     /// older than that.
     #[serde(skip)]

@@ -5,6 +5,8 @@ pub(crate) mod incremental;
 pub mod script;
 pub(crate) mod workspace;
 
+use std::collections::BTreeMap;
+
 use camino::{Utf8Path, Utf8PathBuf};
 
 use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
@@ -68,6 +70,10 @@ pub enum BuildOutcome {
         explanation: Explanation,
         /// The artifact's manifest, read from it on first use.
         manifest: std::sync::OnceLock<Option<ArtifactManifest>>,
+        /// The hook rows per host and the plugin's name, as the previous build recorded them (empty
+        /// when it did not).
+        hook_rows: BTreeMap<Target, usize>,
+        plugin: String,
     },
     /// The artifact was built and written (unchanged files kept).
     Built { emitted: Box<Emitted>, write: WriteOutcome, explanation: Explanation },
@@ -84,6 +90,19 @@ impl BuildReport {
             }
             BuildOutcome::Built { emitted, .. } => Some(&emitted.manifest),
         }
+    }
+
+    /// The plugin's name and how many hooks each built host can run, unless the build failed: from
+    /// what the previous build recorded when nothing changed, so a no-op reads no manifest.
+    pub fn summary(&self) -> Option<(String, BTreeMap<Target, usize>)> {
+        if let BuildOutcome::Fresh { hook_rows, plugin, .. } = &self.outcome
+            && !plugin.is_empty()
+        {
+            return Some((plugin.clone(), hook_rows.clone()));
+        }
+        let manifest = self.manifest()?;
+        let rows = self.hosts.iter().map(|host| (*host, manifest.hooks.iter().filter(|r| r.host == *host).count()));
+        Some((manifest.plugin.name.clone(), rows.collect()))
     }
 
     /// Which files the build wrote, kept and removed, unless it failed.
@@ -172,6 +191,8 @@ pub fn build_with(
             write: WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() },
             explanation: Explanation::all_fresh(&fingerprint),
             manifest: std::sync::OnceLock::new(),
+            hook_rows: fingerprint.hook_rows.clone(),
+            plugin: fingerprint.plugin.clone(),
         };
         report.inputs = input_paths(&fingerprint.inputs);
         report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
@@ -367,7 +388,14 @@ fn fingerprint(
     }
     let outputs: Vec<String> = emitted.files.keys().cloned().collect();
     let output_dirs = incremental::output_dirs(&report.output, &outputs).unwrap_or_default();
+    let hook_rows = report
+        .hosts
+        .iter()
+        .map(|host| (*host, emitted.manifest.hooks.iter().filter(|r| r.host == *host).count()))
+        .collect();
     incremental::Fingerprint {
+        hook_rows,
+        plugin: emitted.manifest.plugin.name.clone(),
         generator: crate::artifact::compiler_fingerprint(),
         tables_revision: crate::hosts::tables_revision(),
         root: root.to_string(),

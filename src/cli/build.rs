@@ -238,14 +238,12 @@ fn print_build_report(
     if errors > 0 {
         return Err(Error::Reported { errors });
     }
-    let manifest = report.manifest().ok_or_else(|| Error::Failed(format!("`{}` lost its manifest", report.output)))?;
+    let (plugin, rows) =
+        report.summary().ok_or_else(|| Error::Failed(format!("`{}` lost its manifest", report.output)))?;
     let write = report.write().expect("a build without errors wrote its output");
     if !args.json {
-        let per_host: Vec<String> = report
-            .hosts
-            .iter()
-            .map(|host| format!("{host} {}", manifest.hooks.iter().filter(|row| row.host == *host).count()))
-            .collect();
+        let per_host: Vec<String> =
+            report.hosts.iter().map(|host| format!("{host} {}", rows.get(host).copied().unwrap_or(0))).collect();
         if let (true, Some(explanation)) = (args.explain, report.explanation()) {
             for hook in &explanation.hooks {
                 let status = match hook.status {
@@ -287,7 +285,7 @@ fn print_build_report(
         writeln!(
             stdout,
             "Built {} to {}: {} file{} written, {} unchanged, {} removed{untracked}; simulatable hooks: {}",
-            manifest.plugin.name,
+            plugin,
             report.output,
             write.written.len(),
             if write.written.len() == 1 { "" } else { "s" },
