@@ -122,18 +122,17 @@ fn context(run: &Run) -> String {
 
 /// One raw request on a socket, and the reply line; `None` when nothing listens there (yet).
 fn try_raw(socket: &Path, bytes: &[u8]) -> Option<Value> {
-    UnixStream::connect(socket).ok()?;
-    Some(raw(socket, bytes))
-}
-
-/// One raw request on a socket, and the reply line.
-fn raw(socket: &Path, bytes: &[u8]) -> Value {
-    let mut stream = UnixStream::connect(socket).unwrap();
+    let mut stream = UnixStream::connect(socket).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let _ = stream.write_all(bytes);
     let mut reply = String::new();
     let _ = stream.read_to_string(&mut reply);
-    serde_json::from_str(reply.trim_end()).unwrap_or_else(|_| panic!("reply is not JSON: {reply:?}"))
+    Some(serde_json::from_str(reply.trim_end()).unwrap_or_else(|_| panic!("reply is not JSON: {reply:?}")))
+}
+
+/// One raw request on a socket, and the reply line.
+fn raw(socket: &Path, bytes: &[u8]) -> Value {
+    try_raw(socket, bytes).unwrap_or_else(|| panic!("nothing listens on {}", socket.display()))
 }
 
 fn started(artifact: &Utf8Path, dir: &Path) -> Server {

@@ -136,8 +136,7 @@ pub fn bundle(
 ) -> Staged<Bundled> {
     let mut diagnostics = Vec::new();
     // In document order (canonical event, then id), so each module is declared where it first is.
-    let mut hooks: Vec<_> = bundle.normalised.hooks.iter().collect();
-    hooks.sort_by(|a, b| (a.event, &a.id).cmp(&(b.event, &b.id)));
+    let hooks = bundle.normalised.hooks_in_document_order();
     let mut modules: Vec<HandlerEntry> = Vec::new();
     let mut prebuilt = BTreeMap::new();
     for hook in hooks {
@@ -299,8 +298,7 @@ fn build(
     let inputs = packages::inputs(root, &run, &pre);
     let mut bundled = Bundled { inputs, ..Bundled::default() };
     for chunk in run.chunks.iter().filter(|chunk| chunk.entry_of.is_none()) {
-        let finished =
-            BundledChunk { code: sourcemap::finish_code(&chunk.code), map: sourcemap::finish(&chunk.map, &chunk.path) };
+        let finished = BundledChunk { code: sourcemap::finish_code(&chunk.code), map: chunk.map.clone() };
         bundled.chunks.insert(chunk.path.clone(), finished);
     }
     for handler in handlers {
@@ -316,7 +314,7 @@ fn build(
             BundledHandler {
                 path: entry.path.clone(),
                 code: sourcemap::finish_code(&entry.code),
-                map: sourcemap::finish(&entry.map, &entry.path),
+                map: entry.map.clone(),
                 chunks: loaded.into_iter().collect(),
                 summary,
             },

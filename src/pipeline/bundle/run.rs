@@ -39,7 +39,7 @@ pub(super) struct Chunk {
     /// Its artifact path (`hooks/handlers/src/hooks/guard.mjs`, `hooks/handlers/chunks/shared-….mjs`).
     pub path: String,
     pub code: String,
-    /// The source map as rolldown wrote it (JSON), its sources made relative to the bundle root.
+    /// Its finished source map (JSON): sources relative to the bundle root, as the artifact carries it.
     pub map: String,
     pub exports: Vec<String>,
     /// The handler (root-relative) whose entry this is.
@@ -142,9 +142,7 @@ async fn run_one(job: Job) -> Run {
                         map: chunk
                             .map
                             .as_ref()
-                            .map(|m| {
-                                super::sourcemap::root_relative(&m.to_json_string(), &in_artifact(&chunk.filename))
-                            })
+                            .map(|m| super::sourcemap::finish(&m.to_json_string(), &in_artifact(&chunk.filename)))
                             .unwrap_or_default(),
                         exports: chunk.exports.iter().map(|e| e.to_string()).collect(),
                         entry_of: chunk

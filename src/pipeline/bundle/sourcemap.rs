@@ -6,20 +6,11 @@
 
 use serde_json::Value;
 
-/// The map to write beside the bundle at `bundle_path`.
-pub(super) fn finish(map: &str, bundle_path: &str) -> String {
-    let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(map) else { return String::new() };
-    map.remove("sourcesContent");
-    map.insert("file".to_string(), Value::String(file_name(bundle_path).to_string()));
-    let mut text = crate::vocabulary::json::compact_value(&Value::Object(map));
-    text.push('\n');
-    text
-}
-
-/// A map as rolldown wrote it for the chunk at `chunk_path` (artifact path, which is also where the
-/// bundler placed it under the bundle root), its sources made relative to the bundle root: what
-/// the runtime and the findings read.
-pub(super) fn root_relative(map: &str, chunk_path: &str) -> String {
+/// The map to write beside the chunk at `chunk_path` (its artifact path, which is also where the
+/// bundler placed it under the bundle root), from the map rolldown wrote for it: sources made
+/// relative to the bundle root, no copies of them, and the chunk's file name. Read once; what the
+/// runtime and the findings read.
+pub(super) fn finish(map: &str, chunk_path: &str) -> String {
     let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(map) else { return String::new() };
     let folder = chunk_path.rsplit_once('/').map_or("", |(folder, _)| folder);
     if let Some(Value::Array(sources)) = map.get_mut("sources") {
@@ -29,7 +20,11 @@ pub(super) fn root_relative(map: &str, chunk_path: &str) -> String {
             }
         }
     }
-    crate::vocabulary::json::compact_value(&Value::Object(map))
+    map.remove("sourcesContent");
+    map.insert("file".to_string(), Value::String(file_name(chunk_path).to_string()));
+    let mut text = crate::vocabulary::json::compact_value(&Value::Object(map));
+    text.push('\n');
+    text
 }
 
 /// A `/`-separated relative path with `.` and `..` segments resolved (leading `..` kept).
@@ -107,7 +102,7 @@ mod tests {
 
     #[test]
     fn maps_lose_their_source_copies_and_name_their_file() {
-        let map = r#"{"version":3,"file":"handler.js","sources":["src/a.ts"],"sourcesContent":["x"],"names":[],"mappings":"AAAA"}"#;
+        let map = r#"{"version":3,"file":"handler.js","sources":["../../../src/a.ts"],"sourcesContent":["x"],"names":[],"mappings":"AAAA"}"#;
         // Keys come out sorted whatever order they were read in.
         let finished = finish(map, "hooks/handlers/src/a.mjs");
         assert_eq!(
@@ -121,8 +116,11 @@ mod tests {
     fn sources_are_made_relative_to_the_bundle_root() {
         let map =
             r#"{"sources":["../../../../src/a.ts","../../../../node_modules/x/i.js","../../../../../shared/b.ts"]}"#;
-        let rooted = root_relative(map, "hooks/handlers/src/hooks/a.mjs");
-        assert_eq!(rooted, r#"{"sources":["src/a.ts","node_modules/x/i.js","../shared/b.ts"]}"#);
+        let rooted = finish(map, "hooks/handlers/src/hooks/a.mjs");
+        assert_eq!(
+            rooted,
+            "{\"file\":\"a.mjs\",\"sources\":[\"src/a.ts\",\"node_modules/x/i.js\",\"../shared/b.ts\"]}\n"
+        );
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub(super) fn place(
 ) -> PlacedHooks {
     let mut placed =
         PlacedHooks { entries: hosts.iter().map(|t| (*t, Vec::new())).collect(), ..PlacedHooks::default() };
-    for hook in in_document_order(bundle) {
+    for hook in bundle.normalised.hooks_in_document_order() {
         for (target, delivery) in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts) {
             let Delivery::Native { native_event, matcher, timeout_seconds, fail_closed, command, .. } = delivery else {
                 continue;
@@ -79,13 +79,6 @@ pub(super) fn place(
         }
     }
     placed
-}
-
-/// The hooks in the order hook documents list them: canonical event, then id.
-fn in_document_order(bundle: &Bundle) -> Vec<&Hook> {
-    let mut hooks: Vec<&Hook> = bundle.normalised.hooks.iter().collect();
-    hooks.sort_by(|a, b| (a.event, &a.id).cmp(&(b.event, &b.id)));
-    hooks
 }
 
 /// One hook with a handler module, on one host: its wrapper, the bundle copy it imports where the host

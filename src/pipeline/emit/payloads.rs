@@ -34,7 +34,7 @@ pub(super) fn read(
     root: &Utf8Path,
     output: &Utf8Path,
     disk: &dyn Disk,
-    read: &mut InputSet,
+    inputs: &mut InputSet,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<PayloadCopy> {
     let mut copies = Vec::new();
@@ -50,7 +50,7 @@ pub(super) fn read(
             diagnostics.push(messages::payload_overlaps_output(&payload.name, &payload.source, output.as_str()));
         }
         if present && !overlaps {
-            copies.extend(copy(payload, hosts, root, &within, disk, read, diagnostics));
+            copies.extend(copy(payload, hosts, root, &within, disk, inputs, diagnostics));
         }
     }
     copies

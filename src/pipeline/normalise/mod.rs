@@ -184,6 +184,15 @@ pub struct Normalised {
     pub keep_outside_links: bool,
 }
 
+impl Normalised {
+    /// The hooks in the order hook documents list them: canonical event, then id.
+    pub fn hooks_in_document_order(&self) -> Vec<&Hook> {
+        let mut hooks: Vec<&Hook> = self.hooks.iter().collect();
+        hooks.sort_by(|a, b| (a.event, &a.id).cmp(&(b.event, &b.id)));
+        hooks
+    }
+}
+
 /// Normalises a config. `root` must be the canonical, absolute bundle root.
 pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<Normalised> {
     let mut n = Normaliser { root, disk, diagnostics: Vec::new() };
