@@ -171,7 +171,11 @@ impl Disk for SavesDuringTheBuild<'_> {
     fn walk_files(&self, dir: &Utf8Path) -> std::io::Result<Vec<String>> {
         RealDisk.walk_files(dir)
     }
-    fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>> {
+    fn walk_dirs(
+        &self,
+        dir: &Utf8Path,
+        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+    ) -> std::io::Result<Vec<agent_bundle::io::WalkedDir>> {
         RealDisk.walk_dirs(dir, prune)
     }
 }

@@ -10,7 +10,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 
 use super::stamp::{Content, Recorded};
 use super::tree::{Decision, Link, Walked, WalkedFile};
-use super::{Disk, lexical_join};
+use super::{Disk, WalkedDir, lexical_join};
 use crate::vocabulary::digest::sha256_hex;
 
 /// One entry of a [`MemoryDisk`].
@@ -225,19 +225,35 @@ impl Disk for MemoryDisk {
         }
     }
 
-    fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>> {
-        let mut dirs = vec![dir.to_path_buf()];
+    fn walk_dirs(
+        &self,
+        dir: &Utf8Path,
+        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+    ) -> std::io::Result<Vec<WalkedDir>> {
+        let files_of = |dir: &Utf8Path| -> Vec<String> {
+            let mut names: Vec<String> = self
+                .children(dir)
+                .filter(|(_, entry)| **entry != Entry::Dir)
+                .filter_map(|(path, _)| path.file_name().map(str::to_string))
+                .collect();
+            names.sort();
+            names
+        };
+        let mut walked = vec![WalkedDir { path: dir.to_path_buf(), files: files_of(dir) }];
         let mut pending = vec![dir.to_path_buf()];
         while let Some(next) = pending.pop() {
             for (path, entry) in self.children(&next) {
-                if *entry == Entry::Dir && !prune(path) {
-                    dirs.push(path.clone());
-                    pending.push(path.clone());
+                if *entry == Entry::Dir {
+                    let files = files_of(path);
+                    if !prune(path, &files) {
+                        walked.push(WalkedDir { path: path.clone(), files });
+                        pending.push(path.clone());
+                    }
                 }
             }
         }
-        dirs.sort();
-        Ok(dirs)
+        walked.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(walked)
     }
 
     fn read_recorded(&self, path: &Utf8Path) -> (Recorded, Option<Vec<u8>>) {

@@ -92,9 +92,15 @@ pub trait Disk {
     ) -> std::io::Result<tree::Walked>;
     /// The target of a symbolic link, as written (`None` when `path` is not a link).
     fn read_link(&self, path: &Utf8Path) -> Option<String>;
-    /// Every folder under `dir` (itself included) that `prune` does not cut off, sorted; `prune`
-    /// sees each folder and decides whether to skip it and everything below.
-    fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>>;
+    /// Every folder under `dir` (itself included) that `prune` does not cut off, sorted, each with
+    /// the names of its entries that are not folders (links are not followed: a link to a folder is
+    /// one of them). `prune` sees each folder below `dir` with those names, listed once, and decides
+    /// whether to skip it and everything below.
+    fn walk_dirs(
+        &self,
+        dir: &Utf8Path,
+        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+    ) -> std::io::Result<Vec<WalkedDir>>;
     /// A file's bytes (a regular file's only), with the record of what was read for the build's
     /// inputs: stamped before it is read, so a write racing the read shows.
     fn read_recorded(&self, path: &Utf8Path) -> (stamp::Recorded, Option<Vec<u8>>);
@@ -104,6 +110,19 @@ pub trait Disk {
     fn record_link(&self, path: &Utf8Path) -> stamp::Recorded;
     /// The record of a folder's listing.
     fn record_dir(&self, path: &Utf8Path) -> stamp::Recorded;
+    /// What this disk has already recorded of a file it read (a recording disk's, for a later
+    /// reader to take instead of reading the file again); `None` for a disk that records nothing.
+    fn recorded_file(&self, _path: &Utf8Path) -> Option<stamp::Recorded> {
+        None
+    }
+}
+
+/// One folder of [`Disk::walk_dirs`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkedDir {
+    pub path: Utf8PathBuf,
+    /// The names of its entries that are not folders, sorted.
+    pub files: Vec<String>,
 }
 
 /// The real file system.
@@ -179,21 +198,38 @@ impl Disk for RealDisk {
         Ok(files)
     }
 
-    fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>> {
-        let mut dirs = Vec::new();
-        let walker = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter().filter_entry(|entry| {
-            !entry.file_type().is_dir()
-                || Utf8Path::from_path(entry.path()).is_none_or(|path| entry.depth() == 0 || !prune(path))
-        });
-        for entry in walker {
-            let entry = entry.map_err(std::io::Error::other)?;
-            if entry.file_type().is_dir()
-                && let Some(path) = Utf8Path::from_path(entry.path())
-            {
-                dirs.push(path.to_path_buf());
+    fn walk_dirs(
+        &self,
+        dir: &Utf8Path,
+        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+    ) -> std::io::Result<Vec<WalkedDir>> {
+        // Each folder is listed once, and its entries' types come from the listing itself: no entry
+        // is stat-ed (`build --recursive` walks every folder of a monorepo on every build).
+        fn listed(path: &Utf8Path) -> std::io::Result<(Vec<Utf8PathBuf>, Vec<String>)> {
+            let (mut dirs, mut files) = (Vec::new(), Vec::new());
+            for entry in std::fs::read_dir(path)? {
+                let entry = entry?;
+                let Ok(name) = entry.file_name().into_string() else { continue };
+                if entry.file_type()?.is_dir() { dirs.push(path.join(name)) } else { files.push(name) }
+            }
+            dirs.sort();
+            files.sort();
+            Ok((dirs, files))
+        }
+        let mut walked = Vec::new();
+        let (subdirs, files) = listed(dir)?;
+        let mut pending: Vec<(Utf8PathBuf, Vec<Utf8PathBuf>, Vec<String>)> = vec![(dir.to_path_buf(), subdirs, files)];
+        while let Some((path, subdirs, files)) = pending.pop() {
+            walked.push(WalkedDir { path, files });
+            for sub in subdirs.into_iter().rev() {
+                let (below, files) = listed(&sub)?;
+                if !prune(&sub, &files) {
+                    pending.push((sub, below, files));
+                }
             }
         }
-        Ok(dirs)
+        walked.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(walked)
     }
 
     fn read_recorded(&self, path: &Utf8Path) -> (stamp::Recorded, Option<Vec<u8>>) {

@@ -14,6 +14,12 @@ use super::stamp::{InputSet, Listing, Recorded, stamp};
 pub struct RecordingDisk<'a> {
     inner: &'a dyn Disk,
     recorded: Mutex<InputSet>,
+    /// Files found to exist but not (yet) read: recorded when [`RecordingDisk::recorded`] is asked,
+    /// unless a read recorded them meanwhile, so that a file checked and then read is read once.
+    found: Mutex<std::collections::BTreeSet<Utf8PathBuf>>,
+    /// When this disk started recording: a file recorded late is trusted only if it has not
+    /// changed since.
+    since: i128,
     /// Relative paths are recorded from here: a later build may run from another folder.
     cwd: Utf8PathBuf,
 }
@@ -21,12 +27,36 @@ pub struct RecordingDisk<'a> {
 impl<'a> RecordingDisk<'a> {
     pub fn new(inner: &'a dyn Disk) -> Self {
         let cwd = std::env::current_dir().ok().and_then(|cwd| Utf8PathBuf::from_path_buf(cwd).ok()).unwrap_or_default();
-        RecordingDisk { inner, recorded: Mutex::new(InputSet::default()), cwd }
+        RecordingDisk {
+            inner,
+            recorded: Mutex::new(InputSet::default()),
+            found: Mutex::new(Default::default()),
+            since: super::stamp::now_ns(),
+            cwd,
+        }
     }
 
     /// Everything read so far.
     pub fn recorded(&self) -> InputSet {
+        let found = std::mem::take(&mut *self.found.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        for path in found {
+            // Read now, against the moment recording started: a file changed since then is
+            // recorded as unknown, and the next build looks again.
+            self.file(&path, || Recorded::read_file_since(&path, self.since));
+        }
         self.lock().clone()
+    }
+
+    /// Records that a file exists, to be read for its record only if no reader reads it.
+    fn found(&self, path: &Utf8Path, exists: bool) {
+        if exists {
+            let key = Utf8PathBuf::from(self.key(path));
+            if !self.lock().files.contains_key(key.as_str()) {
+                self.found.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key);
+            }
+        } else {
+            self.file(path, || Recorded::read_file(path).0);
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, InputSet> {
@@ -73,20 +103,35 @@ impl<'a> RecordingDisk<'a> {
 
 impl Disk for RecordingDisk<'_> {
     fn is_file(&self, path: &Utf8Path) -> bool {
-        self.file(path, || Recorded::read_file(path).0);
-        self.inner.is_file(path)
+        let is_file = self.inner.is_file(path);
+        self.found(path, is_file);
+        is_file
     }
 
     fn is_dir(&self, path: &Utf8Path) -> bool {
-        // Whether it exists, and what in it can change a build: not its every subfolder (the bundle
-        // root holds the artifact a build writes).
-        self.dir(path, Listing::Resolution);
-        self.inner.is_dir(path)
+        let is_dir = self.inner.is_dir(path);
+        if is_dir || !self.inner.exists(path) {
+            // Whether it exists, and what in it can change a build: not its every subfolder (the
+            // bundle root holds the artifact a build writes).
+            self.dir(path, Listing::Resolution);
+        } else {
+            // A file asked whether it is a folder (a handler, checked before it is read): recorded
+            // once, as the file it is.
+            self.file(path, || Recorded::read_file(path).0);
+        }
+        is_dir
     }
 
     fn exists(&self, path: &Utf8Path) -> bool {
-        self.file(path, || Recorded::read_file(path).0);
-        self.inner.exists(path)
+        let exists = self.inner.exists(path);
+        // Only a regular file is read for its record later; anything else is recorded now, as what
+        // a read of it finds.
+        if exists && self.inner.is_file(path) {
+            self.found(path, true);
+        } else {
+            self.file(path, || Recorded::read_file(path).0);
+        }
+        exists
     }
 
     fn canonicalize(&self, path: &Utf8Path) -> Option<Utf8PathBuf> {
@@ -161,10 +206,18 @@ impl Disk for RecordingDisk<'_> {
         self.inner.record_dir(path)
     }
 
-    fn walk_dirs(&self, dir: &Utf8Path, prune: &dyn Fn(&Utf8Path) -> bool) -> std::io::Result<Vec<Utf8PathBuf>> {
+    fn recorded_file(&self, path: &Utf8Path) -> Option<Recorded> {
+        self.lock().files.get(&self.key(path)).cloned()
+    }
+
+    fn walk_dirs(
+        &self,
+        dir: &Utf8Path,
+        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+    ) -> std::io::Result<Vec<super::WalkedDir>> {
         let dirs = self.inner.walk_dirs(dir, prune)?;
         for folder in &dirs {
-            self.dir(folder, Listing::All);
+            self.dir(&folder.path, Listing::All);
         }
         Ok(dirs)
     }

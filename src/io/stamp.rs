@@ -346,9 +346,32 @@ pub struct InputSet {
 
 impl InputSet {
     /// Whether every recorded file and folder is as it was; stops at the first difference.
+    ///
+    /// A folder whose stamp is trusted unchanged has had no entry added, removed or renamed in it
+    /// since (each of those changes its modification time), so what was recorded absent in it is
+    /// still absent, unlooked-at: most of what a build records absent (the licence and readme
+    /// candidates, the other config names, a `node_modules`) sits in a folder it also recorded.
     pub fn unchanged(&self, trusted_before: i128) -> bool {
-        self.files.iter().all(|(path, recorded)| recorded.file_unchanged(Utf8Path::new(path), trusted_before))
-            && self.dirs.iter().all(|(path, recorded)| recorded.dir_unchanged(Utf8Path::new(path), trusted_before))
+        // Parents sort before their children: a folder is judged before what it holds.
+        let mut steady: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let absent_in_steady = |path: &str, recorded: &Recorded, steady: &std::collections::HashSet<&str>| {
+            recorded.stamp.is_none()
+                && recorded.sha256 == ABSENT
+                && Utf8Path::new(path).parent().is_some_and(|parent| steady.contains(parent.as_str()))
+        };
+        for (path, recorded) in &self.dirs {
+            if absent_in_steady(path, recorded, &steady) {
+                continue;
+            }
+            if recorded.stamp_trusted(Utf8Path::new(path), trusted_before) {
+                steady.insert(path);
+            } else if listing_digest(Utf8Path::new(path), recorded.listing) != recorded.sha256 {
+                return false;
+            }
+        }
+        self.files.iter().all(|(path, recorded)| {
+            absent_in_steady(path, recorded, &steady) || recorded.file_unchanged(Utf8Path::new(path), trusted_before)
+        })
     }
 
     /// The same records keyed relative to `root` (see [`crate::io::relative_with_dots`]): what a
@@ -402,6 +425,39 @@ mod tests {
         assert!(!recorded.file_unchanged(&path, i128::MAX));
         let (absent, _) = Recorded::read_file(&path);
         assert!(absent.file_unchanged(&path, i128::MAX));
+    }
+
+    #[test]
+    fn a_file_recorded_absent_in_a_recorded_folder_is_seen_when_it_appears() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = camino::Utf8PathBuf::from_path_buf(temp.path().join("root")).unwrap();
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("a.ts"), "").unwrap();
+        // Old enough that the folder's stamp is not racy.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let mut set = InputSet::default();
+        set.dirs.insert(dir.to_string(), Recorded::read_listing(&dir, Listing::Resolution));
+        set.dirs.insert(
+            dir.join("node_modules").to_string(),
+            Recorded::read_listing(&dir.join("node_modules"), Listing::All),
+        );
+        set.files.insert(dir.join("LICENSE").to_string(), Recorded::read_file(&dir.join("LICENSE")).0);
+        assert!(set.dirs[dir.as_str()].stamp.is_some(), "the folder is stamped");
+        assert!(set.unchanged(i128::MAX));
+        for appearing in ["LICENSE", "node_modules"] {
+            let path = dir.join(appearing);
+            if appearing == "LICENSE" {
+                std::fs::write(&path, "MIT").unwrap()
+            } else {
+                std::fs::create_dir(&path).unwrap()
+            }
+            assert!(!set.unchanged(i128::MAX), "{appearing} appeared unseen");
+            if appearing == "LICENSE" {
+                std::fs::remove_file(&path).unwrap()
+            } else {
+                std::fs::remove_dir(&path).unwrap()
+            }
+        }
     }
 
     #[test]

@@ -32,18 +32,24 @@ const SKIPPED_FOLDERS: &[&str] = &["node_modules", "target"];
 /// Every bundle (a folder holding a config file) under `root`, skipping `node_modules`, `target`,
 /// hidden folders and built artifacts, sorted by path.
 pub fn find_bundles(root: &Utf8Path, disk: &dyn Disk) -> std::io::Result<Vec<Utf8PathBuf>> {
-    let prune = |dir: &Utf8Path| {
+    // A folder is judged by its listing, which the walk reads anyway: only a config's name found in
+    // it costs a `stat`.
+    let prune = |dir: &Utf8Path, files: &[String]| {
         let name = dir.file_name().unwrap_or("");
         name.starts_with('.')
             || SKIPPED_FOLDERS.contains(&name)
-            || disk.is_file(&dir.join(crate::artifact::MANIFEST_PATH))
+            || files.iter().any(|f| f == crate::artifact::MANIFEST_PATH)
     };
     let dirs = disk.walk_dirs(root, &prune)?;
     Ok(dirs
         .into_iter()
         .filter(|dir| {
-            CONFIG_FILE_NAMES.iter().any(|name| disk.is_file(&dir.join(name)) || is_special(disk, &dir.join(name)))
+            CONFIG_FILE_NAMES.iter().filter(|name| dir.files.iter().any(|f| f == *name)).any(|name| {
+                let path = dir.path.join(name);
+                disk.is_file(&path) || is_special(disk, &path)
+            })
         })
+        .map(|dir| dir.path)
         .collect())
 }
 

@@ -159,8 +159,15 @@ pub fn bundle(
         }
     }
     let normalised = &bundle.normalised;
-    let mut bundled =
-        bundle_handlers(root, &modules, &normalised.external, normalised.keep_outside_links, cache, &mut diagnostics);
+    let mut bundled = bundle_handlers(
+        root,
+        &modules,
+        &normalised.external,
+        normalised.keep_outside_links,
+        cache,
+        disk,
+        &mut diagnostics,
+    );
     bundled.prebuilt = prebuilt;
     bundled.failed = diagnostics.iter().any(Diagnostic::is_error);
     Staged { value: bundled, diagnostics }
@@ -177,6 +184,7 @@ fn bundle_handlers(
     external: &[ExternalPackage],
     keep_outside_links: bool,
     cache: Option<&CacheStore>,
+    disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Bundled {
     let mut out = Bundled::default();
@@ -202,7 +210,7 @@ fn bundle_handlers(
             if matches!(found, Some(cache::Found::Corrupt)) {
                 out.stats.corrupt += 1;
             }
-            if let Some(built) = build(root, handlers, &external_names, diagnostics, &mut out.sources) {
+            if let Some(built) = build(root, handlers, &external_names, disk, diagnostics, &mut out.sources) {
                 out.stats.bundled += handlers.len();
                 if let Some(store) = cache {
                     cache::store(store, &key, root, &built.bundled, &built.warnings, &out.sources);
@@ -239,6 +247,7 @@ fn build(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
     external: &[String],
+    disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
     sources: &mut Vec<SourceFile>,
 ) -> Option<Built> {
@@ -253,7 +262,7 @@ fn build(
         external: external.to_vec(),
     };
     // Recorded before the bundler reads: what decides resolution that is known in advance.
-    let pre = resolution::preread(root);
+    let pre = resolution::preread(root, disk);
     let mut run = run::run_all(vec![job(handlers)]).pop().expect("one run per job");
     let found = findings::judge(root, handlers, &mut run, external);
     if found.diagnostics.iter().any(Diagnostic::is_error) {

@@ -23,8 +23,10 @@ const EXTENDS_DEPTH: usize = 16;
 /// then (exact: the bundler reads after): every folder of the bundle's own tree (by the names that
 /// can change resolution), its package.json and tsconfig files, and above the root each ancestor's
 /// `package.json`, `tsconfig.json` and `node_modules`; the root's installed packages by their
-/// package.json. Built artifacts, `node_modules` and hidden folders are not walked.
-pub(super) fn preread(root: &Utf8Path) -> InputSet {
+/// package.json. Built artifacts, `node_modules` and hidden folders are not walked. A file `disk`
+/// has already recorded (the loader read the root's package.json) is taken from its record, not
+/// read again.
+pub(super) fn preread(root: &Utf8Path, disk: &dyn crate::io::Disk) -> InputSet {
     let mut set = InputSet::default();
     let walker = walkdir::WalkDir::new(root).sort_by_file_name().into_iter().filter_entry(|entry| {
         let name = entry.file_name().to_string_lossy();
@@ -40,7 +42,8 @@ pub(super) fn preread(root: &Utf8Path) -> InputSet {
         if entry.file_type().is_dir() {
             set.dirs.insert(path.to_string(), Recorded::read_listing(path, Listing::Resolution));
         } else if is_config_file(path.file_name().unwrap_or_default()) {
-            set.files.insert(path.to_string(), Recorded::read_file(path).0);
+            let recorded = disk.recorded_file(path).unwrap_or_else(|| Recorded::read_file(path).0);
+            set.files.insert(path.to_string(), recorded);
         }
     }
     // The installed packages the bundle's own modules find first: the folder's listing and each
