@@ -149,6 +149,54 @@ fn bundles_are_tree_shaken() {
     }
 }
 
+/// The relative specifiers a bundle imports from, statically (`from "…"`, `import "…"`) and
+/// dynamically (`import("…")`).
+fn relative_imports(code: &str) -> (Vec<String>, Vec<String>) {
+    let quoted = |rest: &str| rest.split(['"', '\'']).nth(1).map(str::to_string);
+    let (mut statics, mut dynamics) = (Vec::new(), Vec::new());
+    for (i, _) in code.match_indices("import") {
+        let rest = &code[i + "import".len()..];
+        if let Some(dynamic) = rest.strip_prefix('(') {
+            dynamics.extend(quoted(dynamic).filter(|s| s.starts_with('.')));
+        } else if let Some(line) = rest.lines().next()
+            && (line.contains(" from ") || line.trim_start().starts_with(['"', '\'']))
+        {
+            statics.extend(quoted(line.rsplit(" from ").next().unwrap_or(line)).filter(|s| s.starts_with('.')));
+        }
+    }
+    (statics, dynamics)
+}
+
+#[test]
+fn handlers_sharing_modules_start_from_one_file_and_a_dynamic_import_keeps_its_chunk() {
+    require_node();
+    let npm = npm_fixture();
+    let (_guard, artifact, manifest) = build_relocated(&npm.join("bundles/packages"));
+    let tree = read_tree(&artifact);
+    let handlers: Vec<&String> =
+        tree.keys().filter(|p| p.starts_with("hooks/handlers/src/") && p.ends_with(".mjs")).collect();
+    assert!(handlers.len() >= 15, "{handlers:#?}");
+    for handler in &handlers {
+        let (statics, dynamics) = relative_imports(&String::from_utf8_lossy(&tree[*handler]));
+        // Shared modules (lodash-es is imported by two handlers, greet.ts by several) are folded in:
+        // a hook loads its entry and nothing beside it, except what it imports lazily.
+        assert!(statics.is_empty(), "{handler} imports {statics:?} at start-up");
+        if handler.ends_with("/dynamic-import.mjs") {
+            assert!(dynamics.iter().all(|d| d.contains("/chunks/")), "{dynamics:?}");
+            assert_eq!(dynamics.len(), 2, "lodash-es and lazy.ts stay lazy: {dynamics:?}");
+        } else {
+            assert!(dynamics.is_empty(), "{handler} imports {dynamics:?}");
+        }
+    }
+    // The chunks shipped are exactly the ones a lazy import loads, and the handler runs with them.
+    let chunks: Vec<&String> = tree.keys().filter(|p| p.contains("/chunks/") && p.ends_with(".mjs")).collect();
+    assert!(!chunks.is_empty() && chunks.len() <= 3, "{chunks:#?}");
+    assert_eq!(context_of(&artifact, row(&manifest, "dynamic-import"), "x").as_deref(), Ok("dyn lazy-module"));
+    // A folded map still names the original sources, the package's and the handler's own.
+    let map = String::from_utf8_lossy(&tree["hooks/handlers/src/hooks/lodash-es.mjs.map"]).into_owned();
+    assert!(map.contains("\"src/hooks/lodash-es.ts\"") && map.contains("node_modules/lodash-es/"), "{map}");
+}
+
 #[test]
 fn imports_that_would_fail_at_run_time_are_diagnosed_at_their_line() {
     let npm = npm_fixture();

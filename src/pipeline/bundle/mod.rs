@@ -13,6 +13,7 @@
 mod cache;
 mod closure;
 mod findings;
+mod fold;
 mod packages;
 mod plugin;
 mod resolution;
@@ -305,6 +306,7 @@ fn build(
         return None;
     }
     let inputs = packages::inputs(root, &run, &pre);
+    fold::fold(root, &mut run);
     let mut bundled = Bundled { inputs, ..Bundled::default() };
     for chunk in run.chunks.iter().filter(|chunk| chunk.entry_of.is_none()) {
         let finished = BundledChunk { code: sourcemap::finish_code(&chunk.code), map: chunk.map.clone() };
@@ -336,13 +338,13 @@ fn build(
 /// them, when it imports that handler's module); not the packages left as imports.
 fn loaded_chunks(run: &run::Run, entry: &run::Chunk) -> BTreeSet<String> {
     let mut loaded = BTreeSet::new();
-    let mut pending: Vec<&str> = entry.imports.iter().map(String::as_str).collect();
+    let mut pending: Vec<&str> = entry.imports.iter().chain(&entry.dynamic_imports).map(String::as_str).collect();
     while let Some(path) = pending.pop() {
         if let Some(chunk) = run.chunks.iter().find(|c| c.path == path)
             && path != entry.path
             && loaded.insert(path.to_string())
         {
-            pending.extend(chunk.imports.iter().map(String::as_str));
+            pending.extend(chunk.imports.iter().chain(&chunk.dynamic_imports).map(String::as_str));
         }
     }
     loaded

@@ -44,8 +44,12 @@ pub(super) struct Chunk {
     pub exports: Vec<String>,
     /// The handler (root-relative) whose entry this is.
     pub entry_of: Option<String>,
-    /// The artifact paths of the chunks it imports, statically or dynamically.
+    /// The artifact paths of the chunks it imports statically.
     pub imports: Vec<String>,
+    /// The artifact paths of the chunks it imports dynamically (`import()`).
+    pub dynamic_imports: Vec<String>,
+    /// The map as the bundler made it (sources relative to the chunk's folder), for a fold.
+    pub raw_map: Option<rolldown_sourcemap::SourceMap>,
     /// The ids (absolute paths) of the modules rendered into it.
     pub modules: Vec<String>,
 }
@@ -74,7 +78,7 @@ const BUNDLER_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// The runtime bundlers run on, made once per process: one worker per core (rolldown also spreads
 /// its own work over rayon's pool).
-fn runtime() -> &'static tokio::runtime::Runtime {
+pub(super) fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
         // One worker per core: rolldown spreads its own work over rayon's pool as well (two or
@@ -150,7 +154,9 @@ async fn run_one(job: Job) -> Run {
                             .then(|| job.entries.iter().find(|(name, _)| *name == chunk.name.as_str()))
                             .flatten()
                             .map(|(_, handler)| handler.clone()),
-                        imports: chunk.imports.iter().chain(&chunk.dynamic_imports).map(|f| in_artifact(f)).collect(),
+                        imports: chunk.imports.iter().map(|f| in_artifact(f)).collect(),
+                        dynamic_imports: chunk.dynamic_imports.iter().map(|f| in_artifact(f)).collect(),
+                        raw_map: chunk.map.clone(),
                         modules: chunk.module_ids.iter().map(|id| id.to_string()).collect(),
                     }),
                     _ => None,
