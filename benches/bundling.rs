@@ -12,6 +12,8 @@
 //!     (idempotency key, frozen copies) cost on every call;
 //!   * the same route rendered in the shared runtime (`src/events/tool/before.tsx`, `runtime:
 //!     'shared'`, its MCP server started once) against it standalone: what forwarding costs;
+//!   * one file against an entry and the chunk it shares (esbuild's bundle of the zod runner, whole
+//!     and split): what folding each entry with its chunks saves at every start-up;
 //!   * the dependency-free hook started as its host starts it, the command of its hook document
 //!     through `bash -c` (`node "…" 3>&1 1>&2`: the answer on fd 3, fd 1 the host's stderr), and in
 //!     the form for hosts whose shell need not be POSIX (`sh -c 'exec node "$1" 3>&1 1>&2' sh "…"`),
@@ -185,6 +187,37 @@ fn main() {
             bare.map(|b| format!("{:.3}", ours.0 / b.0)).unwrap_or_else(|| "-".into()),
         );
     }
+
+    println!();
+    println!(
+        "one file against an entry and the chunk it shares (why each entry is folded; median ms over {runs} runs)"
+    );
+    // The zod runner bundled by esbuild twice: as one file, and split (`--splitting`, with a second
+    // entry importing the same handler), so zod and the handler land in a chunk beside the entry.
+    let split = away.path().join("split");
+    std::fs::copy(bundle.join("src/runner-zod.ts"), bundle.join("src/runner-zod-twin.ts")).unwrap();
+    let status = Command::new(&esbuild)
+        .args([bundle.join("src/runner-zod.ts"), bundle.join("src/runner-zod-twin.ts")])
+        .args(["--bundle", "--splitting", "--platform=node", "--format=esm", "--target=node18", "--log-level=error"])
+        .args(["--out-extension:.js=.mjs", &format!("--outdir={}", split.display())])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let chunks = std::fs::read_dir(&split)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("chunk-"))
+        .count();
+    assert_eq!(chunks, 1, "the split build shares one chunk");
+    let timings = time_alternating(&[vec![out.join("runner-zod.mjs")], vec![split.join("runner-zod.mjs")]], runs);
+    println!("{:<24} {:>16}", "one file", show(timings[0]));
+    println!(
+        "{:<24} {:>16} {:>9.3}  (+{:.2} ms a start-up)",
+        "entry and its chunk",
+        show(timings[1]),
+        timings[1].0 / timings[0].0,
+        timings[1].0 - timings[0].0
+    );
 
     println!();
     println!("event route against config hook, stdin to answer (median ms over {runs} runs; p90 in brackets)");

@@ -1,15 +1,18 @@
 //! One file per handler at start-up. The bundle's one bundler build parses, resolves and
 //! transforms each module once and puts what several handlers share into chunks; a hook then pays
 //! at every tool call for Node resolving and loading each chunk beside its entry (1.1–1.6 ms a call
-//! measured, against one file). So each entry is linked once more with the chunks it imports
-//! statically, in memory, into one file: a second, small rolldown build per entry over the first
-//! build's output (plain ES modules, nothing to resolve on disk, transform or type-strip), the
-//! source maps composed so that positions still name the original sources.
+//! measured, against one file). So the entries are linked once more with the chunks they import
+//! statically, in memory: a second rolldown build over the first build's output (plain ES modules:
+//! nothing to resolve on disk, transform or type-strip), in which each entry imports a copy of its
+//! chunks of its own (`<chunk>?entry=<n>`), so that no module is shared and each entry comes out
+//! one file. Source maps are composed, so positions still name the original sources. One second
+//! build per bundle, not per entry: a build's fixed cost (the bundler's own runtime module, parsed
+//! and scanned each build) was most of a fold per entry.
 //!
 //! An entry whose chunks import anything dynamically keeps its chunks: a module loaded both
-//! statically (folded in) and through a dynamic import (a chunk file) would run twice. A fold that
-//! fails keeps the chunks too: the output stays what the first build made, correct and a little
-//! slower to start.
+//! statically (folded in) and through a dynamic import (a chunk file) would run twice. An entry the
+//! second build does not make one file of (it failed, or left a module shared) keeps its chunks too:
+//! the output stays what the first build made, correct and a little slower to start.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -36,67 +39,63 @@ struct Module {
     map: Option<rolldown_sourcemap::SourceMap>,
 }
 
-/// One entry to fold with the chunks it loads.
+/// The second build of one bundle.
 struct Job {
     root: Utf8PathBuf,
-    /// The entry's file name under [`HANDLERS_DIR`], without `.mjs`.
-    name: String,
-    /// The entry's module id.
-    id: String,
+    /// Each entry to fold: its file name under [`HANDLERS_DIR`] without `.mjs`, and its path.
+    entries: Vec<(String, String)>,
+    /// Every file any of them loads, by absolute path.
     modules: Arc<HashMap<String, Module>>,
 }
+
+/// The query that makes a module entry `n`'s own copy.
+const COPY_OF_ENTRY: &str = "?entry=";
 
 /// Folds every entry of `run` that loads chunks only statically into one file, and drops the
 /// chunks no file loads any more. `root` is the canonical bundle root the run bundled in.
 pub(super) fn fold(root: &Utf8Path, run: &mut Run) {
     let by_path: BTreeMap<String, usize> = run.chunks.iter().enumerate().map(|(i, c)| (c.path.clone(), i)).collect();
-    let mut jobs = Vec::new();
     let mut folding = Vec::new();
+    let mut used = BTreeSet::new();
     for (index, entry) in run.chunks.iter().enumerate().filter(|(_, c)| c.entry_of.is_some()) {
         let Some(loaded) = static_closure(run, &by_path, entry) else { continue };
         if loaded.is_empty() {
             continue;
         }
-        let module = |chunk: &Chunk| {
-            (
-                absolute(root, &chunk.path),
-                Module {
-                    code: chunk.code.as_str().into(),
-                    map: chunk.raw_map.as_ref().map(|m| rooted(m, root, chunk)),
-                },
-            )
-        };
-        let modules: HashMap<String, Module> =
-            std::iter::once(entry).chain(loaded.iter().map(|&i| &run.chunks[i])).map(module).collect();
-        let name = entry.path.strip_prefix(&format!("{HANDLERS_DIR}/")).unwrap_or(&entry.path);
-        jobs.push(Job {
-            root: root.to_path_buf(),
-            name: name.strip_suffix(".mjs").unwrap_or(name).to_string(),
-            id: absolute(root, &entry.path),
-            modules: Arc::new(modules),
-        });
+        used.insert(index);
+        used.extend(loaded.iter().copied());
         folding.push((index, loaded));
     }
-    if jobs.is_empty() {
+    if folding.is_empty() {
         return;
     }
-    let folded = run::runtime().block_on(async {
-        let tasks: Vec<_> = jobs.into_iter().map(|job| tokio::spawn(fold_one(job))).collect();
-        let mut folded = Vec::with_capacity(tasks.len());
-        for task in tasks {
-            folded.push(task.await.ok().flatten());
-        }
-        folded
-    });
-    for ((index, loaded), folded) in folding.into_iter().zip(folded) {
-        let Some(Folded { code, map }) = folded else { continue };
+    let modules: HashMap<String, Module> = used
+        .iter()
+        .map(|&i| {
+            let chunk = &run.chunks[i];
+            let map = chunk.raw_map.as_ref().map(|m| rooted(m, root, chunk));
+            (absolute(root, &chunk.path), Module { code: chunk.code.as_str().into(), map })
+        })
+        .collect();
+    let entries = folding
+        .iter()
+        .map(|(index, _)| {
+            let path = &run.chunks[*index].path;
+            let name = path.strip_prefix(&format!("{HANDLERS_DIR}/")).unwrap_or(path);
+            (name.strip_suffix(".mjs").unwrap_or(name).to_string(), path.clone())
+        })
+        .collect();
+    let job = Job { root: root.to_path_buf(), entries, modules: Arc::new(modules) };
+    let folded = run::runtime().block_on(fold_all(job));
+    for (index, loaded) in folding {
+        let Some(Folded { code, map }) = folded.get(&run.chunks[index].path) else { continue };
         let modules: BTreeSet<String> = std::iter::once(index)
             .chain(loaded.iter().copied())
             .flat_map(|i| run.chunks[i].modules.iter().cloned())
             .collect();
         let entry = &mut run.chunks[index];
-        entry.code = code;
-        entry.map = super::sourcemap::finish(&map, &entry.path);
+        entry.code = code.clone();
+        entry.map = super::sourcemap::finish(map, &entry.path);
         entry.modules = modules.into_iter().collect();
         entry.imports.clear();
     }
@@ -164,29 +163,51 @@ struct Folded {
     map: String,
 }
 
-async fn fold_one(job: Job) -> Option<Folded> {
-    let plugin = Arc::new(FoldPlugin { modules: Arc::clone(&job.modules) });
-    let mut bundler = Bundler::with_plugins(options(&job), vec![plugin]).ok()?;
-    let output = bundler.generate().await.ok();
-    let _ = bundler.close().await;
-    let mut chunks = output?.assets.into_iter().filter_map(|asset| match asset {
-        rolldown_common::Output::Chunk(chunk) => Some(chunk),
-        _ => None,
+/// The second build: each entry folded, by its artifact path; an entry that did not come out as one
+/// file is missing.
+async fn fold_all(job: Job) -> BTreeMap<String, Folded> {
+    let mut folded = BTreeMap::new();
+    let plugin = Arc::new(FoldPlugin {
+        modules: Arc::clone(&job.modules),
+        entries: job.entries.iter().map(|(_, path)| absolute(&job.root, path)).collect(),
     });
-    let chunk = chunks.next()?;
-    // One file, or the fold did not do what it is for.
-    if chunks.next().is_some() {
-        return None;
+    let Ok(mut bundler) = Bundler::with_plugins(options(&job), vec![plugin]) else { return folded };
+    let output = bundler.generate().await;
+    let _ = bundler.close().await;
+    let Ok(output) = output else { return folded };
+    let chunks: Vec<_> = output
+        .assets
+        .into_iter()
+        .filter_map(|asset| match asset {
+            rolldown_common::Output::Chunk(chunk) => Some(chunk),
+            _ => None,
+        })
+        .collect();
+    // What the build shared after all (it should share nothing): an entry that loads it is not one
+    // file, and keeps what the first build made.
+    let shared: BTreeSet<&str> = chunks.iter().filter(|c| !c.is_entry).map(|c| c.filename.as_str()).collect();
+    for chunk in &chunks {
+        if !chunk.is_entry || chunk.imports.iter().chain(&chunk.dynamic_imports).any(|i| shared.contains(i.as_str())) {
+            continue;
+        }
+        let map = chunk.map.as_ref().map(|m| m.to_json_string()).unwrap_or_default();
+        folded.insert(format!("{HANDLERS_DIR}/{}", chunk.filename), Folded { code: chunk.code.clone(), map });
     }
-    Some(Folded { code: chunk.code.clone(), map: chunk.map.as_ref().map(|m| m.to_json_string()).unwrap_or_default() })
+    folded
 }
 
 fn options(job: &Job) -> BundlerOptions {
     BundlerOptions {
-        input: Some(vec![InputItem { name: Some(job.name.clone()), import: job.id.clone() }]),
+        input: Some(
+            job.entries
+                .iter()
+                .map(|(name, path)| InputItem { name: Some(name.clone()), import: absolute(&job.root, path) })
+                .collect(),
+        ),
         cwd: Some(job.root.clone().into_std_path_buf()),
         dir: Some(HANDLERS_DIR.to_string()),
         entry_filenames: Some(ChunkFilenamesOutputOption::String("[name].mjs".to_string())),
+        chunk_filenames: Some(ChunkFilenamesOutputOption::String("chunks/[name]-[hash].mjs".to_string())),
         platform: Some(Platform::Node),
         format: Some(OutputFormat::Esm),
         sourcemap: Some(SourceMapType::Hidden),
@@ -202,12 +223,24 @@ fn options(job: &Job) -> BundlerOptions {
     }
 }
 
-/// Serves the first build's files from memory. A Node built-in is left to the bundler, which knows
-/// importing one has no side effects; anything else (a package shipped whole) stays the import it
-/// is, never resolved on disk.
+/// Serves the first build's files from memory, each entry's imports as its own copies. A Node
+/// built-in is left to the bundler, which knows importing one has no side effects; anything else (a
+/// package shipped whole) stays the import it is, never resolved on disk.
 #[derive(Debug)]
 struct FoldPlugin {
     modules: Arc<HashMap<String, Module>>,
+    /// The entries' module ids, in entry order (a copy names its entry by this index).
+    entries: Vec<String>,
+}
+
+impl FoldPlugin {
+    /// Which entry a module belongs to: an entry is its own, a copy names its entry.
+    fn entry_of(&self, id: &str) -> Option<usize> {
+        match id.rsplit_once(COPY_OF_ENTRY) {
+            Some((_, n)) => n.parse().ok(),
+            None => self.entries.iter().position(|e| e == id),
+        }
+    }
 }
 
 impl Plugin for FoldPlugin {
@@ -220,20 +253,23 @@ impl Plugin for FoldPlugin {
     }
 
     async fn resolve_id(&self, _ctx: &PluginContext, args: &HookResolveIdArgs<'_>) -> HookResolveIdReturn {
-        if self.modules.contains_key(args.specifier) {
+        let Some(importer) = args.importer else {
+            // An entry itself.
             return Ok(Some(HookResolveIdOutput::from_id(args.specifier)));
-        }
-        if let Some(importer) = args.importer
-            && super::plugin::is_path_like(args.specifier)
-            && let Some(folder) = Utf8Path::new(importer).parent()
+        };
+        if super::plugin::is_path_like(args.specifier)
+            && let Some(entry) = self.entry_of(importer)
+            && let Some(folder) =
+                Utf8Path::new(importer.split_once(COPY_OF_ENTRY).map_or(importer, |(p, _)| p)).parent()
         {
-            let id = crate::io::lexical_join(folder, args.specifier).into_string();
-            if self.modules.contains_key(&id) {
+            let path = crate::io::lexical_join(folder, args.specifier).into_string();
+            if self.modules.contains_key(&path) {
+                // Back to the entry itself, or a copy of the entry's own.
+                let id = if self.entries[entry] == path { path } else { format!("{path}{COPY_OF_ENTRY}{entry}") };
                 return Ok(Some(HookResolveIdOutput::from_id(id)));
             }
         }
         if super::plugin::is_node_builtin(args.specifier) {
-            // The bundler's own: a built-in it knows to have no side effects on import.
             return Ok(None);
         }
         Ok(Some(HookResolveIdOutput {
@@ -244,7 +280,14 @@ impl Plugin for FoldPlugin {
     }
 
     async fn load(&self, _ctx: SharedLoadPluginContext, args: &HookLoadArgs<'_>) -> HookLoadReturn {
-        let Some(module) = self.modules.get(args.id) else { return Ok(None) };
-        Ok(Some(HookLoadOutput { code: module.code.clone(), map: module.map.clone(), ..Default::default() }))
+        let path = args.id.split_once(COPY_OF_ENTRY).map_or(args.id, |(path, _)| path);
+        let Some(module) = self.modules.get(path) else { return Ok(None) };
+        Ok(Some(HookLoadOutput {
+            code: module.code.clone(),
+            map: module.map.clone(),
+            // Plain JavaScript, whatever a copy's id ends with.
+            module_type: Some(rolldown_common::ModuleType::Js),
+            ..Default::default()
+        }))
     }
 }
