@@ -89,7 +89,7 @@ pub fn unchanged(
         && fingerprint.tables_revision == crate::hosts::tables_revision()
         && fingerprint.root == root.as_str()
         && fingerprint.targets == targets
-        && fingerprint.inputs.unchanged(fingerprint.written_at)
+        && fingerprint.inputs.unchanged(fingerprint.written_at, root)
         && fingerprint.output_dirs.iter().all(|(dir, then)| crate::io::stamp::stamp(&output.join(dir)) == Some(*then))
 }
 

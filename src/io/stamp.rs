@@ -54,6 +54,30 @@ pub fn stamp(path: &Utf8Path) -> Option<Stamp> {
     std::fs::metadata(path).ok().map(|m| Stamp::of(&m))
 }
 
+/// Stamps shared by the builds of one `build --recursive` (each of its worker threads holds the
+/// same): taken once, the first time any build asks. Only for what no build writes.
+pub type SharedStamps = std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, Option<Stamp>>>>;
+
+thread_local! {
+    static SHARED: std::cell::RefCell<Option<SharedStamps>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Makes this thread's stamp checks of what lies above a bundle root go through `shared` (`None`:
+/// each check stats anew).
+pub fn share_stamps_on_this_thread(shared: Option<SharedStamps>) {
+    SHARED.with(|cell| *cell.borrow_mut() = shared);
+}
+
+fn shared_stamp(path: &Utf8Path) -> Option<Stamp> {
+    SHARED.with(|cell| match &*cell.borrow() {
+        Some(shared) => {
+            let mut stamps = shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            *stamps.entry(path.to_string()).or_insert_with(|| stamp(path))
+        }
+        None => stamp(path),
+    })
+}
+
 /// The stamp of an entry itself (`lstat`: a link is not followed).
 fn own_stamp(path: &Utf8Path) -> Option<Stamp> {
     std::fs::symlink_metadata(path).ok().map(|m| Stamp::of(&m))
@@ -274,7 +298,11 @@ impl Recorded {
     /// Whether the file still holds what was recorded: trusted by its stamp when that is unchanged
     /// and older than `trusted_before`, otherwise read and hashed again.
     pub fn file_unchanged(&self, path: &Utf8Path, trusted_before: i128) -> bool {
-        if self.stamp_trusted(path, trusted_before) {
+        self.file_unchanged_as(path, trusted_before, false)
+    }
+
+    fn file_unchanged_as(&self, path: &Utf8Path, trusted_before: i128, shared: bool) -> bool {
+        if self.stamp_trusted_as(path, trusted_before, shared) {
             return true;
         }
         if self.content != Content::Bytes {
@@ -295,7 +323,16 @@ impl Recorded {
     }
 
     fn stamp_trusted(&self, path: &Utf8Path, trusted_before: i128) -> bool {
-        let now = if self.content == Content::Bytes { stamp(path) } else { own_stamp(path) };
+        self.stamp_trusted_as(path, trusted_before, false)
+    }
+
+    /// [`Recorded::stamp_trusted`], with the stamp from this thread's [`SharedStamps`] when `shared`.
+    fn stamp_trusted_as(&self, path: &Utf8Path, trusted_before: i128, shared: bool) -> bool {
+        let now = match self.content {
+            Content::Bytes if shared => shared_stamp(path),
+            Content::Bytes => stamp(path),
+            _ => own_stamp(path),
+        };
         match (self.stamp, now) {
             (Some(then), Some(now)) => then == now && then.mtime_ns < trusted_before,
             (None, None) => self.sha256 == ABSENT,
@@ -351,7 +388,17 @@ impl InputSet {
     /// since (each of those changes its modification time), so what was recorded absent in it is
     /// still absent, unlooked-at: most of what a build records absent (the licence and readme
     /// candidates, the other config names, a `node_modules`) sits in a folder it also recorded.
-    pub fn unchanged(&self, trusted_before: i128) -> bool {
+    ///
+    /// What lies directly in a folder above `root` (each ancestor's `package.json`, `tsconfig.json`
+    /// and `node_modules`, which every bundle of a monorepo records) is stamped once per
+    /// `build --recursive` where the thread shares its stamps ([`SharedStamps`]): no build writes
+    /// there.
+    pub fn unchanged(&self, trusted_before: i128, root: &Utf8Path) -> bool {
+        let above_root = |path: &str| {
+            Utf8Path::new(path)
+                .parent()
+                .is_some_and(|parent| root.strip_prefix(parent).is_ok_and(|rest| !rest.as_str().is_empty()))
+        };
         // Parents sort before their children: a folder is judged before what it holds.
         let mut steady: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let absent_in_steady = |path: &str, recorded: &Recorded, steady: &std::collections::HashSet<&str>| {
@@ -363,14 +410,15 @@ impl InputSet {
             if absent_in_steady(path, recorded, &steady) {
                 continue;
             }
-            if recorded.stamp_trusted(Utf8Path::new(path), trusted_before) {
+            if recorded.stamp_trusted_as(Utf8Path::new(path), trusted_before, above_root(path)) {
                 steady.insert(path);
             } else if listing_digest(Utf8Path::new(path), recorded.listing) != recorded.sha256 {
                 return false;
             }
         }
         self.files.iter().all(|(path, recorded)| {
-            absent_in_steady(path, recorded, &steady) || recorded.file_unchanged(Utf8Path::new(path), trusted_before)
+            absent_in_steady(path, recorded, &steady)
+                || recorded.file_unchanged_as(Utf8Path::new(path), trusted_before, above_root(path))
         })
     }
 
@@ -443,7 +491,7 @@ mod tests {
         );
         set.files.insert(dir.join("LICENSE").to_string(), Recorded::read_file(&dir.join("LICENSE")).0);
         assert!(set.dirs[dir.as_str()].stamp.is_some(), "the folder is stamped");
-        assert!(set.unchanged(i128::MAX));
+        assert!(set.unchanged(i128::MAX, &dir));
         for appearing in ["LICENSE", "node_modules"] {
             let path = dir.join(appearing);
             if appearing == "LICENSE" {
@@ -451,13 +499,39 @@ mod tests {
             } else {
                 std::fs::create_dir(&path).unwrap()
             }
-            assert!(!set.unchanged(i128::MAX), "{appearing} appeared unseen");
+            assert!(!set.unchanged(i128::MAX, &dir), "{appearing} appeared unseen");
             if appearing == "LICENSE" {
                 std::fs::remove_file(&path).unwrap()
             } else {
                 std::fs::remove_dir(&path).unwrap()
             }
         }
+    }
+
+    #[test]
+    fn shared_stamps_cover_only_what_lies_above_the_root_and_only_one_build() {
+        let temp = tempfile::tempdir().unwrap();
+        let top = camino::Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
+        let root = top.join("bundle");
+        std::fs::create_dir(&root).unwrap();
+        let mut set = InputSet::default();
+        for path in [top.join("package.json"), root.join("LICENSE")] {
+            set.files.insert(path.to_string(), Recorded::read_file(&path).0);
+        }
+        share_stamps_on_this_thread(Some(SharedStamps::default()));
+        assert!(set.unchanged(i128::MAX, &root));
+        // Inside the root a change is seen within the same recursive build ...
+        std::fs::write(root.join("LICENSE"), "MIT").unwrap();
+        assert!(!set.unchanged(i128::MAX, &root));
+        std::fs::remove_file(root.join("LICENSE")).unwrap();
+        // ... above it, the stamp taken first stands for the rest of that build, and the next
+        // build (new shared stamps) sees the change.
+        std::fs::write(top.join("package.json"), "{}").unwrap();
+        assert!(set.unchanged(i128::MAX, &root), "taken once per build");
+        share_stamps_on_this_thread(Some(SharedStamps::default()));
+        assert!(!set.unchanged(i128::MAX, &root));
+        share_stamps_on_this_thread(None);
+        assert!(!set.unchanged(i128::MAX, &root));
     }
 
     #[test]

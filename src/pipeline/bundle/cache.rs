@@ -91,7 +91,7 @@ pub(super) fn lookup(store: &CacheStore, key: &str, root: &Utf8Path) -> Found {
             Ok(mut entry) => {
                 entry.inputs = entry.inputs.resolved_under(root);
                 // Stamps are trusted only when older than the entry that recorded them (see stamp.rs).
-                if entry.inputs.unchanged(written_at) { Found::Fresh(Box::new(entry)) } else { Found::Stale }
+                if entry.inputs.unchanged(written_at, root) { Found::Fresh(Box::new(entry)) } else { Found::Stale }
             }
             Err(_) => Found::Corrupt,
         },
