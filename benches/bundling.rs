@@ -12,8 +12,9 @@
 //!     (idempotency key, frozen copies) cost on every call;
 //!   * the same route rendered in the shared runtime (`src/events/tool/before.tsx`, `runtime:
 //!     'shared'`, its MCP server started once) against it standalone: what forwarding costs;
-//!   * one file against an entry and the chunk it shares (esbuild's bundle of the zod runner, whole
-//!     and split): what folding each entry with its chunks saves at every start-up;
+//!   * one file against an entry and the chunk it shares (esbuild's bundle of the zod handler, whole
+//!     and split), the import timed inside node: what folding each entry with its chunks saves at
+//!     every start-up;
 //!   * the dependency-free hook started as its host starts it, the command of its hook document
 //!     through `bash -c` (`node "…" 3>&1 1>&2`: the answer on fd 3, fd 1 the host's stderr), and in
 //!     the form for hosts whose shell need not be POSIX (`sh -c 'exec node "$1" 3>&1 1>&2' sh "…"`),
@@ -190,14 +191,16 @@ fn main() {
 
     println!();
     println!(
-        "one file against an entry and the chunk it shares (why each entry is folded; median ms over {runs} runs)"
+        "one file against an entry and the chunk it shares, the import timed inside node (why each entry is folded; median ms over {} runs)",
+        runs * 2
     );
-    // The zod runner bundled by esbuild twice: as one file, and split (`--splitting`, with a second
-    // entry importing the same handler), so zod and the handler land in a chunk beside the entry.
+    // The zod handler bundled by esbuild twice: as one file, and split (`--splitting`, with a twin
+    // entry importing the same modules), so zod lands in a chunk beside the entry. Whole processes
+    // would not show it: node's own start varies by more than the difference.
     let split = away.path().join("split");
-    std::fs::copy(bundle.join("src/runner-zod.ts"), bundle.join("src/runner-zod-twin.ts")).unwrap();
+    std::fs::copy(bundle.join("src/hooks/zod.ts"), bundle.join("src/hooks/zod-twin.ts")).unwrap();
     let status = Command::new(&esbuild)
-        .args([bundle.join("src/runner-zod.ts"), bundle.join("src/runner-zod-twin.ts")])
+        .args([bundle.join("src/hooks/zod.ts"), bundle.join("src/hooks/zod-twin.ts")])
         .args(["--bundle", "--splitting", "--platform=node", "--format=esm", "--target=node18", "--log-level=error"])
         .args(["--out-extension:.js=.mjs", &format!("--outdir={}", split.display())])
         .status()
@@ -209,15 +212,22 @@ fn main() {
         .filter(|e| e.file_name().to_string_lossy().starts_with("chunk-"))
         .count();
     assert_eq!(chunks, 1, "the split build shares one chunk");
-    let timings = time_alternating(&[vec![out.join("runner-zod.mjs")], vec![split.join("runner-zod.mjs")]], runs);
-    println!("{:<24} {:>16}", "one file", show(timings[0]));
-    println!(
-        "{:<24} {:>16} {:>9.3}  (+{:.2} ms a start-up)",
-        "entry and its chunk",
-        show(timings[1]),
-        timings[1].0 / timings[0].0,
-        timings[1].0 - timings[0].0
-    );
+    std::fs::write(away.path().join("import-time.mjs"), IMPORT_TIME).unwrap();
+    let (mut one, mut two) = (Vec::new(), Vec::new());
+    for _ in 0..runs * 2 {
+        for (file, into) in [(out.join("zod.mjs"), &mut one), (split.join("zod.mjs"), &mut two)] {
+            let output = Command::new("node").arg(away.path().join("import-time.mjs")).arg(&file).output().unwrap();
+            assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+            into.push(String::from_utf8_lossy(&output.stdout).trim().parse::<f64>().expect("a time in ms"));
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (one, two) = (median(&mut one), median(&mut two));
+    println!("{:<24} {:>16.2}", "one file", one);
+    println!("{:<24} {:>16.2} {:>9.3}  (+{:.2} ms a start-up)", "entry and its chunk", two, two / one, two - one);
 
     println!();
     println!("event route against config hook, stdin to answer (median ms over {runs} runs; p90 in brackets)");
@@ -328,6 +338,9 @@ const SHARED_ROUTE: &str = "import { Agent } from '@agent-bundle/runtime';\n\nex
 
 /// The event route the benchmark times: the plain handler's answer, rendered as JSX.
 const ROUTE: &str = "import { Agent } from '@agent-bundle/runtime';\n\nexport const config = { tools: ['shell'] };\n\nexport default async function After({ canonical }) {\n  return <Agent.Context>{`ran ${canonical.payload.toolName.value}`}</Agent.Context>;\n}\n";
+
+/// Imports the module named by its argument and prints how long the import took, in ms.
+const IMPORT_TIME: &str = "const started = performance.now();\nawait import(process.argv[2]);\nprocess.stdout.write(`${performance.now() - started}\\n`);\n";
 
 fn show((median, p90): (f64, f64)) -> String {
     format!("{median:.1} [{p90:.1}]")

@@ -1,0 +1,3 @@
+import { kebabCase } from 'lodash-es';
+
+export default (event: { toolName: string }) => ({ additionalContext: kebabCase(`${event.toolName} Tool Ran`) });

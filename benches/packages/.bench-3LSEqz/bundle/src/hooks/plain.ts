@@ -1,0 +1,1 @@
+export default (event: { toolName: string }) => ({ additionalContext: `ran ${event.toolName}` });
