@@ -174,7 +174,7 @@ impl Disk for SavesDuringTheBuild<'_> {
     fn walk_dirs(
         &self,
         dir: &Utf8Path,
-        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
     ) -> std::io::Result<Vec<agent_bundle::io::WalkedDir>> {
         RealDisk.walk_dirs(dir, prune)
     }

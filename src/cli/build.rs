@@ -78,6 +78,7 @@ pub(super) fn run_build(
     }
     let (mut built, mut failed) = (0usize, Vec::new());
     let mut summaries = Vec::new();
+    let mut finished = Vec::with_capacity(roots.len());
     let all: Vec<crate::build::BuildOptions> =
         roots.iter().map(|root| build_options(args, root.clone(), None, cache_dir.clone())).collect();
     // With --fail-fast, bundles are built one after another so that none is built after a failure;
@@ -97,14 +98,16 @@ pub(super) fn run_build(
             None => build_one(options, stderr),
         };
         let outcome = report.and_then(|report| {
-            if args.json {
+            let printed = if args.json {
                 // The bundle's diagnostics are in its document, and only there.
                 summaries.push(bundle_document(&report, args));
                 let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
                 if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
             } else {
                 print_build_report(&report, args, format, stdout, stderr)
-            }
+            };
+            finished.push(report);
+            printed
         });
         match outcome {
             Ok(()) => built += 1,
@@ -119,6 +122,9 @@ pub(super) fn run_build(
             }
         }
     }
+    // Freed beside the rest of the command, not before it ends: the reports of 200 no-op builds are
+    // some 20,000 small allocations, and freeing them one by one was 8 % of the no-op's time.
+    std::thread::spawn(move || drop(finished));
     if args.json {
         let document = serde_json::json!({ "bundles": summaries, "failed": failed });
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;

@@ -228,7 +228,7 @@ impl Disk for MemoryDisk {
     fn walk_dirs(
         &self,
         dir: &Utf8Path,
-        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
     ) -> std::io::Result<Vec<WalkedDir>> {
         let files_of = |dir: &Utf8Path| -> Vec<String> {
             let mut names: Vec<String> = self

@@ -99,7 +99,7 @@ pub trait Disk {
     fn walk_dirs(
         &self,
         dir: &Utf8Path,
-        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
     ) -> std::io::Result<Vec<WalkedDir>>;
     /// A file's bytes (a regular file's only), with the record of what was read for the build's
     /// inputs: stamped before it is read, so a write racing the read shows.
@@ -124,6 +124,12 @@ pub struct WalkedDir {
     /// The names of its entries that are not folders, sorted.
     pub files: Vec<String>,
 }
+
+/// A folder a walk looked into: kept, with the folders below it, or `None` when pruned.
+type Looked = Option<(WalkedDir, Vec<Utf8PathBuf>)>;
+
+/// How many folders one level of a walk must hold before they are listed on several threads.
+const WALK_PARALLEL_FROM: usize = 64;
 
 /// The real file system.
 #[derive(Clone, Copy, Debug, Default)]
@@ -201,7 +207,7 @@ impl Disk for RealDisk {
     fn walk_dirs(
         &self,
         dir: &Utf8Path,
-        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
     ) -> std::io::Result<Vec<WalkedDir>> {
         // Each folder is listed once, and its entries' types come from the listing itself: no entry
         // is stat-ed (`build --recursive` walks every folder of a monorepo on every build).
@@ -216,17 +222,39 @@ impl Disk for RealDisk {
             files.sort();
             Ok((dirs, files))
         }
-        let mut walked = Vec::new();
-        let (subdirs, files) = listed(dir)?;
-        let mut pending: Vec<(Utf8PathBuf, Vec<Utf8PathBuf>, Vec<String>)> = vec![(dir.to_path_buf(), subdirs, files)];
-        while let Some((path, subdirs, files)) = pending.pop() {
-            walked.push(WalkedDir { path, files });
-            for sub in subdirs.into_iter().rev() {
-                let (below, files) = listed(&sub)?;
-                if !prune(&sub, &files) {
-                    pending.push((sub, below, files));
+        // Level by level, a wide level's folders listed on every core: a monorepo's walk comes
+        // before any of its builds can start.
+        let (mut level, files) = listed(dir)?;
+        let mut walked = vec![WalkedDir { path: dir.to_path_buf(), files }];
+        while !level.is_empty() {
+            let look = |sub: &Utf8PathBuf| -> std::io::Result<Looked> {
+                let (below, files) = listed(sub)?;
+                Ok((!prune(sub, &files)).then(|| (WalkedDir { path: sub.clone(), files }, below)))
+            };
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let looked: Vec<std::io::Result<Looked>> = if level.len() < WALK_PARALLEL_FROM || threads == 1 {
+                level.iter().map(look).collect()
+            } else {
+                let share = level.len().div_ceil(threads);
+                std::thread::scope(|scope| {
+                    let parts: Vec<_> = level
+                        .chunks(share)
+                        .map(|part| scope.spawn(move || part.iter().map(look).collect::<Vec<_>>()))
+                        .collect();
+                    parts
+                        .into_iter()
+                        .flat_map(|part| part.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                        .collect()
+                })
+            };
+            let mut next = Vec::new();
+            for found in looked {
+                if let Some((walked_dir, below)) = found? {
+                    walked.push(walked_dir);
+                    next.extend(below);
                 }
             }
+            level = next;
         }
         walked.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(walked)

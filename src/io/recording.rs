@@ -213,7 +213,7 @@ impl Disk for RecordingDisk<'_> {
     fn walk_dirs(
         &self,
         dir: &Utf8Path,
-        prune: &dyn Fn(&Utf8Path, &[String]) -> bool,
+        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
     ) -> std::io::Result<Vec<super::WalkedDir>> {
         let dirs = self.inner.walk_dirs(dir, prune)?;
         for folder in &dirs {

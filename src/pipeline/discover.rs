@@ -139,6 +139,34 @@ mod tests {
     use super::is_safe_segment;
 
     #[test]
+    fn a_wide_tree_walked_on_several_threads_finds_every_bundle_and_skips_what_it_must() {
+        let temp = tempfile::tempdir().unwrap();
+        let repo = camino::Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
+        let mut expected = Vec::new();
+        // Wider than one thread lists, at two levels.
+        for group in 0..3 {
+            for b in 0..70 {
+                let root = repo.join(format!("g{group}/b{b:02}"));
+                std::fs::create_dir_all(root.join("src/nested")).unwrap();
+                std::fs::write(root.join("agent-bundle.config.ts"), "export default {};\n").unwrap();
+                expected.push(root.clone());
+                // Skipped: an artifact, node_modules, a hidden folder, each holding a config.
+                for skipped in ["artifact", "node_modules/pkg", ".cache"] {
+                    std::fs::create_dir_all(root.join(skipped)).unwrap();
+                    std::fs::write(root.join(skipped).join("agent-bundle.config.ts"), "").unwrap();
+                }
+                std::fs::write(root.join("artifact").join(crate::artifact::MANIFEST_PATH), "{}").unwrap();
+            }
+        }
+        // A bundle nested in another's sources is still a bundle.
+        let nested = repo.join("g0/b00/src/nested");
+        std::fs::write(nested.join("agent-bundle.config.mjs"), "").unwrap();
+        expected.push(nested);
+        expected.sort();
+        assert_eq!(super::find_bundles(&repo, &crate::io::RealDisk).unwrap(), expected);
+    }
+
+    #[test]
     fn safe_segments() {
         assert!(is_safe_segment("tool"));
         assert!(is_safe_segment("model-switch"));

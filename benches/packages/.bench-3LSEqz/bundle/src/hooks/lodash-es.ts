@@ -1,3 +1,0 @@
-import { kebabCase } from 'lodash-es';
-
-export default (event: { toolName: string }) => ({ additionalContext: kebabCase(`${event.toolName} Tool Ran`) });

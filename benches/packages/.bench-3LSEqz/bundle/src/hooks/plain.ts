@@ -1,1 +1,0 @@
-export default (event: { toolName: string }) => ({ additionalContext: `ran ${event.toolName}` });
