@@ -137,7 +137,11 @@ fn raw(socket: &Path, bytes: &[u8]) -> Value {
 
 fn started(artifact: &Utf8Path, dir: &Path) -> Server {
     let server = Server::start(artifact, dir);
-    eventually("the server's socket", || !sockets(dir).is_empty());
+    // Listening, not only bound: the socket file exists a moment before the server listens on it,
+    // and a connection in that moment is refused (seen once under load).
+    eventually("the server listening on its socket", || {
+        sockets(dir).first().is_some_and(|socket| UnixStream::connect(socket).is_ok())
+    });
     server
 }
 
