@@ -226,12 +226,12 @@ impl Disk for RealDisk {
         // before any of its builds can start.
         let (mut level, files) = listed(dir)?;
         let mut walked = vec![WalkedDir { path: dir.to_path_buf(), files }];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         while !level.is_empty() {
             let look = |sub: &Utf8PathBuf| -> std::io::Result<Looked> {
                 let (below, files) = listed(sub)?;
                 Ok((!prune(sub, &files)).then(|| (WalkedDir { path: sub.clone(), files }, below)))
             };
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
             let looked: Vec<std::io::Result<Looked>> = if level.len() < WALK_PARALLEL_FROM || threads == 1 {
                 level.iter().map(look).collect()
             } else {

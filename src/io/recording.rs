@@ -47,9 +47,11 @@ impl<'a> RecordingDisk<'a> {
         self.lock().clone()
     }
 
-    /// Records that a file exists, to be read for its record only if no reader reads it.
-    fn found(&self, path: &Utf8Path, exists: bool) {
-        if exists {
+    /// Records what a check found at `path`: a regular file is noted, to be read for its record
+    /// only if no reader reads it; anything else (nothing, a folder, a FIFO) is recorded now, as
+    /// what a read of it finds.
+    fn checked(&self, path: &Utf8Path, regular_file: bool) {
+        if regular_file {
             let key = Utf8PathBuf::from(self.key(path));
             if !self.lock().files.contains_key(key.as_str()) {
                 self.found.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key);
@@ -104,7 +106,7 @@ impl<'a> RecordingDisk<'a> {
 impl Disk for RecordingDisk<'_> {
     fn is_file(&self, path: &Utf8Path) -> bool {
         let is_file = self.inner.is_file(path);
-        self.found(path, is_file);
+        self.checked(path, is_file);
         is_file
     }
 
@@ -124,13 +126,7 @@ impl Disk for RecordingDisk<'_> {
 
     fn exists(&self, path: &Utf8Path) -> bool {
         let exists = self.inner.exists(path);
-        // Only a regular file is read for its record later; anything else is recorded now, as what
-        // a read of it finds.
-        if exists && self.inner.is_file(path) {
-            self.found(path, true);
-        } else {
-            self.file(path, || Recorded::read_file(path).0);
-        }
+        self.checked(path, exists && self.inner.is_file(path));
         exists
     }
 

@@ -1,8 +1,8 @@
 //! One file per handler at start-up. The bundle's one bundler build parses, resolves and
 //! transforms each module once and puts what several handlers share into chunks; a hook then pays
 //! at every tool call for Node resolving and loading each chunk beside its entry (0.5 ms a call for
-//! one chunk, measured by `cargo bench --bench bundling`, against 0.1 ms once per build to fold). So the entries are linked once more with the chunks they import
-//! statically, in memory: a second rolldown build over the first build's output (plain ES modules:
+//! one chunk, measured by `cargo bench --bench bundling`, against 0.1 ms once per build to fold).
+//! So the entries are linked once more with the chunks they import statically, in memory: a second rolldown build over the first build's output (plain ES modules:
 //! nothing to resolve on disk, transform or type-strip), in which each entry imports a copy of its
 //! chunks of its own (`<chunk>?entry=<n>`), so that no module is shared and each entry comes out
 //! one file. Source maps are composed, so positions still name the original sources. One second
@@ -19,8 +19,8 @@ use std::sync::Arc;
 
 use camino::{Utf8Path, Utf8PathBuf};
 use rolldown::{
-    AttachDebugInfo, Bundler, BundlerOptions, ChunkFilenamesOutputOption, CommentsOptions, ExperimentalOptions,
-    InputItem, OutputFormat, Platform, SourceMapType,
+    AttachDebugInfo, Bundler, BundlerOptions, ChunkFilenamesOutputOption, ExperimentalOptions, InputItem, OutputFormat,
+    Platform, SourceMapType,
 };
 use rolldown_common::ResolvedExternal;
 use rolldown_plugin::{
@@ -81,8 +81,7 @@ pub(super) fn fold(root: &Utf8Path, run: &mut Run) {
         .iter()
         .map(|(index, _)| {
             let path = &run.chunks[*index].path;
-            let name = path.strip_prefix(&format!("{HANDLERS_DIR}/")).unwrap_or(path);
-            (name.strip_suffix(".mjs").unwrap_or(name).to_string(), path.clone())
+            (run::entry_name(path), path.clone())
         })
         .collect();
     let job = Job { root: root.to_path_buf(), entries, modules: Arc::new(modules) };
@@ -100,21 +99,8 @@ pub(super) fn fold(root: &Utf8Path, run: &mut Run) {
         entry.imports.clear();
     }
     // A chunk nothing loads any more is not shipped.
-    let mut needed: BTreeSet<String> = BTreeSet::new();
-    let mut pending: Vec<String> = run
-        .chunks
-        .iter()
-        .filter(|c| c.entry_of.is_some())
-        .flat_map(|c| c.imports.iter().chain(&c.dynamic_imports).cloned())
-        .collect();
-    while let Some(path) = pending.pop() {
-        if needed.insert(path.clone())
-            && let Some(&i) = by_path.get(path.as_str())
-        {
-            let chunk = &run.chunks[i];
-            pending.extend(chunk.imports.iter().chain(&chunk.dynamic_imports).cloned());
-        }
-    }
+    let needed: BTreeSet<String> =
+        run.chunks.iter().filter(|c| c.entry_of.is_some()).flat_map(|entry| super::loaded_chunks(run, entry)).collect();
     run.chunks.retain(|c| c.entry_of.is_some() || needed.contains(&c.path));
 }
 
@@ -207,14 +193,14 @@ fn options(job: &Job) -> BundlerOptions {
         cwd: Some(job.root.clone().into_std_path_buf()),
         dir: Some(HANDLERS_DIR.to_string()),
         entry_filenames: Some(ChunkFilenamesOutputOption::String("[name].mjs".to_string())),
-        chunk_filenames: Some(ChunkFilenamesOutputOption::String("chunks/[name]-[hash].mjs".to_string())),
+        chunk_filenames: Some(ChunkFilenamesOutputOption::String(run::CHUNK_FILE_NAMES.to_string())),
         platform: Some(Platform::Node),
         format: Some(OutputFormat::Esm),
         sourcemap: Some(SourceMapType::Hidden),
         sourcemap_exclude_sources: Some(true),
-        // The first build's output is what it links: already lowered for Node, its comments already
-        // chosen (licence comments kept, as there).
-        comments: Some(CommentsOptions { legal: true, annotation: false, jsdoc: false }),
+        // The first build's output is what it links: already lowered for Node, and keeping the
+        // comments the first build kept.
+        comments: Some(run::COMMENTS),
         experimental: Some(ExperimentalOptions {
             attach_debug_info: Some(AttachDebugInfo::None),
             ..Default::default()
@@ -233,10 +219,15 @@ struct FoldPlugin {
     entries: Vec<String>,
 }
 
+/// The file a module id names: a copy's id without its query.
+fn path_of(id: &str) -> &str {
+    id.split_once(COPY_OF_ENTRY).map_or(id, |(path, _)| path)
+}
+
 impl FoldPlugin {
     /// Which entry a module belongs to: an entry is its own, a copy names its entry.
     fn entry_of(&self, id: &str) -> Option<usize> {
-        match id.rsplit_once(COPY_OF_ENTRY) {
+        match id.split_once(COPY_OF_ENTRY) {
             Some((_, n)) => n.parse().ok(),
             None => self.entries.iter().position(|e| e == id),
         }
@@ -259,8 +250,7 @@ impl Plugin for FoldPlugin {
         };
         if super::plugin::is_path_like(args.specifier)
             && let Some(entry) = self.entry_of(importer)
-            && let Some(folder) =
-                Utf8Path::new(importer.split_once(COPY_OF_ENTRY).map_or(importer, |(p, _)| p)).parent()
+            && let Some(folder) = Utf8Path::new(path_of(importer)).parent()
         {
             let path = crate::io::lexical_join(folder, args.specifier).into_string();
             if self.modules.contains_key(&path) {
@@ -280,8 +270,7 @@ impl Plugin for FoldPlugin {
     }
 
     async fn load(&self, _ctx: SharedLoadPluginContext, args: &HookLoadArgs<'_>) -> HookLoadReturn {
-        let path = args.id.split_once(COPY_OF_ENTRY).map_or(args.id, |(path, _)| path);
-        let Some(module) = self.modules.get(path) else { return Ok(None) };
+        let Some(module) = self.modules.get(path_of(args.id)) else { return Ok(None) };
         Ok(Some(HookLoadOutput {
             code: module.code.clone(),
             map: module.map.clone(),

@@ -252,11 +252,7 @@ fn build(
     diagnostics: &mut Vec<Diagnostic>,
     sources: &mut Vec<SourceFile>,
 ) -> Option<Built> {
-    let names = |handler: &HandlerEntry| {
-        let path = bundle_path(&handler.path, handlers);
-        let name = path.strip_prefix(&format!("{HANDLERS_DIR}/")).unwrap_or(&path);
-        name.strip_suffix(".mjs").unwrap_or(name).to_string()
-    };
+    let names = |handler: &HandlerEntry| run::entry_name(&bundle_path(&handler.path, handlers));
     let job = |handlers: &[HandlerEntry]| run::Job {
         root: root.to_path_buf(),
         entries: handlers.iter().map(|h| (names(h), h.path.clone())).collect(),

@@ -19,7 +19,18 @@ use crate::hosts::layout::HANDLERS_DIR;
 pub(super) const NODE_TARGET: &str = "node18";
 
 /// Where shared chunks go, under [`HANDLERS_DIR`]; their names carry a hash of their content.
-const CHUNK_FILE_NAMES: &str = "chunks/[name]-[hash].mjs";
+pub(super) const CHUNK_FILE_NAMES: &str = "chunks/[name]-[hash].mjs";
+
+/// The name of an entry's file (its artifact path under [`HANDLERS_DIR`], without `.mjs`): what the
+/// bundler is given as the entry's name, so that `[name].mjs` is that file.
+pub(super) fn entry_name(artifact_path: &str) -> String {
+    let name = artifact_path.strip_prefix(&format!("{HANDLERS_DIR}/")).unwrap_or(artifact_path);
+    name.strip_suffix(".mjs").unwrap_or(name).to_string()
+}
+
+/// Which comments a bundle keeps: licence comments (they are the packages' terms), not
+/// documentation or annotations. The same in the fold, which links the first build's output.
+pub(super) const COMMENTS: CommentsOptions = CommentsOptions { legal: true, annotation: false, jsdoc: false };
 
 /// One bundle's handlers to bundle together.
 #[derive(Clone, Debug)]
@@ -204,8 +215,7 @@ fn options(job: &Job) -> BundlerOptions {
         tsconfig: Some(TsConfig::Auto(true)),
         external: Some(is_external),
         inject: Some(vec![shim("__dirname"), shim("__filename")]),
-        // Licence comments stay (they are the packages' terms); documentation comments go.
-        comments: Some(CommentsOptions { legal: true, annotation: false, jsdoc: false }),
+        comments: Some(COMMENTS),
         minify: Some(RawMinifyOptions::DeadCodeEliminationOnly),
         transform: Some(BundlerTransformOptions {
             target: Some(Either::Left(NODE_TARGET.to_string())),
