@@ -174,7 +174,7 @@ fn a_large_write_is_judged_under_the_default_limit_on_every_host() {
     .unwrap();
     std::fs::write(
         root.path().join("src/hooks/env-guard.ts"),
-        "export default (event: { toolInput: { file_path?: string; path?: string } }) =>\n  String(event.toolInput.file_path ?? event.toolInput.path ?? '').endsWith('.env')\n    ? { outcome: 'deny', reason: 'no .env writes' }\n    : undefined;\n",
+        "import type { HookHandler } from 'agent-bundle';\n\nconst guard: HookHandler<'beforeTool'> = ({ tool }) =>\n  tool.kind === 'file.write' && tool.filePaths.some((path) => path.endsWith('.env'))\n    ? { outcome: 'deny', reason: 'no .env writes' }\n    : undefined;\n\nexport default guard;\n",
     )
     .unwrap();
     let (_guard, artifact) = build_root(Utf8Path::from_path(root.path()).unwrap());
@@ -185,10 +185,17 @@ fn a_large_write_is_judged_under_the_default_limit_on_every_host() {
         .iter()
         .filter(|r| r.event == HookEvent::Config(agent_bundle::vocabulary::canonical::CanonicalEvent::BeforeTool))
     {
-        let stdin = envelope(
-            row,
-            json!({ "toolName": "Write", "toolInput": { "file_path": "/tmp/project/.env", "content": content } }),
-        );
+        // Each host's own write tool, as it names it and its input.
+        let (name, input) = match row.host {
+            Target::Codex => (
+                "apply_patch",
+                json!({ "command": format!("*** Begin Patch\n*** Add File: .env\n+{content}\n*** End Patch\n") }),
+            ),
+            Target::Copilot => ("create", json!({ "path": "/tmp/project/.env", "file_text": content })),
+            Target::Gemini => ("write_file", json!({ "file_path": "/tmp/project/.env", "content": content })),
+            _ => ("Write", json!({ "file_path": "/tmp/project/.env", "content": content })),
+        };
+        let stdin = envelope(row, json!({ "toolName": name, "toolInput": input }));
         assert!(stdin.len() > 1024 * 1024);
         let run = run_wrapper(&artifact, &row.path, &stdin, &[]);
         assert_eq!(run.code, Some(0), "{}: {}", row.host, run.stderr);

@@ -462,6 +462,98 @@ pub struct Condition {
 pub struct SelectorMapping {
     /// Regex alternatives for the host's tool names (a plain name is its own regex).
     pub matches: Vec<String>,
+    /// For each alternative of `matches` (by its text), where the canonical tool input is in the
+    /// tool's native input: the one source of `tool.kind` and the canonical fields a wrapper hands a
+    /// handler, as `matches` is of the matchers.
+    pub input: BTreeMap<String, ToolInputMap>,
+}
+
+/// Where a tool's canonical input fields are in its native input (`tool_input`, `toolArgs`): each
+/// a native key, or several tried in order. A field the map names and the input lacks fails the
+/// hook (a guard is never handed a call it cannot judge), unless listed in `optional`; `content`,
+/// `cwd` and `edits` are always optional.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ToolInputMap {
+    /// A shell tool's command line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<NativeKeys>,
+    /// A shell tool's working folder, where the tool takes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<NativeKeys>,
+    /// The file (or folder) a file tool reads or writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_path: Option<NativeKeys>,
+    /// The whole new content of a written file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<NativeKeys>,
+    /// A patch text (`*** Begin Patch` … `*** End Patch`), parsed into the files it touches and
+    /// their edits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<NativeKeys>,
+    /// Replacements of text in the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edits: Option<EditsMap>,
+    /// A regex over the tool's name with the groups `server` and `tool` (either may be absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_name: Option<String>,
+    /// An envelope object naming the MCP server and tool, preferred over `mcpName`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_context: Option<McpContext>,
+    /// Mapped fields the host may leave out (`Glob` without a `path`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional: Vec<String>,
+}
+
+/// One alternative of a selector, with how its input maps: what a wrapper needs to tell a tool call's
+/// canonical identity.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ToolIdentity<'t> {
+    #[serde(serialize_with = "selector_name")]
+    pub kind: Selector,
+    /// The alternative as the matchers have it (a regex the whole name must match).
+    pub pattern: &'t str,
+    pub input: &'t ToolInputMap,
+}
+
+fn selector_name<S: serde::Serializer>(selector: &Selector, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(selector.name())
+}
+
+/// One native key, or several tried in order.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum NativeKeys {
+    One(String),
+    FirstOf(Vec<String>),
+}
+
+impl NativeKeys {
+    pub fn keys(&self) -> Vec<&str> {
+        match self {
+            NativeKeys::One(key) => vec![key.as_str()],
+            NativeKeys::FirstOf(keys) => keys.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// Where an edit's old and new text are: in the input itself, or in each element of its `list`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EditsMap {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list: Option<String>,
+    pub old_text: String,
+    pub new_text: String,
+}
+
+/// An envelope object that names an MCP call's server and tool (Gemini's `mcp_context`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct McpContext {
+    pub key: String,
+    pub server: String,
+    pub tool: String,
 }
 
 impl<T> Support<T> {
@@ -525,6 +617,26 @@ impl HostTable {
             }
         }
         names
+    }
+
+    /// How the host's tool names map to canonical tools, in the order a wrapper tries them: every
+    /// selector's plain names first, then its patterns (so `mcp`'s wide patterns are tried last), in
+    /// [`Selector::ALL`] order within each. A name none of them matches is a tool of kind `other`.
+    pub fn tool_identities(&self) -> Vec<ToolIdentity<'_>> {
+        let Some(surface) = &self.hooks else { return Vec::new() };
+        let mut all: Vec<ToolIdentity<'_>> = Selector::ALL
+            .iter()
+            .filter_map(|s| Some((*s, surface.selectors.get(s)?.supported().ok()?)))
+            .flat_map(|(kind, mapping)| {
+                mapping.matches.iter().map(move |pattern| ToolIdentity {
+                    kind,
+                    pattern,
+                    input: mapping.input.get(pattern).expect("every alternative has its input map (a table test)"),
+                })
+            })
+            .collect();
+        all.sort_by_key(|identity| !is_plain_name(identity.pattern));
+        all
     }
 
     /// The name prefixes this table knows for the host: the plain text before a trailing `.*` of a
@@ -705,6 +817,44 @@ mod tests {
                             Some(Support::Supported(m)) => assert!(!m.matches.is_empty()),
                             None => panic!("{} table lacks selector {selector}", table.target),
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The tool input maps are the matchers' twin: one per alternative, none for anything else, each
+    /// with the fields its kind needs, and every name pattern a regex with the groups it promises.
+    #[test]
+    fn every_selector_alternative_says_where_its_canonical_input_is() {
+        for table in tables() {
+            let Some(surface) = &table.hooks else { continue };
+            for (selector, support) in &surface.selectors {
+                let Ok(mapping) = support.supported() else { continue };
+                let mut named: Vec<&String> = mapping.input.keys().collect();
+                let mut matched: Vec<&String> = mapping.matches.iter().collect();
+                named.sort();
+                matched.sort();
+                assert_eq!(named, matched, "{} {selector}: one input map per alternative", table.target);
+                for (pattern, input) in &mapping.input {
+                    let at = format!("{} {selector} {pattern}", table.target);
+                    match selector {
+                        Selector::Shell => assert!(input.command.is_some(), "{at}: a shell tool has a command"),
+                        Selector::FileRead => assert!(input.file_path.is_some(), "{at}: a read names its file"),
+                        Selector::FileWrite => assert!(
+                            input.file_path.is_some() || input.patch.is_some(),
+                            "{at}: a write names its file or carries a patch"
+                        ),
+                        Selector::Mcp => {
+                            assert!(input.mcp_name.is_some(), "{at}: an MCP tool's name is split by a pattern");
+                            let split = regex::Regex::new(input.mcp_name.as_deref().unwrap()).unwrap();
+                            assert!(split.capture_names().flatten().all(|g| g == "server" || g == "tool"), "{at}");
+                            assert!(split.capture_names().flatten().any(|g| g == "tool"), "{at}: names the tool");
+                        }
+                        Selector::Agent => assert_eq!(input, &ToolInputMap::default(), "{at}"),
+                    }
+                    for optional in &input.optional {
+                        assert!(["filePath", "command"].contains(&optional.as_str()), "{at}: {optional}");
                     }
                 }
             }

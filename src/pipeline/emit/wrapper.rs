@@ -40,7 +40,7 @@ pub fn contract(
     };
     let max_input_bytes = max_input_bytes.expect("a hook with a wrapper has a stdin limit");
     let surface = table.hooks.as_ref().expect("planned hosts have hooks");
-    let (input, parts) = event_contract(table, mapping, hook.event);
+    let (input, parts, tools) = event_contract(table, mapping, hook.event);
     let mut hook_facts = json!({
         "name": hook.name,
         "id": hook.id,
@@ -81,18 +81,18 @@ pub fn contract(
     if let Some(key) = &mapping.pass_when_present {
         contract["passWhenPresent"] = json!(key);
     }
+    if !tools.is_null() {
+        contract["tools"] = tools;
+    }
     contract
 }
 
-/// The part of a contract that only the host and the event decide: the envelope's fields and, per
-/// part of a result, how the host takes it. The same for every hook of that host and event, so it is
-/// made once per process (a monorepo build has thousands of wrappers and a handful of these).
-fn event_contract(
-    table: &HostTable,
-    mapping: &EventMapping,
-    event: HookEvent,
-) -> (serde_json::Value, serde_json::Value) {
-    type Memo = std::collections::HashMap<(Target, HookEvent), (serde_json::Value, serde_json::Value)>;
+/// The part of a contract that only the host and the event decide: the envelope's fields, per part
+/// of a result how the host takes it, and for a tool event how its tool names map to canonical tools
+/// (`null` for other events). The same for every hook of that host and event, so it is made once
+/// per process (a monorepo build has thousands of wrappers and a handful of these).
+fn event_contract(table: &HostTable, mapping: &EventMapping, event: HookEvent) -> EventContract {
+    type Memo = std::collections::HashMap<(Target, HookEvent), EventContract>;
     static MEMO: std::sync::OnceLock<std::sync::Mutex<Memo>> = std::sync::OnceLock::new();
     // Only the built-in tables are remembered (a test may hand in a table of its own).
     let memo = std::ptr::eq(table, crate::hosts::table(table.target)).then(|| MEMO.get_or_init(Default::default));
@@ -123,12 +123,16 @@ fn event_contract(
             (part.name().to_string(), support)
         })
         .collect();
-    let made = (json!(input), serde_json::Value::Object(parts));
+    let tools = if event.accepts_tools() { json!(table.tool_identities()) } else { serde_json::Value::Null };
+    let made = (json!(input), serde_json::Value::Object(parts), tools);
     if let Some(memo) = memo {
         memo.lock().expect("the memo is never poisoned").insert(key, made.clone());
     }
     made
 }
+
+/// A contract's envelope fields, result parts and tool identities.
+type EventContract = (serde_json::Value, serde_json::Value, serde_json::Value);
 
 /// The wrapper file's text. `handler_specifier` is the compiled handler relative to the wrapper.
 pub fn wrapper_source(

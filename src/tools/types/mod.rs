@@ -296,6 +296,7 @@ fn main_module() -> String {
         "\nimport type { CanonicalEvent, HookTarget, ToolSelector } from './config';\n\
          export type * from './config';\n\n",
     );
+    out.push_str(&tool_types());
     out.push_str(
         "/** What a config handler receives, per event: the payload the wrappers decode from the host's envelope. */\n",
     );
@@ -412,6 +413,87 @@ export interface AgentEventRouteProps<F extends Family = Family> {
 "#,
     );
     out
+}
+
+/// The canonical tool of a tool event, a union on `kind`: the selectors' names and `other`.
+fn tool_types() -> String {
+    let kinds = quoted(Selector::ALL.iter().map(|s| s.name()).chain(["other"]));
+    format!(
+        r#"/** What kind of tool a call is, decided by the host tables (the data the `tools` matchers come from). */
+export type ToolKind = {kinds};
+
+interface ToolCallBase {{
+  /** The host's own name of the tool (`Bash`, `run_shell_command`, `mcp__github__create_issue`). */
+  readonly name: string;
+  /** For each canonical field, the native key it was read from (`tool_input.file_path`). */
+  readonly nativeKeys: Readonly<Record<string, string>>;
+}}
+
+export interface ShellToolCall extends ToolCallBase {{
+  readonly kind: 'shell';
+  /** The command line. */
+  readonly command: string;
+  /** The folder it runs in, where the host's shell tool takes one. */
+  readonly cwd?: string;
+}}
+
+/** One replacement of text in a file (for a patch, one hunk: its context and removed lines, then its context and added lines). */
+export interface FileEdit {{
+  readonly filePath?: string;
+  readonly oldText: string;
+  readonly newText: string;
+}}
+
+export interface FileReadToolCall extends ToolCallBase {{
+  readonly kind: 'file.read';
+  /** The file (or, for a search tool, the folder) read: `filePaths[0]`. */
+  readonly filePath?: string;
+  /** Every path the call reads (empty for a search tool given no path). */
+  readonly filePaths: readonly string[];
+}}
+
+export interface FileWriteToolCall extends ToolCallBase {{
+  readonly kind: 'file.write';
+  /** The first file written: `filePaths[0]`. A patch may write several: judge `filePaths`. */
+  readonly filePath?: string;
+  /** Every file the call writes, moves or deletes (a patch's, as it names them). */
+  readonly filePaths: readonly string[];
+  /** The whole new content, for a tool that writes a file whole. */
+  readonly content?: string;
+  /** The replacements, for an edit or a patch. */
+  readonly edits?: readonly FileEdit[];
+  /** The patch text, for a patch tool (Codex's `apply_patch`). */
+  readonly patch?: string;
+}}
+
+export interface McpToolCall extends ToolCallBase {{
+  readonly kind: 'mcp';
+  /** The MCP server's name, where the host's tool name or envelope tells it. */
+  readonly server?: string;
+  /** The server's own name of the tool. */
+  readonly tool?: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}}
+
+export interface AgentToolCall extends ToolCallBase {{
+  readonly kind: 'agent';
+}}
+
+export interface OtherToolCall extends ToolCallBase {{
+  readonly kind: 'other';
+}}
+
+/** The tool of a beforeTool/afterTool call or a tool route, the same on every host. */
+export type ToolCall =
+  | ShellToolCall
+  | FileReadToolCall
+  | FileWriteToolCall
+  | McpToolCall
+  | AgentToolCall
+  | OtherToolCall;
+
+"#
+    )
 }
 
 /// `@agent-bundle/runtime`: the elements a route renders.

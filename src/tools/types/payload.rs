@@ -83,8 +83,15 @@ fn fields<'t>(
 pub fn config_fields(event: CanonicalEvent) -> Vec<(String, String, bool)> {
     let mappings: Vec<_> =
         hosts::tables().iter().filter_map(|t| Some((t.hooks.as_ref()?, t.event(event).ok()?))).collect();
-    fields(&mappings, |_| true)
+    let mut found = fields(&mappings, |_| true);
+    if event.accepts_tools() {
+        found.push((TOOL_FIELD.into(), "ToolCall".into(), true));
+    }
+    found
 }
+
+/// The payload field a tool event's wrapper adds: the canonical tool (`ToolCall` in `agent-bundle`).
+const TOOL_FIELD: &str = "tool";
 
 /// A route family's payload fields (each absent when a host does not send it): (name, type).
 pub fn route_fields(family: Family) -> Vec<(String, String)> {
@@ -93,5 +100,9 @@ pub fn route_fields(family: Family) -> Vec<(String, String)> {
     let mut found = fields(&mappings, |name| family.payload.contains(&name));
     // In the family's own order, which is the order the reference lists them.
     found.sort_by_key(|(name, _, _)| family.payload.iter().position(|f| f == name));
-    found.into_iter().map(|(name, ty, _)| (name, ty)).collect()
+    let mut found: Vec<(String, String)> = found.into_iter().map(|(name, ty, _)| (name, ty)).collect();
+    if family.tools {
+        found.push((TOOL_FIELD.into(), "ToolCall".into()));
+    }
+    found
 }

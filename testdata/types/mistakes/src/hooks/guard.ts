@@ -17,3 +17,12 @@ export const typo: HookResult<'beforeTool'> = { additionalContexts: 'x' };
 
 export const legal: HookHandler<'beforeTool'> = (event) =>
   event.toolName === 'Bash' ? { outcome: 'deny', reason: 'no shell here' } : { outcome: 'allow', updatedInput: {} };
+
+// @ts-expect-error: `command` is a shell tool's field: narrow `tool.kind` first
+export const unnarrowed: HookHandler<'beforeTool'> = ({ tool }) => (tool.command === 'ls' ? { outcome: 'allow' } : undefined);
+
+// @ts-expect-error: `file.delete` is not a tool kind
+export const noSuchKind: HookHandler<'beforeTool'> = ({ tool }) => (tool.kind === 'file.delete' ? { outcome: 'allow' } : undefined);
+
+export const narrowed: HookHandler<'beforeTool'> = ({ tool }) =>
+  tool.kind === 'file.write' && tool.filePaths.includes('.env') ? { outcome: 'deny', reason: 'no .env writes' } : undefined;
