@@ -392,6 +392,34 @@ fn scenarios() -> Vec<Scenario> {
                 )
             },
         },
+        Scenario {
+            name: "one guard over the canonical tool (testdata/bundles/canonical-tools) refuses rm -rf and a write under secrets/, and lets another write through",
+            bundle: "bundles/canonical-tools",
+            hosts: ALL,
+            calls: || {
+                vec![
+                    Call::Shell(format!("rm -rf victim; echo ran > {MARKER}")),
+                    // Not `.env`: Gemini CLI refuses that path itself, before any hook runs.
+                    Call::WriteFile { path: "secrets/api-key.txt".into(), content: "KEY=value".into() },
+                    Call::WriteFile { path: "notes.txt".into(), content: "hello".into() },
+                ]
+            },
+            claude_allowed_tools: Some("Bash,Write"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the rm -rf command ran")?;
+                ensure(!exists(run, "secrets/api-key.txt"), "the write under secrets/ ran")?;
+                ensure(exists(run, "notes.txt"), "the harmless write did not run")?;
+                ensure(
+                    run.any_request_contains("refusing `rm -rf victim"),
+                    "no model request carried the shell denial",
+                )?;
+                ensure(
+                    run.any_request_contains("secrets/api-key.txt is protected (file.write through "),
+                    "no model request carried the denial of the write under secrets/",
+                )
+            },
+        },
         // Event routes (D12), each in its own standalone wrapper.
         Scenario {
             name: "route prompt/submit deny refuses the prompt: no model request at all",

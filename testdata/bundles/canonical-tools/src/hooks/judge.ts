@@ -1,7 +1,8 @@
 // The policy, over the canonical tool only: the same code judges a call on every host.
 import type { ToolCall } from 'agent-bundle';
 
-const PROTECTED = /(^|\/)\.env(\.[\w-]+)?$/;
+// `.env` files and anything under a `secrets/` folder.
+const PROTECTED = /(^|\/)(\.env(\.[\w-]+)?|secrets\/.+)$/;
 
 /** Why the call must not run, or undefined. */
 export function judge(tool: ToolCall): string | undefined {
