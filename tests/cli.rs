@@ -358,7 +358,7 @@ fn simulate_behaves_like_the_host() {
     assert!(stderr.contains("not on PostToolUse"), "{stderr}");
 
     // One canonical input for every host: fields a host does not send are simply not sent.
-    let input = r#"{"sessionId":"s","cwd":"/w","transcriptPath":"/t","agentId":"a","agentType":"Explore","agentTranscriptPath":"/a","lastAssistantMessage":"done","stopHookActive":false,"turnId":"t1","model":"m","permissionMode":"default"}"#;
+    let input = r#"{"sessionId":"s","cwd":"/w","transcriptPath":"/t","agentId":"a","agentType":"Explore","agentTranscriptPath":"/a","lastAssistantMessage":"done","reentry":false,"turnId":"t1","model":"m","permissionMode":"default"}"#;
     for target in ["claude", "codex", "cursor"] {
         let (code, stdout, stderr) =
             simulate(&["--target", target, "--hook", "agent-stop-subagent-done-92f529a2", "--json", "--input", input]);
@@ -366,6 +366,39 @@ fn simulate_behaves_like_the_host() {
         let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(run["hook"]["effectiveTimeout"], 30, "{target}: the declared timeout is the effective one");
     }
+    // One fact, one name: `reentry`. The old `stopHookActive` is read as it, with a warning; and what
+    // the host does not send on the event is listed as dropped, with why, never left out silently.
+    let stop_input =
+        |field: &str, value: bool| format!(r#"{{"sessionId":"s","cwd":"/w","transcriptPath":"/t","{field}":{value}}}"#);
+    for (field, value, denies) in [("reentry", false, true), ("reentry", true, false), ("stopHookActive", true, false)]
+    {
+        let input = stop_input(field, value);
+        let (code, stdout, stderr) =
+            simulate(&["--target", "cursor", "--hook", "stop-keep-going-656ce693", "--json", "--input", &input]);
+        assert_eq!(code, Some(0), "{field}={value}: {stdout} {stderr}");
+        let run: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(run["outcome"]["outcome"] == "deny", denies, "{field}={value}: {stdout}");
+        assert_eq!(
+            stderr.contains("`stopHookActive` is the old name of `reentry`"),
+            field == "stopHookActive",
+            "{field}: {stderr}"
+        );
+        let dropped: Vec<&str> =
+            run["dropped"].as_array().into_iter().flatten().filter_map(|d| d["field"].as_str()).collect();
+        assert_eq!(dropped, ["cwd"], "Cursor sends no cwd on stop: {stdout}");
+        assert!(run["dropped"][0]["reason"].as_str().unwrap().contains("does not send it on stop"), "{stdout}");
+    }
+    let (code, _, stderr) = simulate(&[
+        "--target",
+        "claude",
+        "--hook",
+        "stop-keep-going-656ce693",
+        "--input",
+        r#"{"sessionId":"s","cwd":"/w","transcriptPath":"/t","reentry":false,"stopHookActive":true}"#,
+    ]);
+    assert_eq!(code, Some(2), "two names that disagree are refused");
+    assert!(stderr.contains("disagree"), "{stderr}");
+
     // A field no host knows is still a mistake, with a suggestion.
     let (code, _, stderr) = simulate(&[
         "--target",

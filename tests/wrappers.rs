@@ -550,3 +550,30 @@ fn a_wrapper_run_without_the_handover_answers_on_fd_1() {
         assert!(stderr.contains("a log line that must not reach stdout"), "{script}: {stderr}");
     }
 }
+
+/// A config stop handler gets `reentry` and, for one release, the same value under its old name
+/// `stopHookActive`, from a real Claude Code envelope.
+#[test]
+fn a_config_stop_handler_gets_reentry_and_its_old_name() {
+    require_node();
+    let root = tempfile::tempdir().unwrap();
+    common::write_file(
+        root.path(),
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: { stop: { handler: './stop.ts' } },\n  plugin: { name: 'reentry', description: 'Reports reentry.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude'],\n};\n",
+    );
+    common::write_file(
+        root.path(),
+        "stop.ts",
+        "export default (event: { reentry: boolean; stopHookActive: boolean }) =>\n  ({ outcome: 'deny', reason: `reentry ${event.reentry}, stopHookActive ${event.stopHookActive}` });\n",
+    );
+    let (_guard, artifact) = common::build_root(&common::utf8(root.path()));
+    let row =
+        read_verified(&artifact, &RealDisk).unwrap().hooks.into_iter().find(|r| r.host == Target::Claude).unwrap();
+    for (file, active) in [("Stop.json", false), ("Stop.stop_hook_active-true.json", true)] {
+        let stdin = std::fs::read(format!("testdata/envelopes/claude-code/{file}")).unwrap();
+        let run = run_wrapper(&artifact, &row.path, &stdin, &[]);
+        assert_eq!(run.code, Some(0), "{file}: {}", run.stderr);
+        assert!(run.stdout.contains(&format!("reentry {active}, stopHookActive {active}")), "{file}: {}", run.stdout);
+    }
+}

@@ -132,6 +132,9 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
         let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { text.trim_end().to_string() };
         writeln!(stdout, "Simulated {} on {} ({})", run.hook.name, run.hook.host, run.hook.native_event)?;
         writeln!(stdout, "stdin      {}", run.envelope)?;
+        for dropped in &run.dropped {
+            writeln!(stdout, "dropped    {}: {}", dropped.field, dropped.reason)?;
+        }
         let exit = match (run.exit_code, run.timed_out) {
             (_, true) => "timed out (TERM, then KILL)".to_string(),
             (Some(code), false) => code.to_string(),

@@ -315,7 +315,7 @@ pub enum FieldKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Decode {
-    /// A count; the canonical value is `count > 0` (Cursor's `loop_count` → `stopHookActive`).
+    /// A count; the canonical value is `count > 0` (Cursor's `loop_count` → `reentry`).
     Positive,
     /// A JSON text; the canonical value is what it encodes (Cursor's `tool_output`).
     Json,

@@ -132,11 +132,10 @@ fn handler(event: CanonicalEvent) -> String {
         CanonicalEvent::BeforeTool => {
             "// Refuses shell commands that delete the root or home folder; everything else goes on to the\n\
              // host's own permission rules (returning nothing decides nothing).\n\
-             const guard: HookHandler<'beforeTool'> = (event) => {\n\
-             \x20 const input = event.toolInput as { command?: unknown } | null;\n\
-             \x20 const command = typeof input?.command === 'string' ? input.command : '';\n\
-             \x20 if (/\\brm\\s+-[a-z]*r[a-z]*\\s+(\\/|~)(\\s|$)/.test(command)) {\n\
-             \x20   return { outcome: 'deny', reason: `Refusing to run \\`${command}\\`: it deletes a root or home folder.` };\n\
+             const guard: HookHandler<'beforeTool'> = ({ tool }) => {\n\
+             \x20 // `tool` is the same on every host: its kind, and for a shell tool the command.\n\
+             \x20 if (tool.kind === 'shell' && /\\brm\\s+-[a-z]*r[a-z]*\\s+(\\/|~)(\\s|$)/.test(tool.command)) {\n\
+             \x20   return { outcome: 'deny', reason: `Refusing to run \\`${tool.command}\\`: it deletes a root or home folder.` };\n\
              \x20 }\n\
              };\n\nexport default guard;\n"
         }
@@ -148,7 +147,7 @@ fn handler(event: CanonicalEvent) -> String {
         CanonicalEvent::Stop => {
             "// Keeps the agent going once with a reminder, then lets it stop.\n\
              const onceMore: HookHandler<'stop'> = (event) => {\n\
-             \x20 if (!event.stopHookActive) {\n\
+             \x20 if (!event.reentry) {\n\
              \x20   return { outcome: 'deny', reason: 'Check the work once more before you finish.' };\n\
              \x20 }\n\
              };\n\nexport default onceMore;\n"

@@ -120,6 +120,52 @@ fn native_keys(host: &HostTable, field: &str) -> Vec<String> {
     keys
 }
 
+/// Every (event, canonical field) a config handler can receive, in event order and each event's
+/// first-seen field order (the types' order), with the native keys each host reads it from (empty:
+/// the host does not send it there).
+fn config_fields(host: &HostTable, event: CanonicalEvent, field: &str) -> Vec<String> {
+    let (Some(surface), Ok(mapping)) = (&host.hooks, host.event(event)) else { return Vec::new() };
+    surface
+        .input_fields(mapping)
+        .filter(|input| input.canonical.as_deref() == Some(field))
+        .flat_map(|input| std::iter::once(input.key.clone()).chain(input.alternatives.iter().cloned()))
+        .collect()
+}
+
+fn config_field_rows() -> Vec<(CanonicalEvent, String)> {
+    CanonicalEvent::ALL
+        .iter()
+        .flat_map(|event| crate::tools::types::config_field_names(*event).into_iter().map(move |field| (*event, field)))
+        .collect()
+}
+
+/// How a host's tools of one kind map to the canonical tool fields: `Name`: field←key, … per tool.
+fn tool_cell(host: &HostTable, selector: crate::vocabulary::canonical::Selector) -> Result<Vec<String>, &str> {
+    let mapping = host.selector(selector)?;
+    Ok(mapping
+        .matches
+        .iter()
+        .map(|pattern| {
+            let input = &mapping.input[pattern];
+            let value = serde_json::to_value(input).expect("tables serialise");
+            let fields: Vec<String> = value
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(field, _)| field.as_str() != "optional")
+                .map(|(field, keys)| match keys {
+                    serde_json::Value::String(key) => format!("{field}←{key}"),
+                    serde_json::Value::Array(keys) => {
+                        format!("{field}←{}", keys.iter().filter_map(|k| k.as_str()).collect::<Vec<_>>().join("|"))
+                    }
+                    _ => field.clone(),
+                })
+                .collect();
+            if fields.is_empty() { format!("`{pattern}`") } else { format!("`{pattern}` ({})", fields.join(", ")) }
+        })
+        .collect())
+}
+
 /// The matrix as Markdown.
 pub fn markdown() -> String {
     let hosts = hook_hosts();
@@ -276,6 +322,42 @@ pub fn markdown() -> String {
     }
 
     out.push_str(
+        "\n**Config payload fields**: the native key each field a config handler receives is read from, per\n",
+    );
+    out.push_str("event; a field a host does not send there is absent from the payload (—).\n\n");
+    out.push_str(&header("event: field", &hosts));
+    for (event, field) in config_field_rows() {
+        let _ = write!(out, "| `{event}`: `{field}` |");
+        for host in &hosts {
+            let keys = config_fields(host, event, &field);
+            let cell = if field == "tool" && host.event(event).is_ok() {
+                "from the tool's name and input (below)".to_string()
+            } else if let Some((_, canonical)) =
+                crate::vocabulary::canonical::PAYLOAD_ALIASES.iter().find(|(old, _)| *old == field)
+            {
+                let keys = config_fields(host, event, canonical);
+                if keys.is_empty() { "—".to_string() } else { format!("old name of `{canonical}`") }
+            } else if keys.is_empty() {
+                "—".to_string()
+            } else {
+                keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+            };
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+
+    out.push_str("\n**Canonical tool**: which native tools each `tool.kind` stands for, and the native key (in the\n");
+    out.push_str("tool's input) of each canonical field: `command`, `cwd`, `filePath`, `content`, `edits`, `patch`,\n");
+    out.push_str("the MCP name split (`mcpName`) or context (`mcpContext`). A tool none of these name is `other`.\n\n");
+    out.push_str(&header("tool.kind", &hosts));
+    for selector in crate::vocabulary::canonical::Selector::ALL {
+        table_row(&mut out, &mut reasons, selector.name(), &hosts, |host| {
+            tool_cell(host, selector).map(|tools| tools.join("; ").replace('|', "\\|"))
+        });
+    }
+
+    out.push_str(
         "\n**Shared runtime**: where the plugin declares the MCP server that renders `runtime: 'shared'` routes.\n\n",
     );
     out.push_str(&header("document", &hosts));
@@ -378,5 +460,17 @@ pub fn json() -> serde_json::Value {
         "routeResults": route_results,
         "sharedRuntime": per_host(&|h| cell(h.hooks.as_ref().expect("hook hosts have hooks").mcp_server.supported().map(|d| json!({ "document": d.document })))),
         "payloadFields": payload_fields,
+        "configFields": config_field_rows()
+            .into_iter()
+            .map(|(event, field)| json!({
+                "event": event.name(),
+                "field": field,
+                "hosts": per_host(&|h| json!(config_fields(h, event, &field))),
+            }))
+            .collect::<Vec<_>>(),
+        "toolKinds": crate::vocabulary::canonical::Selector::ALL
+            .iter()
+            .map(|selector| (selector.name().to_string(), per_host(&|h| cell(h.selector(*selector).map(|m| json!(m.input))))))
+            .collect::<Map<String, Value>>(),
     })
 }

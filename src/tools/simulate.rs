@@ -62,8 +62,29 @@ pub struct Simulation {
     pub blocked: Option<Blocked>,
     #[serde(rename = "wallTimeMs")]
     pub wall_time_ms: u128,
-    /// Why this run may differ from what the host would do (other host tables than the binary's).
+    /// Why this run may differ from what the host would do (other host tables than the binary's, an
+    /// old field name read as its canonical one).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// Canonical fields of the input the hook does not get on this host, each with why: a run that
+    /// goes on without them says so, never silently.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<Dropped>,
+}
+
+/// A canonical input field a simulation could not hand the hook.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Dropped {
+    pub field: String,
+    pub reason: String,
+}
+
+/// A canonical input encoded for one host: the envelope, and what of the input it leaves out or read
+/// under another name.
+#[derive(Debug)]
+pub struct Encoded {
+    pub envelope: Value,
+    pub dropped: Vec<Dropped>,
     pub warnings: Vec<String>,
 }
 
@@ -157,13 +178,17 @@ impl IsolatedArtifact {
 pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
     let manifest = read_verified(&request.artifact, disk)?;
     let row = find_row(&manifest.hooks, request.target, &request.hook)?;
-    let envelope = match &request.input {
-        SimulateInput::Canonical(input) => encode(&row, input)?,
-        SimulateInput::Native(envelope) => envelope.clone(),
+    let encoded = match &request.input {
+        SimulateInput::Canonical(input) => encode_noting(&row, input)?,
+        SimulateInput::Native(envelope) => {
+            Encoded { envelope: envelope.clone(), dropped: Vec::new(), warnings: Vec::new() }
+        }
     };
-    admitted(&row, &envelope)?;
+    admitted(&row, &encoded.envelope)?;
     let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
-    let mut run = run_envelope(&isolated, row, envelope, request.timeout)?;
+    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout)?;
+    run.dropped = encoded.dropped;
+    run.warnings = encoded.warnings;
     let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
     if built_with != Some(hosts::table_digest(request.target).as_str()) {
         run.warnings.push(format!(
@@ -219,8 +244,11 @@ pub fn simulate_row(
     input: &Value,
     timeout: Option<Duration>,
 ) -> Result<Simulation, SimulateError> {
-    let envelope = encode(&row, input)?;
-    run_envelope(artifact, row, envelope, timeout)
+    let encoded = encode_noting(&row, input)?;
+    let mut run = run_envelope(artifact, row, encoded.envelope, timeout)?;
+    run.dropped = encoded.dropped;
+    run.warnings = encoded.warnings;
+    Ok(run)
 }
 
 fn run_envelope(
@@ -263,6 +291,7 @@ fn run_envelope(
         blocked,
         wall_time_ms: run.wall_time.as_millis(),
         warnings: Vec::new(),
+        dropped: Vec::new(),
     })
 }
 
@@ -290,9 +319,32 @@ fn find_row(rows: &[IndexRow], target: Target, hook: &str) -> Result<IndexRow, S
 
 /// The native envelope for a canonical input, written as the host would write it.
 pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
-    let Value::Object(input) = input else {
+    encode_noting(row, input).map(|encoded| encoded.envelope)
+}
+
+/// [`encode`], saying which fields of the input the hook will not get on this host, and why, and
+/// which it read under their canonical name.
+pub fn encode_noting(row: &IndexRow, input: &Value) -> Result<Encoded, SimulateError> {
+    let Value::Object(given) = input else {
         return Err(SimulateError::BadInput(format!("--input must be a JSON object of canonical fields, got {input}")));
     };
+    let mut input = given.clone();
+    let mut warnings = Vec::new();
+    for (old, canonical) in crate::vocabulary::canonical::PAYLOAD_ALIASES {
+        let Some(value) = input.remove(*old) else { continue };
+        if let Some(also) = input.get(*canonical)
+            && also != &value
+        {
+            return Err(SimulateError::BadInput(format!(
+                "`{old}` ({value}) and `{canonical}` ({also}) disagree: `{old}` is the old name of `{canonical}`; give `{canonical}` only"
+            )));
+        }
+        warnings.push(format!(
+            "`{old}` is the old name of `{canonical}` and was read as `{canonical}`; the old name goes in the next release"
+        ));
+        input.insert((*canonical).to_string(), value);
+    }
+    let input = &input;
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
     let mapping = table.mapping(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
@@ -353,8 +405,27 @@ pub fn encode(row: &IndexRow, input: &Value) -> Result<Value, SimulateError> {
     if let Some(key) = name_key {
         envelope.insert(key.into(), Value::String(row.native_event.clone()));
     }
+    let family = row.event.route();
+    let dropped = input
+        .keys()
+        .filter(|key| key.as_str() != "hookEventName")
+        .filter_map(|key| {
+            let sent = fields.iter().any(|f| f.canonical.as_deref() == Some(key.as_str()));
+            let reason = if !sent {
+                format!(
+                    "{} {} does not send it on {}: its envelope has no field for `{key}`, so the hook does not get it",
+                    table.host, table.host_version, row.native_event
+                )
+            } else if let Some(family) = family.filter(|f| !f.payload.contains(&key.as_str())) {
+                format!("it is not a payload field of the {} family; the route reads it from `native`", family.name)
+            } else {
+                return None;
+            };
+            Some(Dropped { field: key.clone(), reason })
+        })
+        .collect();
     // Keys sorted, as every JSON agent-bundle writes, whatever order the map keeps them in.
-    Ok(crate::vocabulary::json::sorted(&Value::Object(envelope)))
+    Ok(Encoded { envelope: crate::vocabulary::json::sorted(&Value::Object(envelope)), dropped, warnings })
 }
 
 /// Every canonical payload key any host sends on `event`.

@@ -3,6 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Payload fields kept under an old name for one release, as (old name, canonical name): a config
+/// handler gets both, the types mark the old one deprecated, and `hooks simulate` reads the old one
+/// as the canonical one with a warning. `reentry` is the one name of "the agent was already sent back
+/// once" (routes always had it; config hooks had `stopHookActive`, Claude Code's own key).
+pub const PAYLOAD_ALIASES: &[(&str, &str)] = &[("stopHookActive", "reentry")];
+
 /// Config file names, in the order they are looked for.
 pub const CONFIG_FILE_NAMES: &[&str] =
     &["agent-bundle.config.ts", "agent-bundle.config.mts", "agent-bundle.config.js", "agent-bundle.config.mjs"];

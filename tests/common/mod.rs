@@ -337,7 +337,7 @@ pub fn canonical_superset() -> serde_json::Value {
         "toolResponse": { "stdout": "hi" },
         "reentry": false,
         // What config payloads call `reentry`.
-        "stopHookActive": false,
+        "reentry": false,
         "lastAssistantMessage": "done",
         "agentId": "agent-1",
         "agentType": "Explore",

@@ -696,6 +696,10 @@ function decodeEnvelope(contract, envelope) {
       }
     }
   }
+  // A canonical field's old name, kept for one release (config handlers only).
+  for (const [old, canonical] of Object.entries(contract.aliases ?? {})) {
+    if (Object.hasOwn(payload, canonical)) payload[old] = payload[canonical];
+  }
   if (contract.tools !== undefined) {
     const found = canonicalTool(contract, envelope);
     if (found !== undefined) {

@@ -84,6 +84,18 @@ pub fn contract(
     if !tools.is_null() {
         contract["tools"] = tools;
     }
+    // A config handler also gets each canonical field under its old name, for one release.
+    if hook.event.route().is_none() {
+        let decoded: Vec<&str> = input.as_array().into_iter().flatten().filter_map(|f| f["as"].as_str()).collect();
+        let aliases: serde_json::Map<String, serde_json::Value> = crate::vocabulary::canonical::PAYLOAD_ALIASES
+            .iter()
+            .filter(|(_, canonical)| decoded.contains(canonical))
+            .map(|(old, canonical)| ((*old).to_string(), json!(canonical)))
+            .collect();
+        if !aliases.is_empty() {
+            contract["aliases"] = serde_json::Value::Object(aliases);
+        }
+    }
     contract
 }
 

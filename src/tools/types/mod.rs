@@ -305,6 +305,14 @@ fn main_module() -> String {
         let _ = writeln!(out, "  {}: {{", event.name());
         for (field, ty, required) in payload::config_fields(event) {
             let optional = if required { "" } else { "?" };
+            if let Some((_, canonical)) =
+                crate::vocabulary::canonical::PAYLOAD_ALIASES.iter().find(|(old, _)| *old == field)
+            {
+                let _ = writeln!(
+                    out,
+                    "    /** @deprecated The old name of `{canonical}` (the same value); it goes in the next release. */"
+                );
+            }
             let _ = writeln!(out, "    readonly {field}{optional}: {ty};");
         }
         out.push_str("  };\n");
@@ -413,6 +421,11 @@ export interface AgentEventRouteProps<F extends Family = Family> {
 "#,
     );
     out
+}
+
+/// The names of a config event's payload fields, in the types' order (the matrix lists them).
+pub fn config_field_names(event: CanonicalEvent) -> Vec<String> {
+    payload::config_fields(event).into_iter().map(|(name, _, _)| name).collect()
 }
 
 /// The canonical tool of a tool event, a union on `kind`: the selectors' names and `other`.

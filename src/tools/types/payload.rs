@@ -84,6 +84,12 @@ pub fn config_fields(event: CanonicalEvent) -> Vec<(String, String, bool)> {
     let mappings: Vec<_> =
         hosts::tables().iter().filter_map(|t| Some((t.hooks.as_ref()?, t.event(event).ok()?))).collect();
     let mut found = fields(&mappings, |_| true);
+    // Old names, for one release: the same type as the canonical field they stand for.
+    for (old, canonical) in crate::vocabulary::canonical::PAYLOAD_ALIASES {
+        if let Some((_, ty, always)) = found.iter().find(|(name, _, _)| name == canonical).cloned() {
+            found.push(((*old).to_string(), ty, always));
+        }
+    }
     if event.accepts_tools() {
         found.push((TOOL_FIELD.into(), "ToolCall".into(), true));
     }

@@ -1,6 +1,6 @@
 interface StopEvent {
-  readonly stopHookActive: boolean;
+  readonly reentry: boolean;
 }
 
 export default (event: StopEvent) =>
-  event.stopHookActive ? undefined : { outcome: 'deny' as const, reason: 'Run the test suite once more before stopping.' };
+  event.reentry ? undefined : { outcome: 'deny' as const, reason: 'Run the test suite once more before stopping.' };

@@ -1,5 +1,5 @@
-export default (event: { stopHookActive: boolean }) => {
-  if (event.stopHookActive {
+export default (event: { reentry: boolean }) => {
+  if (event.reentry {
     return undefined;
   }
 };

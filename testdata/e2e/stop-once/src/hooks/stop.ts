@@ -1,6 +1,6 @@
 interface Event {
-  readonly stopHookActive: boolean;
+  readonly reentry: boolean;
 }
 
 export default (event: Event) =>
-  event.stopHookActive ? undefined : { outcome: 'deny' as const, reason: 'E2E_STOP_REASON: check the work once more' };
+  event.reentry ? undefined : { outcome: 'deny' as const, reason: 'E2E_STOP_REASON: check the work once more' };
