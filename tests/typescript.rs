@@ -190,9 +190,36 @@ fn init_writes_a_bundle_that_builds_simulates_and_type_checks_as_written() {
     ] {
         assert!(bundle.join(file).is_file(), "{file}");
     }
+    // Handlers run under Node: one that uses `process`, `node:fs` and `node:child_process` type-checks
+    // against the Node types package.json pins, installed as `npm install` would (the pin is the one
+    // testdata/typescript installs, so the check is of that very version).
+    let package: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(bundle.join("package.json")).unwrap()).unwrap();
+    let installed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("testdata/typescript/node_modules/@types/node/package.json").unwrap(),
+    )
+    .unwrap();
+    assert_eq!(package["devDependencies"]["@types/node"], installed["version"], "init pins the Node types tested here");
+    std::fs::create_dir_all(bundle.join("node_modules")).unwrap();
+    std::os::unix::fs::symlink(
+        std::fs::canonicalize("testdata/typescript/node_modules/@types").unwrap(),
+        bundle.join("node_modules/@types"),
+    )
+    .unwrap();
+    std::fs::write(
+        bundle.join("src/hooks/uses-node.ts"),
+        "import type { HookHandler } from 'agent-bundle';\n\
+         import { readFileSync } from 'node:fs';\n\
+         import { execFileSync } from 'node:child_process';\n\n\
+         export const note: HookHandler<'sessionStart'> = (event) => ({\n\
+         \x20 additionalContext: `${event.cwd ?? process.cwd()}: ${readFileSync('package.json', 'utf8').length} bytes, git ${execFileSync('git', ['--version']).toString().trim()}`,\n\
+         });\n",
+    )
+    .unwrap();
     // tsc with the tsconfig as init wrote it.
     let (code, output) = type_check(&bundle);
     assert_eq!(code, Some(0), "{output}");
+    std::fs::remove_file(bundle.join("src/hooks/uses-node.ts")).unwrap();
     // It builds without a warning, and its guard works.
     let output = cli().current_dir(&bundle).args(["agent-bundle", "build"]).output().unwrap();
     assert!(output.status.success());

@@ -11,6 +11,10 @@ use crate::vocabulary::target::Target;
 /// The TypeScript a new bundle's package.json pins for `npm run typecheck`.
 pub const TYPESCRIPT_VERSION: &str = "5.9.3";
 
+/// Node's types a new bundle pins: the line of the oldest Node the wrappers run on (D6: 18), so a
+/// handler that uses an API that Node lacks is a type error, not a failure on a user's machine.
+pub const TYPES_NODE_VERSION: &str = "18.19.130";
+
 /// What to create.
 #[derive(Debug)]
 pub struct InitOptions {
@@ -48,6 +52,7 @@ pub fn init(options: &InitOptions) -> Result<Vec<String>, String> {
     let mut files: Vec<(String, String)> = vec![
         ("agent-bundle.config.ts".into(), config(&name, &targets, &events)),
         ("package.json".into(), package_json(&name)),
+        ("tsconfig.json".into(), tsconfig()),
         (".gitignore".into(), "artifact/\nnode_modules/\n.artifact.lock\n".into()),
         ("README.md".into(), readme(&name, &events)),
     ];
@@ -126,7 +131,7 @@ fn handler(event: CanonicalEvent) -> String {
         CanonicalEvent::SessionStart => {
             "// Adds a line of context to the model's first request.\n\
              const greet: HookHandler<'sessionStart'> = (event) => ({\n\
-             \x20 additionalContext: `This session runs in ${event.cwd ?? 'an unknown folder'}.`,\n\
+             \x20 additionalContext: `This session runs in ${event.cwd ?? process.cwd()}.`,\n\
              });\n\nexport default greet;\n"
         }
         CanonicalEvent::BeforeTool => {
@@ -181,9 +186,16 @@ fn package_json(name: &str) -> String {
             "build": "cargo agent-bundle build",
             "typecheck": "tsc --noEmit",
         },
-        "devDependencies": { "typescript": TYPESCRIPT_VERSION },
+        "devDependencies": { "@types/node": TYPES_NODE_VERSION, "typescript": TYPESCRIPT_VERSION },
     });
     crate::vocabulary::json::pretty(&value) + "\n"
+}
+
+/// agent-bundle's tsconfig, with Node's types (the package.json pins them): handlers run under Node.
+fn tsconfig() -> String {
+    let mut tsconfig = super::types::tsconfig_template();
+    tsconfig["compilerOptions"]["types"] = serde_json::json!(["node"]);
+    crate::vocabulary::json::pretty(&tsconfig) + "\n"
 }
 
 fn readme(name: &str, events: &[CanonicalEvent]) -> String {
