@@ -31,6 +31,8 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         shared: None,
         declared_at: at.clone(),
         tools_at: Some(at),
+        selector_at: Vec::new(),
+        on_missing_selector: Default::default(),
         identity: String::new(),
     }
 }

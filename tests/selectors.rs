@@ -709,3 +709,81 @@ fn a_routes_native_selectors_follow_the_same_rules() {
     let codes: Vec<Code> = loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
     assert_eq!(codes, [Code::NativeSelectorCase], "{:#?}", loaded.diagnostics);
 }
+
+/// `onMissingSelector`: by default a selector a host lacks fails the build (AB4230, labelled at that
+/// selector, not at the first of the list); `skip-host` leaves the host out and `skip-selector` gives
+/// it the hook with the selectors it has; either way the build summary (also of a no-op rebuild) and
+/// `inspect` say so, and the hosts that have every selector get the hook unchanged.
+#[test]
+fn a_selector_one_host_lacks_fails_or_skips_as_the_entry_chooses() {
+    let config = |choice: &str| {
+        format!(
+            "export default {{\n  hooks: {{ beforeTool: {{ handler: './guard.ts', tools: ['shell', 'file.read']{choice} }} }},\n  plugin: {{ name: 'skips', description: 'Skips.', version: '1.0.0', author: 'agent-bundle tests' }},\n  targets: ['claude', 'codex'],\n}};\n"
+        )
+    };
+    let build = |choice: &str| {
+        let root = tempfile::tempdir().unwrap();
+        common::write_file(root.path(), "agent-bundle.config.ts", &config(choice));
+        common::write_file(root.path(), "guard.ts", "export default () => undefined;\n");
+        let cache = root.path().join("cache");
+        let run = || {
+            common::cli()
+                .current_dir(root.path())
+                .env("AGENT_BUNDLE_CACHE_DIR", &cache)
+                .args(["agent-bundle", "build", "--json"])
+                .output()
+                .unwrap()
+        };
+        let first = run();
+        let summary = || {
+            let output = common::cli()
+                .current_dir(root.path())
+                .env("AGENT_BUNDLE_CACHE_DIR", &cache)
+                .args(["agent-bundle", "build"])
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&output.stdout).into_owned()
+        };
+        let inspect =
+            common::cli().current_dir(root.path()).args(["agent-bundle", "inspect", "--hooks"]).output().unwrap();
+        let summary = summary();
+        (root, first, summary, String::from_utf8_lossy(&inspect.stdout).into_owned())
+    };
+
+    let (_root, failed, _, _) = build("");
+    assert!(!failed.status.success());
+    let document: serde_json::Value = serde_json::from_slice(&failed.stdout).unwrap();
+    let diagnostic = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "AB4230")
+        .unwrap_or_else(|| panic!("AB4230: {document}"));
+    let secondary = diagnostic["labels"].as_array().unwrap().iter().find(|l| l["message"] != "in this hook");
+    let column = secondary.and_then(|l| l["column"].as_u64()).unwrap_or_else(|| panic!("{diagnostic}"));
+    let line = config("").lines().nth(1).unwrap().to_string();
+    assert_eq!(column as usize, line.find("'file.read'").unwrap() + 1, "the label is on `file.read`: {diagnostic}");
+
+    let matcher_of = |root: &std::path::Path, host: &str| -> Option<String> {
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(root.join("artifact/agent-bundle.manifest.json")).unwrap()).unwrap();
+        let row = manifest["hooks"].as_array().unwrap().iter().find(|r| r["host"] == host)?;
+        Some(row["matcher"].as_str().unwrap().to_string())
+    };
+    let (root, built, summary, inspect) = build(", onMissingSelector: 'skip-host'");
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert_eq!(matcher_of(root.path(), "codex"), None, "codex is left out");
+    assert!(matcher_of(root.path(), "claude").unwrap().contains("Read"), "claude keeps every selector");
+    assert!(
+        summary.contains("on codex: skipped (onMissingSelector: 'skip-host')"),
+        "the no-op summary says so: {summary}"
+    );
+    assert!(inspect.contains("not delivered: skipped (onMissingSelector: 'skip-host')"), "{inspect}");
+
+    let (root, built, summary, inspect) = build(", onMissingSelector: 'skip-selector'");
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    assert_eq!(matcher_of(root.path(), "codex").as_deref(), Some("^(?:Bash)$"), "codex gets the shell part");
+    assert!(matcher_of(root.path(), "claude").unwrap().contains("Read"), "claude keeps every selector");
+    assert!(summary.contains("on codex: without `file.read`"), "the no-op summary says so: {summary}");
+    assert!(inspect.contains("without `file.read`"), "{inspect}");
+}

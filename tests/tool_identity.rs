@@ -322,3 +322,91 @@ fn the_kind_is_always_a_selector_whose_matcher_takes_the_name() {
     }
     assert!(checked > 300, "{checked} names");
 }
+
+/// A rewrite in canonical words (`filePath`, `content`, `command`, `cwd`) reaches each host under its
+/// own keys; one the host's tool cannot take (a `cwd` for Claude Code's `Bash`) or a field that is
+/// only ever read (`filePaths`) fails the hook instead of being half-applied.
+#[test]
+fn a_canonical_rewrite_is_written_in_each_hosts_own_keys_or_refused() {
+    require_node();
+    let root = tempfile::tempdir().unwrap();
+    common::write_file(
+        root.path(),
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: { beforeTool: { handler: './rewrite.ts', tools: ['shell', 'file.write'] } },\n  plugin: { name: 'rewrites', description: 'Rewrites.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude', 'copilot', 'cursor', 'gemini'],\n};\n",
+    );
+    common::write_file(
+        root.path(),
+        "rewrite.ts",
+        "import type { HookHandler } from 'agent-bundle';\n\n\
+         const rewrite: HookHandler<'beforeTool'> = ({ tool }) => {\n\
+         \x20 if (tool.kind === 'file.write') return { outcome: 'allow', updatedInput: { filePath: `${tool.filePath}.safe`, content: 'safe' } };\n\
+         \x20 if (tool.kind === 'shell' && tool.command === 'ls') return { outcome: 'allow', updatedInput: { command: 'ls -la', cwd: '/tmp' } };\n\
+         \x20 if (tool.kind === 'shell') return { outcome: 'allow', updatedInput: { filePaths: ['x'] } };\n\
+         };\n\nexport default rewrite;\n",
+    );
+    let (_guard, artifact) = common::build_root(&common::utf8(root.path()));
+    let rows = read_verified(&artifact, &RealDisk).unwrap().hooks;
+    let mut summary = String::new();
+    for row in rows.iter().filter(|r| r.native_event == hook_event(r.host)) {
+        let (write, shell) = match row.host {
+            Target::Claude | Target::Cursor => ("Write", if row.host == Target::Claude { "Bash" } else { "Shell" }),
+            Target::Copilot => ("create", "bash"),
+            Target::Gemini => ("write_file", "run_shell_command"),
+            other => panic!("{other}"),
+        };
+        let write_input = match row.host {
+            Target::Copilot => json!({ "path": "/w/a.txt", "file_text": "x" }),
+            _ => json!({ "file_path": "/w/a.txt", "content": "x" }),
+        };
+        for (name, input) in
+            [(write, write_input), (shell, json!({ "command": "ls" })), (shell, json!({ "command": "pwd" }))]
+        {
+            let stdin = envelope(row, name, &input).to_string();
+            let run = run_wrapper(&artifact, &row.path, stdin.as_bytes(), &[]);
+            let told = if run.code == Some(0) {
+                let answer = decode_answer(row, &run.stdout).unwrap();
+                format!("updatedInput {}", answer["updatedInput"])
+            } else {
+                format!("exit {:?}: {}", run.code, run.stderr.lines().last().unwrap_or_default())
+            };
+            let _ = writeln!(summary, "{} {name} {}: {told}", row.host, input);
+        }
+    }
+    insta::assert_snapshot!(summary);
+}
+
+/// The README's guard example (`// src/hooks/guard.ts`), exactly as the README shows it, built for
+/// all five hosts and run through the real wrappers: it refuses `rm -rf /` and a `.env` write on
+/// every host and lets a harmless command through.
+#[test]
+fn the_readmes_guard_runs_unchanged_on_every_host() {
+    require_node();
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let start =
+        readme.find("```ts\n// src/hooks/guard.ts\n").expect("the README shows src/hooks/guard.ts") + "```ts\n".len();
+    let guard = &readme[start..start + readme[start..].find("```").unwrap()];
+    let root = tempfile::tempdir().unwrap();
+    common::write_file(root.path(), "src/hooks/guard.ts", guard);
+    common::write_file(
+        root.path(),
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: { beforeTool: { handler: './src/hooks/guard.ts', tools: ['shell', 'file.write'] } },\n  plugin: { name: 'readme-guard', description: 'The README guard.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini'],\n};\n",
+    );
+    let (_guard, artifact) = common::build_root(&common::utf8(root.path()));
+    let rows = read_verified(&artifact, &RealDisk).unwrap().hooks;
+    let mut checked = 0;
+    for host in [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Gemini] {
+        let row = rows.iter().find(|r| r.host == host).unwrap();
+        for (call, denied) in [(Call::DeleteRoot, true), (Call::WriteDotEnv, true), (Call::ListFiles, false)] {
+            let (name, input) = native(host, call).unwrap();
+            let stdin = envelope(row, name, &input).to_string();
+            let run = run_wrapper(&artifact, &row.path, stdin.as_bytes(), &[]);
+            assert_eq!(run.code, Some(0), "{host} {call:?}: {}", run.stderr);
+            let outcome = decode_answer(row, &run.stdout).unwrap();
+            assert_eq!(outcome["outcome"] == "deny", denied, "{host} {call:?}: {outcome}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 15);
+}

@@ -59,6 +59,10 @@ pub struct Fingerprint {
     /// The plugin's name, for the same report.
     #[serde(default)]
     pub plugin: String,
+    /// The hooks a host does not get by the author's choice (`onMissingSelector`), as (hook, host,
+    /// why), for the same report.
+    #[serde(default)]
+    pub skipped: Vec<(String, crate::vocabulary::target::Target, String)>,
     /// When this fingerprint was saved (its cache entry's mtime): input stamps are trusted only when
     /// older than that.
     #[serde(skip)]

@@ -74,6 +74,8 @@ pub enum BuildOutcome {
         /// when it did not).
         hook_rows: BTreeMap<Target, usize>,
         plugin: String,
+        /// What the previous build recorded of [`BuildReport::skipped`].
+        skipped: Vec<(String, Target, String)>,
     },
     /// The artifact was built and written (unchanged files kept).
     Built { emitted: Box<Emitted>, write: WriteOutcome, explanation: Explanation },
@@ -103,6 +105,16 @@ impl BuildReport {
         let manifest = self.manifest()?;
         let rows = self.hosts.iter().map(|host| (*host, manifest.hooks.iter().filter(|r| r.host == *host).count()));
         Some((manifest.plugin.name.clone(), rows.collect()))
+    }
+
+    /// The hooks a host does not get because the author chose so (`onMissingSelector`), as (hook,
+    /// host, why): the build summary lists them, as `inspect` does.
+    pub fn skipped(&self) -> Vec<(String, Target, String)> {
+        match &self.outcome {
+            BuildOutcome::Fresh { skipped, .. } => skipped.clone(),
+            BuildOutcome::Built { .. } => self.loaded.bundle.as_ref().map(skipped_deliveries).unwrap_or_default(),
+            BuildOutcome::Failed => Vec::new(),
+        }
     }
 
     /// Which files the build wrote, kept and removed, unless it failed.
@@ -193,6 +205,7 @@ pub fn build_with(
             manifest: std::sync::OnceLock::new(),
             hook_rows: fingerprint.hook_rows.clone(),
             plugin: fingerprint.plugin.clone(),
+            skipped: fingerprint.skipped.clone(),
         };
         report.inputs = input_paths(&fingerprint.inputs);
         report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
@@ -411,6 +424,37 @@ pub fn build_many(options: &[BuildOptions], disk: &(dyn Disk + Sync)) -> Vec<Man
         .collect()
 }
 
+/// Every (hook, host) the plan leaves out by the hook's `onMissingSelector`, with why.
+fn skipped_deliveries(bundle: &crate::pipeline::Bundle) -> Vec<(String, Target, String)> {
+    let names: BTreeMap<&str, &str> =
+        bundle.normalised.hooks.iter().map(|h| (h.id.as_str(), h.name.as_str())).collect();
+    let mut skipped = Vec::new();
+    for plan in &bundle.plans {
+        let Some(hook) = names.get(plan.hook_id.as_str()) else { continue };
+        let skips = bundle.normalised.hooks.iter().any(|h| {
+            h.id == plan.hook_id && h.on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error
+        });
+        for target in plan.targets.iter().filter(|_| skips) {
+            match &target.delivery {
+                crate::pipeline::plan::Delivery::Absent { reason }
+                    if reason.starts_with(crate::pipeline::plan::SKIPPED) =>
+                {
+                    skipped.push(((*hook).to_string(), target.target, reason.clone()))
+                }
+                crate::pipeline::plan::Delivery::Native { skipped_selectors, .. } if !skipped_selectors.is_empty() => {
+                    skipped.push((
+                        (*hook).to_string(),
+                        target.target,
+                        format!("without {} (onMissingSelector: 'skip-selector')", skipped_selectors.join("; ")),
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    skipped
+}
+
 /// What this build read and wrote, for recognising the next build as a no-op.
 fn fingerprint(
     bundle: &crate::pipeline::Bundle,
@@ -441,6 +485,7 @@ fn fingerprint(
     incremental::Fingerprint {
         hook_rows,
         plugin: emitted.manifest.plugin.name.clone(),
+        skipped: skipped_deliveries(bundle),
         generator: crate::artifact::compiler_fingerprint(),
         tables_revision: crate::hosts::tables_revision(),
         root: root.to_string(),

@@ -299,6 +299,9 @@ fn print_build_report(
             write.removed.len(),
             if per_host.is_empty() { "none".to_string() } else { per_host.join(", ") }
         )?;
+        for (hook, host, why) in report.skipped() {
+            writeln!(stdout, "  {hook} on {host}: {why}")?;
+        }
     }
     Ok(())
 }

@@ -74,6 +74,7 @@ catalogue! {
     InvalidTimeout = "AB4205", Error, "`timeout` is not a whole number of seconds from 1 to 2147483 (what Node's timers hold)";
     FailClosedOnOtherEvent = "AB4206", Error, "`failClosed` on an event other than beforeTool";
     InvalidSources = "AB4207", Error, "`sources` on an event other than sessionStart, or a source no host sends";
+    InvalidMissingSelector = "AB4209", Error, "`onMissingSelector` is not `error`, `skip-host` or `skip-selector`, or is set on a hook without canonical `tools`";
     InvalidMaxInputBytes = "AB4208", Error, "`maxInputBytes` is not a whole number of bytes in range, or is set on a prebuilt handler";
     NativeSelectorUnknownTarget = "AB4210", Error, "a native selector names an unknown host";
     NativeSelectorHooklessTarget = "AB4211", Error, "a native selector names a host without hooks";
@@ -130,6 +131,7 @@ catalogue! {
     ReadsOwnFiles = "AB4837", Warning, "bundled code reads files next to itself at run time";
     SubpathNotExported = "AB4838", Error, "a handler imports a package subpath the package does not export";
     ComputedImport = "AB4839", Error, "`import()` of a computed specifier, which cannot be bundled";
+    PayloadFieldUnsent = "AB4852", Warning, "a handler destructures a payload field that a host its hook reaches never sends on that event";
     RequireInEsModule = "AB4840", Error, "`require`, `__dirname` or `__filename` in an ES module, where Node does not define them";
     ExternalNotInstalled = "AB4841", Error, "`bundle.external` names a package that is not installed";
     ExternalUnused = "AB4842", Warning, "`bundle.external` names a package no handler imports";

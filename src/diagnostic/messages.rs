@@ -300,6 +300,47 @@ pub fn sources_unfilterable(hook: &HookSite, table: &HostName, reason: &str) -> 
     ))
 }
 
+pub fn missing_selector_invalid(value: &str, at: &Location) -> Diagnostic {
+    let allowed = crate::vocabulary::canonical::MissingSelector::NAMES;
+    let diagnostic = Diagnostic::new(
+        Code::InvalidMissingSelector,
+        format!("`onMissingSelector` is `{value}`, not one of {}", list(allowed.iter())),
+    )
+    .at(Some(at), "unknown value");
+    match did_you_mean(value, allowed.iter().copied()) {
+        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
+        None => diagnostic.hint("`error` (the default) fails the build, `skip-host` leaves such a host out, `skip-selector` gives it the selectors it has"),
+    }
+}
+
+pub fn missing_selector_without_tools(at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidMissingSelector,
+        "`onMissingSelector` has nothing to decide: the hook selects no canonical `tools`",
+    )
+    .at(Some(at), "without canonical tools")
+    .note(
+        "only a canonical selector (`shell`, `file.read`, …) can lack a host's equivalent; a native one names its host",
+    )
+    .hint("remove `onMissingSelector`, or add the canonical `tools` it is about")
+}
+
+pub fn payload_field_unsent(
+    handler: &str,
+    field: &str,
+    event: CanonicalEvent,
+    hosts: &[String],
+    at: &Location,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::PayloadFieldUnsent,
+        format!("`{handler}` reads `{field}` from its payload, which {} never sends on `{event}`", hosts.join(" and ")),
+    )
+    .at(Some(at), format!("always undefined on {}", hosts.join(" and ")))
+    .note("`cargo agent-bundle matrix` lists, per host and event, which payload fields arrive")
+    .hint(format!("give `{field}` a fallback where it is absent, or narrow the hook's `targets`"))
+}
+
 pub fn fail_closed_on_other_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::FailClosedOnOtherEvent,
@@ -857,17 +898,27 @@ pub fn route_component(path: &str, what: &str, at: &Location) -> Diagnostic {
 // ---------------------------------------------------------------------------------------------
 // Planning per host
 
-pub fn selector_unmapped(hook: &HookSite, selector: Selector, table: &HostName, reason: &str) -> Diagnostic {
+/// `selector_at`: where that selector is written (the `tools` element naming it).
+pub fn selector_unmapped(
+    hook: &HookSite,
+    selector: Selector,
+    selector_at: Option<&Location>,
+    table: &HostName,
+    reason: &str,
+) -> Diagnostic {
     Diagnostic::new(
         Code::SelectorUnmapped,
         format!("tool selector `{selector}` has no equivalent on {} {}", table.host, table.version),
     )
     .at(Some(hook.declared_at), "in this hook")
-    .at(hook.tools_at, format!("`{selector}` does not map on `{}`", table.target))
+    .at(selector_at.or(hook.tools_at), format!("`{selector}` does not map on `{}`", table.target))
     .for_target(table.target)
     .note(reason)
-    .note("every selector of a hook must map on every host the hook targets")
-    .hint(format!("drop `{selector}`, narrow this hook's `targets` to hosts that have it, or split the hook in two"))
+    .note("by default every selector of a hook must map on every host the hook targets")
+    .hint(format!(
+        "set `onMissingSelector: 'skip-selector'` (`{}` gets the hook with the selectors it has) or `'skip-host'` (it does not get the hook), drop `{selector}`, or narrow this hook's `targets`",
+        table.target
+    ))
 }
 
 pub fn no_applicable_selector(hook: &HookSite, target: Target) -> Diagnostic {

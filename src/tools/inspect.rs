@@ -246,6 +246,7 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
             host_default_timeout_seconds,
             fail_closed,
             route_budget,
+            skipped_selectors,
             ..
         } => {
             let mut line = native_event.clone();
@@ -275,6 +276,9 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
                     let _ = write!(line, "  fail-closed (exit {} from the wrapper)", how.exit);
                 }
                 None => {}
+            }
+            if !skipped_selectors.is_empty() {
+                let _ = write!(line, "  without {} (onMissingSelector: 'skip-selector')", skipped_selectors.join("; "));
             }
             line
         }

@@ -3,6 +3,41 @@
 
 use serde::{Deserialize, Serialize};
 
+/// What a hook does on a host that lacks one of its tool selectors (`onMissingSelector`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissingSelector {
+    /// The build fails (AB4230): the default, so that no host is left out unsaid.
+    #[default]
+    Error,
+    /// The hook is not delivered to that host (listed by `inspect` and the build summary).
+    SkipHost,
+    /// The host gets the hook with the selectors it has (`['shell', 'file.read']` on Codex, which
+    /// reads through its shell: the shell part); a host that has none of them is skipped.
+    SkipSelector,
+}
+
+impl MissingSelector {
+    pub const NAMES: [&'static str; 3] = ["error", "skip-host", "skip-selector"];
+
+    pub fn from_name(name: &str) -> Option<MissingSelector> {
+        match name {
+            "error" => Some(MissingSelector::Error),
+            "skip-host" => Some(MissingSelector::SkipHost),
+            "skip-selector" => Some(MissingSelector::SkipSelector),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MissingSelector::Error => "error",
+            MissingSelector::SkipHost => "skip-host",
+            MissingSelector::SkipSelector => "skip-selector",
+        }
+    }
+}
+
 /// Payload fields kept under an old name for one release, as (old name, canonical name): a config
 /// handler gets both, the types mark the old one deprecated, and `hooks simulate` reads the old one
 /// as the canonical one with a warning. `reentry` is the one name of "the agent was already sent back

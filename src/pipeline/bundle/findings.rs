@@ -22,6 +22,8 @@ use crate::vocabulary::source::{Location, SourceFile, Span};
 pub(super) struct Findings {
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Vec<SourceFile>,
+    /// By handler path: the payload fields its default export destructures, each where it is written.
+    pub payload_reads: BTreeMap<String, Vec<(String, Span)>>,
 }
 
 /// The modules of one run, as sources and scans, by absolute path.
@@ -346,8 +348,15 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
         }
     }
 
+    let payload_reads = handlers
+        .iter()
+        .filter_map(|handler| {
+            let scan = modules.scans.get(crate::io::lexical_join(root, &handler.path).as_str())?;
+            Some((handler.path.clone(), scan.payload_reads.clone()))
+        })
+        .collect();
     let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();
-    Findings { diagnostics: out, sources }
+    Findings { diagnostics: out, sources, payload_reads }
 }
 
 /// A named import the imported module does not export, at the name in the importing file, with the

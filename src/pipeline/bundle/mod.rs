@@ -70,6 +70,11 @@ pub struct BundledHandler {
     /// What it was built from, for `--explain`: root-relative modules and `npm:<name>@<version>`
     /// packages, each with a digest of what was read of it.
     pub summary: BTreeMap<String, String>,
+    /// The payload fields its default export destructures, each where it is written in the handler
+    /// (for AB4852, judged per host after bundling, since which hosts get the hook is not part of a
+    /// bundle's cache key).
+    #[serde(default)]
+    pub payload_reads: Vec<(String, crate::vocabulary::source::Span)>,
 }
 
 impl BundledHandler {
@@ -171,7 +176,81 @@ pub fn bundle(
     );
     bundled.prebuilt = prebuilt;
     bundled.failed = diagnostics.iter().any(Diagnostic::is_error);
+    if !bundled.failed {
+        unsent_reads(bundle, root, hosts, disk, &mut bundled, &mut diagnostics);
+    }
     Staged { value: bundled, diagnostics }
+}
+
+/// AB4852: a config handler destructures a payload field that a host its hook reaches never sends
+/// on that event (another host does, or it would not be a field), so there it is always
+/// `undefined`. One warning per handler and field, naming those hosts.
+fn unsent_reads(
+    bundle: &Bundle,
+    root: &Utf8Path,
+    hosts: &[Target],
+    disk: &dyn Disk,
+    bundled: &mut Bundled,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let mut warned: BTreeMap<(String, String), Vec<Target>> = BTreeMap::new();
+    let mut events: BTreeMap<(String, String), crate::vocabulary::canonical::CanonicalEvent> = BTreeMap::new();
+    for hook in bundle.normalised.hooks_in_document_order() {
+        let (crate::vocabulary::hook_event::HookEvent::Config(event), Handler::Module { path }) =
+            (hook.event, &hook.handler)
+        else {
+            continue;
+        };
+        let Some(handler) = bundled.handlers.get(path) else { continue };
+        if handler.payload_reads.is_empty() {
+            continue;
+        }
+        // Every field some host sends on the event: another name is no payload field at all.
+        let sent_anywhere: BTreeSet<String> = crate::hosts::tables()
+            .iter()
+            .filter_map(|t| Some((t.hooks.as_ref()?, t.event(event).ok()?)))
+            .flat_map(|(surface, mapping)| surface.input_fields(mapping).filter_map(|f| f.canonical.clone()))
+            .chain(crate::vocabulary::canonical::PAYLOAD_ALIASES.iter().map(|(old, _)| (*old).to_string()))
+            .collect();
+        for target in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts).into_iter().map(|(t, _)| t) {
+            let table = crate::hosts::table(target);
+            let (Some(surface), Ok(mapping)) = (&table.hooks, table.event(event)) else { continue };
+            let sends = |field: &str| {
+                let field = crate::vocabulary::canonical::PAYLOAD_ALIASES
+                    .iter()
+                    .find(|(old, _)| *old == field)
+                    .map_or(field, |(_, canonical)| canonical);
+                field == "tool" || surface.input_fields(mapping).any(|f| f.canonical.as_deref() == Some(field))
+            };
+            for (field, _) in &handler.payload_reads {
+                if sent_anywhere.contains(field) && !sends(field) {
+                    let hosts = warned.entry((path.clone(), field.clone())).or_default();
+                    if !hosts.contains(&target) {
+                        hosts.push(target);
+                    }
+                    events.insert((path.clone(), field.clone()), event);
+                }
+            }
+        }
+    }
+    for ((path, field), targets) in warned {
+        let handler = &bundled.handlers[&path];
+        let Some((_, span)) = handler.payload_reads.iter().find(|(f, _)| *f == field) else { continue };
+        let Ok(text) = disk.read_to_string(&lexical_join(root, &path)) else { continue };
+        let file = SourceFile::new(path.clone(), text);
+        let at = file.locate(*span);
+        let names: Vec<String> = targets.iter().map(|t| crate::hosts::table(*t).host.clone()).collect();
+        diagnostics.push(messages::payload_field_unsent(
+            &path,
+            &field,
+            events[&(path.clone(), field.clone())],
+            &names,
+            &at,
+        ));
+        if !bundled.sources.iter().any(|s| s.path() == file.path()) {
+            bundled.sources.push(file);
+        }
+    }
 }
 
 /// Bundles every handler of a bundle rooted at `root` (canonical) in one bundler build, and ships
@@ -324,6 +403,7 @@ fn build(
                 map: entry.map.clone(),
                 chunks: loaded.into_iter().collect(),
                 summary,
+                payload_reads: found.payload_reads.get(&handler.path).cloned().unwrap_or_default(),
             },
         );
     }

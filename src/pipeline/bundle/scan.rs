@@ -30,6 +30,9 @@ pub(super) struct ModuleScan {
     /// The default export, when it is statically something a host's wrapper cannot call: what it is
     /// ("an object") and where.
     pub uncallable_default: Option<(&'static str, Span)>,
+    /// The payload fields the default export destructures from its first parameter
+    /// (`({ cwd, tool }) => …`), each where it is written.
+    pub payload_reads: Vec<(String, Span)>,
 }
 
 pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
@@ -46,6 +49,7 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
     }
     out.decorators = decorators_in(&parsed.program);
     out.uncallable_default = uncallable_default(&parsed.program);
+    out.payload_reads = payload_reads(&parsed.program);
     let record = &parsed.module_record;
     for (specifier, requests) in &record.requested_modules {
         if let Some(first) = requests.iter().map(|r| r.span).min_by_key(|s| s.start) {
@@ -208,6 +212,76 @@ fn uncallable_default(program: &oxc::ast::ast::Program<'_>) -> Option<(&'static 
     })
 }
 
+/// The keys the default export's first parameter destructures, when the default export is (or names
+/// a top-level const or function that is) a function whose first parameter is an object pattern.
+fn payload_reads(program: &oxc::ast::ast::Program<'_>) -> Vec<(String, Span)> {
+    use oxc::ast::ast::{
+        BindingPattern, Declaration, ExportDefaultDeclarationKind, Expression, FormalParameters, Statement,
+    };
+    let keys = |params: &FormalParameters<'_>| -> Vec<(String, Span)> {
+        let Some(first) = params.items.first() else { return Vec::new() };
+        let pattern = match &first.pattern {
+            BindingPattern::AssignmentPattern(assignment) => &assignment.left,
+            other => other,
+        };
+        let BindingPattern::ObjectPattern(object) = pattern else { return Vec::new() };
+        object
+            .properties
+            .iter()
+            .filter_map(|property| {
+                let name = property.key.static_name()?;
+                let span = oxc::span::GetSpan::span(&property.key);
+                Some((name.to_string(), Span::new(span.start, span.end)))
+            })
+            .collect()
+    };
+    let of_expression = |expression: &Expression<'_>| -> Option<Vec<(String, Span)>> {
+        match expression.get_inner_expression() {
+            Expression::ArrowFunctionExpression(arrow) => Some(keys(&arrow.params)),
+            Expression::FunctionExpression(function) => Some(keys(&function.params)),
+            _ => None,
+        }
+    };
+    let binding = |name: &str| -> Option<Vec<(String, Span)>> {
+        program.body.iter().find_map(|statement| {
+            let declaration = match statement {
+                Statement::ExportDeclaration(export) => &export.declaration,
+                other => other.as_declaration()?,
+            };
+            match declaration {
+                Declaration::FunctionDeclaration(function)
+                    if function.id.as_ref().is_some_and(|id| id.name == name) =>
+                {
+                    Some(keys(&function.params))
+                }
+                Declaration::VariableDeclaration(variables) => variables.declarations.iter().find_map(|declarator| {
+                    (declarator.id.get_binding_identifier()?.name == name)
+                        .then(|| of_expression(declarator.init.as_ref()?))
+                        .flatten()
+                }),
+                _ => None,
+            }
+        })
+    };
+    program
+        .body
+        .iter()
+        .find_map(|statement| {
+            let Statement::ExportDefaultDeclaration(export) = statement else { return None };
+            match &export.declaration {
+                ExportDefaultDeclarationKind::FunctionDeclaration(function) => Some(keys(&function.params)),
+                other => {
+                    let expression = other.as_expression()?;
+                    match expression.get_inner_expression() {
+                        Expression::Identifier(name) => binding(&name.name),
+                        _ => of_expression(expression),
+                    }
+                }
+            }
+        })
+        .unwrap_or_default()
+}
+
 fn decorators_in(program: &oxc::ast::ast::Program<'_>) -> Vec<Span> {
     struct Decorators(Vec<Span>);
     impl<'a> oxc::ast_visit::Visit<'a> for Decorators {
@@ -280,6 +354,21 @@ mod tests {
     }
 
     /// Truncated modules never panic the scan: each cut parses or reports errors with a message.
+    #[test]
+    fn the_payload_fields_a_default_export_destructures_are_found_in_every_form() {
+        let reads = |text: &str| -> Vec<String> {
+            scan("src/h.ts", text).payload_reads.into_iter().map(|(field, _)| field).collect()
+        };
+        assert_eq!(reads("export default ({ cwd, tool }) => undefined;"), ["cwd", "tool"]);
+        assert_eq!(reads("export default function ({ reentry = false }: { reentry?: boolean }) {}"), ["reentry"]);
+        assert_eq!(reads("const h = ({ cwd }: { cwd?: string }) => undefined;\nexport default h;"), ["cwd"]);
+        assert_eq!(reads("function h({ sessionId: id }) {}\nexport default h;"), ["sessionId"]);
+        assert_eq!(reads("export default (({ prompt }) => undefined) satisfies unknown;"), ["prompt"]);
+        assert_eq!(reads("export default ({ cwd } = {}) => undefined;"), ["cwd"]);
+        assert!(reads("export default (event) => event.cwd;").is_empty(), "no pattern, nothing seen statically");
+        assert!(reads("export default ({ ...rest }) => rest;").is_empty());
+    }
+
     #[test]
     fn every_truncation_of_a_handler_scans_or_reports() {
         let handlers = [

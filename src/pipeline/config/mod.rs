@@ -105,6 +105,8 @@ pub struct HookDeclaration {
     pub max_input_bytes: Option<Spanned<f64>>,
     /// sessionStart only: the session sources the hook runs for.
     pub sources: Option<Spanned<Vec<Spanned<String>>>>,
+    /// `onMissingSelector`: what the hook does on a host that lacks one of its selectors.
+    pub on_missing_selector: Option<Spanned<String>>,
 }
 
 #[derive(Clone, Debug)]

@@ -12,7 +12,7 @@ use crate::vocabulary::source::{Location, SourceFile};
 const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"];
 const BUNDLE_KEYS: &[&str] = &["external", "keepOutsideLinks"];
 const ENTRY_KEYS: &[&str] =
-    &["args", "failClosed", "handler", "maxInputBytes", "sources", "targets", "timeout", "tools"];
+    &["args", "failClosed", "handler", "maxInputBytes", "onMissingSelector", "sources", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] = &["author", "description", "icon", "license", "name", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
@@ -100,6 +100,7 @@ impl<'a> Reader<'a> {
             fail_closed: None,
             max_input_bytes: None,
             sources: None,
+            on_missing_selector: None,
         };
         match &node.value {
             Value::Unreadable => None,
@@ -119,6 +120,11 @@ impl<'a> Reader<'a> {
                         "failClosed" => hook.fail_closed = self.boolean(value, "failClosed"),
                         "maxInputBytes" => hook.max_input_bytes = self.number(value, "maxInputBytes"),
                         "sources" => hook.sources = self.string_list(value, "sources"),
+                        "onMissingSelector" => {
+                            hook.on_missing_selector = self
+                                .string(value, "onMissingSelector")
+                                .map(|name| Spanned { value: name, at: self.at(value) })
+                        }
                         "tools" => {
                             hook.tools = self
                                 .string_list(value, "tools")

@@ -11,8 +11,17 @@ use crate::vocabulary::family::Family;
 use crate::vocabulary::source::SourceFile;
 use crate::vocabulary::target::Target;
 
-const ROUTE_KEYS: &[&str] =
-    &["failClosed", "fallback", "maxInputBytes", "requires", "runtime", "targets", "timeoutMs", "tools"];
+const ROUTE_KEYS: &[&str] = &[
+    "failClosed",
+    "fallback",
+    "maxInputBytes",
+    "onMissingSelector",
+    "requires",
+    "runtime",
+    "targets",
+    "timeoutMs",
+    "tools",
+];
 
 /// What a route's config declares.
 #[derive(Clone, Debug, Default)]
@@ -29,6 +38,8 @@ pub struct RouteConfig {
     pub fail_closed: Option<Spanned<bool>>,
     /// `maxInputBytes`: the wrapper's stdin limit for this route (D13), not yet range-checked.
     pub max_input_bytes: Option<Spanned<f64>>,
+    /// `onMissingSelector`: what the route does on a host that lacks one of its selectors.
+    pub on_missing_selector: Option<Spanned<String>>,
 }
 
 /// Reads the config object of the route at `file` (`node` is its `config` export).
@@ -93,6 +104,7 @@ pub fn read_route_config(file: &SourceFile, node: &Node) -> Staged<RouteConfig> 
             "requires" => config.requires = strings(&mut reader, value, "requires").unwrap_or_default(),
             "failClosed" => config.fail_closed = reader.boolean(value, "config.failClosed"),
             "maxInputBytes" => config.max_input_bytes = reader.number(value, "config.maxInputBytes"),
+            "onMissingSelector" => config.on_missing_selector = string(&mut reader, value, "onMissingSelector"),
             _ => reader.unknown_key(property, ROUTE_KEYS, "a route's `config`"),
         }
     }

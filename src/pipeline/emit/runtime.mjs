@@ -829,7 +829,59 @@ function canonicalTool(contract, envelope) {
   }
   for (const field of Object.keys(unreadable)) delete tool[field];
   if (Object.keys(unreadable).length > 0) tool[UNREADABLE] = unreadable;
-  return { tool, nameKey };
+  return { tool, nameKey, identity, inputKey, input: object ? input : undefined };
+}
+
+// A rewrite may be given in canonical words: a key that is one of the canonical tool's fields and
+// not one of the tool's own keys is written under the native key the host uses for it (`filePath`
+// as Claude's `file_path`, Copilot's `path`; `patch` as Codex's `command`; `cwd` as Gemini's
+// `dir_path`); for an MCP tool, `arguments` is the whole new input. The tool's own keys pass as they
+// are. A canonical field the host's tool has no key for, or one that is read from a call and never
+// written (`filePaths`, `edits`), fails the hook: a rewrite is never half-applied.
+const WRITABLE_TOOL_FIELDS = { shell: ['command', 'cwd'], 'file.read': ['filePath'], 'file.write': ['filePath', 'content', 'patch'] };
+const CANONICAL_INPUT_FIELDS = ['command', 'cwd', 'filePath', 'filePaths', 'content', 'edits', 'patch'];
+
+function nativeRewrite(contract, envelope, updated) {
+  const found = contract.tools === undefined ? undefined : canonicalTool(contract, envelope);
+  if (found?.identity === undefined) return updated;
+  const { tool, identity, inputKey, input } = found;
+  const map = identity.input;
+  const keysOf = (spec) => (spec === undefined ? [] : typeof spec === 'string' ? [spec] : spec);
+  if (tool.kind === 'mcp') {
+    if (!Object.hasOwn(updated, 'arguments') || Object.hasOwn(input ?? {}, 'arguments')) return updated;
+    if (Object.keys(updated).length !== 1 || !isPlainObject(updated.arguments)) {
+      throw new HookError('updatedInput.arguments is the whole new input of an MCP tool: give it alone, as an object');
+    }
+    return updated.arguments;
+  }
+  const native = new Set([
+    ...Object.keys(input ?? {}),
+    ...Object.entries(map).flatMap(([field, spec]) => {
+      if (field === 'edits') return [spec.list, spec.oldText, spec.newText].filter((k) => k !== undefined);
+      return field === 'optional' ? [] : keysOf(spec);
+    }),
+  ]);
+  const writable = WRITABLE_TOOL_FIELDS[tool.kind] ?? [];
+  const rewritten = {};
+  for (const [key, value] of Object.entries(updated)) {
+    if (native.has(key) || !CANONICAL_INPUT_FIELDS.includes(key)) {
+      rewritten[key] = value;
+      continue;
+    }
+    if (!writable.includes(key)) {
+      throw new HookError(`updatedInput.${key} cannot be written: a ${tool.kind} tool's ${key} is read from the call, never rewritten`);
+    }
+    if (map[key] === undefined) {
+      throw new HookError(`updatedInput.${key} cannot be written: ${contract.host}'s ${tool.name} takes no ${key}`);
+    }
+    const from = tool.nativeKeys[key];
+    const target = from !== undefined && from.startsWith(`${inputKey}.`) ? from.slice(inputKey.length + 1) : keysOf(map[key])[0];
+    if (Object.hasOwn(updated, target)) {
+      throw new HookError(`updatedInput gives both ${key} and ${target}, the same field of ${tool.name} on ${contract.host}`);
+    }
+    rewritten[target] = value;
+  }
+  return rewritten;
 }
 
 // Where a decoded tool keeps its unreadable fields until armTool turns them into throws (a plain
@@ -1175,7 +1227,12 @@ function checkResult(contract, envelope, result) {
       throw new HookError('updatedInput cannot be combined with a denial');
     }
   }
-  return checkedParts(outcome, reason, additionalContext, updatedInput);
+  return checkedParts(
+    outcome,
+    reason,
+    additionalContext,
+    updatedInput === undefined ? undefined : nativeRewrite(contract, envelope, updatedInput),
+  );
 }
 
 // A checked result: every part an own key (undefined when absent) of an object with no prototype.

@@ -28,6 +28,8 @@ pub struct Identity<'a> {
     pub sources: &'a [String],
     /// The declared stdin limit; hashed only when set, like `failClosed`.
     pub max_input_bytes: Option<u64>,
+    /// `onMissingSelector`; hashed only when not the default, like `failClosed`.
+    pub on_missing_selector: crate::vocabulary::canonical::MissingSelector,
 }
 
 impl Identity<'_> {
@@ -44,6 +46,9 @@ impl Identity<'_> {
         object.insert("handler".into(), json!(self.handler));
         if let Some(bytes) = self.max_input_bytes {
             object.insert("maxInputBytes".into(), json!(bytes));
+        }
+        if self.on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error {
+            object.insert("onMissingSelector".into(), json!(self.on_missing_selector.name()));
         }
         if !self.native_tools.is_empty() {
             let native: Vec<Value> =
@@ -123,6 +128,7 @@ mod tests {
             args: &[],
             prebuilt_path: None,
             fail_closed: false,
+            on_missing_selector: Default::default(),
             sources: &[],
             max_input_bytes: None,
         }

@@ -18,7 +18,7 @@ use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
-use crate::vocabulary::canonical::{CanonicalEvent, Selector};
+use crate::vocabulary::canonical::{CanonicalEvent, MissingSelector, Selector};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::native_name;
 use crate::vocabulary::source::Location;
@@ -71,6 +71,12 @@ pub struct Hook {
     pub declared_at: Location,
     #[serde(skip)]
     pub tools_at: Option<Location>,
+    /// Where each canonical selector is written, for the plan's diagnostics.
+    #[serde(skip)]
+    pub selector_at: Vec<(Selector, Location)>,
+    /// What the hook does on a host that lacks one of its selectors (`onMissingSelector`).
+    #[serde(skip_serializing_if = "is_default")]
+    pub on_missing_selector: MissingSelector,
     /// The stable JSON the name's hash is taken over: what "the declaration" is for `--explain`.
     #[serde(skip)]
     pub identity: String,
@@ -367,6 +373,7 @@ impl Normaliser<'_> {
         };
 
         let (tools, native_tools) = self.selectors(&declaration.tools, &targets);
+        let on_missing_selector = self.missing_selector(declaration.on_missing_selector.as_ref(), &tools);
         let timeout = self.timeout(declaration);
         let fail_closed = match &declaration.fail_closed {
             Some(flag) if flag.value && event != CanonicalEvent::BeforeTool => {
@@ -425,6 +432,7 @@ impl Normaliser<'_> {
             fail_closed,
             sources: &sources,
             max_input_bytes,
+            on_missing_selector,
         };
         let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
         let identity = identity.stable_json();
@@ -448,8 +456,30 @@ impl Normaliser<'_> {
             shared: None,
             declared_at: declaration.at.clone(),
             tools_at,
+            selector_at: selector_locations(&declaration.tools),
+            on_missing_selector,
             identity,
         })
+    }
+
+    /// The declared `onMissingSelector`, judged: a known value, on a hook with canonical selectors.
+    pub(super) fn missing_selector(
+        &mut self,
+        declared: Option<&Spanned<String>>,
+        tools: &[Selector],
+    ) -> MissingSelector {
+        let Some(declared) = declared else { return MissingSelector::Error };
+        match MissingSelector::from_name(declared.value.trim()) {
+            None => {
+                self.diagnostics.push(messages::missing_selector_invalid(&declared.value, &declared.at));
+                MissingSelector::Error
+            }
+            Some(_) if tools.is_empty() => {
+                self.diagnostics.push(messages::missing_selector_without_tools(&declared.at));
+                MissingSelector::Error
+            }
+            Some(choice) => choice,
+        }
     }
 
     fn handler(&mut self, declaration: &HookDeclaration, payloads: &[Payload]) -> Option<Handler> {
@@ -741,4 +771,21 @@ fn is_package_name(name: &str) -> bool {
         Some(scoped) => scoped.split_once('/').is_some_and(|(scope, rest)| plain(scope) && plain(rest)),
         None => plain(name),
     }
+}
+
+/// Where each canonical selector of a `tools` list is written (its first mention).
+pub(super) fn selector_locations(tools: &[Spanned<String>]) -> Vec<(Selector, Location)> {
+    let mut found: Vec<(Selector, Location)> = Vec::new();
+    for tool in tools {
+        if let Some(selector) = Selector::from_name(&tool.value)
+            && !found.iter().any(|(s, _)| *s == selector)
+        {
+            found.push((selector, tool.at.clone()));
+        }
+    }
+    found
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }

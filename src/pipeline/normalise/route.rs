@@ -112,6 +112,7 @@ pub fn route_hook(
         }
     };
     let (tools, native_tools) = n.selectors(&config.tools, &targets);
+    let on_missing_selector = n.missing_selector(config.on_missing_selector.as_ref(), &tools);
     let budget_ms = config.timeout_ms.as_ref().map(|ms| ms.value.ceil() as u32);
     let max_input_bytes = n.max_input_bytes(config.max_input_bytes.as_ref());
     // A family that cannot deny was refused when the route's config was judged (AB4829).
@@ -133,6 +134,9 @@ pub fn route_hook(
     }
     if let Some(bytes) = max_input_bytes {
         identity["maxInputBytes"] = serde_json::json!(bytes);
+    }
+    if on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error {
+        identity["onMissingSelector"] = serde_json::json!(on_missing_selector.name());
     }
     let identity = crate::vocabulary::json::compact(&identity);
     let hook = Hook {
@@ -158,6 +162,8 @@ pub fn route_hook(
         }),
         declared_at,
         tools_at: config.tools.first().map(|t| t.at.clone()),
+        selector_at: super::selector_locations(&config.tools),
+        on_missing_selector,
         identity,
     };
     (Some(hook), n.diagnostics)

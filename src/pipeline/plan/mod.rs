@@ -14,7 +14,7 @@ pub use matcher::{native_alternative, render_matcher};
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
-use crate::vocabulary::canonical::DEFAULT_MAX_INPUT_BYTES;
+use crate::vocabulary::canonical::{DEFAULT_MAX_INPUT_BYTES, MissingSelector, Selector};
 use crate::vocabulary::target::Target;
 
 /// What a hook may run for when neither the declaration nor the host documents a timeout (Cursor):
@@ -121,6 +121,10 @@ pub enum Delivery {
         wrapper: Option<String>,
         /// The command line in the host's document.
         command: String,
+        /// The hook's selectors this host lacks, each with why, left out of its matcher by
+        /// `onMissingSelector: 'skip-selector'`.
+        #[serde(rename = "skippedSelectors", skip_serializing_if = "Vec::is_empty")]
+        skipped_selectors: Vec<String>,
     },
     /// The host lacks the event; the hook is simply absent from its document.
     Absent { reason: String },
@@ -186,6 +190,9 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
     Staged { value: plans, diagnostics }
 }
 
+/// How the reason of a delivery the author chose to leave out (`onMissingSelector`) begins.
+pub const SKIPPED: &str = "skipped";
+
 fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -> Option<TargetPlan> {
     let table = hosts::table(target);
     let surface = table.hooks.as_ref()?;
@@ -198,19 +205,35 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
 
     let mut alternatives: Vec<String> = Vec::new();
     let mut failed = false;
+    let mut missing: Vec<(Selector, &str)> = Vec::new();
     for &selector in &hook.tools {
         match table.selector(selector) {
             Ok(mapping) => alternatives.extend(mapping.matches.iter().cloned()),
-            Err(reason) => {
-                diagnostics.push(messages::selector_unmapped(&hook.site(), selector, &table.name(), reason));
+            Err(reason) if hook.on_missing_selector == MissingSelector::Error => {
+                let at = hook.selector_at.iter().find(|(s, _)| *s == selector).map(|(_, at)| at);
+                diagnostics.push(messages::selector_unmapped(&hook.site(), selector, at, &table.name(), reason));
                 failed = true;
             }
+            Err(reason) => missing.push((selector, reason)),
         }
     }
     alternatives
         .extend(hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::native_alternative(&n.name)));
     if failed {
         return None;
+    }
+    // `onMissingSelector`: a host that lacks a selector is left out, or (`skip-selector`) gets the
+    // hook with the selectors it has; left out, too, when it has none of them.
+    if !missing.is_empty() && (hook.on_missing_selector == MissingSelector::SkipHost || alternatives.is_empty()) {
+        let lacking: Vec<String> = missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect();
+        let reason = format!(
+            "{SKIPPED} (onMissingSelector: '{}'): {} {} has no equivalent of {}",
+            hook.on_missing_selector.name(),
+            table.host,
+            table.host_version,
+            lacking.join("; ")
+        );
+        return Some(TargetPlan { target, delivery: Delivery::Absent { reason } });
     }
     if !hook.sources.is_empty() {
         match mapping.source_matcher.as_ref().map(|m| m.supported()) {
@@ -299,6 +322,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             // Filled in once every host of the hook is planned (the file name counts them).
             wrapper: None,
             command: String::new(),
+            skipped_selectors: missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect(),
         },
     })
 }

@@ -197,6 +197,8 @@ export interface HookEntry<E extends CanonicalEvent = CanonicalEvent> {{
   timeout?: number;
   /** beforeTool and afterTool only. */
   tools?: E extends ToolEvent ? ToolSelector[] : never;
+  /** What the hook does on a host that lacks one of its selectors: fail the build (`'error'`, the default), leave that host out (`'skip-host'`), or give it the selectors it has (`'skip-selector'`). */
+  onMissingSelector?: E extends ToolEvent ? 'error' | 'skip-host' | 'skip-selector' : never;
   /** sessionStart only: the session sources the hook runs for. */
   sources?: E extends 'sessionStart' ? SessionSource[] : never;
   /** beforeTool only: any failure of the hook blocks the tool. */
@@ -365,6 +367,8 @@ export interface AgentEventRouteConfig {{
   timeoutMs?: number;
   /** Tool families only. */
   tools?: ToolSelector[];
+  /** On a host that lacks one of `tools`: fail the build (`'error'`, the default), leave the host out (`'skip-host'`), or give it the selectors it has (`'skip-selector'`). */
+  onMissingSelector?: 'error' | 'skip-host' | 'skip-selector';
   /** Families that can deny only: any failure of the route blocks, as a fail-closed config hook's does. */
   failClosed?: boolean;
   /** The wrapper's stdin limit in bytes (default 64 MiB); a larger envelope is a failure of the route. */
