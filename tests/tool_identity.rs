@@ -198,7 +198,8 @@ fn the_canonical_tool_of_every_recorded_after_tool_envelope() {
 
 /// A call the table maps but whose input lacks what the guard needs: reading the field fails the
 /// hook (so a fail-closed guard blocks), never a tool of unknown content let through; a patch that
-/// names no file is one too. A hook that does not read the field is not sunk by it (the audit).
+/// names no file is one too. The audit, which is not fail-closed, fails open when it reads the field;
+/// a hook that never reads it runs as before (`cli::page_route_simulate_codex`).
 #[test]
 fn a_tool_call_the_guard_cannot_judge_fails_the_hook_that_judges_it() {
     require_node();

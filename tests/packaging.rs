@@ -1,0 +1,52 @@
+//! The crate as `cargo package` makes it holds every file its sources embed (`include_str!`,
+//! `include_bytes!`), so the published crate compiles (issue 26: the Workbench's samples embed the
+//! recorded envelopes under `testdata/`, which the package once left out).
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+use std::process::Command;
+
+/// `a/b/../c` → `a/c`, without touching the disk.
+fn normalised(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[test]
+fn the_package_holds_every_file_the_sources_embed() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["package", "--list", "--allow-dirty", "--quiet"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "cargo package --list: {}", String::from_utf8_lossy(&output.stderr));
+    let packaged: BTreeSet<String> = String::from_utf8_lossy(&output.stdout).lines().map(str::to_string).collect();
+    let mut embedded = BTreeSet::new();
+    for entry in walkdir::WalkDir::new("src").into_iter().map(|e| e.unwrap()) {
+        if entry.path().extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for marker in ["include_str!(\"", "include_bytes!(\""] {
+            for (at, _) in text.match_indices(marker) {
+                let rest = &text[at + marker.len()..];
+                let relative = &rest[..rest.find('"').unwrap()];
+                let path = normalised(&entry.path().parent().unwrap().join(relative));
+                embedded.insert(path.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    assert!(embedded.len() > 40, "{embedded:?}");
+    let missing: Vec<&String> = embedded.iter().filter(|path| !packaged.contains(*path)).collect();
+    assert!(missing.is_empty(), "the package leaves out files the sources embed: {missing:?}");
+}
