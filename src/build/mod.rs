@@ -1,6 +1,7 @@
 //! `build`: load, plan, emit, and write the artifact in one step. The library entry point for the
 //! command line and for a package's `build.rs`.
 
+pub mod check;
 pub(crate) mod incremental;
 pub mod script;
 pub(crate) mod workspace;
@@ -157,6 +158,9 @@ pub enum BuildError {
     /// A narrowing target the config does not select (names never change with narrowing, D3).
     #[error("{target} is not among the config's targets ({}); narrowing only selects among them", configured.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "))]
     TargetNotConfigured { target: Target, configured: Vec<Target> },
+    /// `build --check` could not make the throw-away folder it builds into.
+    #[error("cannot create a temporary folder to build into: {0}")]
+    Scratch(std::io::Error),
 }
 
 /// Builds the bundle at `options.root`. Nothing is written unless the whole build succeeds; the

@@ -48,6 +48,10 @@ pub struct BuildArgs {
     /// Stop at the first bundle that fails.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Write nothing: build into a throw-away folder and fail (exit 3) when the artifact differs from
+    /// what the sources build, naming each file (the gate for an artifact committed with its sources).
+    #[arg(long, conflicts_with = "explain")]
+    pub check: bool,
 }
 
 pub(super) fn run_build(
@@ -57,6 +61,9 @@ pub(super) fn run_build(
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
     let many = args.recursive || args.workspace || !args.packages.is_empty();
+    if args.check {
+        return run_check(args, many, format, stdout, stderr);
+    }
     if !many {
         if args.manifest_path.is_some() {
             return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
@@ -173,6 +180,7 @@ fn flag_error(error: crate::build::BuildError) -> Error {
                 configured.join(", ")
             ))
         }
+        crate::build::BuildError::Scratch(error) => Error::Failed(error.to_string()),
     }
 }
 
@@ -304,4 +312,86 @@ fn print_build_report(
         }
     }
     Ok(())
+}
+
+/// `build --check`: each bundle built into a throw-away folder and compared with its artifact.
+fn run_check(
+    args: &BuildArgs,
+    many: bool,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
+    let (roots, cache_dir) = if many {
+        if args.output.is_some() {
+            return Err(Error::Usage(
+                "--output names one folder; with several bundles each checks its own `artifact`".into(),
+            ));
+        }
+        discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?
+    } else {
+        (vec![args.root.clone()], None)
+    };
+    let cache_dir = args.cache_dir.clone().or(cache_dir);
+    let (mut drifted, mut failed, mut documents) = (Vec::new(), Vec::new(), Vec::new());
+    for root in &roots {
+        let options = build_options(args, root.clone(), args.output.clone(), cache_dir.clone());
+        let checked = crate::build::check::check(&options, &RealDisk).map_err(flag_error)?;
+        if !args.json {
+            report_diagnostics(&checked.report.loaded, format, stderr)?;
+        }
+        let built = !checked.report.has_errors();
+        if args.json {
+            let drift: Vec<serde_json::Value> =
+                checked.drift.iter().map(|(path, how)| serde_json::json!({ "path": path, "drift": how })).collect();
+            documents.push(serde_json::json!({
+                "root": root,
+                "artifact": checked.artifact,
+                "built": built,
+                "matches": checked.matches(),
+                "files": checked.files,
+                "drift": drift,
+                "diagnostics": checked.report.diagnostics(),
+            }));
+        } else if built && checked.drift.is_empty() {
+            writeln!(stdout, "{} matches its sources ({} files)", checked.artifact, checked.files)?;
+        } else if built {
+            writeln!(
+                stdout,
+                "{} differs from what its sources build ({} of {} files):",
+                checked.artifact,
+                checked.drift.len(),
+                checked.files
+            )?;
+            for (path, how) in &checked.drift {
+                let note = match how {
+                    crate::build::check::Drift::Stale => " (a build removes it)",
+                    _ => "",
+                };
+                writeln!(stdout, "  {:<8} {path}{note}", how.word())?;
+            }
+        }
+        if !built {
+            failed.push(root.to_string());
+        } else if !checked.drift.is_empty() {
+            drifted.push(checked.artifact.to_string());
+        }
+    }
+    if args.json {
+        let document = serde_json::json!({ "bundles": documents });
+        writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;
+    }
+    if !failed.is_empty() {
+        return Err(Error::Failed(format!("the sources do not build: {}", failed.join(", "))));
+    }
+    if drifted.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Drift(format!(
+            "{} differ{} from {} sources; run `cargo agent-bundle build` and commit the result",
+            drifted.join(", "),
+            if drifted.len() == 1 { "s" } else { "" },
+            if drifted.len() == 1 { "its" } else { "their" }
+        )))
+    }
 }

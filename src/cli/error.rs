@@ -10,6 +10,8 @@ pub enum ExitCode {
     Failure = 1,
     /// The command line itself was wrong (unknown flag, missing value, bad combination).
     Usage = 2,
+    /// `build --check`: the sources build, and the artifact differs from what they build.
+    Drift = 3,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +25,9 @@ pub enum Error {
     /// The command could not do its job; the message says why and what to do.
     #[error("{0}")]
     Failed(String),
+    /// `build --check` found an artifact that differs from what its sources build.
+    #[error("{0}")]
+    Drift(String),
     /// Writing the command's output failed (a closed pipe, a full disk).
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
@@ -33,6 +38,7 @@ impl Error {
         match self {
             Error::Reported { .. } | Error::Failed(_) | Error::Output(_) => ExitCode::Failure,
             Error::Usage(_) => ExitCode::Usage,
+            Error::Drift(_) => ExitCode::Drift,
         }
     }
 }
