@@ -23,14 +23,7 @@ fn build(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) 
 #[test]
 fn every_testdata_bundle_matches_its_sources_right_after_a_build() {
     common::npm_installed(camino::Utf8Path::new("testdata/npm"));
-    let mut bundles: Vec<std::path::PathBuf> = std::fs::read_dir("testdata/bundles")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("agent-bundle.config.ts").is_file())
-        .collect();
-    bundles.sort();
-    assert!(bundles.len() >= 13, "{bundles:?}");
-    for bundle in bundles {
+    for bundle in common::testdata_bundles() {
         let work = tempfile::tempdir().unwrap();
         let output = work.path().join("artifact");
         let output = output.to_str().unwrap();

@@ -58,14 +58,7 @@ fn typed_copy(bundle: &Path) -> tempfile::TempDir {
 #[test]
 fn every_testdata_bundle_type_checks_strictly() {
     tsc();
-    let mut bundles: Vec<PathBuf> = std::fs::read_dir("testdata/bundles")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("agent-bundle.config.ts").is_file())
-        .collect();
-    bundles.sort();
-    assert!(bundles.len() >= 13, "{bundles:?}");
-    for bundle in bundles {
+    for bundle in common::testdata_bundles() {
         let copy = typed_copy(&bundle);
         let (code, output) = type_check(copy.path());
         assert_eq!(code, Some(0), "{}:\n{output}", bundle.display());

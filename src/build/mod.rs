@@ -430,15 +430,18 @@ pub fn build_many(options: &[BuildOptions], disk: &(dyn Disk + Sync)) -> Vec<Man
 
 /// Every (hook, host) the plan leaves out by the hook's `onMissingSelector`, with why.
 fn skipped_deliveries(bundle: &crate::pipeline::Bundle) -> Vec<(String, Target, String)> {
-    let names: BTreeMap<&str, &str> =
-        bundle.normalised.hooks.iter().map(|h| (h.id.as_str(), h.name.as_str())).collect();
+    // Only hooks that chose to skip: a config may declare thousands, and most never do.
+    let names: BTreeMap<&str, &str> = bundle
+        .normalised
+        .hooks
+        .iter()
+        .filter(|h| h.on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error)
+        .map(|h| (h.id.as_str(), h.name.as_str()))
+        .collect();
     let mut skipped = Vec::new();
     for plan in &bundle.plans {
         let Some(hook) = names.get(plan.hook_id.as_str()) else { continue };
-        let skips = bundle.normalised.hooks.iter().any(|h| {
-            h.id == plan.hook_id && h.on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error
-        });
-        for target in plan.targets.iter().filter(|_| skips) {
+        for target in &plan.targets {
             match &target.delivery {
                 crate::pipeline::plan::Delivery::Absent { reason }
                     if reason.starts_with(crate::pipeline::plan::SKIPPED) =>

@@ -301,15 +301,23 @@ pub fn sources_unfilterable(hook: &HookSite, table: &HostName, reason: &str) -> 
 }
 
 pub fn missing_selector_invalid(value: &str, at: &Location) -> Diagnostic {
-    let allowed = crate::vocabulary::canonical::MissingSelector::NAMES;
-    let diagnostic = Diagnostic::new(
+    not_one_of(
         Code::InvalidMissingSelector,
-        format!("`onMissingSelector` is `{value}`, not one of {}", list(allowed.iter())),
+        "onMissingSelector",
+        value,
+        &crate::vocabulary::canonical::MissingSelector::NAMES,
+        at,
+        "`error` (the default) fails the build, `skip-host` leaves such a host out, `skip-selector` gives it the selectors it has".into(),
     )
-    .at(Some(at), "unknown value");
+}
+
+/// `key` holds `value`, which is none of `allowed`: "did you mean" when one is close, else `otherwise`.
+fn not_one_of(code: Code, key: &str, value: &str, allowed: &[&str], at: &Location, otherwise: String) -> Diagnostic {
+    let diagnostic = Diagnostic::new(code, format!("`{key}` is `{value}`, not one of {}", list(allowed.iter())))
+        .at(Some(at), "unknown value");
     match did_you_mean(value, allowed.iter().copied()) {
         Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
-        None => diagnostic.hint("`error` (the default) fails the build, `skip-host` leaves such a host out, `skip-selector` gives it the selectors it has"),
+        None => diagnostic.hint(otherwise),
     }
 }
 
@@ -794,15 +802,8 @@ pub fn route_timeout_invalid(found: &Found, at: &Location) -> Diagnostic {
 }
 
 pub fn route_enum_invalid(key: &str, value: &str, allowed: &[&str], at: &Location) -> Diagnostic {
-    let diagnostic = Diagnostic::new(
-        Code::RouteConfigValue,
-        format!("`config.{key}` is `{value}`, not one of {}", list(allowed.iter())),
-    )
-    .at(Some(at), "unknown value");
-    match did_you_mean(value, allowed.iter().copied()) {
-        Some(suggestion) => diagnostic.hint(format!("did you mean `{suggestion}`?")),
-        None => diagnostic.hint(format!("write one of {}", list(allowed.iter()))),
-    }
+    let otherwise = format!("write one of {}", list(allowed.iter()));
+    not_one_of(Code::RouteConfigValue, &format!("config.{key}"), value, allowed, at, otherwise)
 }
 
 pub fn route_tools_on_non_tool_family(family: &str, at: &Location) -> Diagnostic {

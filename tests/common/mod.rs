@@ -420,3 +420,16 @@ pub fn write_file(root: &std::path::Path, path: &str, text: &str) {
 pub fn utf8(path: &std::path::Path) -> Utf8PathBuf {
     Utf8PathBuf::from_path_buf(path.to_path_buf()).expect("test paths are UTF-8")
 }
+
+/// Every bundle under `testdata/bundles/` (a folder holding a config), sorted.
+#[allow(dead_code)]
+pub fn testdata_bundles() -> Vec<std::path::PathBuf> {
+    let mut bundles: Vec<std::path::PathBuf> = std::fs::read_dir("testdata/bundles")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("agent-bundle.config.ts").is_file())
+        .collect();
+    bundles.sort();
+    assert!(bundles.len() >= 13, "{bundles:?}");
+    bundles
+}

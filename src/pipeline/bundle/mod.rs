@@ -195,6 +195,7 @@ fn unsent_reads(
 ) {
     let mut warned: BTreeMap<(String, String), Vec<Target>> = BTreeMap::new();
     let mut events: BTreeMap<(String, String), crate::vocabulary::canonical::CanonicalEvent> = BTreeMap::new();
+    let mut sent_by_event: BTreeMap<crate::vocabulary::canonical::CanonicalEvent, BTreeSet<String>> = BTreeMap::new();
     for hook in bundle.normalised.hooks_in_document_order() {
         let (crate::vocabulary::hook_event::HookEvent::Config(event), Handler::Module { path }) =
             (hook.event, &hook.handler)
@@ -205,13 +206,16 @@ fn unsent_reads(
         if handler.payload_reads.is_empty() {
             continue;
         }
-        // Every field some host sends on the event: another name is no payload field at all.
-        let sent_anywhere: BTreeSet<String> = crate::hosts::tables()
-            .iter()
-            .filter_map(|t| Some((t.hooks.as_ref()?, t.event(event).ok()?)))
-            .flat_map(|(surface, mapping)| surface.input_fields(mapping).filter_map(|f| f.canonical.clone()))
-            .chain(crate::vocabulary::canonical::PAYLOAD_ALIASES.iter().map(|(old, _)| (*old).to_string()))
-            .collect();
+        // Every field some host sends on the event (another name is no payload field at all), once
+        // per event.
+        let sent_anywhere = sent_by_event.entry(event).or_insert_with(|| {
+            crate::hosts::tables()
+                .iter()
+                .filter_map(|t| Some((t.hooks.as_ref()?, t.event(event).ok()?)))
+                .flat_map(|(surface, mapping)| surface.input_fields(mapping).filter_map(|f| f.canonical.clone()))
+                .chain(crate::vocabulary::canonical::PAYLOAD_ALIASES.iter().map(|(old, _)| (*old).to_string()))
+                .collect::<BTreeSet<String>>()
+        });
         for target in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts).into_iter().map(|(t, _)| t) {
             let table = crate::hosts::table(target);
             let (Some(surface), Ok(mapping)) = (&table.hooks, table.event(event)) else { continue };
