@@ -295,8 +295,9 @@ fn the_workbench_survives_a_crashing_a_stack_deep_and_an_endless_build() {
     assert!(served.child_alive(), "the Workbench process died");
 }
 
-/// The page in a real headless browser (Debian's Chromium, which `.ci/run` installs, driven by
-/// Playwright's driver, pinned in `testdata/browser`): pick the guard, run a denied command, see the
+/// The page in a real headless browser (Chromium from the pinned npm package `@sparticuz/chromium`,
+/// unpacked once into `target/test-tools`, or `CHROMIUM=<path>`; driven by Playwright's driver, pinned
+/// in `testdata/browser`): pick the guard, run a denied command, see the
 /// denial; a request without the token is refused; nothing is loaded from elsewhere.
 #[test]
 fn a_workbench_started_on_a_built_bundle_shows_its_warnings_and_declarations() {
@@ -322,18 +323,14 @@ fn a_workbench_started_on_a_built_bundle_shows_its_warnings_and_declarations() {
 #[test]
 fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
     require_node();
-    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
-    assert!(
-        std::path::Path::new(&chromium).is_file(),
-        "{chromium} is missing: install Debian's chromium (`apt-get install chromium`, as .ci/run does) or set CHROMIUM"
-    );
     common::npm_installed(camino::Utf8Path::new("testdata/browser"));
+    browser();
     let work = tempfile::tempdir().unwrap();
     copy_tree(std::path::Path::new("testdata/bundles/guards"), work.path());
     let served = serve(work.path());
     let url = format!("http://{}/?token={}", served.authority, served.token);
     let screenshot = work.path().join("workbench.png");
-    let report = drive_page(&chromium, &url, Some(&screenshot));
+    let report = drive_page(&url, Some(&screenshot));
     assert!(report["title"].as_str().unwrap().starts_with("before-tool-deny-dangerous-"), "{report}");
     assert_eq!(report["nativeEvent"], "PreToolUse");
     assert_eq!(report["handler"], "src/hooks/deny-dangerous.ts", "the declaration is shown");
@@ -354,17 +351,33 @@ fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
         assert!(started.elapsed() < Duration::from_secs(20), "no rebuild after the edit");
         std::thread::sleep(Duration::from_millis(200));
     }
-    let report = drive_page(&chromium, &url, None);
+    let report = drive_page(&url, None);
     assert!(report["outcome"].as_str().unwrap().contains("Edited in the browser test:"), "{report}");
 }
 
+/// Makes the browser ready before the page is driven: `$CHROMIUM`, or the npm package's Chromium,
+/// unpacked on first use (`testdata/browser/chromium.mjs`). Needs no system package.
+fn browser() {
+    let output = std::process::Command::new("node")
+        .arg("chromium.mjs")
+        .current_dir("testdata/browser")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "could not unpack Chromium from the npm package @sparticuz/chromium (testdata/browser), or set CHROMIUM=<path>: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let path = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    assert!(std::path::Path::new(&path).is_file(), "{path} is not a file");
+}
+
 /// Runs `testdata/browser/workbench.mjs` against the page in headless Chromium: what it saw.
-fn drive_page(chromium: &str, url: &str, screenshot: Option<&std::path::Path>) -> Value {
+fn drive_page(url: &str, screenshot: Option<&std::path::Path>) -> Value {
     let output = std::process::Command::new("node")
         .arg("workbench.mjs")
         .arg(url)
         .args(screenshot)
-        .env("CHROMIUM", chromium)
         .current_dir("testdata/browser")
         .output()
         .unwrap();

@@ -1,11 +1,14 @@
-// Drives the Workbench page in headless Chromium (Debian's, through Playwright's driver) the way a
-// user would: pick the claude shell guard, run a denied command, read the outcome. Prints one JSON
+// Drives the Workbench page in headless Chromium (from npm, see chromium.mjs; through Playwright's
+// driver) the way a user would: pick the claude shell guard, run a denied command, read the outcome. Prints one JSON
 // report. Usage: node workbench.mjs <page url with token> <screenshot.png>
 import { chromium } from 'playwright-core';
+import { chromium as browserFromNpm } from './chromium.mjs';
 
 const [url, screenshot] = process.argv.slice(2);
+const { executablePath, env } = await browserFromNpm();
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  executablePath,
+  env: { ...process.env, ...env },
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync'],
 });
