@@ -49,4 +49,17 @@ fn the_package_holds_every_file_the_sources_embed() {
     assert!(embedded.len() > 40, "{embedded:?}");
     let missing: Vec<&String> = embedded.iter().filter(|path| !packaged.contains(*path)).collect();
     assert!(missing.is_empty(), "the package leaves out files the sources embed: {missing:?}");
+
+    // And nothing else: every packaged file is one git tracks (or one cargo writes itself), so no
+    // installed node_modules, built artifact or local file rides along under a pattern that matches
+    // at every depth (`README.md` once packaged each package's README under testdata/).
+    let tracked = Command::new("git").args(["ls-files"]).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    assert!(tracked.status.success(), "git ls-files: {}", String::from_utf8_lossy(&tracked.stderr));
+    let tracked: BTreeSet<String> = String::from_utf8_lossy(&tracked.stdout).lines().map(str::to_string).collect();
+    let written_by_cargo = [".cargo_vcs_info.json", "Cargo.toml.orig"];
+    let foreign: Vec<&String> = packaged
+        .iter()
+        .filter(|path| !tracked.contains(*path) && !written_by_cargo.contains(&path.as_str()))
+        .collect();
+    assert!(foreign.is_empty(), "the package holds files git does not track: {foreign:?}");
 }
