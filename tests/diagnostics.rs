@@ -30,6 +30,16 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
         Code::UntrackedFileInTheWay,
         "tests/incremental.rs: a_hand_put_file_in_the_way_of_the_build_is_refused_and_nothing_is_written",
     ),
+    (
+        Code::MarketplaceDeclarationInvalid,
+        "tests/marketplace.rs: a_declaration_that_is_not_one_is_named_with_its_line_and_the_key",
+    ),
+    (Code::MarketplacePluginUnlistable, "tests/marketplace.rs: two_plugins_of_one_name_cannot_share_a_catalog"),
+    (
+        Code::CatalogNotOurs,
+        "tests/marketplace.rs: a_catalog_someone_else_wrote_is_never_replaced_and_then_no_catalog_is_written",
+    ),
+    (Code::CatalogWriteFailed, "tests/marketplace.rs: a_catalog_that_cannot_be_written_is_an_error_naming_it"),
     // Normalising refuses every payload name that could collide (AB4741), so only a bundle slipped past it reaches this.
     (Code::ArtifactPathCollision, "src/pipeline/emit/mod.rs: emit_refuses_a_payload_on_any_name_of_the_layout"),
 ];

@@ -57,9 +57,7 @@ fn the_package_holds_every_file_the_sources_embed() {
     assert!(tracked.status.success(), "git ls-files: {}", String::from_utf8_lossy(&tracked.stderr));
     let tracked: BTreeSet<String> = String::from_utf8_lossy(&tracked.stdout).lines().map(str::to_string).collect();
     let written_by_cargo = [".cargo_vcs_info.json", "Cargo.toml.orig"];
-    let foreign: Vec<&String> = packaged
-        .iter()
-        .filter(|path| !tracked.contains(*path) && !written_by_cargo.contains(&path.as_str()))
-        .collect();
+    let foreign: Vec<&String> =
+        packaged.iter().filter(|path| !tracked.contains(*path) && !written_by_cargo.contains(&path.as_str())).collect();
     assert!(foreign.is_empty(), "the package holds files git does not track: {foreign:?}");
 }

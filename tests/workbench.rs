@@ -358,11 +358,8 @@ fn the_page_in_a_headless_browser_runs_a_guard_and_shows_the_denial() {
 /// Makes the browser ready before the page is driven: `$CHROMIUM`, or the npm package's Chromium,
 /// unpacked on first use (`testdata/browser/chromium.mjs`). Needs no system package.
 fn browser() {
-    let output = std::process::Command::new("node")
-        .arg("chromium.mjs")
-        .current_dir("testdata/browser")
-        .output()
-        .unwrap();
+    let output =
+        std::process::Command::new("node").arg("chromium.mjs").current_dir("testdata/browser").output().unwrap();
     assert!(
         output.status.success(),
         "could not unpack Chromium from the npm package @sparticuz/chromium (testdata/browser), or set CHROMIUM=<path>: {}",

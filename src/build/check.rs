@@ -9,7 +9,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 
 use super::{BuildError, BuildOptions, BuildReport};
-use crate::artifact::MANIFEST_PATH;
+use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
 use crate::io::Disk;
 
 /// How one artifact file differs from what the sources build.
@@ -46,6 +46,9 @@ pub struct CheckReport {
     pub drift: Vec<(String, Drift)>,
     /// How many files the build writes.
     pub files: usize,
+    /// The manifest the sources build (read before the throw-away folder goes; `None` when they
+    /// do not build).
+    pub manifest: Option<ArtifactManifest>,
 }
 
 impl CheckReport {
@@ -67,9 +70,10 @@ pub fn check(options: &BuildOptions, disk: &dyn Disk) -> Result<CheckReport, Bui
     let built = BuildOptions { output: Some(fresh.clone()), temporary_output: true, ..options.clone() };
     let report = super::build(&built, disk)?;
     if matches!(report.outcome, super::BuildOutcome::Failed) {
-        return Ok(CheckReport { report, artifact, drift: Vec::new(), files: 0 });
+        return Ok(CheckReport { report, artifact, drift: Vec::new(), files: 0, manifest: None });
     }
     let produced = files_under(&fresh);
+    let manifest = report.manifest().cloned();
     let mut drift = Vec::new();
     for path in &produced {
         match (entry(&fresh.join(path)), entry(&artifact.join(path))) {
@@ -88,7 +92,7 @@ pub fn check(options: &BuildOptions, disk: &dyn Disk) -> Result<CheckReport, Bui
     }
     drift.sort();
     drift.dedup();
-    Ok(CheckReport { report, artifact, drift, files: produced.len() })
+    Ok(CheckReport { report, artifact, drift, files: produced.len(), manifest })
 }
 
 /// What a file is, as the artifact carries it: its bytes and exact mode, or a link's target.

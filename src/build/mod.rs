@@ -1,6 +1,7 @@
 //! `build`: load, plan, emit, and write the artifact in one step. The library entry point for the
 //! command line and for a package's `build.rs`.
 
+pub mod catalog;
 pub mod check;
 pub(crate) mod incremental;
 pub mod script;

@@ -70,7 +70,8 @@ pub(super) fn run_build(
         }
         let options = build_options(args, args.root.clone(), args.output.clone(), args.cache_dir.clone());
         let report = build_one(&options, stderr)?;
-        return print_build_report(&report, args, format, stdout, stderr);
+        print_build_report(&report, args, format, stdout, stderr)?;
+        return publish_catalogs(&args.root, &[&report], args, format, stdout, stderr).map(drop);
     }
     if args.output.is_some() {
         return Err(Error::Usage(
@@ -129,11 +130,21 @@ pub(super) fn run_build(
             }
         }
     }
+    // The catalogs list every bundle of the build, so they are written only when all of them built.
+    let catalogs = if failed.is_empty() {
+        let reports: Vec<&crate::build::BuildReport> = finished.iter().collect();
+        publish_catalogs(&args.root, &reports, args, format, stdout, stderr)?
+    } else {
+        None
+    };
     // Freed beside the rest of the command, not before it ends: the reports of 200 no-op builds are
     // some 20,000 small allocations, and freeing them one by one was 8 % of the no-op's time.
     std::thread::spawn(move || drop(finished));
     if args.json {
-        let document = serde_json::json!({ "bundles": summaries, "failed": failed });
+        let mut document = serde_json::json!({ "bundles": summaries, "failed": failed });
+        if let Some(catalogs) = catalogs {
+            document["catalogs"] = catalogs;
+        }
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;
     } else {
         let skipped = roots.len() - built - failed.len();
@@ -145,6 +156,83 @@ pub(super) fn run_build(
     } else {
         Err(Error::Failed(format!("{} of {} bundles failed: {}", failed.len(), roots.len(), failed.join(", "))))
     }
+}
+
+/// Writes the marketplace catalogs when `root` declares a marketplace
+/// ([`crate::build::catalog::DECLARATION`]), listing the plugins `reports` built; says what it
+/// wrote (on stdout, or as the JSON value returned for `--json`).
+fn publish_catalogs(
+    root: &camino::Utf8Path,
+    reports: &[&crate::build::BuildReport],
+    args: &BuildArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<Option<serde_json::Value>, Error> {
+    use crate::build::catalog;
+    let refused = |diagnostic: crate::diagnostic::Diagnostic, stderr: &mut dyn Write| -> Result<_, Error> {
+        match format {
+            MessageFormat::Human => writeln!(stderr, "{}", crate::diagnostic::render_human(&diagnostic, &[]))?,
+            MessageFormat::Json => writeln!(stderr, "{}", crate::diagnostic::render_json(&diagnostic))?,
+        }
+        Err(Error::Reported { errors: 1 })
+    };
+    let declaration = match catalog::read_declaration(root, &RealDisk) {
+        Ok(Some(declaration)) => declaration,
+        Ok(None) => return Ok(None),
+        Err(diagnostic) => return refused(diagnostic, stderr),
+    };
+    let listed: Vec<catalog::Listed<'_>> = reports
+        .iter()
+        .filter_map(|report| {
+            let manifest = report.manifest()?;
+            let artifact = report.output.canonicalize_utf8().unwrap_or_else(|_| report.output.clone());
+            Some(catalog::Listed { artifact, manifest })
+        })
+        .collect();
+    let root = root.canonicalize_utf8().unwrap_or_else(|_| root.to_path_buf());
+    let files = match catalog::render(&root, &declaration, &listed) {
+        Ok(files) => files,
+        Err(diagnostic) => return refused(diagnostic, stderr),
+    };
+    let placed = match catalog::write(&root, &declaration, &files) {
+        Ok(placed) => placed,
+        Err(diagnostic) => return refused(diagnostic, stderr),
+    };
+    let built: std::collections::BTreeSet<_> = listed.iter().flat_map(|l| l.manifest.hosts.keys().copied()).collect();
+    let without = catalog::hosts_without_catalog(&built);
+    if args.json {
+        let written: Vec<serde_json::Value> = files
+            .iter()
+            .zip(&placed)
+            .map(|(file, placed)| {
+                serde_json::json!({ "path": file.path, "hosts": file.hosts, "plugins": file.plugins,
+                    "written": *placed == catalog::Placed::Written })
+            })
+            .collect();
+        let without: serde_json::Map<String, serde_json::Value> =
+            without.iter().map(|(t, reason)| (t.name().to_string(), serde_json::json!(reason))).collect();
+        return Ok(Some(
+            serde_json::json!({ "marketplace": declaration.name, "files": written, "noCatalog": without }),
+        ));
+    }
+    for (file, placed) in files.iter().zip(&placed) {
+        let hosts: Vec<&str> = file.hosts.iter().map(|t| t.name()).collect();
+        let state = if *placed == catalog::Placed::Written { "written" } else { "unchanged" };
+        writeln!(
+            stdout,
+            "Catalog {} ({}; marketplace `{}`): {} plugin{}, {state}",
+            file.path,
+            hosts.join(", "),
+            declaration.name,
+            file.plugins.len(),
+            if file.plugins.len() == 1 { "" } else { "s" }
+        )?;
+    }
+    for (target, reason) in without {
+        writeln!(stdout, "No catalog for {target}: {reason}")?;
+    }
+    Ok(None)
 }
 
 fn build_options(
@@ -333,7 +421,7 @@ fn run_check(
         (vec![args.root.clone()], None)
     };
     let cache_dir = args.cache_dir.clone().or(cache_dir);
-    let (mut drifted, mut failed, mut documents) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut drifted, mut failed, mut documents, mut checks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for root in &roots {
         let options = build_options(args, root.clone(), args.output.clone(), cache_dir.clone());
         let checked = crate::build::check::check(&options, &RealDisk).map_err(flag_error)?;
@@ -376,9 +464,50 @@ fn run_check(
         } else if !checked.drift.is_empty() {
             drifted.push(checked.artifact.to_string());
         }
+        checks.push(checked);
+    }
+    // The catalogs the committed artifacts would be listed in, against the committed catalogs.
+    let mut catalog_drift = Vec::new();
+    if failed.is_empty() {
+        use crate::build::catalog;
+        let refused = |diagnostic: crate::diagnostic::Diagnostic, stderr: &mut dyn Write| -> Result<(), Error> {
+            writeln!(stderr, "{}", crate::diagnostic::render_human(&diagnostic, &[]))?;
+            Err(Error::Reported { errors: 1 })
+        };
+        match catalog::read_declaration(&args.root, &RealDisk) {
+            Err(diagnostic) => refused(diagnostic, stderr)?,
+            Ok(None) => {}
+            Ok(Some(declaration)) => {
+                let listed: Vec<catalog::Listed<'_>> = checks
+                    .iter()
+                    .filter_map(|checked| {
+                        let manifest = checked.manifest.as_ref()?;
+                        let artifact =
+                            checked.artifact.canonicalize_utf8().unwrap_or_else(|_| checked.artifact.clone());
+                        Some(catalog::Listed { artifact, manifest })
+                    })
+                    .collect();
+                let root = args.root.canonicalize_utf8().unwrap_or_else(|_| args.root.clone());
+                match catalog::render(&root, &declaration, &listed) {
+                    Err(diagnostic) => refused(diagnostic, stderr)?,
+                    Ok(files) => catalog_drift = catalog::drift(&root, &files),
+                }
+            }
+        }
+    }
+    for (path, missing) in &catalog_drift {
+        drifted.push(path.clone());
+        if !args.json {
+            let how = if *missing { "is missing (a build writes it)" } else { "differs from what the sources build" };
+            writeln!(stdout, "catalog {path} {how}")?;
+        }
     }
     if args.json {
-        let document = serde_json::json!({ "bundles": documents });
+        let catalogs: Vec<serde_json::Value> = catalog_drift
+            .iter()
+            .map(|(path, missing)| serde_json::json!({ "path": path, "drift": if *missing { "missing" } else { "changed" } }))
+            .collect();
+        let document = serde_json::json!({ "bundles": documents, "catalogs": catalogs });
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;
     }
     if !failed.is_empty() {

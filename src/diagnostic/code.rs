@@ -149,6 +149,11 @@ catalogue! {
     UntrackedArtifactFiles = "AB5004", Warning, "the output folder holds files no build wrote; the build keeps them";
     UntrackedFileInTheWay = "AB5005", Error, "a file no build wrote stands where the build writes a file or needs a folder";
     InternalError = "AB5006", Error, "agent-bundle itself failed on the bundle (a bug); its build stopped and wrote nothing";
+    // Marketplace catalogs (AB51xx).
+    MarketplaceDeclarationInvalid = "AB5101", Error, "agent-bundle.marketplace.json cannot be read or is not a marketplace declaration";
+    MarketplacePluginUnlistable = "AB5102", Error, "a built plugin cannot be listed in the marketplace: its name is taken by another, or its artifact lies outside the marketplace's root";
+    CatalogNotOurs = "AB5103", Error, "a catalog file exists and describes another marketplace; the build does not replace it";
+    CatalogWriteFailed = "AB5104", Error, "a catalog file could not be written";
 }
 
 impl Serialize for Code {

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 pub mod answer;
+pub mod distribution;
 pub mod layout;
 
 use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};

@@ -592,6 +592,65 @@ fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), St
     ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))
 }
 
+/// A repository holding guards and canonical-tools under `plugins/` with a marketplace declaration,
+/// built by the real binary; then the real Claude Code validates its catalog, adds it as a
+/// marketplace and installs guards from it.
+fn marketplace_catalog(programs: &Programs) -> Result<(), String> {
+    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let repository = temp.path().join("repository");
+    for bundle in ["guards", "canonical-tools"] {
+        let into = repository.join("plugins").join(bundle);
+        copy_tree(&Path::new("testdata/bundles").join(bundle), &into).map_err(|e| e.to_string())?;
+        let _ = std::fs::remove_dir_all(into.join("artifact"));
+    }
+    std::fs::write(
+        repository.join("agent-bundle.marketplace.json"),
+        r#"{ "name": "example-hooks", "owner": { "name": "agent-bundle examples" }, "description": "Guards and canonical-tool hooks" }"#,
+    )
+    .map_err(|e| e.to_string())?;
+    let built = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"))
+        .args(["agent-bundle", "build", "--recursive", "--root"])
+        .arg(&repository)
+        .env("AGENT_BUNDLE_CACHE_DIR", temp.path().join("cache"))
+        .output()
+        .map_err(|e| e.to_string())?;
+    ensure(built.status.success(), format!("build: {}", String::from_utf8_lossy(&built.stderr)))?;
+    let home = temp.path().join("home");
+    std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+    let claude = |args: &[&std::ffi::OsStr]| {
+        let mut command = std::process::Command::new(&programs.claude);
+        command
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", "/usr/bin:/bin")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .current_dir(temp.path())
+            .args(args);
+        run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    for args in [
+        vec![os("plugin"), os("validate"), os("--strict"), repository.clone().into_os_string()],
+        vec![os("plugin"), os("marketplace"), os("add"), repository.clone().into_os_string()],
+        vec![os("plugin"), os("install"), os("guards@example-hooks")],
+    ] {
+        let refs: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let (code, _, stdout, stderr) = claude(&refs)?;
+        ensure(code == Some(0), format!("claude {args:?}: exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))?;
+    }
+    let (code, _, stdout, stderr) =
+        claude(&[os("plugin").as_os_str(), os("list").as_os_str(), os("--json").as_os_str()])?;
+    ensure(code == Some(0), format!("claude plugin list: {stderr}"))?;
+    let listed: serde_json::Value = serde_json::from_str(&stdout).map_err(|e| format!("{e}: {stdout}"))?;
+    let guards = listed.as_array().and_then(|all| all.iter().find(|p| p["id"] == "guards@example-hooks"));
+    let guards = guards.ok_or_else(|| format!("guards@example-hooks is not listed: {stdout}"))?;
+    ensure(guards["enabled"] == true && guards["version"] == "1.0.0", format!("{guards}"))?;
+    let from = guards["readFromFolder"].as_str().unwrap_or_default();
+    ensure(from.ends_with("plugins/guards/artifact"), format!("installed from {from}"))
+}
+
 /// Copies a folder (the harness shares the integration tests' helper).
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     common::copy_tree(from, to);
@@ -669,6 +728,15 @@ fn main() -> ExitCode {
     if name.contains(&filter) {
         let started = Instant::now();
         let result = validate(&programs, Path::new("testdata/bundles/showcase"), &["--profile", "directory"]);
+        tally.record(name, started, result);
+    }
+
+    // The catalogs `build` writes for a repository of plugins (issue 26): Claude's validator passes
+    // them under --strict, and Claude Code installs a plugin straight from them.
+    let name = "claude marketplace catalog: validate --strict, marketplace add, install, list";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = marketplace_catalog(&programs);
         tally.record(name, started, result);
     }
 
