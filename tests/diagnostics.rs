@@ -40,6 +40,25 @@ const COVERED_ELSEWHERE: &[(Code, &str)] = &[
         "tests/marketplace.rs: a_catalog_someone_else_wrote_is_never_replaced_and_then_no_catalog_is_written",
     ),
     (Code::CatalogWriteFailed, "tests/marketplace.rs: a_catalog_that_cannot_be_written_is_an_error_naming_it"),
+    (
+        Code::InstallArtifactInvalid,
+        "tests/install.rs: what_is_not_a_built_artifact_or_cannot_be_written_is_refused_naming_it",
+    ),
+    (Code::InstallHostUnavailable, "tests/install.rs: a_host_that_cannot_be_installed_for_is_refused_with_the_reason"),
+    (Code::InstallPathNotOwned, "tests/install.rs: install_never_overwrites_what_it_does_not_own"),
+    (
+        Code::HostCommandFailed,
+        "tests/install.rs: a_host_command_that_fails_leaves_nothing_installed_and_undoes_what_ran",
+    ),
+    (
+        Code::InstallWriteFailed,
+        "tests/install.rs: what_is_not_a_built_artifact_or_cannot_be_written_is_refused_naming_it",
+    ),
+    (
+        Code::ReceiptMissing,
+        "tests/install.rs: uninstall_removes_exactly_what_the_receipt_owns_whatever_was_added_around_it",
+    ),
+    (Code::ReceiptInvalid, "tests/install.rs: doctor_says_when_an_install_is_stale_or_its_files_changed"),
     // Normalising refuses every payload name that could collide (AB4741), so only a bundle slipped past it reaches this.
     (Code::ArtifactPathCollision, "src/pipeline/emit/mod.rs: emit_refuses_a_payload_on_any_name_of_the_layout"),
 ];

@@ -519,7 +519,7 @@ fn input_paths(inputs: &crate::io::stamp::InputSet) -> Vec<Utf8PathBuf> {
     inputs.files.keys().chain(inputs.dirs.keys()).map(Utf8PathBuf::from).collect()
 }
 
-fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest> {
+pub(crate) fn read_manifest(output: &Utf8Path, disk: &dyn Disk) -> Option<ArtifactManifest> {
     serde_json::from_str(&disk.read_to_string(&output.join(MANIFEST_PATH)).ok()?).ok()
 }
 

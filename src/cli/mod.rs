@@ -15,6 +15,7 @@ mod build;
 pub mod error;
 mod hooks;
 mod inspect;
+mod install;
 mod snapshot;
 pub mod terminal;
 mod types;
@@ -22,6 +23,7 @@ mod types;
 pub use self::build::BuildArgs;
 pub use self::hooks::{HooksCommand, ListArgs, SimulateArgs};
 pub use self::inspect::InspectArgs;
+pub use self::install::{DoctorArgs, InstallArgs, UninstallArgs};
 pub use self::snapshot::{ReportFormat, SnapshotAction, SnapshotArgs};
 pub use self::types::{InitArgs, TypesArgs};
 
@@ -67,6 +69,12 @@ pub enum Command {
     Types(TypesArgs),
     /// Create a new bundle: config, typed handlers, package.json, tsconfig.json, README.
     Init(InitArgs),
+    /// Install a built artifact where each host loads it, registered the host's own way, with a receipt.
+    Install(InstallArgs),
+    /// Remove exactly what `install` recorded in its receipt.
+    Uninstall(UninstallArgs),
+    /// Report per host how far an installed plugin got: placed, registered, enabled, loaded.
+    Doctor(DoctorArgs),
     /// Serve a local page (127.0.0.1 only) that lists the bundle's hooks and runs them, rebuilding on change.
     Workbench(WorkbenchArgs),
 }
@@ -124,6 +132,9 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
         Command::Types(args) => self::types::run_types(args, stdout),
         Command::Init(args) => self::types::run_init(args, stdout),
+        Command::Install(args) => self::install::run_install(args, stdout, stderr),
+        Command::Uninstall(args) => self::install::run_uninstall(args, stdout, stderr),
+        Command::Doctor(args) => self::install::run_doctor(args, stdout, stderr),
         Command::Workbench(args) => {
             let options = crate::tools::workbench::WorkbenchOptions {
                 root: args.root.clone(),

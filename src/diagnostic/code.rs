@@ -154,6 +154,14 @@ catalogue! {
     MarketplacePluginUnlistable = "AB5102", Error, "a built plugin cannot be listed in the marketplace: its name is taken by another, or its artifact lies outside the marketplace's root";
     CatalogNotOurs = "AB5103", Error, "a catalog file exists and describes another marketplace; the build does not replace it";
     CatalogWriteFailed = "AB5104", Error, "a catalog file could not be written";
+    // Installing built plugins (AB52xx).
+    InstallArtifactInvalid = "AB5201", Error, "the folder to install is not a built artifact that verifies";
+    InstallHostUnavailable = "AB5202", Error, "a host asked for cannot be installed for: not built, not supported, not in that scope, or its program is not found";
+    InstallPathNotOwned = "AB5203", Error, "a path install would write exists and its receipt does not own it; nothing was changed";
+    HostCommandFailed = "AB5204", Error, "a host's own command failed while installing or uninstalling";
+    InstallWriteFailed = "AB5205", Error, "an installed file could not be written";
+    ReceiptMissing = "AB5206", Error, "no install receipt of that plugin: it was not installed by agent-bundle here";
+    ReceiptInvalid = "AB5207", Error, "the install receipt cannot be read or belongs to another plugin";
 }
 
 impl Serialize for Code {

@@ -16,6 +16,59 @@ use crate::vocabulary::target::Target;
 pub struct Distribution {
     /// The catalog file a repository publishes for this host, or why agent-bundle writes none.
     pub catalog: Support<Catalog>,
+    /// How `cargo agent-bundle install` puts a built plugin where this host loads it, or why it
+    /// does not.
+    pub install: Support<Install>,
+}
+
+/// How a plugin is installed for a host.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Install {
+    /// Through the host's own command line, from a local marketplace folder agent-bundle writes.
+    Program(ProgramInstall),
+    /// By placing a folder of the artifact where the host loads extensions from.
+    Folder(FolderInstall),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ProgramInstall {
+    /// The program's name on `PATH`.
+    pub program: String,
+    /// The environment variable that names the program instead.
+    pub program_variable: String,
+    pub scopes: Vec<String>,
+    /// The catalog file (of [`Catalog`]) the local marketplace needs for this host.
+    pub catalog: String,
+    /// The commands that register and enable the plugin, in order. Placeholders: `{marketplaceDir}`,
+    /// `{marketplace}`, `{plugin}`, `{scope}`.
+    pub steps: Vec<Vec<String>>,
+    /// The commands that undo them, in order.
+    pub undo: Vec<Vec<String>>,
+    /// The command whose JSON output lists the installed plugins.
+    pub list: Vec<String>,
+    pub evidence: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FolderInstall {
+    /// Where the folder goes, relative to the home folder (`{plugin}` is the plugin's name).
+    pub folder: String,
+    /// The artifact's folder that is placed there.
+    pub from: String,
+    pub scopes: Vec<String>,
+    pub evidence: String,
+}
+
+impl Install {
+    pub fn scopes(&self) -> &[String] {
+        match self {
+            Install::Program(p) => &p.scopes,
+            Install::Folder(f) => &f.scopes,
+        }
+    }
 }
 
 /// A host's catalog of plugins: one file, at a path relative to the repository root.
@@ -65,6 +118,21 @@ mod tests {
                     Ok(catalog) => {
                         assert!(catalog.path.ends_with(".json") && !catalog.path.starts_with('/'), "{target}");
                         assert!(!catalog.evidence.is_empty(), "{target}");
+                    }
+                    Err(reason) => assert!(reason.len() > 40, "{target}: give the reason"),
+                }
+                match distribution.install.supported() {
+                    Ok(Install::Program(program)) => {
+                        let catalog = catalog_paths();
+                        assert!(
+                            catalog.get(program.catalog.as_str()).is_some_and(|hosts| hosts.contains(&target)),
+                            "{target}"
+                        );
+                        assert!(!program.steps.is_empty() && program.steps.len() == program.undo.len(), "{target}");
+                        assert!(program.scopes.iter().any(|s| s == "user"), "{target}");
+                    }
+                    Ok(Install::Folder(folder)) => {
+                        assert!(folder.folder.contains("{plugin}") && !folder.folder.starts_with('/'), "{target}");
                     }
                     Err(reason) => assert!(reason.len() > 40, "{target}: give the reason"),
                 }

@@ -4,6 +4,7 @@
 
 pub mod init;
 pub(crate) mod inspect;
+pub mod install;
 pub mod matrix;
 pub mod simulate;
 pub(crate) mod snapshot;

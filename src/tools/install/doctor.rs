@@ -1,0 +1,217 @@
+//! `doctor`: per host, how far an installed plugin got — placed, registered, enabled, loaded —
+//! each observed (the files against the receipt, the host's own listing, the host's validator) or
+//! "unavailable" with the reason; plus a stale install (the receipt's artifact hash is not the
+//! artifact's any more) and a plugin the host lists more than once (delivered twice).
+
+use camino::Utf8Path;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Options, Receipt, file_intact, receipt, run_program};
+use crate::hosts::distribution::{self, Install};
+use crate::vocabulary::target::Target;
+
+/// One stage's finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", content = "detail", rename_all = "camelCase")]
+pub enum Stage {
+    Yes,
+    No(String),
+    Unavailable(String),
+}
+
+impl Stage {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Stage::Yes => "yes",
+            Stage::No(_) => "NO",
+            Stage::Unavailable(_) => "unavailable",
+        }
+    }
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            Stage::Yes => None,
+            Stage::No(d) | Stage::Unavailable(d) => Some(d),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HostReport {
+    pub host: Target,
+    pub placed: Stage,
+    pub registered: Stage,
+    pub enabled: Stage,
+    pub loaded: Stage,
+    /// Every listing entry that is this plugin, when there is more than one.
+    pub delivered_twice: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub plugin: String,
+    pub receipt: camino::Utf8PathBuf,
+    /// The receipt's artifact hash differs from the artifact's (or the artifact is gone).
+    pub stale: Option<String>,
+    pub hosts: Vec<HostReport>,
+}
+
+impl Report {
+    /// Something is wrong: stale, a stage that did not happen, or a plugin delivered twice.
+    pub fn has_problems(&self) -> bool {
+        self.stale.is_some()
+            || self.hosts.iter().any(|h| {
+                [&h.placed, &h.registered, &h.enabled, &h.loaded].iter().any(|s| matches!(s, Stage::No(_)))
+                    || !h.delivered_twice.is_empty()
+            })
+    }
+}
+
+/// The entries of a host's JSON listing that are `plugin` (`plugin@marketplace` ids, or objects
+/// named `plugin`), each with its `enabled` flag when the listing has one.
+fn entries<'v>(listing: &'v Value, plugin: &str) -> Vec<(String, Option<bool>, &'v Value)> {
+    let mut found = Vec::new();
+    let mut pending = vec![listing];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items.iter()),
+            Value::Object(map) => {
+                let id = ["id", "name", "plugin"].iter().find_map(|k| map.get(*k).and_then(Value::as_str));
+                let is_it = id.is_some_and(|id| id == plugin || id.split('@').next() == Some(plugin));
+                if is_it {
+                    let id = id.unwrap_or_default();
+                    let source = map.get("marketplace").and_then(Value::as_str).map(|m| format!("{id}@{m}"));
+                    found.push((
+                        source.unwrap_or_else(|| id.to_string()),
+                        map.get("enabled").and_then(Value::as_bool),
+                        value,
+                    ));
+                } else {
+                    pending.extend(map.values());
+                }
+            }
+            _ => {}
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
+/// Examines the install of `plugin` recorded under `options.data`.
+pub fn doctor(plugin: &str, options: &Options) -> Result<Report, crate::diagnostic::Diagnostic> {
+    let receipt_path = receipt::receipt_path(&options.data, plugin);
+    let receipt: Receipt = super::read_receipt(&receipt_path, plugin)?
+        .ok_or_else(|| crate::diagnostic::messages::receipt_missing(plugin, &receipt_path))?;
+    let stale = match super::artifact(&receipt.artifact) {
+        Ok((_, hash)) if hash == receipt.artifact_hash => None,
+        Ok(_) => Some(format!(
+            "{} was rebuilt since it was installed: run `cargo agent-bundle install` again",
+            receipt.artifact
+        )),
+        Err(_) => {
+            Some(format!("{} is gone or no longer verifies: the installed copy is all that is left", receipt.artifact))
+        }
+    };
+    let cwd = if receipt.scope == "project" { options.project.clone() } else { options.home.clone() };
+    let mut hosts = Vec::new();
+    for record in &receipt.hosts {
+        let mine: Vec<_> = receipt.files.iter().filter(|f| f.path.starts_with(&record.placed)).collect();
+        let broken = mine.iter().filter(|f| !file_intact(f)).count();
+        let placed = if broken == 0 {
+            Stage::Yes
+        } else {
+            Stage::No(format!("{broken} of {} files in {} are missing or changed", mine.len(), record.placed))
+        };
+        let mut report = HostReport {
+            host: record.host,
+            placed,
+            registered: Stage::Unavailable(String::new()),
+            enabled: Stage::Unavailable(String::new()),
+            loaded: Stage::Unavailable(String::new()),
+            delivered_twice: Vec::new(),
+        };
+        match distribution::distribution(record.host).and_then(|d| d.install.supported().ok()) {
+            Some(Install::Program(install)) => {
+                let program = record.program.clone().unwrap_or_default();
+                observe_listing(&mut report, &program, &install.list, plugin, &receipt.marketplace, &cwd);
+                report.loaded = loaded(record.host, &program, &record.placed, &cwd);
+            }
+            Some(Install::Folder(_)) => {
+                // The host loads every extension folder it finds: placed is registered.
+                let manifest = record.placed.join("gemini-extension.json");
+                report.registered =
+                    if manifest.is_file() { Stage::Yes } else { Stage::No(format!("{manifest} is missing")) };
+                report.enabled = Stage::Unavailable(format!(
+                    "{} keeps no per-extension switch agent-bundle reads; a present extension loads",
+                    record.host
+                ));
+                report.loaded =
+                    Stage::Unavailable(format!("{} has no offline check that an extension loads", record.host));
+            }
+            None => {}
+        }
+        hosts.push(report);
+    }
+    Ok(Report { plugin: plugin.to_string(), receipt: receipt_path, stale, hosts })
+}
+
+fn observe_listing(
+    report: &mut HostReport,
+    program: &Utf8Path,
+    list: &[String],
+    plugin: &str,
+    marketplace: &str,
+    cwd: &Utf8Path,
+) {
+    let shown = format!("{program} {}", list.join(" "));
+    let listing = match run_program(program, list, cwd) {
+        Ok((Some(0), stdout, _)) => {
+            serde_json::from_str::<Value>(&stdout).map_err(|e| format!("`{shown}` printed no JSON: {e}"))
+        }
+        Ok((code, stdout, stderr)) => Err(format!("`{shown}` exited {code:?}: {}", format!("{stdout}{stderr}").trim())),
+        Err(e) => Err(format!("`{shown}` could not run: {e}")),
+    };
+    let listing = match listing {
+        Ok(listing) => listing,
+        Err(why) => {
+            report.registered = Stage::Unavailable(why.clone());
+            report.enabled = Stage::Unavailable(why);
+            return;
+        }
+    };
+    let found = entries(&listing, plugin);
+    let ours = found.iter().find(|(id, _, _)| *id == format!("{plugin}@{marketplace}")).or(found.first());
+    match ours {
+        None => {
+            report.registered = Stage::No(format!("`{shown}` does not list {plugin}@{marketplace}"));
+            report.enabled = Stage::No("not registered".into());
+        }
+        Some((_, enabled, _)) => {
+            report.registered = Stage::Yes;
+            report.enabled = match enabled {
+                Some(true) => Stage::Yes,
+                Some(false) => Stage::No(format!("listed but disabled (`{shown}`)")),
+                None => Stage::Unavailable(format!("`{shown}` does not say whether it is enabled")),
+            };
+        }
+    }
+    if found.len() > 1 {
+        report.delivered_twice = found.iter().map(|(id, _, _)| id.clone()).collect();
+    }
+}
+
+/// The host's own validator on what it loads, where it has one offline.
+fn loaded(host: Target, program: &Utf8Path, placed: &Utf8Path, cwd: &Utf8Path) -> Stage {
+    if host != Target::Claude {
+        return Stage::Unavailable(format!("{host} has no offline check that a plugin loads; a session shows it"));
+    }
+    let args = ["plugin".to_string(), "validate".to_string(), placed.to_string()];
+    match run_program(program, &args, cwd) {
+        Ok((Some(0), _, _)) => Stage::Yes,
+        Ok((code, stdout, stderr)) => {
+            Stage::No(format!("`claude plugin validate` exited {code:?}: {}", format!("{stdout}{stderr}").trim()))
+        }
+        Err(e) => Stage::Unavailable(format!("`claude plugin validate` could not run: {e}")),
+    }
+}

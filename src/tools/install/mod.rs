@@ -1,0 +1,587 @@
+//! `install`, `uninstall` and `doctor`: a built artifact put where each host loads it, the host's
+//! own way (from the distribution table: its command line from a local marketplace agent-bundle
+//! writes, or a folder it loads extensions from), with a receipt of everything placed and
+//! registered. Every run is planned first ([`Plan`]), so `--plan` shows exactly what would happen
+//! and nothing else does.
+
+pub mod doctor;
+pub mod receipt;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::Serialize;
+
+use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
+use crate::build::catalog;
+use crate::diagnostic::{Diagnostic, messages};
+use crate::hosts::distribution::{self, Install, ProgramInstall};
+use crate::io::RealDisk;
+use crate::vocabulary::digest::sha256_hex;
+use crate::vocabulary::target::Target;
+pub use receipt::{HostRecord, OwnedFile, Receipt};
+
+/// Where and for whom to install.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub artifact: Utf8PathBuf,
+    /// The hosts asked for; empty: every host the artifact is built for that install can reach
+    /// (hosts whose program is not found are skipped, and said so).
+    pub hosts: Vec<Target>,
+    /// `user` or `project`.
+    pub scope: String,
+    pub home: Utf8PathBuf,
+    /// agent-bundle's own data folder (receipts, local marketplaces).
+    pub data: Utf8PathBuf,
+    /// The project folder (`--scope project`), where host programs run.
+    pub project: Utf8PathBuf,
+    /// The `PATH` to find host programs on, and variables that name them.
+    pub path: Option<std::ffi::OsString>,
+    pub program_overrides: Vec<(String, Utf8PathBuf)>,
+}
+
+/// agent-bundle's data folder: `AGENT_BUNDLE_HOME`, else `$XDG_DATA_HOME/agent-bundle`, else
+/// `~/.local/share/agent-bundle`.
+pub fn default_data_dir(home: &Utf8Path) -> Utf8PathBuf {
+    let from = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty()).map(Utf8PathBuf::from);
+    from("AGENT_BUNDLE_HOME")
+        .or_else(|| from("XDG_DATA_HOME").map(|d| d.join("agent-bundle")))
+        .unwrap_or_else(|| home.join(".local/share/agent-bundle"))
+}
+
+/// One thing a run does, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "action", rename_all = "camelCase")]
+pub enum Action {
+    /// Copy the artifact's files (or a folder of it) into `to`.
+    Place { host: Option<Target>, from: Utf8PathBuf, to: Utf8PathBuf, files: usize },
+    /// Write a catalog of the local marketplace.
+    WriteCatalog { path: Utf8PathBuf },
+    /// Run a host program.
+    Run { host: Target, program: Utf8PathBuf, args: Vec<String> },
+    /// Remove a file install owns.
+    Remove { path: Utf8PathBuf },
+    /// Write (or, at uninstall, remove) the receipt.
+    Receipt { path: Utf8PathBuf, remove: bool },
+}
+
+impl Action {
+    pub fn shown(&self) -> String {
+        match self {
+            Action::Place { host, from, to, files } => {
+                let host = host.map(|h| format!(" for {h}")).unwrap_or_default();
+                format!("place {files} files of {from} in {to}{host}")
+            }
+            Action::WriteCatalog { path } => format!("write the local marketplace's catalog {path}"),
+            Action::Run { host, program, args } => format!("run ({host}) {program} {}", args.join(" ")),
+            Action::Remove { path } => format!("remove {path}"),
+            Action::Receipt { path, remove: false } => format!("write the receipt {path}"),
+            Action::Receipt { path, remove: true } => format!("remove the receipt {path}"),
+        }
+    }
+}
+
+/// What a run will do.
+#[derive(Clone, Debug, Serialize)]
+pub struct Plan {
+    pub plugin: String,
+    pub actions: Vec<Action>,
+    /// Hosts left out, each with the reason.
+    pub skipped: Vec<(Target, String)>,
+    /// Already installed exactly so: nothing to do.
+    pub up_to_date: bool,
+    #[serde(skip)]
+    receipt: Option<Receipt>,
+    #[serde(skip)]
+    files: Vec<(Utf8PathBuf, Content)>,
+}
+
+#[derive(Clone, Debug)]
+enum Content {
+    Bytes(Vec<u8>, u32),
+    Link(String),
+}
+
+/// The verified artifact at `dir`, with the SHA-256 of its manifest.
+fn artifact(dir: &Utf8Path) -> Result<(ArtifactManifest, String), Diagnostic> {
+    let manifest = crate::artifact::read_verified(dir, &RealDisk)
+        .map_err(|e| messages::install_no_artifact(dir, &e.to_string()))?;
+    let bytes =
+        fs_err::read(dir.join(MANIFEST_PATH)).map_err(|e| messages::install_no_artifact(dir, &e.to_string()))?;
+    Ok((manifest, sha256_hex(&bytes)))
+}
+
+fn read_receipt(path: &Utf8Path, plugin: &str) -> Result<Option<Receipt>, Diagnostic> {
+    let bytes = match fs_err::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(messages::receipt_unreadable(path, &e.to_string())),
+    };
+    let receipt: Receipt =
+        serde_json::from_slice(&bytes).map_err(|e| messages::receipt_unreadable(path, &e.to_string()))?;
+    if receipt.schema != receipt::RECEIPT_SCHEMA || receipt.plugin != plugin {
+        return Err(messages::receipt_unreadable(
+            path,
+            &format!("it is a receipt of `{}` (schema {})", receipt.plugin, receipt.schema),
+        ));
+    }
+    Ok(Some(receipt))
+}
+
+/// Finds a host program: the variable that names it, else `PATH`.
+fn find_program(install: &ProgramInstall, options: &Options) -> Option<Utf8PathBuf> {
+    if let Some((_, path)) = options.program_overrides.iter().find(|(v, _)| *v == install.program_variable) {
+        return Some(path.clone());
+    }
+    let path = options.path.clone()?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(&install.program))
+        .find(|candidate| candidate.is_file())
+        .and_then(|p| Utf8PathBuf::from_path_buf(p).ok())
+}
+
+fn fill(args: &[String], plugin: &str, marketplace: &str, marketplace_dir: &Utf8Path, scope: &str) -> Vec<String> {
+    args.iter()
+        .map(|a| {
+            a.replace("{marketplaceDir}", marketplace_dir.as_str())
+                .replace("{marketplace}", marketplace)
+                .replace("{plugin}", plugin)
+                .replace("{scope}", scope)
+        })
+        .collect()
+}
+
+/// Every file of the artifact under `prefix` (all of it when empty), with what to write.
+fn artifact_files(
+    dir: &Utf8Path,
+    manifest: &ArtifactManifest,
+    prefix: &str,
+) -> Result<Vec<(String, Content)>, Diagnostic> {
+    let mut files = Vec::new();
+    let records = manifest.files.iter().map(|r| (r.path.clone(), r.symlink.clone(), r.mode));
+    for (path, link, mode) in records.chain([(MANIFEST_PATH.to_string(), None, Some(0o644))]) {
+        let relative = if prefix.is_empty() {
+            path.clone()
+        } else {
+            match path.strip_prefix(&format!("{prefix}/")) {
+                Some(rest) => rest.to_string(),
+                None => continue,
+            }
+        };
+        let content = match link {
+            Some(target) => Content::Link(target),
+            None => {
+                let bytes =
+                    fs_err::read(dir.join(&path)).map_err(|e| messages::install_no_artifact(dir, &e.to_string()))?;
+                Content::Bytes(bytes, mode.unwrap_or(0o644))
+            }
+        };
+        files.push((relative, content));
+    }
+    Ok(files)
+}
+
+/// Plans installing `options.artifact`.
+pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
+    let dir = options
+        .artifact
+        .canonicalize_utf8()
+        .map_err(|e| messages::install_no_artifact(&options.artifact, &e.to_string()))?;
+    let (manifest, hash) = artifact(&dir)?;
+    let plugin = manifest.plugin.name.clone();
+    let receipt_path = receipt::receipt_path(&options.data, &plugin);
+    let previous = read_receipt(&receipt_path, &plugin)?;
+    let marketplace = format!("agent-bundle-{plugin}");
+    let marketplace_dir = receipt::install_dir(&options.data, &plugin).join("marketplace");
+
+    // Which hosts, and how.
+    let built: Vec<Target> = manifest.hosts.keys().copied().collect();
+    let asked = !options.hosts.is_empty();
+    let wanted: Vec<Target> = if asked { options.hosts.clone() } else { built.clone() };
+    let mut skipped = Vec::new();
+    let mut chosen: Vec<(Target, &'static Install, Option<Utf8PathBuf>)> = Vec::new();
+    for host in wanted {
+        if !built.contains(&host) {
+            return Err(messages::install_host_not_built(host, &dir, &built));
+        }
+        let install = match distribution::distribution(host).map(|d| d.install.supported()) {
+            Some(Ok(install)) => install,
+            Some(Err(reason)) if !asked => {
+                skipped.push((host, reason.to_string()));
+                continue;
+            }
+            Some(Err(reason)) => return Err(messages::install_host_unsupported(host, reason)),
+            None => continue,
+        };
+        if !install.scopes().iter().any(|s| *s == options.scope) {
+            let reason = format!("{host} installs for scope {} only", install.scopes().join(", "));
+            if asked {
+                return Err(messages::install_scope_unsupported(host, &options.scope, install.scopes()));
+            }
+            skipped.push((host, reason));
+            continue;
+        }
+        let program = match install {
+            Install::Program(program) => match find_program(program, options) {
+                Some(found) => Some(found),
+                None if asked => {
+                    return Err(messages::install_program_missing(host, &program.program, &program.program_variable));
+                }
+                None => {
+                    skipped.push((
+                        host,
+                        format!("`{}` is not on PATH (set {} to name it)", program.program, program.program_variable),
+                    ));
+                    continue;
+                }
+            },
+            Install::Folder(_) => None,
+        };
+        chosen.push((host, install, program));
+    }
+
+    // What goes where.
+    let mut files: Vec<(Utf8PathBuf, Content)> = Vec::new();
+    let mut actions = Vec::new();
+    let mut hosts = Vec::new();
+    let plugin_dir = marketplace_dir.join("plugins").join(&plugin);
+    let through_marketplace: Vec<&(Target, &Install, Option<Utf8PathBuf>)> =
+        chosen.iter().filter(|(_, install, _)| matches!(install, Install::Program(_))).collect();
+    if !through_marketplace.is_empty() {
+        let copied = artifact_files(&dir, &manifest, "")?;
+        actions.push(Action::Place { host: None, from: dir.clone(), to: plugin_dir.clone(), files: copied.len() });
+        files.extend(copied.into_iter().map(|(p, c)| (plugin_dir.join(p), c)));
+        // The local marketplace's catalogs: the ones its hosts read.
+        let declaration = catalog::Declaration {
+            name: marketplace.clone(),
+            owner: catalog::Owner { name: "agent-bundle".into(), email: None, url: None },
+            description: format!("{plugin}, installed from {dir} by agent-bundle"),
+        };
+        let listed = [catalog::Listed { artifact: plugin_dir.clone(), manifest: &manifest }];
+        let needed: BTreeSet<&str> = through_marketplace
+            .iter()
+            .filter_map(|(_, install, _)| match install {
+                Install::Program(p) => Some(p.catalog.as_str()),
+                Install::Folder(_) => None,
+            })
+            .collect();
+        for file in catalog::render(&marketplace_dir, &declaration, &listed)? {
+            if needed.contains(file.path.as_str()) {
+                let path = marketplace_dir.join(&file.path);
+                actions.push(Action::WriteCatalog { path: path.clone() });
+                files.push((path, Content::Bytes(file.bytes, 0o644)));
+            }
+        }
+    }
+    let mut runs = Vec::new();
+    for (host, install, program) in &chosen {
+        match install {
+            Install::Program(p) => {
+                let program = program.clone().expect("a program install found its program");
+                let registered: Vec<Vec<String>> =
+                    p.steps.iter().map(|s| fill(s, &plugin, &marketplace, &marketplace_dir, &options.scope)).collect();
+                let undo: Vec<Vec<String>> =
+                    p.undo.iter().map(|s| fill(s, &plugin, &marketplace, &marketplace_dir, &options.scope)).collect();
+                for args in &registered {
+                    runs.push(Action::Run { host: *host, program: program.clone(), args: args.clone() });
+                }
+                hosts.push(HostRecord {
+                    host: *host,
+                    placed: plugin_dir.clone(),
+                    program: Some(program),
+                    registered,
+                    undo,
+                });
+            }
+            Install::Folder(f) => {
+                let to = options.home.join(f.folder.replace("{plugin}", &plugin));
+                let copied = artifact_files(&dir, &manifest, &f.from)?;
+                actions.push(Action::Place {
+                    host: Some(*host),
+                    from: dir.join(&f.from),
+                    to: to.clone(),
+                    files: copied.len(),
+                });
+                files.extend(copied.into_iter().map(|(p, c)| (to.join(p), c)));
+                hosts.push(HostRecord {
+                    host: *host,
+                    placed: to,
+                    program: None,
+                    registered: Vec::new(),
+                    undo: Vec::new(),
+                });
+            }
+        }
+    }
+    if chosen.is_empty() {
+        return Err(messages::install_no_host(&dir, &skipped));
+    }
+
+    let owned: BTreeSet<&Utf8Path> = previous.iter().flat_map(|r| r.files.iter().map(|f| f.path.as_path())).collect();
+    let receipt = Receipt {
+        schema: receipt::RECEIPT_SCHEMA,
+        generator: crate::artifact::generator(),
+        plugin: plugin.clone(),
+        version: manifest.plugin.version.clone(),
+        artifact: dir.clone(),
+        artifact_hash: hash,
+        scope: options.scope.clone(),
+        marketplace,
+        files: files
+            .iter()
+            .map(|(path, content)| OwnedFile {
+                path: path.clone(),
+                sha256: match content {
+                    Content::Bytes(bytes, _) => sha256_hex(bytes),
+                    Content::Link(target) => sha256_hex(target.as_bytes()),
+                },
+                symlink: match content {
+                    Content::Link(target) => Some(target.clone()),
+                    Content::Bytes(..) => None,
+                },
+            })
+            .collect(),
+        folders: Vec::new(),
+        hosts,
+    };
+    if let Some(previous) = &previous {
+        let same = |r: &Receipt| (r.artifact_hash.clone(), r.scope.clone(), r.files.clone(), r.hosts.clone());
+        if same(previous) == same(&receipt) && placed_intact(previous) {
+            return Ok(Plan {
+                plugin,
+                actions: Vec::new(),
+                skipped,
+                up_to_date: true,
+                receipt: None,
+                files: Vec::new(),
+            });
+        }
+    }
+    // Never overwrite what install does not own.
+    for (path, _) in &files {
+        if std::fs::symlink_metadata(path).is_ok() && !owned.contains(path.as_path()) {
+            return Err(messages::install_not_owned(path, &receipt_path));
+        }
+    }
+    // An update: what the previous install registered is undone first, and what it placed and
+    // this one does not is removed.
+    let mut all = Vec::new();
+    if let Some(previous) = &previous {
+        for record in &previous.hosts {
+            if let Some(program) = &record.program {
+                for args in &record.undo {
+                    all.push(Action::Run { host: record.host, program: program.clone(), args: args.clone() });
+                }
+            }
+        }
+        let kept: BTreeSet<&Utf8Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+        for file in &previous.files {
+            if !kept.contains(file.path.as_path()) {
+                all.push(Action::Remove { path: file.path.clone() });
+            }
+        }
+    }
+    all.extend(actions);
+    all.extend(runs);
+    all.push(Action::Receipt { path: receipt_path, remove: false });
+    Ok(Plan { plugin, actions: all, skipped, up_to_date: false, receipt: Some(receipt), files })
+}
+
+/// Whether every file a receipt records is on disk as recorded.
+pub fn placed_intact(receipt: &Receipt) -> bool {
+    receipt.files.iter().all(|f| file_intact(f))
+}
+
+pub(crate) fn file_intact(file: &OwnedFile) -> bool {
+    match &file.symlink {
+        Some(target) => std::fs::read_link(&file.path).ok().is_some_and(|t| t.to_str() == Some(target.as_str())),
+        None => fs_err::read(&file.path).ok().is_some_and(|bytes| sha256_hex(&bytes) == file.sha256),
+    }
+}
+
+/// How long one host command may take.
+const COMMAND_LIMIT: Duration = Duration::from_secs(120);
+
+/// Runs a host program with a time limit; its exit code, stdout and stderr.
+pub(crate) fn run_program(
+    program: &Utf8Path,
+    args: &[String],
+    cwd: &Utf8Path,
+) -> std::io::Result<(Option<i32>, String, String)> {
+    let out = tempfile::tempfile()?;
+    let err = tempfile::tempfile()?;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .stdout(out.try_clone()?)
+        .stderr(err.try_clone()?)
+        .spawn()?;
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if started.elapsed() > COMMAND_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read = |mut file: std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut text = String::new();
+        let _ = file.seek(std::io::SeekFrom::Start(0));
+        let _ = file.read_to_string(&mut text);
+        text
+    };
+    Ok((status.and_then(|s| s.code()), read(out), read(err)))
+}
+
+fn run_checked(host: Target, program: &Utf8Path, args: &[String], cwd: &Utf8Path) -> Result<(), Diagnostic> {
+    match run_program(program, args, cwd) {
+        Ok((Some(0), _, _)) => Ok(()),
+        Ok((code, stdout, stderr)) => {
+            Err(messages::install_command_failed(host, program, args, code, &format!("{stdout}{stderr}")))
+        }
+        Err(e) => Err(messages::install_command_failed(host, program, args, None, &e.to_string())),
+    }
+}
+
+fn write_file(path: &Utf8Path, content: &Content, created: &mut Vec<Utf8PathBuf>) -> std::io::Result<()> {
+    let parent = path.parent().expect("an installed file has a folder");
+    let mut missing = Vec::new();
+    let mut at = Some(parent);
+    while let Some(dir) = at {
+        if dir.exists() {
+            break;
+        }
+        missing.push(dir.to_path_buf());
+        at = dir.parent();
+    }
+    fs_err::create_dir_all(parent)?;
+    created.extend(missing);
+    let _ = std::fs::remove_file(path);
+    match content {
+        Content::Link(target) => std::os::unix::fs::symlink(target, path)?,
+        Content::Bytes(bytes, mode) => {
+            use std::os::unix::fs::PermissionsExt;
+            let mut temporary = tempfile::NamedTempFile::new_in(parent)?;
+            std::io::Write::write_all(&mut temporary, bytes)?;
+            temporary.as_file().set_permissions(std::fs::Permissions::from_mode(*mode))?;
+            temporary.persist(path).map_err(|e| e.error)?;
+        }
+    }
+    Ok(())
+}
+
+/// Carries out an install plan. When a step fails, what this run did is undone (its
+/// registrations, then its files) and the previous receipt stays as it was.
+pub fn apply_install(plan: Plan, options: &Options) -> Result<Option<Receipt>, Diagnostic> {
+    let Some(mut receipt) = plan.receipt else { return Ok(None) };
+    let cwd = if options.scope == "project" { options.project.clone() } else { options.home.clone() };
+    let mut created = Vec::new();
+    let mut done_undo: Vec<(Target, Utf8PathBuf, Vec<String>)> = Vec::new();
+    let result = (|| -> Result<(), Diagnostic> {
+        for action in &plan.actions {
+            match action {
+                Action::Run { host, program, args } => {
+                    run_checked(*host, program, args, &cwd)?;
+                    // The matching undo of a registration step (same index in the host's list).
+                    if let Some(record) = receipt.hosts.iter().find(|r| r.host == *host) {
+                        if let Some(i) = record.registered.iter().position(|r| r == args) {
+                            let undo = record.undo.len() - 1 - i;
+                            if let Some(step) = record.undo.get(undo) {
+                                done_undo.push((*host, program.clone(), step.clone()));
+                            }
+                        }
+                    }
+                }
+                Action::Remove { path } => {
+                    let _ = std::fs::remove_file(path);
+                }
+                Action::Place { .. } | Action::WriteCatalog { .. } | Action::Receipt { .. } => {}
+            }
+            if let Action::Place { to, .. } | Action::WriteCatalog { path: to } = action {
+                for (path, content) in plan.files.iter().filter(|(p, _)| p.starts_with(to)) {
+                    write_file(path, content, &mut created).map_err(|e| messages::install_write_failed(path, &e))?;
+                }
+            }
+        }
+        Ok(())
+    })();
+    if let Err(diagnostic) = result {
+        // Back to "not installed": this run's registrations undone (a previous install's were
+        // undone before it), every file of the plan removed, the folders it made, and the receipt.
+        for (host, program, args) in done_undo.iter().rev() {
+            let _ = run_checked(*host, program, args, &cwd);
+        }
+        for (path, _) in &plan.files {
+            let _ = std::fs::remove_file(path);
+        }
+        created.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for dir in &created {
+            let _ = std::fs::remove_dir(dir);
+        }
+        let _ = std::fs::remove_file(receipt::receipt_path(&options.data, &receipt.plugin));
+        return Err(diagnostic.note("what this run did was undone: the plugin is not installed now"));
+    }
+    created.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+    receipt.folders = created;
+    let receipt_path = receipt::receipt_path(&options.data, &receipt.plugin);
+    let mut bytes = crate::vocabulary::json::pretty(&receipt).into_bytes();
+    bytes.push(b'\n');
+    write_file(&receipt_path, &Content::Bytes(bytes, 0o644), &mut Vec::new())
+        .map_err(|e| messages::install_write_failed(&receipt_path, &e))?;
+    Ok(Some(receipt))
+}
+
+/// Plans removing what the receipt of `plugin` owns.
+pub fn plan_uninstall(plugin: &str, options: &Options) -> Result<(Receipt, Vec<Action>), Diagnostic> {
+    let receipt_path = receipt::receipt_path(&options.data, plugin);
+    let receipt =
+        read_receipt(&receipt_path, plugin)?.ok_or_else(|| messages::receipt_missing(plugin, &receipt_path))?;
+    let mut actions = Vec::new();
+    for record in &receipt.hosts {
+        if let Some(program) = &record.program {
+            for args in &record.undo {
+                actions.push(Action::Run { host: record.host, program: program.clone(), args: args.clone() });
+            }
+        }
+    }
+    for file in &receipt.files {
+        actions.push(Action::Remove { path: file.path.clone() });
+    }
+    actions.push(Action::Receipt { path: receipt_path, remove: true });
+    Ok((receipt, actions))
+}
+
+/// Carries out an uninstall: the hosts' own undo commands (a failing one is reported, and the rest
+/// still run), then the receipt's files, then the folders install made that are empty now. Files
+/// someone else put in those folders stay, and so do their folders.
+pub fn apply_uninstall(receipt: &Receipt, actions: &[Action], options: &Options) -> Vec<Diagnostic> {
+    let cwd = if receipt.scope == "project" { options.project.clone() } else { options.home.clone() };
+    let mut problems = Vec::new();
+    for action in actions {
+        match action {
+            Action::Run { host, program, args } => {
+                if let Err(d) = run_checked(*host, program, args, &cwd) {
+                    problems.push(d);
+                }
+            }
+            Action::Remove { path } => {
+                let _ = std::fs::remove_file(path);
+            }
+            Action::Receipt { path, remove: true } => {
+                let _ = std::fs::remove_file(path);
+                for dir in &receipt.folders {
+                    let _ = std::fs::remove_dir(dir);
+                }
+            }
+            _ => {}
+        }
+    }
+    problems
+}

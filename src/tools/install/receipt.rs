@@ -1,0 +1,69 @@
+//! The install receipt: what `install` placed and registered, so that `uninstall` removes exactly
+//! that and `doctor` can tell whether it is still there and still the artifact's.
+
+use camino::{Utf8Path, Utf8PathBuf};
+use serde::{Deserialize, Serialize};
+
+use crate::vocabulary::target::Target;
+
+pub const RECEIPT_SCHEMA: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Receipt {
+    pub schema: u32,
+    /// The agent-bundle that installed it.
+    pub generator: String,
+    pub plugin: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The artifact installed from, and the SHA-256 of its manifest (which hashes every file).
+    pub artifact: Utf8PathBuf,
+    pub artifact_hash: String,
+    pub scope: String,
+    /// The local marketplace the host programs registered (`agent-bundle-<plugin>`).
+    pub marketplace: String,
+    /// Every file installed, with the SHA-256 of what was written.
+    pub files: Vec<OwnedFile>,
+    /// Every folder install created, deepest first (removed at uninstall when nothing else is in it).
+    pub folders: Vec<Utf8PathBuf>,
+    /// Per host, how it was put in place.
+    pub hosts: Vec<HostRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OwnedFile {
+    pub path: Utf8PathBuf,
+    pub sha256: String,
+    /// A link's target, for a link placed as a link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symlink: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HostRecord {
+    pub host: Target,
+    /// The folder the host loads the plugin from.
+    pub placed: Utf8PathBuf,
+    /// The host program that registered it, when the host has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<Utf8PathBuf>,
+    /// The commands that registered it, as run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub registered: Vec<Vec<String>>,
+    /// The commands that undo them, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undo: Vec<Vec<String>>,
+}
+
+/// Where a plugin's receipt is kept in agent-bundle's data folder.
+pub fn receipt_path(data: &Utf8Path, plugin: &str) -> Utf8PathBuf {
+    data.join("installs").join(format!("{plugin}.receipt.json"))
+}
+
+/// The folder install owns for a plugin (its local marketplace).
+pub fn install_dir(data: &Utf8Path, plugin: &str) -> Utf8PathBuf {
+    data.join("installs").join(plugin)
+}
