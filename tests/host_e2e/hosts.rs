@@ -53,7 +53,7 @@ impl Programs {
         Ok(Programs { claude, codex, copilot, copilot_cache, gemini, node_dir })
     }
 
-    fn path_variable(&self) -> String {
+    pub fn path_variable(&self) -> String {
         format!("{}:/usr/local/bin:/usr/bin:/bin", self.node_dir.display())
     }
 }
@@ -95,6 +95,9 @@ impl HostRun {
 
 pub struct ClaudeOptions<'a> {
     pub allowed_tools: Option<&'a str>,
+    /// Installed for good by `cargo agent-bundle install --host claude` (from its local
+    /// marketplace) into the run's HOME, instead of `--plugin-dir` for the session.
+    pub installed: bool,
 }
 
 pub fn run_claude(
@@ -108,6 +111,22 @@ pub fn run_claude(
     let (home, tmp, work) = (temp.path().join("home"), temp.path().join("tmp"), temp.path().join("work"));
     for dir in [&home, &tmp, &work] {
         std::fs::create_dir_all(dir)?;
+    }
+    if options.installed {
+        let mut install = Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"));
+        install
+            .env_clear()
+            .env("PATH", programs.path_variable())
+            .env("HOME", &home)
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("AGENT_BUNDLE_CLAUDE_PROGRAM", &programs.claude)
+            .current_dir(&work)
+            .args(["agent-bundle", "install", "--host", "claude", "--artifact"])
+            .arg(artifact);
+        let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
+        if code != Some(0) {
+            return Err(std::io::Error::other(format!("cargo agent-bundle install: exit {code:?}: {out}{err}")));
+        }
     }
     let server = MockServer::start(Dialect::Anthropic, calls, work.clone())?;
     let mut command = Command::new(&programs.claude);
@@ -124,9 +143,10 @@ pub fn run_claude(
         .env("DISABLE_ERROR_REPORTING", "1")
         .current_dir(&work)
         .args(["-p", "Run the scripted tool calls, then answer."])
-        .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"])
-        .arg("--plugin-dir")
-        .arg(artifact);
+        .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"]);
+    if !options.installed {
+        command.arg("--plugin-dir").arg(artifact);
+    }
     if let Some(tools) = options.allowed_tools {
         command.args(["--allowedTools", tools]);
     }

@@ -651,6 +651,88 @@ fn marketplace_catalog(programs: &Programs) -> Result<(), String> {
     ensure(from.ends_with("plugins/guards/artifact"), format!("installed from {from}"))
 }
 
+/// canonical-tools (built for all five hosts) installed for every host install reaches, with the
+/// real programs named by their variables and a fresh HOME; doctor observes each stage from the
+/// hosts' own listings; uninstall leaves none of them listing it and none of agent-bundle's files.
+fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
+    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let artifact = build_into(Path::new("testdata/bundles/canonical-tools"), temp.path())?;
+    let home = temp.path().join("home");
+    std::fs::create_dir_all(home.join(".codex")).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&programs.copilot_cache).map_err(|e| e.to_string())?;
+    let ours = |args: &[&str]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"));
+        command
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", programs.path_variable())
+            .env("CODEX_HOME", home.join(".codex"))
+            .env("COPILOT_OFFLINE", "true")
+            .env("COPILOT_AUTO_UPDATE", "false")
+            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("AGENT_BUNDLE_CLAUDE_PROGRAM", &programs.claude)
+            .env("AGENT_BUNDLE_CODEX_PROGRAM", &programs.codex)
+            .env("AGENT_BUNDLE_COPILOT_PROGRAM", &programs.copilot)
+            .current_dir(&home)
+            .arg("agent-bundle")
+            .args(args)
+            .arg("--artifact")
+            .arg(&artifact);
+        run_bounded(command, Duration::from_secs(300)).map_err(|e| e.to_string())
+    };
+    let (code, _, stdout, stderr) = ours(&["install"])?;
+    ensure(code == Some(0), format!("install: exit {code:?}: {stdout}{stderr}"))?;
+    ensure(
+        stdout.contains("Installed canonical-tools for claude, codex, copilot, gemini"),
+        format!("install: {stdout}"),
+    )?;
+    let (code, _, stdout, stderr) = ours(&["install"])?;
+    ensure(code == Some(0) && stdout.contains("nothing to do"), format!("second install: {stdout}{stderr}"))?;
+    let (code, _, stdout, stderr) = ours(&["doctor", "--json"])?;
+    ensure(code == Some(0), format!("doctor: exit {code:?}: {stdout}{stderr}"))?;
+    let report: serde_json::Value = serde_json::from_str(&stdout).map_err(|e| format!("{e}: {stdout}"))?;
+    for host in report["hosts"].as_array().into_iter().flatten() {
+        let name = host["host"].as_str().unwrap_or_default();
+        ensure(host["placed"]["state"] == "yes" && host["registered"]["state"] == "yes", format!("{name}: {host}"))?;
+        if name != "gemini" {
+            ensure(host["enabled"]["state"] == "yes", format!("{name} not enabled: {host}"))?;
+        }
+        if name == "claude" {
+            ensure(host["loaded"]["state"] == "yes", format!("claude validate: {host}"))?;
+        }
+    }
+    ensure(report["hosts"].as_array().map(Vec::len) == Some(4), format!("{report}"))?;
+    let (code, _, stdout, stderr) = ours(&["uninstall"])?;
+    ensure(code == Some(0), format!("uninstall: exit {code:?}: {stdout}{stderr}"))?;
+    let (code, _, _, stderr) = ours(&["doctor"])?;
+    ensure(code == Some(1) && stderr.contains("AB5206"), format!("doctor after uninstall: {stderr}"))?;
+    // None of the hosts lists it any more; nothing of agent-bundle's is left in the home.
+    for program in [&programs.claude, &programs.codex, &programs.copilot] {
+        let mut command = std::process::Command::new(program);
+        command
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", programs.path_variable())
+            .env("CODEX_HOME", home.join(".codex"))
+            .env("COPILOT_OFFLINE", "true")
+            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+            .current_dir(&home)
+            .args(["plugin", "list", "--json"]);
+        let (_, _, listed, _) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
+        ensure(
+            !listed.contains("agent-bundle-canonical-tools"),
+            format!("{} still lists it: {listed}", program.display()),
+        )?;
+    }
+    for gone in [".local/share/agent-bundle/installs/canonical-tools", ".gemini/extensions/canonical-tools"] {
+        ensure(!home.join(gone).exists(), format!("{gone} is left"))?;
+    }
+    Ok(())
+}
+
 /// Copies a folder (the harness shares the integration tests' helper).
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     common::copy_tree(from, to);
@@ -740,6 +822,14 @@ fn main() -> ExitCode {
         tally.record(name, started, result);
     }
 
+    // `install`, `doctor` and `uninstall` through the real host programs (issue 26).
+    let name = "install, doctor, uninstall: claude, codex, copilot through their programs, gemini's folder";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = install_doctor_uninstall(&programs);
+        tally.record(name, started, result);
+    }
+
     for scenario in scenarios() {
         for &host in scenario.hosts {
             let name = format!("{} {}", host.name(), scenario.name);
@@ -762,7 +852,7 @@ fn main() -> ExitCode {
                         &programs,
                         &artifact,
                         (scenario.calls)(),
-                        ClaudeOptions { allowed_tools: scenario.claude_allowed_tools },
+                        ClaudeOptions { allowed_tools: scenario.claude_allowed_tools, installed: false },
                         RUN_LIMIT,
                     ),
                     Host::Codex => run_codex(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
@@ -800,7 +890,7 @@ fn main() -> ExitCode {
                                 programs,
                                 artifact,
                                 shell_marker(),
-                                ClaudeOptions { allowed_tools: Some("Bash") },
+                                ClaudeOptions { allowed_tools: Some("Bash"), installed: false },
                                 RUN_LIMIT,
                             )
                             .map_err(|e| e.to_string())
@@ -846,6 +936,23 @@ fn main() -> ExitCode {
                 RUN_LIMIT,
             )
             .map_err(|e| e.to_string())?;
+            finished(&run)?;
+            ensure(!exists(&run, MARKER), "the denied command ran")?;
+            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+        })();
+        tally.record(name, started, result);
+    }
+
+    // Claude Code with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir).
+    let name = "claude installed by cargo agent-bundle install: beforeTool deny blocks the command";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_into(Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let options = ClaudeOptions { allowed_tools: Some("Bash"), installed: true };
+            let run =
+                run_claude(&programs, &artifact, shell_marker(), options, RUN_LIMIT).map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;
             ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")

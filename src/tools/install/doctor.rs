@@ -77,11 +77,13 @@ fn entries<'v>(listing: &'v Value, plugin: &str) -> Vec<(String, Option<bool>, &
         match value {
             Value::Array(items) => pending.extend(items.iter()),
             Value::Object(map) => {
-                let id = ["id", "name", "plugin"].iter().find_map(|k| map.get(*k).and_then(Value::as_str));
+                let id = ["id", "pluginId", "name", "plugin"].iter().find_map(|k| map.get(*k).and_then(Value::as_str));
                 let is_it = id.is_some_and(|id| id == plugin || id.split('@').next() == Some(plugin));
                 if is_it {
                     let id = id.unwrap_or_default();
-                    let source = map.get("marketplace").and_then(Value::as_str).map(|m| format!("{id}@{m}"));
+                    let marketplace =
+                        ["marketplace", "marketplaceName"].iter().find_map(|k| map.get(*k).and_then(Value::as_str));
+                    let source = marketplace.filter(|_| !id.contains('@')).map(|m| format!("{id}@{m}"));
                     found.push((
                         source.unwrap_or_else(|| id.to_string()),
                         map.get("enabled").and_then(Value::as_bool),
