@@ -214,7 +214,7 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
             Some(Err(reason)) => return Err(messages::install_host_unsupported(host, reason)),
             None => continue,
         };
-        if !install.scopes().iter().any(|s| *s == options.scope) {
+        if !install.scopes().contains(&options.scope) {
             let reason = format!("{host} installs for scope {} only", install.scopes().join(", "));
             if asked {
                 return Err(messages::install_scope_unsupported(host, &options.scope, install.scopes()));
@@ -390,7 +390,7 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
 
 /// Whether every file a receipt records is on disk as recorded.
 pub fn placed_intact(receipt: &Receipt) -> bool {
-    receipt.files.iter().all(|f| file_intact(f))
+    receipt.files.iter().all(file_intact)
 }
 
 pub(crate) fn file_intact(file: &OwnedFile) -> bool {
@@ -490,13 +490,13 @@ pub fn apply_install(plan: Plan, options: &Options) -> Result<Option<Receipt>, D
                 Action::Run { host, program, args } => {
                     run_checked(*host, program, args, &cwd)?;
                     // The matching undo of a registration step (same index in the host's list).
-                    if let Some(record) = receipt.hosts.iter().find(|r| r.host == *host) {
-                        if let Some(i) = record.registered.iter().position(|r| r == args) {
-                            let undo = record.undo.len() - 1 - i;
-                            if let Some(step) = record.undo.get(undo) {
-                                done_undo.push((*host, program.clone(), step.clone()));
-                            }
-                        }
+                    let record = receipt.hosts.iter().find(|r| r.host == *host);
+                    let step = record.and_then(|record| {
+                        let i = record.registered.iter().position(|r| r == args)?;
+                        record.undo.get(record.undo.len().checked_sub(1 + i)?)
+                    });
+                    if let Some(step) = step {
+                        done_undo.push((*host, program.clone(), step.clone()));
                     }
                 }
                 Action::Remove { path } => {
