@@ -33,7 +33,7 @@ pub use self::types::{InitArgs, TypesArgs};
     bin_name = "cargo agent-bundle",
     version,
     about = "Compile coding-agent hooks declared once into native Claude Code, Codex, Copilot CLI, Gemini CLI and Cursor plugins",
-    after_help = "Exit codes: 0 success, 1 errors were reported, 2 the command line was wrong."
+    after_help = "Exit codes: 0 success, 1 errors were reported, 2 the command line was wrong, 3 `build --check` found an artifact or catalog that differs from its sources."
 )]
 pub struct Cli {
     #[command(subcommand)]
