@@ -98,6 +98,7 @@ pub struct Run {
 /// host's shell: `hooks simulate`'s [`host_command`](agent_bundle::tools::simulate::host_command)),
 /// plus extra environment variables.
 pub fn run_wrapper(artifact: &Utf8Path, wrapper: &str, stdin: &[u8], env: &[(&str, &str)]) -> Run {
+    let _slot = node_slot();
     let text = std::fs::read_to_string(artifact.join(agent_bundle::artifact::MANIFEST_PATH)).unwrap();
     let manifest: agent_bundle::artifact::ArtifactManifest = serde_json::from_str(&text).unwrap();
     let row = manifest.hooks.iter().find(|row| row.path == wrapper).unwrap_or_else(|| panic!("no hook runs {wrapper}"));
@@ -120,6 +121,32 @@ pub fn run_wrapper(artifact: &Utf8Path, wrapper: &str, stdin: &[u8], env: &[(&st
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// Holds one of as many slots as the machine has cores while a wrapper's node process runs: the
+/// tests of one binary run side by side, and a wrapper whose hook has a 2 s budget must not miss it
+/// because a dozen other node processes start on the same two cores at once (issue 26, item 8).
+/// The slot bounds how many run, not how long one may take.
+pub fn node_slot() -> impl Drop {
+    use std::sync::{Condvar, Mutex, OnceLock};
+    static SLOTS: OnceLock<(Mutex<usize>, Condvar, usize)> = OnceLock::new();
+    let (free, freed, _) = SLOTS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        (Mutex::new(cores), Condvar::new(), cores)
+    });
+    let mut count = free.lock().unwrap_or_else(|e| e.into_inner());
+    while *count == 0 {
+        count = freed.wait(count).unwrap_or_else(|e| e.into_inner());
+    }
+    *count -= 1;
+    struct Slot(&'static Mutex<usize>, &'static Condvar);
+    impl Drop for Slot {
+        fn drop(&mut self) {
+            *self.0.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+            self.1.notify_one();
+        }
+    }
+    Slot(free, freed)
 }
 
 /// One wrapper decision for [`decide_all`]: the wrapper, its stdin, extra environment variables.
