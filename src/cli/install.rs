@@ -95,7 +95,7 @@ fn options(
         .into_iter()
         .filter_map(|t| match distribution::distribution(t)?.install.supported().ok()? {
             Install::Program(p) => Some(p.program_variable.clone()),
-            Install::Folder(_) => None,
+            Install::Folder(f) => f.observe.as_ref().map(|o| o.program_variable.clone()),
         })
         .filter_map(|variable| {
             std::env::var(&variable).ok().filter(|v| !v.is_empty()).map(|v| (variable, Utf8PathBuf::from(v)))

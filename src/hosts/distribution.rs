@@ -59,6 +59,18 @@ pub struct FolderInstall {
     /// The artifact's folder that is placed there.
     pub from: String,
     pub scopes: Vec<String>,
+    /// The host's program that lists what it loaded, for `doctor` (optional: install needs none).
+    pub observe: Option<Observe>,
+    pub evidence: String,
+}
+
+/// A program whose text listing shows the extensions a host loaded (`✓ <name> (<version>)`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Observe {
+    pub program: String,
+    pub program_variable: String,
+    pub list: Vec<String>,
     pub evidence: String,
 }
 

@@ -136,20 +136,36 @@ pub fn doctor(plugin: &str, options: &Options) -> Result<Report, crate::diagnost
         match distribution::distribution(record.host).and_then(|d| d.install.supported().ok()) {
             Some(Install::Program(install)) => {
                 let program = record.program.clone().unwrap_or_default();
-                observe_listing(&mut report, &program, &install.list, plugin, &receipt.marketplace, &cwd);
-                report.loaded = loaded(record.host, &program, &record.placed, &cwd);
+                let version = observe_listing(&mut report, &program, &install.list, plugin, &receipt.marketplace, &cwd);
+                report.loaded = if record.host == Target::Claude {
+                    validated(&program, &record.placed, &cwd)
+                } else {
+                    version_read(record.host, version, receipt.version.as_deref())
+                };
             }
-            Some(Install::Folder(_)) => {
-                // The host loads every extension folder it finds: placed is registered.
-                let manifest = record.placed.join("gemini-extension.json");
-                report.registered =
-                    if manifest.is_file() { Stage::Yes } else { Stage::No(format!("{manifest} is missing")) };
-                report.enabled = Stage::Unavailable(format!(
-                    "{} keeps no per-extension switch agent-bundle reads; a present extension loads",
-                    record.host
-                ));
-                report.loaded =
-                    Stage::Unavailable(format!("{} has no offline check that an extension loads", record.host));
+            Some(Install::Folder(folder)) => {
+                let program =
+                    folder.observe.as_ref().and_then(|o| super::find_named(&o.program, &o.program_variable, options));
+                match (folder.observe.as_ref(), program) {
+                    (Some(observe), Some(program)) => {
+                        let version = receipt.version.as_deref();
+                        observe_text_listing(&mut report, &program, &observe.list, plugin, version, &cwd);
+                    }
+                    (observe, _) => {
+                        // Without the host's program: the host loads every extension folder it finds.
+                        let manifest = record.placed.join("gemini-extension.json");
+                        report.registered =
+                            if manifest.is_file() { Stage::Yes } else { Stage::No(format!("{manifest} is missing")) };
+                        let why = match observe {
+                            Some(o) => {
+                                format!("`{}` is not on PATH (set {} to name it)", o.program, o.program_variable)
+                            }
+                            None => format!("{} has no listing agent-bundle reads", record.host),
+                        };
+                        report.enabled = Stage::Unavailable(why.clone());
+                        report.loaded = Stage::Unavailable(why);
+                    }
+                }
             }
             None => {}
         }
@@ -158,6 +174,8 @@ pub fn doctor(plugin: &str, options: &Options) -> Result<Report, crate::diagnost
     Ok(Report { plugin: plugin.to_string(), receipt: receipt_path, stale, hosts })
 }
 
+/// Fills registered and enabled from the host's JSON listing; the version the host lists for the
+/// plugin (read from its installed manifest), when it lists one.
 fn observe_listing(
     report: &mut HostReport,
     program: &Utf8Path,
@@ -165,7 +183,7 @@ fn observe_listing(
     plugin: &str,
     marketplace: &str,
     cwd: &Utf8Path,
-) {
+) -> Option<String> {
     let shown = format!("{program} {}", list.join(" "));
     let listing = match run_program(program, list, cwd) {
         Ok((Some(0), stdout, _)) => {
@@ -179,7 +197,7 @@ fn observe_listing(
         Err(why) => {
             report.registered = Stage::Unavailable(why.clone());
             report.enabled = Stage::Unavailable(why);
-            return;
+            return None;
         }
     };
     let found = entries(&listing, plugin);
@@ -201,13 +219,75 @@ fn observe_listing(
     if found.len() > 1 {
         report.delivered_twice = found.iter().map(|(id, _, _)| id.clone()).collect();
     }
+    ours.and_then(|(_, _, entry)| entry.get("version").and_then(Value::as_str).map(str::to_string))
 }
 
-/// The host's own validator on what it loads, where it has one offline.
-fn loaded(host: Target, program: &Utf8Path, placed: &Utf8Path, cwd: &Utf8Path) -> Stage {
-    if host != Target::Claude {
-        return Stage::Unavailable(format!("{host} has no offline check that a plugin loads; a session shows it"));
+/// Loaded, as a listing shows it: the host lists the version it read from the installed manifest.
+fn version_read(host: Target, listed: Option<String>, installed: Option<&str>) -> Stage {
+    match (listed, installed) {
+        (Some(listed), Some(installed)) if listed == installed => Stage::Yes,
+        (Some(listed), Some(installed)) => {
+            Stage::No(format!("{host} lists version {listed}, the installed manifest says {installed}"))
+        }
+        (None, _) => Stage::Unavailable(format!("{host}'s listing shows no version read from the plugin")),
+        (Some(_), None) => Stage::Unavailable("the plugin declares no version to compare".into()),
     }
+}
+
+/// Registered, enabled and loaded from a host's text listing of the extensions it loaded
+/// (`✓ <name> (<version>)`, then `Enabled (User): true|false`).
+fn observe_text_listing(
+    report: &mut HostReport,
+    program: &Utf8Path,
+    list: &[String],
+    plugin: &str,
+    version: Option<&str>,
+    cwd: &Utf8Path,
+) {
+    let shown = format!("{program} {}", list.join(" "));
+    let text = match run_program(program, list, cwd) {
+        Ok((Some(0), stdout, stderr)) => format!("{stdout}{stderr}"),
+        Ok((code, stdout, stderr)) => {
+            let why = format!("`{shown}` exited {code:?}: {}", format!("{stdout}{stderr}").trim());
+            report.registered = Stage::Unavailable(why.clone());
+            report.enabled = Stage::Unavailable(why.clone());
+            report.loaded = Stage::Unavailable(why);
+            return;
+        }
+        Err(e) => {
+            let why = format!("`{shown}` could not run: {e}");
+            report.registered = Stage::Unavailable(why.clone());
+            report.enabled = Stage::Unavailable(why.clone());
+            report.loaded = Stage::Unavailable(why);
+            return;
+        }
+    };
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let heading = format!("{plugin} (");
+    let named = |line: &str| line.trim_start_matches(|c: char| !c.is_ascii_alphanumeric()).starts_with(&heading);
+    let Some(at) = lines.iter().position(|line| named(line)) else {
+        report.registered = Stage::No(format!("`{shown}` does not list {plugin}"));
+        report.enabled = Stage::No("not listed".into());
+        report.loaded = Stage::No("not listed".into());
+        return;
+    };
+    report.registered = Stage::Yes;
+    let listed = lines[at].rsplit_once('(').and_then(|(_, v)| v.strip_suffix(')')).map(str::to_string);
+    report.loaded = version_read(report.host, listed, version);
+    // Its own lines run to the next extension's heading.
+    let end = lines[at + 1..]
+        .iter()
+        .position(|l| l.starts_with('✓') || l.starts_with('✗'))
+        .map_or(lines.len(), |n| at + 1 + n);
+    report.enabled = match lines[at + 1..end].iter().find_map(|l| l.strip_prefix("Enabled (User):")) {
+        Some(v) if v.trim() == "true" => Stage::Yes,
+        Some(_) => Stage::No(format!("`{shown}` shows it disabled for the user")),
+        None => Stage::Unavailable(format!("`{shown}` does not say whether it is enabled")),
+    };
+}
+
+/// Claude Code's own validator on the folder it loads the plugin from.
+fn validated(program: &Utf8Path, placed: &Utf8Path, cwd: &Utf8Path) -> Stage {
     let args = ["plugin".to_string(), "validate".to_string(), placed.to_string()];
     match run_program(program, &args, cwd) {
         Ok((Some(0), _, _)) => Stage::Yes,

@@ -131,12 +131,17 @@ fn read_receipt(path: &Utf8Path, plugin: &str) -> Result<Option<Receipt>, Diagno
 
 /// Finds a host program: the variable that names it, else `PATH`.
 fn find_program(install: &ProgramInstall, options: &Options) -> Option<Utf8PathBuf> {
-    if let Some((_, path)) = options.program_overrides.iter().find(|(v, _)| *v == install.program_variable) {
+    find_named(&install.program, &install.program_variable, options)
+}
+
+/// A program by the variable that names it, else by its name on `PATH`.
+pub(crate) fn find_named(program: &str, variable: &str, options: &Options) -> Option<Utf8PathBuf> {
+    if let Some((_, path)) = options.program_overrides.iter().find(|(v, _)| *v == variable) {
         return Some(path.clone());
     }
     let path = options.path.clone()?;
     std::env::split_paths(&path)
-        .map(|dir| dir.join(&install.program))
+        .map(|dir| dir.join(program))
         .find(|candidate| candidate.is_file())
         .and_then(|p| Utf8PathBuf::from_path_buf(p).ok())
 }
