@@ -1,7 +1,7 @@
 //! Running the real Claude Code and Codex programs, offline, against the mock model server, with an
 //! emitted plugin installed the way users install it.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -93,6 +93,46 @@ impl HostRun {
     }
 }
 
+/// How the harness puts a plugin where a host loads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// The harness's own way (a marketplace it writes, a folder it copies).
+    Manual,
+    /// `cargo agent-bundle install --host <host>` into the run's HOME, the way a user installs.
+    AgentBundle,
+}
+
+/// Runs the real `cargo agent-bundle install --host <host>` for a run: the host's program named
+/// by its variable, `HOME` and the host's own variables as the run will have them.
+pub fn agent_bundle_install(
+    programs: &Programs,
+    artifact: &Path,
+    host: &str,
+    env: &[(&str, &OsStr)],
+) -> std::io::Result<()> {
+    let mut install = Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"));
+    install
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("COPILOT_OFFLINE", "true")
+        .env("COPILOT_AUTO_UPDATE", "false")
+        .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+        .env("AGENT_BUNDLE_CLAUDE_PROGRAM", &programs.claude)
+        .env("AGENT_BUNDLE_CODEX_PROGRAM", &programs.codex)
+        .env("AGENT_BUNDLE_COPILOT_PROGRAM", &programs.copilot)
+        .envs(env.iter().copied())
+        .args(["agent-bundle", "install", "--host", host, "--artifact"])
+        .arg(artifact);
+    let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
+    if code != Some(0) {
+        return Err(std::io::Error::other(format!(
+            "cargo agent-bundle install --host {host}: exit {code:?}: {out}{err}"
+        )));
+    }
+    Ok(())
+}
+
 pub struct ClaudeOptions<'a> {
     pub allowed_tools: Option<&'a str>,
     /// Installed for good by `cargo agent-bundle install --host claude` (from its local
@@ -113,20 +153,7 @@ pub fn run_claude(
         std::fs::create_dir_all(dir)?;
     }
     if options.installed {
-        let mut install = Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"));
-        install
-            .env_clear()
-            .env("PATH", programs.path_variable())
-            .env("HOME", &home)
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("AGENT_BUNDLE_CLAUDE_PROGRAM", &programs.claude)
-            .current_dir(&work)
-            .args(["agent-bundle", "install", "--host", "claude", "--artifact"])
-            .arg(artifact);
-        let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
-        if code != Some(0) {
-            return Err(std::io::Error::other(format!("cargo agent-bundle install: exit {code:?}: {out}{err}")));
-        }
+        agent_bundle_install(programs, artifact, "claude", &[("HOME", home.as_os_str())])?;
     }
     let server = MockServer::start(Dialect::Anthropic, calls, work.clone())?;
     let mut command = Command::new(&programs.claude);
@@ -159,6 +186,7 @@ pub fn run_codex(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
+    placement: Placement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -215,7 +243,11 @@ pub fn run_codex(
         vec!["plugin".into(), "marketplace".into(), "add".into(), marketplace.clone().into_os_string()],
         vec!["plugin".into(), "add".into(), format!("{plugin_name}@agent-bundle-e2e").into()],
     ];
-    for args in installs {
+    if placement == Placement::AgentBundle {
+        let env = [("HOME", codex_home.as_os_str()), ("CODEX_HOME", codex_home.as_os_str())];
+        agent_bundle_install(programs, artifact, "codex", &env)?;
+    }
+    for args in installs.into_iter().filter(|_| placement == Placement::Manual) {
         let (code, _, out, err) = run_bounded(codex(&args), Duration::from_secs(60))?;
         if code != Some(0) {
             return Err(std::io::Error::other(format!("codex {args:?} failed: {out} {err}")));
@@ -245,6 +277,8 @@ pub enum CopilotInstall {
     PluginDir,
     /// A local marketplace folder listing it, then `copilot plugin install <name>@<marketplace>`.
     Marketplace,
+    /// `cargo agent-bundle install --host copilot`.
+    AgentBundle,
 }
 
 /// Copilot CLI in `-p` mode with the plugin installed as `install` says, offline, with its
@@ -276,6 +310,9 @@ pub fn run_copilot(
             .current_dir(&work);
         command
     };
+    if install == CopilotInstall::AgentBundle {
+        agent_bundle_install(programs, artifact, "copilot", &[("HOME", home.as_os_str())])?;
+    }
     if install == CopilotInstall::Marketplace {
         let marketplace = temp.path().join("marketplace");
         crate::copy_tree(artifact, &marketplace.join("plugins").join(plugin_name))?;
@@ -324,6 +361,7 @@ pub fn run_gemini(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
+    placement: Placement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -331,7 +369,12 @@ pub fn run_gemini(
     let (home, work) = (temp.path().join("home"), temp.path().join("work"));
     std::fs::create_dir_all(home.join(".gemini/extensions"))?;
     std::fs::create_dir_all(&work)?;
-    crate::copy_tree(&artifact.join("gemini"), &home.join(".gemini/extensions").join(plugin_name))?;
+    match placement {
+        Placement::Manual => {
+            crate::copy_tree(&artifact.join("gemini"), &home.join(".gemini/extensions").join(plugin_name))?
+        }
+        Placement::AgentBundle => agent_bundle_install(programs, artifact, "gemini", &[("HOME", home.as_os_str())])?,
+    }
     std::fs::write(
         home.join(".gemini/settings.json"),
         serde_json::json!({

@@ -20,7 +20,8 @@ use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
-    ClaudeOptions, CopilotInstall, HostRun, Programs, run_bounded, run_claude, run_codex, run_copilot, run_gemini,
+    ClaudeOptions, CopilotInstall, HostRun, Placement, Programs, run_bounded, run_claude, run_codex, run_copilot,
+    run_gemini,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -853,7 +854,9 @@ fn main() -> ExitCode {
                         ClaudeOptions { allowed_tools: scenario.claude_allowed_tools, installed: false },
                         RUN_LIMIT,
                     ),
-                    Host::Codex => run_codex(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
+                    Host::Codex => {
+                        run_codex(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
+                    }
                     Host::Copilot => run_copilot(
                         &programs,
                         &artifact,
@@ -862,7 +865,9 @@ fn main() -> ExitCode {
                         (scenario.calls)(),
                         RUN_LIMIT,
                     ),
-                    Host::Gemini => run_gemini(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
+                    Host::Gemini => {
+                        run_gemini(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
+                    }
                 }
                 .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))
@@ -941,21 +946,35 @@ fn main() -> ExitCode {
         tally.record(name, started, result);
     }
 
-    // Claude Code with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir).
-    let name = "claude installed by cargo agent-bundle install: beforeTool deny blocks the command";
-    if name.contains(&filter) {
+    // Each host with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir,
+    // no hand-made marketplace or copied folder): a session's denial blocks the command.
+    for host in ["claude", "codex", "copilot", "gemini"] {
+        let name = format!("{host} installed by cargo agent-bundle install: beforeTool deny blocks the command");
+        if !name.contains(&filter) {
+            continue;
+        }
         let started = Instant::now();
         let result = (|| {
             let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
             let artifact = build_into(Path::new("testdata/e2e/deny-shell"), temp.path())?;
-            let options = ClaudeOptions { allowed_tools: Some("Bash"), installed: true };
-            let run =
-                run_claude(&programs, &artifact, shell_marker(), options, RUN_LIMIT).map_err(|e| e.to_string())?;
+            let plugin = "e2e-deny-shell";
+            let run = match host {
+                "claude" => {
+                    let options = ClaudeOptions { allowed_tools: Some("Bash"), installed: true };
+                    run_claude(&programs, &artifact, shell_marker(), options, RUN_LIMIT)
+                }
+                "codex" => run_codex(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
+                "copilot" => {
+                    run_copilot(&programs, &artifact, plugin, CopilotInstall::AgentBundle, shell_marker(), RUN_LIMIT)
+                }
+                _ => run_gemini(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
+            }
+            .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;
             ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
         })();
-        tally.record(name, started, result);
+        tally.record(&name, started, result);
     }
 
     println!("{} passed, {} failed", tally.passed, tally.failed);
