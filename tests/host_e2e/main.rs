@@ -616,6 +616,43 @@ fn marketplace_catalog(programs: &Programs) -> Result<(), String> {
         .output()
         .map_err(|e| e.to_string())?;
     ensure(built.status.success(), format!("build: {}", String::from_utf8_lossy(&built.stderr)))?;
+    // Published the way people publish: the artifacts and catalogs committed with their sources,
+    // and installed from a clone at another path.
+    let git = |args: &[&std::ffi::OsStr], cwd: &Path| -> Result<(), String> {
+        let output = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=agent-bundle tests",
+                "-c",
+                "user.email=tests@invalid",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .current_dir(cwd)
+            .output()
+            .map_err(|e| format!("git: {e}"))?;
+        ensure(output.status.success(), format!("git {args:?}: {}", String::from_utf8_lossy(&output.stderr)))
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    git(&[os("init").as_os_str(), os("-q").as_os_str()], &repository)?;
+    git(&[os("add").as_os_str(), os("-A").as_os_str()], &repository)?;
+    git(&[os("commit").as_os_str(), os("-qm").as_os_str(), os("plugins and their catalogs").as_os_str()], &repository)?;
+    let clone = temp.path().join("elsewhere/clone");
+    std::fs::create_dir_all(clone.parent().unwrap()).map_err(|e| e.to_string())?;
+    git(&[os("clone").as_os_str(), os("-q").as_os_str(), repository.as_os_str(), clone.as_os_str()], temp.path())?;
+    let repository = clone;
+    // The committed artifacts and catalogs still match their sources in the clone.
+    let checked = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"))
+        .args(["agent-bundle", "build", "--check", "--recursive", "--root"])
+        .arg(&repository)
+        .env("AGENT_BUNDLE_CACHE_DIR", temp.path().join("cache"))
+        .output()
+        .map_err(|e| e.to_string())?;
+    ensure(
+        checked.status.success(),
+        format!("build --check in the clone: {}", String::from_utf8_lossy(&checked.stdout)),
+    )?;
     let home = temp.path().join("home");
     std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
     let claude = |args: &[&std::ffi::OsStr]| {
@@ -649,7 +686,35 @@ fn marketplace_catalog(programs: &Programs) -> Result<(), String> {
     let guards = guards.ok_or_else(|| format!("guards@example-hooks is not listed: {stdout}"))?;
     ensure(guards["enabled"] == true && guards["version"] == "1.0.0", format!("{guards}"))?;
     let from = guards["readFromFolder"].as_str().unwrap_or_default();
-    ensure(from.ends_with("plugins/guards/artifact"), format!("installed from {from}"))
+    ensure(from.ends_with("elsewhere/clone/plugins/guards/artifact"), format!("installed from {from}"))?;
+
+    // Copilot CLI from the same clone, through its own catalog.
+    let copilot = |args: &[&str]| {
+        let mut command = std::process::Command::new(&programs.copilot);
+        command
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", programs.path_variable())
+            .env("COPILOT_OFFLINE", "true")
+            .env("COPILOT_AUTO_UPDATE", "false")
+            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+            .current_dir(temp.path())
+            .args(args);
+        run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())
+    };
+    let clone = repository.to_string_lossy().into_owned();
+    for args in [
+        vec!["plugin", "marketplace", "add", clone.as_str()],
+        vec!["plugin", "install", "canonical-tools@example-hooks"],
+    ] {
+        let (code, _, stdout, stderr) = copilot(&args)?;
+        ensure(code == Some(0), format!("copilot {args:?}: exit {code:?}: {stdout}{stderr}"))?;
+    }
+    let (_, _, stdout, _) = copilot(&["plugin", "list", "--json"])?;
+    let listed: serde_json::Value = serde_json::from_str(&stdout).map_err(|e| format!("{e}: {stdout}"))?;
+    let entry = listed.as_array().and_then(|all| all.iter().find(|p| p["name"] == "canonical-tools"));
+    let entry = entry.ok_or_else(|| format!("copilot does not list canonical-tools: {stdout}"))?;
+    ensure(entry["marketplace"] == "example-hooks" && entry["enabled"] == true, format!("{entry}"))
 }
 
 /// canonical-tools (built for all five hosts) installed for every host install reaches, with the
@@ -814,7 +879,7 @@ fn main() -> ExitCode {
 
     // The catalogs `build` writes for a repository of plugins (issue 26): Claude's validator passes
     // them under --strict, and Claude Code installs a plugin straight from them.
-    let name = "claude marketplace catalog: validate --strict, marketplace add, install, list";
+    let name = "marketplace catalogs committed and cloned: build --check, claude validate --strict and install, copilot install";
     if name.contains(&filter) {
         let started = Instant::now();
         let result = marketplace_catalog(&programs);
