@@ -196,7 +196,10 @@ pub(super) fn run_uninstall(args: &UninstallArgs, stdout: &mut dyn Write, stderr
     if args.plan {
         return Ok(());
     }
-    let problems = install::apply_uninstall(&receipt, &actions, &options);
+    let (problems, left) = install::apply_uninstall(&receipt, &actions, &options);
+    for note in &left {
+        writeln!(stderr, "note: {note}")?;
+    }
     let errors = problems.len();
     for problem in problems {
         writeln!(stderr, "{}", crate::diagnostic::render_human(&problem, &[]))?;

@@ -48,7 +48,23 @@ pub struct ProgramInstall {
     pub undo: Vec<Vec<String>>,
     /// The command whose JSON output lists the installed plugins.
     pub list: Vec<String>,
+    /// The host's own files that registering changes (its settings, its plugin and marketplace
+    /// lists): install keeps what they held before, and uninstall takes out what is left of the
+    /// plugin's entries once the host's own undo commands ran (Copilot CLI 1.0.102 keeps
+    /// `enabledPlugins: { "<plugin>@<marketplace>": false }` after `plugin uninstall`).
+    pub config: Vec<ConfigFile>,
     pub evidence: String,
+}
+
+/// A host's configuration file: `<root>/<file>`, the root being `$<variable>` when set, else
+/// `~/<default>`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub variable: Option<String>,
+    pub default: String,
+    pub file: String,
 }
 
 #[derive(Debug, Deserialize)]

@@ -750,8 +750,41 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
             .arg(&artifact);
         run_bounded(command, Duration::from_secs(300)).map_err(|e| e.to_string())
     };
+    // The hosts' own configuration as the user has it before: a setting of theirs in Claude's
+    // settings, and whatever the hosts write on a first `plugin list`.
+    std::fs::create_dir_all(home.join(".claude")).map_err(|e| e.to_string())?;
+    std::fs::write(home.join(".claude/settings.json"), "{\n  \"model\": \"sonnet\"\n}\n").map_err(|e| e.to_string())?;
+    let host_list = |program: &Path| {
+        let mut command = std::process::Command::new(program);
+        command
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", programs.path_variable())
+            .env("CODEX_HOME", home.join(".codex"))
+            .env("COPILOT_OFFLINE", "true")
+            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .current_dir(&home)
+            .args(["plugin", "list", "--json"]);
+        run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())
+    };
+    for program in [&programs.claude, &programs.codex, &programs.copilot] {
+        host_list(program)?;
+    }
+    let config_files = [
+        ".claude/settings.json",
+        ".claude/plugins/installed_plugins.json",
+        ".claude/plugins/known_marketplaces.json",
+        ".codex/config.toml",
+        ".copilot/settings.json",
+    ];
+    let config = || -> Vec<(&str, Option<Vec<u8>>)> {
+        config_files.iter().map(|f| (*f, std::fs::read(home.join(f)).ok())).collect()
+    };
+    let before = config();
     let (code, _, stdout, stderr) = ours(&["install"])?;
     ensure(code == Some(0), format!("install: exit {code:?}: {stdout}{stderr}"))?;
+    ensure(config() != before, "install changed none of the hosts' files")?;
     ensure(
         stdout.contains("Installed canonical-tools for claude, codex, copilot, gemini"),
         format!("install: {stdout}"),
@@ -771,6 +804,13 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     ensure(report["hosts"].as_array().map(Vec::len) == Some(4), format!("{report}"))?;
     let (code, _, stdout, stderr) = ours(&["uninstall"])?;
     ensure(code == Some(0), format!("uninstall: exit {code:?}: {stdout}{stderr}"))?;
+    // The hosts' configuration is byte for byte what it was before install.
+    for ((file, was), (_, is)) in before.iter().zip(config()) {
+        let shown = |b: &Option<Vec<u8>>| {
+            b.as_ref().map_or("(absent)".to_string(), |b| String::from_utf8_lossy(b).into_owned())
+        };
+        ensure(*was == is, format!("{file} before install: {} after uninstall: {}", shown(was), shown(&is)))?;
+    }
     let (code, _, _, stderr) = ours(&["doctor"])?;
     ensure(code == Some(1) && stderr.contains("AB5206"), format!("doctor after uninstall: {stderr}"))?;
     // None of the hosts lists it any more; nothing of agent-bundle's is left in the home.

@@ -291,12 +291,26 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
                 for args in &registered {
                     runs.push(Action::Run { host: *host, program: program.clone(), args: args.clone() });
                 }
+                // What the host's files held before the first install (kept from it on an update).
+                let earlier = previous.as_ref().and_then(|r| r.hosts.iter().find(|h| h.host == *host));
+                let config = p
+                    .config
+                    .iter()
+                    .map(|file| {
+                        let path = config_path(file, &options.home);
+                        let kept =
+                            earlier.and_then(|h| h.config.iter().find(|c| c.path == path)).map(|c| c.before.clone());
+                        let before = kept.unwrap_or_else(|| fs_err::read_to_string(&path).ok());
+                        receipt::ConfigBefore { path, before }
+                    })
+                    .collect();
                 hosts.push(HostRecord {
                     host: *host,
                     placed: plugin_dir.clone(),
                     program: Some(program),
                     registered,
                     undo,
+                    config,
                 });
             }
             Install::Folder(f) => {
@@ -315,6 +329,7 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
                     program: None,
                     registered: Vec::new(),
                     undo: Vec::new(),
+                    config: Vec::new(),
                 });
             }
         }
@@ -543,6 +558,99 @@ pub fn apply_install(plan: Plan, options: &Options) -> Result<Option<Receipt>, D
     Ok(Some(receipt))
 }
 
+/// Where a host's configuration file is: under `$<variable>` when set, else `~/<default>`.
+fn config_path(file: &distribution::ConfigFile, home: &Utf8Path) -> Utf8PathBuf {
+    let root = file.variable.as_deref().and_then(|v| std::env::var(v).ok()).filter(|v| !v.is_empty());
+    root.map(Utf8PathBuf::from).unwrap_or_else(|| home.join(&file.default)).join(&file.file)
+}
+
+/// `value` without the object keys and list strings that name `marker` (the local marketplace).
+fn without_marker(value: &serde_json::Value, marker: &str) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| !k.contains(marker))
+                .map(|(k, v)| (k.clone(), without_marker(v, marker)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .filter(|v| !v.as_str().is_some_and(|s| s.contains(marker)))
+                .map(|v| without_marker(v, marker))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// `value` without the keys `before` lacks whose values hold nothing (Claude Code leaves
+/// `enabledPlugins: {}` and `extraKnownMarketplaces: {}` behind after uninstalling).
+fn without_new_empties(value: &serde_json::Value, before: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match (value, before) {
+        (Value::Object(map), Value::Object(was)) => Value::Object(
+            map.iter()
+                .filter(|(k, v)| was.contains_key(*k) || !empty(v))
+                .map(|(k, v)| (k.clone(), was.get(k).map_or_else(|| v.clone(), |w| without_new_empties(v, w))))
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
+/// A file the host made: nothing in it but its own format fields (Claude Code's
+/// `installed_plugins.json` keeps `"version": 2` beside an empty `plugins`).
+fn holds_no_entry(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Object(map) => map.values().all(|v| empty(v) || !(v.is_object() || v.is_array())),
+        other => empty(other),
+    }
+}
+
+/// Holds nothing but empty objects, lists and strings.
+fn empty(value: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => map.values().all(empty),
+        Value::Array(items) => items.iter().all(empty),
+        Value::String(s) => s.is_empty(),
+        Value::Null => true,
+        _ => false,
+    }
+}
+
+/// After the host's own undo commands: a configuration file back to what it held before install,
+/// when what differs is only this plugin's entries (or, for a file that did not exist, only empty
+/// containers). Otherwise it is left as it is, and the reason returned.
+fn restore_config(config: &receipt::ConfigBefore, marker: &str) -> Option<String> {
+    let current = fs_err::read_to_string(&config.path).ok();
+    if current == config.before {
+        return None;
+    }
+    let Some(current) = current else {
+        return Some(format!("{} is gone since install; left so", config.path));
+    };
+    let parse = |text: &str| -> Option<serde_json::Value> {
+        if config.path.extension() == Some("json") {
+            serde_json::from_str(text).ok()
+        } else {
+            // Not JSON (Codex's TOML): only an empty file counts as holding nothing.
+            text.trim().is_empty().then_some(serde_json::Value::Null)
+        }
+    };
+    let cleaned = parse(&current).map(|v| without_marker(&v, marker));
+    let restored = match (&config.before, cleaned) {
+        (None, Some(cleaned)) if holds_no_entry(&cleaned) => fs_err::remove_file(&config.path).is_ok(),
+        (Some(before), Some(cleaned)) if parse(before).is_some_and(|b| without_new_empties(&cleaned, &b) == b) => {
+            fs_err::write(&config.path, before).is_ok()
+        }
+        _ => false,
+    };
+    (!restored).then(|| format!("{} changed beyond this plugin's entries since install; left as it is", config.path))
+}
+
 /// Plans removing what the receipt of `plugin` owns.
 pub fn plan_uninstall(plugin: &str, options: &Options) -> Result<(Receipt, Vec<Action>), Diagnostic> {
     let receipt_path = receipt::receipt_path(&options.data, plugin);
@@ -566,9 +674,11 @@ pub fn plan_uninstall(plugin: &str, options: &Options) -> Result<(Receipt, Vec<A
 /// Carries out an uninstall: the hosts' own undo commands (a failing one is reported, and the rest
 /// still run), then the receipt's files, then the folders install made that are empty now. Files
 /// someone else put in those folders stay, and so do their folders.
-pub fn apply_uninstall(receipt: &Receipt, actions: &[Action], options: &Options) -> Vec<Diagnostic> {
+pub fn apply_uninstall(receipt: &Receipt, actions: &[Action], options: &Options) -> (Vec<Diagnostic>, Vec<String>) {
     let cwd = if receipt.scope == "project" { options.project.clone() } else { options.home.clone() };
     let mut problems = Vec::new();
+    let mut left = Vec::new();
+    let mut restored = false;
     for action in actions {
         match action {
             Action::Run { host, program, args } => {
@@ -577,6 +687,13 @@ pub fn apply_uninstall(receipt: &Receipt, actions: &[Action], options: &Options)
                 }
             }
             Action::Remove { path } => {
+                // The hosts' undo commands have all run by now: their files go back as they were.
+                if !restored {
+                    restored = true;
+                    for config in receipt.hosts.iter().flat_map(|h| &h.config) {
+                        left.extend(restore_config(config, &receipt.marketplace));
+                    }
+                }
                 let _ = std::fs::remove_file(path);
             }
             Action::Receipt { path, remove: true } => {
@@ -588,5 +705,42 @@ pub fn apply_uninstall(receipt: &Receipt, actions: &[Action], options: &Options)
             _ => {}
         }
     }
-    problems
+    (problems, left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(before: Option<&str>, current: &str) -> (Option<String>, Option<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Utf8PathBuf::from_path_buf(dir.path().join("settings.json")).unwrap();
+        fs_err::write(&path, current).unwrap();
+        let config = receipt::ConfigBefore { path: path.clone(), before: before.map(str::to_string) };
+        let note = restore_config(&config, "agent-bundle-guards");
+        (note, fs_err::read_to_string(&path).ok())
+    }
+
+    #[test]
+    fn a_hosts_file_goes_back_only_when_what_differs_is_the_plugins_own() {
+        let before = "{\n  \"model\": \"sonnet\"\n}\n";
+        // The host left its entry for the plugin, and empty containers: back to the bytes before.
+        let left =
+            r#"{"model":"sonnet","enabledPlugins":{"guards@agent-bundle-guards":false},"extraKnownMarketplaces":{}}"#;
+        assert_eq!(case(Some(before), left), (None, Some(before.to_string())));
+        // The user changed a setting since: left as it is, and said so.
+        let edited = r#"{"model":"opus","enabledPlugins":{"guards@agent-bundle-guards":false}}"#;
+        let (note, now) = case(Some(before), edited);
+        assert!(note.unwrap().contains("changed beyond this plugin's entries"));
+        assert_eq!(now.as_deref(), Some(edited));
+        // A file the host made for the install, holding no entry now: removed.
+        assert_eq!(case(None, r#"{"version":2,"plugins":{}}"#), (None, None));
+        // One that holds another plugin's entry: kept.
+        let other = r#"{"version":2,"plugins":{"other@elsewhere":{"scope":"user"}}}"#;
+        assert_eq!(case(None, other).1.as_deref(), Some(other));
+        // A list naming the marketplace loses that item only.
+        let listed = r#"{"model":"sonnet","marketplaces":["agent-bundle-guards"]}"#;
+        let (note, now) = case(Some(r#"{"model":"sonnet","marketplaces":[]}"#), listed);
+        assert_eq!((note, now.as_deref()), (None, Some(r#"{"model":"sonnet","marketplaces":[]}"#)));
+    }
 }

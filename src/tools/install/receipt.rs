@@ -56,6 +56,17 @@ pub struct HostRecord {
     /// The commands that undo them, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub undo: Vec<Vec<String>>,
+    /// The host's own files registering changes, with what each held before the first install.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub config: Vec<ConfigBefore>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConfigBefore {
+    pub path: Utf8PathBuf,
+    /// Its text before install; `None` when it did not exist.
+    pub before: Option<String>,
 }
 
 /// Where a plugin's receipt is kept in agent-bundle's data folder.
