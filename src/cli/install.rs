@@ -20,68 +20,60 @@ pub enum Scope {
     Project,
 }
 
+/// What every one of the three commands is about: an artifact, a scope, and how to report.
 #[derive(Debug, Args)]
-pub struct InstallArgs {
-    /// The built artifact to install.
+pub struct Installed {
+    /// The built artifact (for uninstall and doctor: where the plugin's name is read from, unless given).
     #[arg(long, default_value = "artifact")]
     pub artifact: Utf8PathBuf,
-    /// Install for this host only (repeatable) [default: every host it is built for that can be
-    /// installed for here].
-    #[arg(long = "host", value_parser = parse_target)]
-    pub hosts: Vec<Target>,
     #[arg(long, value_enum, default_value_t = Scope::User)]
     pub scope: Scope,
     /// The project folder for `--scope project` [default: the current folder].
     #[arg(long)]
     pub project: Option<Utf8PathBuf>,
+    /// Print the facts as one JSON document.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    #[command(flatten)]
+    pub installed: Installed,
+    /// Install for this host only (repeatable) [default: every host it is built for that can be
+    /// installed for here].
+    #[arg(long = "host", value_parser = parse_target)]
+    pub hosts: Vec<Target>,
     /// Print what would be done, and do nothing.
     #[arg(long)]
     pub plan: bool,
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct UninstallArgs {
     /// The plugin's name [default: the name of the artifact at --artifact].
     pub plugin: Option<String>,
-    #[arg(long, default_value = "artifact")]
-    pub artifact: Utf8PathBuf,
-    #[arg(long, value_enum, default_value_t = Scope::User)]
-    pub scope: Scope,
-    #[arg(long)]
-    pub project: Option<Utf8PathBuf>,
+    #[command(flatten)]
+    pub installed: Installed,
     /// Print what would be removed, and remove nothing.
     #[arg(long)]
     pub plan: bool,
-    #[arg(long)]
-    pub json: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
     /// The plugin's name [default: the name of the artifact at --artifact].
     pub plugin: Option<String>,
-    #[arg(long, default_value = "artifact")]
-    pub artifact: Utf8PathBuf,
-    #[arg(long, value_enum, default_value_t = Scope::User)]
-    pub scope: Scope,
-    #[arg(long)]
-    pub project: Option<Utf8PathBuf>,
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub installed: Installed,
 }
 
-fn options(
-    artifact: &Utf8PathBuf,
-    hosts: &[Target],
-    scope: Scope,
-    project: Option<&Utf8PathBuf>,
-) -> Result<Options, Error> {
+fn options(installed: &Installed, hosts: &[Target]) -> Result<Options, Error> {
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty()).map(Utf8PathBuf::from);
     let home = home.ok_or_else(|| {
         Error::Failed("HOME is not set: install needs the home folder hosts load plugins from".into())
     })?;
+    let (artifact, scope, project) = (&installed.artifact, installed.scope, installed.project.as_ref());
     let project = match project {
         Some(p) => p.clone(),
         None => Utf8PathBuf::from_path_buf(std::env::current_dir()?)
@@ -135,9 +127,9 @@ fn plugin_name(named: &Option<String>, artifact: &Utf8PathBuf, stderr: &mut dyn 
 }
 
 pub(super) fn run_install(args: &InstallArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
-    let options = options(&args.artifact, &args.hosts, args.scope, args.project.as_ref())?;
+    let options = options(&args.installed, &args.hosts)?;
     let plan = install::plan_install(&options).map_err(|d| refuse(d, stderr))?;
-    if args.json {
+    if args.installed.json {
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&plan))?;
     } else {
         let verb = if args.plan { "Would install" } else { "Installing" };
@@ -162,7 +154,7 @@ pub(super) fn run_install(args: &InstallArgs, stdout: &mut dyn Write, stderr: &m
     }
     let plugin = plan.plugin.clone();
     match install::apply_install(plan, &options).map_err(|d| refuse(d, stderr))? {
-        Some(receipt) if !args.json => {
+        Some(receipt) if !args.installed.json => {
             let hosts: Vec<&str> = receipt.hosts.iter().map(|h| h.host.name()).collect();
             let path = install::receipt::receipt_path(&options.data, &plugin);
             writeln!(stdout, "Installed {plugin} for {}; receipt {path}", hosts.join(", "))?;
@@ -173,10 +165,10 @@ pub(super) fn run_install(args: &InstallArgs, stdout: &mut dyn Write, stderr: &m
 }
 
 pub(super) fn run_uninstall(args: &UninstallArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
-    let options = options(&args.artifact, &[], args.scope, args.project.as_ref())?;
-    let plugin = plugin_name(&args.plugin, &args.artifact, stderr)?;
+    let options = options(&args.installed, &[])?;
+    let plugin = plugin_name(&args.plugin, &args.installed.artifact, stderr)?;
     let (receipt, actions) = install::plan_uninstall(&plugin, &options).map_err(|d| refuse(d, stderr))?;
-    if args.json {
+    if args.installed.json {
         writeln!(
             stdout,
             "{}",
@@ -207,17 +199,17 @@ pub(super) fn run_uninstall(args: &UninstallArgs, stdout: &mut dyn Write, stderr
     if errors > 0 {
         return Err(Error::Reported { errors });
     }
-    if !args.json {
+    if !args.installed.json {
         writeln!(stdout, "Uninstalled {plugin}")?;
     }
     Ok(())
 }
 
 pub(super) fn run_doctor(args: &DoctorArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
-    let options = options(&args.artifact, &[], args.scope, args.project.as_ref())?;
-    let plugin = plugin_name(&args.plugin, &args.artifact, stderr)?;
+    let options = options(&args.installed, &[])?;
+    let plugin = plugin_name(&args.plugin, &args.installed.artifact, stderr)?;
     let report = doctor::doctor(&plugin, &options).map_err(|d| refuse(d, stderr))?;
-    if args.json {
+    if args.installed.json {
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&report))?;
     } else {
         writeln!(stdout, "{plugin} (receipt {}):", report.receipt)?;

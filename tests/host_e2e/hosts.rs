@@ -102,28 +102,43 @@ pub enum Placement {
     AgentBundle,
 }
 
-/// Runs the real `cargo agent-bundle install --host <host>` for a run: the host's program named
-/// by its variable, `HOME` and the host's own variables as the run will have them.
+impl Programs {
+    /// `program` in the environment the suite's install runs share: cleared but for `PATH`, this
+    /// run's `HOME` (and Codex's home under it), the hosts' offline switches, and the host programs
+    /// named by the variables `cargo agent-bundle install` reads; run in `home`.
+    pub fn offline_command(&self, program: &Path, home: &Path) -> Command {
+        let mut command = Command::new(program);
+        command
+            .env_clear()
+            .env("PATH", self.path_variable())
+            .env("HOME", home)
+            .env("CODEX_HOME", home.join(".codex"))
+            .env("COPILOT_OFFLINE", "true")
+            .env("COPILOT_AUTO_UPDATE", "false")
+            .env("COPILOT_PKG_CACHE_HOME", &self.copilot_cache)
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("AGENT_BUNDLE_CLAUDE_PROGRAM", &self.claude)
+            .env("AGENT_BUNDLE_CODEX_PROGRAM", &self.codex)
+            .env("AGENT_BUNDLE_COPILOT_PROGRAM", &self.copilot)
+            .env("AGENT_BUNDLE_GEMINI_PROGRAM", &self.gemini)
+            .current_dir(home);
+        command
+    }
+}
+
+/// Runs the real `cargo agent-bundle install --host <host>` for a run, with `home` as `HOME` and
+/// `extra` variables on top (Codex's home where the run keeps it elsewhere).
 pub fn agent_bundle_install(
     programs: &Programs,
     artifact: &Path,
     host: &str,
-    env: &[(&str, &OsStr)],
+    home: &Path,
+    extra: &[(&str, &OsStr)],
 ) -> std::io::Result<()> {
-    let mut install = Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"));
-    install
-        .env_clear()
-        .env("PATH", programs.path_variable())
-        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("COPILOT_OFFLINE", "true")
-        .env("COPILOT_AUTO_UPDATE", "false")
-        .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
-        .env("AGENT_BUNDLE_CLAUDE_PROGRAM", &programs.claude)
-        .env("AGENT_BUNDLE_CODEX_PROGRAM", &programs.codex)
-        .env("AGENT_BUNDLE_COPILOT_PROGRAM", &programs.copilot)
-        .envs(env.iter().copied())
-        .args(["agent-bundle", "install", "--host", host, "--artifact"])
-        .arg(artifact);
+    let mut install = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), home);
+    install.envs(extra.iter().copied()).args(["agent-bundle", "install", "--host", host, "--artifact"]).arg(artifact);
     let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
     if code != Some(0) {
         return Err(std::io::Error::other(format!(
@@ -153,7 +168,7 @@ pub fn run_claude(
         std::fs::create_dir_all(dir)?;
     }
     if options.installed {
-        agent_bundle_install(programs, artifact, "claude", &[("HOME", home.as_os_str())])?;
+        agent_bundle_install(programs, artifact, "claude", &home, &[])?;
     }
     let server = MockServer::start(Dialect::Anthropic, calls, work.clone())?;
     let mut command = Command::new(&programs.claude);
@@ -244,8 +259,7 @@ pub fn run_codex(
         vec!["plugin".into(), "add".into(), format!("{plugin_name}@agent-bundle-e2e").into()],
     ];
     if placement == Placement::AgentBundle {
-        let env = [("HOME", codex_home.as_os_str()), ("CODEX_HOME", codex_home.as_os_str())];
-        agent_bundle_install(programs, artifact, "codex", &env)?;
+        agent_bundle_install(programs, artifact, "codex", &codex_home, &[("CODEX_HOME", codex_home.as_os_str())])?;
     }
     for args in installs.into_iter().filter(|_| placement == Placement::Manual) {
         let (code, _, out, err) = run_bounded(codex(&args), Duration::from_secs(60))?;
@@ -311,7 +325,7 @@ pub fn run_copilot(
         command
     };
     if install == CopilotInstall::AgentBundle {
-        agent_bundle_install(programs, artifact, "copilot", &[("HOME", home.as_os_str())])?;
+        agent_bundle_install(programs, artifact, "copilot", &home, &[])?;
     }
     if install == CopilotInstall::Marketplace {
         let marketplace = temp.path().join("marketplace");
@@ -373,7 +387,7 @@ pub fn run_gemini(
         Placement::Manual => {
             crate::copy_tree(&artifact.join("gemini"), &home.join(".gemini/extensions").join(plugin_name))?
         }
-        Placement::AgentBundle => agent_bundle_install(programs, artifact, "gemini", &[("HOME", home.as_os_str())])?,
+        Placement::AgentBundle => agent_bundle_install(programs, artifact, "gemini", &home, &[])?,
     }
     std::fs::write(
         home.join(".gemini/settings.json"),

@@ -727,27 +727,8 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     std::fs::create_dir_all(home.join(".codex")).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(&programs.copilot_cache).map_err(|e| e.to_string())?;
     let ours = |args: &[&str]| {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cargo-agent-bundle"));
-        command
-            .env_clear()
-            .env("HOME", &home)
-            .env("PATH", programs.path_variable())
-            .env("CODEX_HOME", home.join(".codex"))
-            .env("COPILOT_OFFLINE", "true")
-            .env("COPILOT_AUTO_UPDATE", "false")
-            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .env("DISABLE_TELEMETRY", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            .env("AGENT_BUNDLE_CLAUDE_PROGRAM", &programs.claude)
-            .env("AGENT_BUNDLE_CODEX_PROGRAM", &programs.codex)
-            .env("AGENT_BUNDLE_COPILOT_PROGRAM", &programs.copilot)
-            .env("AGENT_BUNDLE_GEMINI_PROGRAM", &programs.gemini)
-            .current_dir(&home)
-            .arg("agent-bundle")
-            .args(args)
-            .arg("--artifact")
-            .arg(&artifact);
+        let mut command = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), &home);
+        command.arg("agent-bundle").args(args).arg("--artifact").arg(&artifact);
         run_bounded(command, Duration::from_secs(300)).map_err(|e| e.to_string())
     };
     // The hosts' own configuration as the user has it before: a setting of theirs in Claude's
@@ -755,17 +736,8 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     std::fs::create_dir_all(home.join(".claude")).map_err(|e| e.to_string())?;
     std::fs::write(home.join(".claude/settings.json"), "{\n  \"model\": \"sonnet\"\n}\n").map_err(|e| e.to_string())?;
     let host_list = |program: &Path| {
-        let mut command = std::process::Command::new(program);
-        command
-            .env_clear()
-            .env("HOME", &home)
-            .env("PATH", programs.path_variable())
-            .env("CODEX_HOME", home.join(".codex"))
-            .env("COPILOT_OFFLINE", "true")
-            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
-            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-            .current_dir(&home)
-            .args(["plugin", "list", "--json"]);
+        let mut command = programs.offline_command(program, &home);
+        command.args(["plugin", "list", "--json"]);
         run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())
     };
     for program in [&programs.claude, &programs.codex, &programs.copilot] {
@@ -815,17 +787,7 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     ensure(code == Some(1) && stderr.contains("AB5206"), format!("doctor after uninstall: {stderr}"))?;
     // None of the hosts lists it any more; nothing of agent-bundle's is left in the home.
     for program in [&programs.claude, &programs.codex, &programs.copilot] {
-        let mut command = std::process::Command::new(program);
-        command
-            .env_clear()
-            .env("HOME", &home)
-            .env("PATH", programs.path_variable())
-            .env("CODEX_HOME", home.join(".codex"))
-            .env("COPILOT_OFFLINE", "true")
-            .env("COPILOT_PKG_CACHE_HOME", &programs.copilot_cache)
-            .current_dir(&home)
-            .args(["plugin", "list", "--json"]);
-        let (_, _, listed, _) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
+        let (_, _, listed, _) = host_list(program)?;
         ensure(
             !listed.contains("agent-bundle-canonical-tools"),
             format!("{} still lists it: {listed}", program.display()),
