@@ -146,6 +146,32 @@ pub fn render(
     Ok(files)
 }
 
+/// The declared marketplace of a build rooted at `root`, with the catalogs listing `plugins`.
+#[derive(Debug)]
+pub struct Planned<'m> {
+    /// `root`, canonical (the catalogs' `./` sources are relative to it).
+    pub root: Utf8PathBuf,
+    pub declaration: Declaration,
+    pub listed: Vec<Listed<'m>>,
+    pub files: Vec<CatalogFile>,
+}
+
+/// Reads the declaration at `root` and renders its catalogs for `plugins` (each built artifact
+/// folder with its manifest); `None` when `root` declares no marketplace.
+pub fn plan<'m>(
+    root: &Utf8Path,
+    plugins: impl IntoIterator<Item = (&'m Utf8Path, &'m ArtifactManifest)>,
+    disk: &dyn Disk,
+) -> Result<Option<Planned<'m>>, Diagnostic> {
+    let Some(declaration) = read_declaration(root, disk)? else { return Ok(None) };
+    let canonical = |path: &Utf8Path| disk.canonicalize(path).unwrap_or_else(|| path.to_path_buf());
+    let listed: Vec<Listed<'m>> =
+        plugins.into_iter().map(|(artifact, manifest)| Listed { artifact: canonical(artifact), manifest }).collect();
+    let root = canonical(root);
+    let files = render(&root, &declaration, &listed)?;
+    Ok(Some(Planned { root, declaration, listed, files }))
+}
+
 /// Whether the file at `path` may be replaced by the declared marketplace's catalog: it is missing,
 /// or it is a catalog of that marketplace.
 fn ours(path: &Utf8Path, declaration: &Declaration) -> bool {

@@ -170,35 +170,10 @@ fn publish_catalogs(
     stderr: &mut dyn Write,
 ) -> Result<Option<serde_json::Value>, Error> {
     use crate::build::catalog;
-    let refused = |diagnostic: crate::diagnostic::Diagnostic, stderr: &mut dyn Write| -> Result<_, Error> {
-        match format {
-            MessageFormat::Human => writeln!(stderr, "{}", crate::diagnostic::render_human(&diagnostic, &[]))?,
-            MessageFormat::Json => writeln!(stderr, "{}", crate::diagnostic::render_json(&diagnostic))?,
-        }
-        Err(Error::Reported { errors: 1 })
-    };
-    let declaration = match catalog::read_declaration(root, &RealDisk) {
-        Ok(Some(declaration)) => declaration,
-        Ok(None) => return Ok(None),
-        Err(diagnostic) => return refused(diagnostic, stderr),
-    };
-    let listed: Vec<catalog::Listed<'_>> = reports
-        .iter()
-        .filter_map(|report| {
-            let manifest = report.manifest()?;
-            let artifact = report.output.canonicalize_utf8().unwrap_or_else(|_| report.output.clone());
-            Some(catalog::Listed { artifact, manifest })
-        })
-        .collect();
-    let root = root.canonicalize_utf8().unwrap_or_else(|_| root.to_path_buf());
-    let files = match catalog::render(&root, &declaration, &listed) {
-        Ok(files) => files,
-        Err(diagnostic) => return refused(diagnostic, stderr),
-    };
-    let placed = match catalog::write(&root, &declaration, &files) {
-        Ok(placed) => placed,
-        Err(diagnostic) => return refused(diagnostic, stderr),
-    };
+    let plugins = reports.iter().filter_map(|report| Some((report.output.as_path(), report.manifest()?)));
+    let planned = catalog::plan(root, plugins, &RealDisk).map_err(|d| super::refusal(&d, format, stderr))?;
+    let Some(catalog::Planned { root, declaration, listed, files }) = planned else { return Ok(None) };
+    let placed = catalog::write(&root, &declaration, &files).map_err(|d| super::refusal(&d, format, stderr))?;
     let built: std::collections::BTreeSet<_> = listed.iter().flat_map(|l| l.manifest.hosts.keys().copied()).collect();
     let without = catalog::hosts_without_catalog(&built);
     if args.json {
@@ -469,30 +444,11 @@ fn run_check(
     // The catalogs the committed artifacts would be listed in, against the committed catalogs.
     let mut catalog_drift = Vec::new();
     if failed.is_empty() {
-        use crate::build::catalog;
-        let refused = |diagnostic: crate::diagnostic::Diagnostic, stderr: &mut dyn Write| -> Result<(), Error> {
-            writeln!(stderr, "{}", crate::diagnostic::render_human(&diagnostic, &[]))?;
-            Err(Error::Reported { errors: 1 })
-        };
-        match catalog::read_declaration(&args.root, &RealDisk) {
-            Err(diagnostic) => refused(diagnostic, stderr)?,
-            Ok(None) => {}
-            Ok(Some(declaration)) => {
-                let listed: Vec<catalog::Listed<'_>> = checks
-                    .iter()
-                    .filter_map(|checked| {
-                        let manifest = checked.manifest.as_ref()?;
-                        let artifact =
-                            checked.artifact.canonicalize_utf8().unwrap_or_else(|_| checked.artifact.clone());
-                        Some(catalog::Listed { artifact, manifest })
-                    })
-                    .collect();
-                let root = args.root.canonicalize_utf8().unwrap_or_else(|_| args.root.clone());
-                match catalog::render(&root, &declaration, &listed) {
-                    Err(diagnostic) => refused(diagnostic, stderr)?,
-                    Ok(files) => catalog_drift = catalog::drift(&root, &files),
-                }
-            }
+        let plugins = checks.iter().filter_map(|c| Some((c.artifact.as_path(), c.manifest.as_ref()?)));
+        let planned = crate::build::catalog::plan(&args.root, plugins, &RealDisk)
+            .map_err(|d| super::refusal(&d, format, stderr))?;
+        if let Some(planned) = planned {
+            catalog_drift = crate::build::catalog::drift(&planned.root, &planned.files);
         }
     }
     for (path, missing) in &catalog_drift {

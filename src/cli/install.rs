@@ -5,9 +5,8 @@ use std::io::Write;
 use camino::Utf8PathBuf;
 use clap::{Args, ValueEnum};
 
-use super::parse_target;
+use super::{MessageFormat, parse_target, refusal};
 use crate::cli::error::Error;
-use crate::diagnostic::Diagnostic;
 use crate::hosts::distribution::{self, Install};
 use crate::tools::install::{self, Options, doctor};
 use crate::vocabulary::target::Target;
@@ -105,30 +104,30 @@ fn options(installed: &Installed, hosts: &[Target]) -> Result<Options, Error> {
     })
 }
 
-fn refuse(diagnostic: Diagnostic, stderr: &mut dyn Write) -> Error {
-    let _ = writeln!(stderr, "{}", crate::diagnostic::render_human(&diagnostic, &[]));
-    Error::Reported { errors: 1 }
-}
-
 /// The plugin named on the command line, or the artifact's.
-fn plugin_name(named: &Option<String>, artifact: &Utf8PathBuf, stderr: &mut dyn Write) -> Result<String, Error> {
+fn plugin_name(
+    named: &Option<String>,
+    artifact: &Utf8PathBuf,
+    format: MessageFormat,
+    stderr: &mut dyn Write,
+) -> Result<String, Error> {
     if let Some(name) = named {
         return Ok(name.clone());
     }
     crate::build::read_manifest(artifact, &crate::io::RealDisk).map(|m| m.plugin.name).ok_or_else(|| {
-        refuse(
-            crate::diagnostic::messages::install_no_artifact(
-                artifact,
-                "no agent-bundle.manifest.json there (name the plugin instead)",
-            ),
-            stderr,
-        )
+        let why = "no agent-bundle.manifest.json there (name the plugin instead)";
+        refusal(&crate::diagnostic::messages::install_no_artifact(artifact, why), format, stderr)
     })
 }
 
-pub(super) fn run_install(args: &InstallArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
+pub(super) fn run_install(
+    args: &InstallArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
     let options = options(&args.installed, &args.hosts)?;
-    let plan = install::plan_install(&options).map_err(|d| refuse(d, stderr))?;
+    let plan = install::plan_install(&options).map_err(|d| refusal(&d, format, stderr))?;
     if args.installed.json {
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&plan))?;
     } else {
@@ -153,7 +152,7 @@ pub(super) fn run_install(args: &InstallArgs, stdout: &mut dyn Write, stderr: &m
         return Ok(());
     }
     let plugin = plan.plugin.clone();
-    match install::apply_install(plan, &options).map_err(|d| refuse(d, stderr))? {
+    match install::apply_install(plan, &options).map_err(|d| refusal(&d, format, stderr))? {
         Some(receipt) if !args.installed.json => {
             let hosts: Vec<&str> = receipt.hosts.iter().map(|h| h.host.name()).collect();
             let path = install::receipt::receipt_path(&options.data, &plugin);
@@ -164,10 +163,15 @@ pub(super) fn run_install(args: &InstallArgs, stdout: &mut dyn Write, stderr: &m
     Ok(())
 }
 
-pub(super) fn run_uninstall(args: &UninstallArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
+pub(super) fn run_uninstall(
+    args: &UninstallArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
     let options = options(&args.installed, &[])?;
-    let plugin = plugin_name(&args.plugin, &args.installed.artifact, stderr)?;
-    let (receipt, actions) = install::plan_uninstall(&plugin, &options).map_err(|d| refuse(d, stderr))?;
+    let plugin = plugin_name(&args.plugin, &args.installed.artifact, format, stderr)?;
+    let (receipt, actions) = install::plan_uninstall(&plugin, &options).map_err(|d| refusal(&d, format, stderr))?;
     if args.installed.json {
         writeln!(
             stdout,
@@ -194,7 +198,7 @@ pub(super) fn run_uninstall(args: &UninstallArgs, stdout: &mut dyn Write, stderr
     }
     let errors = problems.len();
     for problem in problems {
-        writeln!(stderr, "{}", crate::diagnostic::render_human(&problem, &[]))?;
+        refusal(&problem, format, stderr);
     }
     if errors > 0 {
         return Err(Error::Reported { errors });
@@ -205,10 +209,15 @@ pub(super) fn run_uninstall(args: &UninstallArgs, stdout: &mut dyn Write, stderr
     Ok(())
 }
 
-pub(super) fn run_doctor(args: &DoctorArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<(), Error> {
+pub(super) fn run_doctor(
+    args: &DoctorArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Result<(), Error> {
     let options = options(&args.installed, &[])?;
-    let plugin = plugin_name(&args.plugin, &args.installed.artifact, stderr)?;
-    let report = doctor::doctor(&plugin, &options).map_err(|d| refuse(d, stderr))?;
+    let plugin = plugin_name(&args.plugin, &args.installed.artifact, format, stderr)?;
+    let report = doctor::doctor(&plugin, &options).map_err(|d| refusal(&d, format, stderr))?;
     if args.installed.json {
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&report))?;
     } else {

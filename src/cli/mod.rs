@@ -132,9 +132,9 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
         Command::Snapshot(args) => self::snapshot::run_snapshot(args, stdout),
         Command::Types(args) => self::types::run_types(args, stdout),
         Command::Init(args) => self::types::run_init(args, stdout),
-        Command::Install(args) => self::install::run_install(args, stdout, stderr),
-        Command::Uninstall(args) => self::install::run_uninstall(args, stdout, stderr),
-        Command::Doctor(args) => self::install::run_doctor(args, stdout, stderr),
+        Command::Install(args) => self::install::run_install(args, cli.message_format, stdout, stderr),
+        Command::Uninstall(args) => self::install::run_uninstall(args, cli.message_format, stdout, stderr),
+        Command::Doctor(args) => self::install::run_doctor(args, cli.message_format, stdout, stderr),
         Command::Workbench(args) => {
             let options = crate::tools::workbench::WorkbenchOptions {
                 root: args.root.clone(),
@@ -199,6 +199,16 @@ pub(crate) fn discover_roots(
 }
 
 /// Prints diagnostics on stderr, followed (in human format) by a count line when there are errors.
+/// Prints one diagnostic that stops a command (not a bundle's) in the chosen format: the error to
+/// return.
+pub(crate) fn refusal(diagnostic: &Diagnostic, format: MessageFormat, stderr: &mut dyn Write) -> Error {
+    let _ = match format {
+        MessageFormat::Human => writeln!(stderr, "{}", crate::diagnostic::render_human(diagnostic, &[])),
+        MessageFormat::Json => writeln!(stderr, "{}", crate::diagnostic::render_json(diagnostic)),
+    };
+    Error::Reported { errors: 1 }
+}
+
 pub(crate) fn report_diagnostics(
     loaded: &crate::pipeline::Loaded,
     format: MessageFormat,

@@ -48,6 +48,10 @@ pub struct ProgramInstall {
     pub undo: Vec<Vec<String>>,
     /// The command whose JSON output lists the installed plugins.
     pub list: Vec<String>,
+    /// The host's own validator of a plugin folder (`{placed}`), when it has one offline: `doctor`'s
+    /// "loaded". Without it, loaded is the version the listing shows read from the installed manifest.
+    #[serde(default)]
+    pub validate: Option<Vec<String>>,
     /// The host's own files that registering changes (its settings, its plugin and marketplace
     /// lists): install keeps what they held before, and uninstall takes out what is left of the
     /// plugin's entries once the host's own undo commands ran (Copilot CLI 1.0.102 keeps

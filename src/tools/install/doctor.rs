@@ -137,10 +137,9 @@ pub fn doctor(plugin: &str, options: &Options) -> Result<Report, crate::diagnost
             Some(Install::Program(install)) => {
                 let program = record.program.clone().unwrap_or_default();
                 let version = observe_listing(&mut report, &program, &install.list, plugin, &receipt.marketplace, &cwd);
-                report.loaded = if record.host == Target::Claude {
-                    validated(&program, &record.placed, &cwd)
-                } else {
-                    version_read(record.host, version, receipt.version.as_deref())
+                report.loaded = match &install.validate {
+                    Some(validate) => validated(&program, validate, &record.placed, &cwd),
+                    None => version_read(record.host, version, receipt.version.as_deref()),
                 };
             }
             Some(Install::Folder(folder)) => {
@@ -153,7 +152,11 @@ pub fn doctor(plugin: &str, options: &Options) -> Result<Report, crate::diagnost
                     }
                     (observe, _) => {
                         // Without the host's program: the host loads every extension folder it finds.
-                        let manifest = record.placed.join("gemini-extension.json");
+                        // The extension's manifest, where the host tables' layout puts it in the folder.
+                        let layout = crate::hosts::layout::layout().host(record.host);
+                        let inside =
+                            layout.map(|paths| paths.manifest.trim_start_matches(&format!("{}/", folder.from)));
+                        let manifest = record.placed.join(inside.unwrap_or_default());
                         report.registered =
                             if manifest.is_file() { Stage::Yes } else { Stage::No(format!("{manifest} is missing")) };
                         let why = match observe {
@@ -286,14 +289,15 @@ fn observe_text_listing(
     };
 }
 
-/// Claude Code's own validator on the folder it loads the plugin from.
-fn validated(program: &Utf8Path, placed: &Utf8Path, cwd: &Utf8Path) -> Stage {
-    let args = ["plugin".to_string(), "validate".to_string(), placed.to_string()];
+/// The host's own validator (its command from the table) on the folder it loads the plugin from.
+fn validated(program: &Utf8Path, validate: &[String], placed: &Utf8Path, cwd: &Utf8Path) -> Stage {
+    let args: Vec<String> = validate.iter().map(|a| a.replace("{placed}", placed.as_str())).collect();
+    let shown = format!("{program} {}", args.join(" "));
     match run_program(program, &args, cwd) {
         Ok((Some(0), _, _)) => Stage::Yes,
         Ok((code, stdout, stderr)) => {
-            Stage::No(format!("`claude plugin validate` exited {code:?}: {}", format!("{stdout}{stderr}").trim()))
+            Stage::No(format!("`{shown}` exited {code:?}: {}", format!("{stdout}{stderr}").trim()))
         }
-        Err(e) => Stage::Unavailable(format!("`claude plugin validate` could not run: {e}")),
+        Err(e) => Stage::Unavailable(format!("`{shown}` could not run: {e}")),
     }
 }

@@ -676,24 +676,19 @@ pub fn plan_uninstall(plugin: &str, options: &Options) -> Result<(Receipt, Vec<A
 /// someone else put in those folders stay, and so do their folders.
 pub fn apply_uninstall(receipt: &Receipt, actions: &[Action], options: &Options) -> (Vec<Diagnostic>, Vec<String>) {
     let cwd = if receipt.scope == "project" { options.project.clone() } else { options.home.clone() };
-    let mut problems = Vec::new();
-    let mut left = Vec::new();
-    let mut restored = false;
+    let problems: Vec<Diagnostic> = actions
+        .iter()
+        .filter_map(|action| match action {
+            Action::Run { host, program, args } => run_checked(*host, program, args, &cwd).err(),
+            _ => None,
+        })
+        .collect();
+    // The hosts' undo commands have all run: their own files go back as they were.
+    let left =
+        receipt.hosts.iter().flat_map(|h| &h.config).filter_map(|c| restore_config(c, &receipt.marketplace)).collect();
     for action in actions {
         match action {
-            Action::Run { host, program, args } => {
-                if let Err(d) = run_checked(*host, program, args, &cwd) {
-                    problems.push(d);
-                }
-            }
             Action::Remove { path } => {
-                // The hosts' undo commands have all run by now: their files go back as they were.
-                if !restored {
-                    restored = true;
-                    for config in receipt.hosts.iter().flat_map(|h| &h.config) {
-                        left.extend(restore_config(config, &receipt.marketplace));
-                    }
-                }
                 let _ = std::fs::remove_file(path);
             }
             Action::Receipt { path, remove: true } => {
