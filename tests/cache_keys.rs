@@ -174,9 +174,9 @@ impl Disk for SavesDuringTheBuild<'_> {
     fn walk_dirs(
         &self,
         dir: &Utf8Path,
-        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
+        rules: &agent_bundle::io::WalkRules<'_>,
     ) -> std::io::Result<Vec<agent_bundle::io::WalkedDir>> {
-        RealDisk.walk_dirs(dir, prune)
+        RealDisk.walk_dirs(dir, rules)
     }
 }
 

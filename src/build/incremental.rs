@@ -104,6 +104,11 @@ pub fn load_fingerprint(cache: &CacheStore, output: &camino::Utf8Path) -> Option
     Some(fingerprint)
 }
 
+/// The cache entry a bundle's fingerprint is kept in.
+pub fn fingerprint_entry(cache: &CacheStore, output: &camino::Utf8Path) -> camino::Utf8PathBuf {
+    cache.entry_path("fingerprint", &state_key(output))
+}
+
 pub fn save_fingerprint(cache: &CacheStore, output: &camino::Utf8Path, fingerprint: &Fingerprint) {
     cache.write("fingerprint", &state_key(output), fingerprint);
 }

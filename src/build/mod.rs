@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod check;
 pub(crate) mod incremental;
+pub mod noop_record;
 pub mod script;
 pub(crate) mod workspace;
 
@@ -188,33 +189,14 @@ pub fn build_with(
         outcome: BuildOutcome::Failed,
         inputs: Vec::new(),
     };
-    let cache =
-        if options.no_cache { None } else { options.cache_dir.clone().or_else(default_cache_dir).map(CacheStore::new) };
-    let canonical_root = disk.canonicalize(&options.root);
-    let canonical_output = match (&canonical_root, options.output.is_none()) {
-        // The default output sits in the root: its canonical path follows from the root's, unless it
-        // is a link of its own.
-        (Some(root), true) if !report.output.is_symlink() => root.join("artifact"),
-        _ => absolute(&report.output, disk),
-    };
+    let Located { cache, canonical_root, canonical_output } = locate(options, &report.output, disk);
 
     // A no-op build: the previous build's inputs and outputs are all as it left them.
     if let (Some(cache), Some(root), false) = (&cache, &canonical_root, options.temporary_output)
         && let Some(fingerprint) = incremental::load_fingerprint(cache, &canonical_output)
         && incremental::unchanged(&fingerprint, root, &options.targets, &canonical_output)
     {
-        report.hosts = fingerprint.hosts.clone();
-        report.outcome = BuildOutcome::Fresh {
-            write: WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() },
-            explanation: Explanation::all_fresh(&fingerprint),
-            manifest: std::sync::OnceLock::new(),
-            hook_rows: fingerprint.hook_rows.clone(),
-            plugin: fingerprint.plugin.clone(),
-            skipped: fingerprint.skipped.clone(),
-        };
-        report.inputs = input_paths(&fingerprint.inputs);
-        report.loaded = Loaded { root: options.root.clone(), ..Loaded::default() };
-        return Ok(report);
+        return Ok(fresh_report(options, report.output, &fingerprint));
     }
 
     let recording = crate::io::RecordingDisk::new(disk);
@@ -295,6 +277,74 @@ pub fn build_with(
     diagnostic::sort(&mut loaded.diagnostics);
     report.loaded = loaded;
     Ok(report)
+}
+
+/// Where a build keeps its state and writes its artifact, resolved.
+struct Located {
+    cache: Option<CacheStore>,
+    canonical_root: Option<Utf8PathBuf>,
+    canonical_output: Utf8PathBuf,
+}
+
+fn locate(options: &BuildOptions, output: &Utf8Path, disk: &dyn Disk) -> Located {
+    let cache =
+        if options.no_cache { None } else { options.cache_dir.clone().or_else(default_cache_dir).map(CacheStore::new) };
+    let canonical_root = disk.canonicalize(&options.root);
+    let canonical_output = match (&canonical_root, options.output.is_none()) {
+        // The default output sits in the root: its canonical path follows from the root's, unless it
+        // is a link of its own.
+        (Some(root), true) if !output.is_symlink() => root.join("artifact"),
+        _ => absolute(output, disk),
+    };
+    Located { cache, canonical_root, canonical_output }
+}
+
+/// The report of a build that found nothing changed since `fingerprint` was saved.
+fn fresh_report(options: &BuildOptions, output: Utf8PathBuf, fingerprint: &incremental::Fingerprint) -> BuildReport {
+    BuildReport {
+        loaded: Loaded { root: options.root.clone(), ..Loaded::default() },
+        output,
+        hosts: fingerprint.hosts.clone(),
+        outcome: BuildOutcome::Fresh {
+            write: WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() },
+            explanation: Explanation::all_fresh(fingerprint),
+            manifest: std::sync::OnceLock::new(),
+            hook_rows: fingerprint.hook_rows.clone(),
+            plugin: fingerprint.plugin.clone(),
+            skipped: fingerprint.skipped.clone(),
+        },
+        inputs: input_paths(&fingerprint.inputs),
+    }
+}
+
+/// What the last build of a bundle left in the cache: what a no-op build of it reports, and what
+/// that report rests on (see [`noop_record`]).
+pub struct Previous {
+    pub report: BuildReport,
+    pub fingerprint: incremental::Fingerprint,
+    /// The canonical artifact folder (where the fingerprint's output folders are).
+    pub canonical_output: Utf8PathBuf,
+    /// The fingerprint's cache entry.
+    pub entry: Utf8PathBuf,
+}
+
+/// The last build of `options`' bundle as a no-op build would report it, whether or not anything
+/// changed since; `None` without a cache or a fingerprint.
+pub fn previous(options: &BuildOptions, disk: &dyn Disk) -> Option<Previous> {
+    let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
+    let Located { cache, canonical_root, canonical_output } = locate(options, &output, disk);
+    let (cache, _) = (cache?, canonical_root?);
+    if options.temporary_output {
+        return None;
+    }
+    let fingerprint = incremental::load_fingerprint(&cache, &canonical_output)?;
+    let entry = incremental::fingerprint_entry(&cache, &canonical_output);
+    Some(Previous { report: fresh_report(options, output, &fingerprint), fingerprint, canonical_output, entry })
+}
+
+/// Whether a test asked builds to fail on purpose (no shortcut may skip past that).
+pub fn faults_injected() -> bool {
+    std::env::var_os(FAULT_PANIC_IN).is_some() || std::env::var_os(FAULT_PANIC_WHILE).is_some()
 }
 
 /// The stack a guarded build runs on: recursion an input drives past the depth limits does not

@@ -6,6 +6,7 @@ use camino::Utf8PathBuf;
 use clap::Args;
 
 use super::{MessageFormat, discover_roots, parse_target, report_diagnostics};
+use crate::build::noop_record::NotKept;
 use crate::cli::error::Error;
 use crate::io::RealDisk;
 use crate::vocabulary::target::Target;
@@ -78,6 +79,17 @@ pub(super) fn run_build(
             "--output names one folder; with several bundles each builds into its own `artifact`".into(),
         ));
     }
+    // A no-op of the whole tree, answered from one record when every stamp it rests on holds.
+    let record = NoopRecord::for_args(args);
+    if let Some(record) = &record
+        && let Some(printed) = crate::build::noop_record::replay(&record.cache, &record.key)
+    {
+        if tracing_noop_record() {
+            writeln!(stderr, "agent-bundle: no-op record replayed")?;
+        }
+        stdout.write_all(&printed)?;
+        return Ok(());
+    }
     let (roots, cache_dir) =
         discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
     let cache_dir = args.cache_dir.clone().or(cache_dir);
@@ -106,14 +118,7 @@ pub(super) fn run_build(
             None => build_one(options, stderr),
         };
         let outcome = report.and_then(|report| {
-            let printed = if args.json {
-                // The bundle's diagnostics are in its document, and only there.
-                summaries.push(bundle_document(&report, args));
-                let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
-                if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
-            } else {
-                print_build_report(&report, args, format, stdout, stderr)
-            };
+            let printed = print_bundle(&report, args, format, stdout, stderr, &mut summaries);
             finished.push(report);
             printed
         });
@@ -140,6 +145,55 @@ pub(super) fn run_build(
     // Freed beside the rest of the command, not before it ends: the reports of 200 no-op builds are
     // some 20,000 small allocations, and freeing them one by one was 8 % of the no-op's time.
     std::thread::spawn(move || drop(finished));
+    print_totals(args, stdout, roots.len(), built, &failed, summaries, catalogs)?;
+    if let Some(record) = record
+        && failed.is_empty()
+    {
+        let kept = record.keep(args, &roots, &all, format);
+        if tracing_noop_record() {
+            match kept {
+                Ok(()) => writeln!(stderr, "agent-bundle: no-op record kept")?,
+                Err(why) => writeln!(stderr, "agent-bundle: no-op record not kept: {why}")?,
+            }
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Failed(format!("{} of {} bundles failed: {}", failed.len(), roots.len(), failed.join(", "))))
+    }
+}
+
+/// One bundle's part of a multi-bundle build's output: its summary (kept for the JSON document
+/// with `--json`) or its report.
+fn print_bundle(
+    report: &crate::build::BuildReport,
+    args: &BuildArgs,
+    format: MessageFormat,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    summaries: &mut Vec<serde_json::Value>,
+) -> Result<(), Error> {
+    if args.json {
+        // The bundle's diagnostics are in its document, and only there.
+        summaries.push(bundle_document(report, args));
+        let errors = report.diagnostics().iter().filter(|d| d.is_error()).count();
+        if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
+    } else {
+        print_build_report(report, args, format, stdout, stderr)
+    }
+}
+
+/// The end of a multi-bundle build's output: the JSON document, or the count line.
+fn print_totals(
+    args: &BuildArgs,
+    stdout: &mut dyn Write,
+    bundles: usize,
+    built: usize,
+    failed: &[String],
+    summaries: Vec<serde_json::Value>,
+    catalogs: Option<serde_json::Value>,
+) -> Result<(), Error> {
     if args.json {
         let mut document = serde_json::json!({ "bundles": summaries, "failed": failed });
         if let Some(catalogs) = catalogs {
@@ -147,14 +201,92 @@ pub(super) fn run_build(
         }
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;
     } else {
-        let skipped = roots.len() - built - failed.len();
+        let skipped = bundles - built - failed.len();
         let skipped = if skipped > 0 { format!(", {skipped} not attempted (--fail-fast)") } else { String::new() };
-        writeln!(stdout, "Built {built} of {} bundles; {} failed{skipped}", roots.len(), failed.len())?;
+        writeln!(stdout, "Built {built} of {bundles} bundles; {} failed{skipped}", failed.len())?;
     }
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::Failed(format!("{} of {} bundles failed: {}", failed.len(), roots.len(), failed.join(", "))))
+    Ok(())
+}
+
+/// Whether `AGENT_BUNDLE_TRACE` asks for the no-op record's decisions on stderr (`noop-record`).
+fn tracing_noop_record() -> bool {
+    std::env::var("AGENT_BUNDLE_TRACE").is_ok_and(|v| v.split(',').any(|part| part.trim() == "noop-record"))
+}
+
+fn canonical(path: &camino::Utf8Path) -> Option<Utf8PathBuf> {
+    Utf8PathBuf::from_path_buf(std::fs::canonicalize(path).ok()?).ok()
+}
+
+/// The no-op record of a `build --recursive` ([`crate::build::noop_record`]): where it is kept and
+/// under which key, for a command that can have one.
+struct NoopRecord {
+    cache: crate::io::CacheStore,
+    key: String,
+}
+
+impl NoopRecord {
+    /// The record of this command, if it can have one: `--recursive` with a cache, nothing asked to
+    /// fail on purpose.
+    fn for_args(args: &BuildArgs) -> Option<NoopRecord> {
+        if !args.recursive || args.no_cache || crate::build::faults_injected() {
+            return None;
+        }
+        let cache = args.cache_dir.clone().or_else(crate::build::default_cache_dir)?;
+        let canonical = canonical(&args.root)?;
+        let request = crate::build::noop_record::Request {
+            root: &args.root,
+            canonical_root: &canonical,
+            targets: args.targets.iter().map(|t| t.name()).collect(),
+            flags: format!("json={} explain={} fail-fast={}", args.json, args.explain, args.fail_fast),
+        };
+        Some(NoopRecord { cache: crate::io::CacheStore::new(cache), key: crate::build::noop_record::key(&request) })
+    }
+
+    /// After a run in which every bundle built: what a no-op of it prints, rendered by the same code
+    /// from the reports a no-op build of each bundle gives, kept with what that rests on. Nothing is
+    /// kept where a catalog is declared (its files are written by every run) or where the tree no
+    /// longer walks as it did.
+    fn keep(
+        &self,
+        args: &BuildArgs,
+        roots: &[Utf8PathBuf],
+        all: &[crate::build::BuildOptions],
+        format: MessageFormat,
+    ) -> Result<(), NotKept> {
+        use crate::build::noop_record::Record;
+        if std::fs::symlink_metadata(args.root.join(crate::build::catalog::DECLARATION)).is_ok() {
+            return Err(NotKept::Catalog);
+        }
+        // Walked again from the canonical folder (the record holds canonical paths only), and kept
+        // only if the walk still finds what the run built.
+        let canonical = canonical(&args.root).ok_or(NotKept::Walk)?;
+        let found = crate::pipeline::discover::walk_bundles(&canonical, &RealDisk).map_err(|_| NotKept::Walk)?;
+        let same = found.roots.len() == roots.len()
+            && found.roots.iter().zip(roots).all(|(found, built)| {
+                built.strip_prefix(&args.root).is_ok_and(|below| canonical.join(below) == *found)
+            });
+        if !same {
+            return Err(NotKept::Walk);
+        }
+        let previous: Vec<crate::build::Previous> = all
+            .iter()
+            .map(|options| crate::build::previous(options, &RealDisk).ok_or(NotKept::NoFingerprint))
+            .collect::<Result<_, _>>()?;
+        let (mut printed, mut noted, mut summaries) = (Vec::new(), Vec::new(), Vec::new());
+        for (root, built) in roots.iter().zip(&previous) {
+            if !args.json {
+                writeln!(printed, "== {root}").map_err(|_| NotKept::Changed)?;
+            }
+            print_bundle(&built.report, args, format, &mut printed, &mut noted, &mut summaries)
+                .map_err(|_| NotKept::Changed)?;
+        }
+        print_totals(args, &mut printed, roots.len(), roots.len(), &[], summaries, None)
+            .map_err(|_| NotKept::Changed)?;
+        if !noted.is_empty() {
+            return Err(NotKept::Changed);
+        }
+        let record = Record::of(&canonical, &found, &previous, printed, args.json)?;
+        crate::build::noop_record::keep(&self.cache, &self.key, &record)
     }
 }
 

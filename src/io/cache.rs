@@ -1,5 +1,6 @@
-//! The on-disk cache: JSON entries addressed by kind and key, each a line holding the SHA-256 of
-//! the body followed by the body's JSON text. The cache lives outside the artifact, may be deleted at any time, and is never trusted
+//! The on-disk cache: entries addressed by kind and key, each a line holding the SHA-256 of the
+//! body followed by the body's JSON text (or, for the few read where parsing would cost more than
+//! the work they save, the raw digest followed by bytes). The cache lives outside the artifact, may be deleted at any time, and is never trusted
 //! blindly: an entry that does not parse or whose checksum does not match is reported as corrupt and
 //! treated as missing.
 
@@ -32,6 +33,11 @@ impl CacheStore {
 
     pub fn dir(&self) -> &Utf8Path {
         &self.dir
+    }
+
+    /// The file of a JSON entry.
+    pub fn entry_path(&self, kind: &str, key: &str) -> Utf8PathBuf {
+        self.path(kind, key)
     }
 
     fn path(&self, kind: &str, key: &str) -> Utf8PathBuf {
@@ -97,17 +103,54 @@ impl CacheStore {
 
     /// Writes an entry; failures are ignored (a cache that cannot be written only costs speed).
     pub fn write(&self, kind: &str, key: &str, body: &impl serde::Serialize) {
-        let path = self.path(kind, key);
         let Ok(body) = serde_json::to_string(body) else { return };
         let entry = format!("{}\n{body}", sha256_hex(body.as_bytes()));
-        let Some(dir) = path.parent() else { return };
-        if std::fs::create_dir_all(dir).is_err() {
-            return;
-        }
-        // Write then rename, so a reader never sees half an entry.
-        let temporary = dir.join(format!(".{key}.{}.tmp", std::process::id()));
-        if std::fs::write(&temporary, entry).is_ok() {
-            let _ = std::fs::rename(&temporary, &path);
-        }
+        place(&self.path(kind, key), key, entry.as_bytes());
+    }
+
+    fn binary_path(&self, kind: &str, key: &str) -> Utf8PathBuf {
+        self.dir.join(LAYOUT).join(kind).join(format!("{key}.bin"))
+    }
+
+    /// Writes a binary entry: the SHA-256 of `body` (32 bytes), then `body`. For entries read on a
+    /// path where parsing JSON would cost more than the work it saves.
+    pub fn write_bytes(&self, kind: &str, key: &str, body: &[u8]) {
+        use sha2::Digest;
+        let mut entry = Vec::with_capacity(32 + body.len());
+        entry.extend_from_slice(&sha2::Sha256::digest(body));
+        entry.extend_from_slice(body);
+        place(&self.binary_path(kind, key), key, &entry);
+    }
+
+    /// A binary entry's body, with when it was written; `None` when missing or corrupt.
+    pub fn read_bytes(&self, kind: &str, key: &str) -> Option<(Vec<u8>, i128)> {
+        use sha2::Digest;
+        use std::io::Read;
+        use std::os::unix::fs::MetadataExt;
+        let mut file = std::fs::File::open(self.binary_path(kind, key)).ok()?;
+        let metadata = file.metadata().ok()?;
+        let mut bytes = Vec::with_capacity(metadata.len() as usize);
+        file.read_to_end(&mut bytes).ok()?;
+        let written_at = i128::from(metadata.mtime()) * 1_000_000_000 + i128::from(metadata.mtime_nsec());
+        let (checksum, body) = bytes.split_at_checked(32)?;
+        (checksum == sha2::Sha256::digest(body).as_slice()).then(|| (body.to_vec(), written_at))
+    }
+
+    /// Removes a binary entry (a missing one is fine).
+    pub fn remove_bytes(&self, kind: &str, key: &str) {
+        let _ = std::fs::remove_file(self.binary_path(kind, key));
+    }
+}
+
+/// Writes an entry's file whole: to a temporary file beside it, then renamed over it, so a reader
+/// never sees half an entry. Failures are ignored (a cache that cannot be written only costs speed).
+fn place(path: &Utf8Path, key: &str, entry: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let temporary = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+    if std::fs::write(&temporary, entry).is_ok() {
+        let _ = std::fs::rename(&temporary, path);
     }
 }

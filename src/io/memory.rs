@@ -10,7 +10,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 
 use super::stamp::{Content, Recorded};
 use super::tree::{Decision, Link, Walked, WalkedFile};
-use super::{Disk, WalkedDir, lexical_join};
+use super::{Disk, WalkRules, WalkedDir, lexical_join};
 use crate::vocabulary::digest::sha256_hex;
 
 /// One entry of a [`MemoryDisk`].
@@ -225,11 +225,7 @@ impl Disk for MemoryDisk {
         }
     }
 
-    fn walk_dirs(
-        &self,
-        dir: &Utf8Path,
-        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
-    ) -> std::io::Result<Vec<WalkedDir>> {
+    fn walk_dirs(&self, dir: &Utf8Path, rules: &WalkRules<'_>) -> std::io::Result<Vec<WalkedDir>> {
         let files_of = |dir: &Utf8Path| -> Vec<String> {
             let mut names: Vec<String> = self
                 .children(dir)
@@ -239,17 +235,19 @@ impl Disk for MemoryDisk {
             names.sort();
             names
         };
-        let mut walked = vec![WalkedDir { path: dir.to_path_buf(), files: files_of(dir) }];
+        let mut walked = vec![WalkedDir { path: dir.to_path_buf(), files: files_of(dir), stamp: None, pruned: false }];
         let mut pending = vec![dir.to_path_buf()];
         while let Some(next) = pending.pop() {
             for (path, entry) in self.children(&next) {
-                if *entry == Entry::Dir {
-                    let files = files_of(path);
-                    if !prune(path, &files) {
-                        walked.push(WalkedDir { path: path.clone(), files });
-                        pending.push(path.clone());
-                    }
+                if *entry != Entry::Dir || (rules.skip)(path.file_name().unwrap_or("")) {
+                    continue;
                 }
+                let files = files_of(path);
+                let pruned = (rules.prune)(&files);
+                if !pruned {
+                    pending.push(path.clone());
+                }
+                walked.push(WalkedDir { path: path.clone(), files, stamp: None, pruned });
             }
         }
         walked.sort_by(|a, b| a.path.cmp(&b.path));

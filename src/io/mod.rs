@@ -92,15 +92,12 @@ pub trait Disk {
     ) -> std::io::Result<tree::Walked>;
     /// The target of a symbolic link, as written (`None` when `path` is not a link).
     fn read_link(&self, path: &Utf8Path) -> Option<String>;
-    /// Every folder under `dir` (itself included) that `prune` does not cut off, sorted, each with
-    /// the names of its entries that are not folders (links are not followed: a link to a folder is
-    /// one of them). `prune` sees each folder below `dir` with those names, listed once, and decides
-    /// whether to skip it and everything below.
-    fn walk_dirs(
-        &self,
-        dir: &Utf8Path,
-        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
-    ) -> std::io::Result<Vec<WalkedDir>>;
+    /// Every folder under `dir` (itself included) that `rules` do not skip, sorted, each with the
+    /// names of its entries that are not folders (links are not followed: a link to a folder is one
+    /// of them). A folder below `dir` that [`WalkRules::skip`] names is never listed; one whose
+    /// listing [`WalkRules::prune`] takes is listed once and returned marked `pruned`, and nothing
+    /// below it is looked at.
+    fn walk_dirs(&self, dir: &Utf8Path, rules: &WalkRules<'_>) -> std::io::Result<Vec<WalkedDir>>;
     /// A file's bytes (a regular file's only), with the record of what was read for the build's
     /// inputs: stamped before it is read, so a write racing the read shows.
     fn read_recorded(&self, path: &Utf8Path) -> (stamp::Recorded, Option<Vec<u8>>);
@@ -117,16 +114,30 @@ pub trait Disk {
     }
 }
 
+/// What [`Disk::walk_dirs`] leaves out.
+#[derive(Clone, Copy)]
+pub struct WalkRules<'a> {
+    /// A folder (below the walk's start) by its name: never listed.
+    pub skip: &'a (dyn Fn(&str) -> bool + Sync),
+    /// A folder by the names of its files: listed, and nothing below it looked at.
+    pub prune: &'a (dyn Fn(&[String]) -> bool + Sync),
+}
+
 /// One folder of [`Disk::walk_dirs`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WalkedDir {
     pub path: Utf8PathBuf,
     /// The names of its entries that are not folders, sorted.
     pub files: Vec<String>,
+    /// Its stamp, taken before it was listed (`None` on a disk without stamps): while it is
+    /// unchanged, so is the listing.
+    pub stamp: Option<stamp::Stamp>,
+    /// Whether [`WalkRules::prune`] took it (nothing below it was looked at).
+    pub pruned: bool,
 }
 
-/// A folder a walk looked into: kept, with the folders below it, or `None` when pruned.
-type Looked = Option<(WalkedDir, Vec<Utf8PathBuf>)>;
+/// A folder a walk looked into, with the folders below it to look into next.
+type Looked = (WalkedDir, Vec<Utf8PathBuf>);
 
 /// How many folders one level of a walk must hold before they are listed on several threads.
 const WALK_PARALLEL_FROM: usize = 64;
@@ -204,34 +215,39 @@ impl Disk for RealDisk {
         Ok(files)
     }
 
-    fn walk_dirs(
-        &self,
-        dir: &Utf8Path,
-        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
-    ) -> std::io::Result<Vec<WalkedDir>> {
-        // Each folder is listed once, and its entries' types come from the listing itself: no entry
-        // is stat-ed (`build --recursive` walks every folder of a monorepo on every build).
-        fn listed(path: &Utf8Path) -> std::io::Result<(Vec<Utf8PathBuf>, Vec<String>)> {
+    fn walk_dirs(&self, dir: &Utf8Path, rules: &WalkRules<'_>) -> std::io::Result<Vec<WalkedDir>> {
+        // Each folder is stamped and listed once, and its entries' types come from the listing
+        // itself: no entry is stat-ed (`build --recursive` walks every folder of a monorepo on
+        // every build). Stamped first, so a change racing the listing shows in the next stamp.
+        let listed = |path: &Utf8Path, below_start: bool| -> std::io::Result<Looked> {
+            let stamp = stamp::stamp(path);
             let (mut dirs, mut files) = (Vec::new(), Vec::new());
             for entry in std::fs::read_dir(path)? {
                 let entry = entry?;
                 let Ok(name) = entry.file_name().into_string() else { continue };
-                if entry.file_type()?.is_dir() { dirs.push(path.join(name)) } else { files.push(name) }
+                if entry.file_type()?.is_dir() {
+                    if !(rules.skip)(&name) {
+                        dirs.push(path.join(name));
+                    }
+                } else {
+                    files.push(name);
+                }
             }
             dirs.sort();
             files.sort();
-            Ok((dirs, files))
-        }
+            let pruned = below_start && (rules.prune)(&files);
+            if pruned {
+                dirs.clear();
+            }
+            Ok((WalkedDir { path: path.to_path_buf(), files, stamp, pruned }, dirs))
+        };
         // Level by level, a wide level's folders listed on every core: a monorepo's walk comes
         // before any of its builds can start.
-        let (mut level, files) = listed(dir)?;
-        let mut walked = vec![WalkedDir { path: dir.to_path_buf(), files }];
+        let (start, mut level) = listed(dir, false)?;
+        let mut walked = vec![start];
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         while !level.is_empty() {
-            let look = |sub: &Utf8PathBuf| -> std::io::Result<Looked> {
-                let (below, files) = listed(sub)?;
-                Ok((!prune(sub, &files)).then(|| (WalkedDir { path: sub.clone(), files }, below)))
-            };
+            let look = |sub: &Utf8PathBuf| listed(sub, true);
             let looked: Vec<std::io::Result<Looked>> = if level.len() < WALK_PARALLEL_FROM || threads == 1 {
                 level.iter().map(look).collect()
             } else {
@@ -249,10 +265,9 @@ impl Disk for RealDisk {
             };
             let mut next = Vec::new();
             for found in looked {
-                if let Some((walked_dir, below)) = found? {
-                    walked.push(walked_dir);
-                    next.extend(below);
-                }
+                let (walked_dir, below) = found?;
+                walked.push(walked_dir);
+                next.extend(below);
             }
             level = next;
         }

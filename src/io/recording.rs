@@ -206,13 +206,9 @@ impl Disk for RecordingDisk<'_> {
         self.lock().files.get(&self.key(path)).cloned()
     }
 
-    fn walk_dirs(
-        &self,
-        dir: &Utf8Path,
-        prune: &(dyn Fn(&Utf8Path, &[String]) -> bool + Sync),
-    ) -> std::io::Result<Vec<super::WalkedDir>> {
-        let dirs = self.inner.walk_dirs(dir, prune)?;
-        for folder in &dirs {
+    fn walk_dirs(&self, dir: &Utf8Path, rules: &super::WalkRules<'_>) -> std::io::Result<Vec<super::WalkedDir>> {
+        let dirs = self.inner.walk_dirs(dir, rules)?;
+        for folder in dirs.iter().filter(|folder| !folder.pruned) {
             self.dir(&folder.path, Listing::All);
         }
         Ok(dirs)

@@ -79,7 +79,7 @@ fn shared_stamp(path: &Utf8Path) -> Option<Stamp> {
 }
 
 /// The stamp of an entry itself (`lstat`: a link is not followed).
-fn own_stamp(path: &Utf8Path) -> Option<Stamp> {
+pub fn own_stamp(path: &Utf8Path) -> Option<Stamp> {
     std::fs::symlink_metadata(path).ok().map(|m| Stamp::of(&m))
 }
 
@@ -168,6 +168,12 @@ pub fn now_ns() -> i128 {
 /// tick would keep it, so it cannot vouch for content ("racily clean" in git's words).
 fn racy(stamp: Stamp, now: i128) -> bool {
     stamp.ctime_ns.max(stamp.mtime_ns) >= now - FILE_CLOCK_LAG_NS
+}
+
+/// Whether a stamp taken at `now` vouches for what its entry holds: it is older than the file
+/// clock's granularity, so a later change cannot keep it.
+pub fn settled(stamp: Stamp, now: i128) -> bool {
+    !racy(stamp, now)
 }
 
 impl Recorded {

@@ -32,25 +32,43 @@ const SKIPPED_FOLDERS: &[&str] = &["node_modules", "target"];
 /// Every bundle (a folder holding a config file) under `root`, skipping `node_modules`, `target`,
 /// hidden folders and built artifacts, sorted by path.
 pub fn find_bundles(root: &Utf8Path, disk: &dyn Disk) -> std::io::Result<Vec<Utf8PathBuf>> {
-    // A folder is judged by its listing, which the walk reads anyway: only a config's name found in
-    // it costs a `stat`.
-    let prune = |dir: &Utf8Path, files: &[String]| {
-        let name = dir.file_name().unwrap_or("");
-        name.starts_with('.')
-            || SKIPPED_FOLDERS.contains(&name)
-            || files.iter().any(|f| f == crate::artifact::MANIFEST_PATH)
-    };
-    let dirs = disk.walk_dirs(root, &prune)?;
-    Ok(dirs
-        .into_iter()
-        .filter(|dir| {
-            CONFIG_FILE_NAMES.iter().filter(|name| dir.files.iter().any(|f| f == *name)).any(|name| {
-                let path = dir.path.join(name);
-                disk.is_file(&path) || is_special(disk, &path)
-            })
-        })
-        .map(|dir| dir.path)
-        .collect())
+    Ok(walk_bundles(root, disk)?.roots)
+}
+
+/// What [`walk_bundles`] found, and everything its answer rests on.
+#[derive(Debug, Default)]
+pub struct FoundBundles {
+    /// The bundle roots, sorted.
+    pub roots: Vec<Utf8PathBuf>,
+    /// Every folder whose listing the walk judged (skipped folders are not listed), with its stamp
+    /// taken before it was listed: while each is unchanged, the walk finds the same folders.
+    pub listed: Vec<crate::io::WalkedDir>,
+    /// Every file named like a config that the walk judged by its type (a link's target can change
+    /// without its folder changing).
+    pub candidates: Vec<Utf8PathBuf>,
+}
+
+/// [`find_bundles`], with what its answer rests on.
+pub fn walk_bundles(root: &Utf8Path, disk: &dyn Disk) -> std::io::Result<FoundBundles> {
+    // A folder is judged by its name and then its listing, which the walk reads anyway: only a
+    // config's name found in it costs a `stat`.
+    let skip = |name: &str| name.starts_with('.') || SKIPPED_FOLDERS.contains(&name);
+    let prune = |files: &[String]| files.iter().any(|f| f == crate::artifact::MANIFEST_PATH);
+    let listed = disk.walk_dirs(root, &crate::io::WalkRules { skip: &skip, prune: &prune })?;
+    let mut found = FoundBundles::default();
+    for dir in listed.iter().filter(|dir| !dir.pruned) {
+        let mut bundle = false;
+        for name in CONFIG_FILE_NAMES.iter().filter(|name| dir.files.iter().any(|f| f == *name)) {
+            let path = dir.path.join(name);
+            bundle = bundle || disk.is_file(&path) || is_special(disk, &path);
+            found.candidates.push(path);
+        }
+        if bundle {
+            found.roots.push(dir.path.clone());
+        }
+    }
+    found.listed = listed;
+    Ok(found)
 }
 
 /// A FIFO, socket or device (or a link to one) where a file was expected: found, so that it is
