@@ -411,6 +411,10 @@ fn cold_target(workspace: &Workspace, figures: &[Figures], at_least: f64, goal: 
 fn no_op_target(workspace: &Workspace, runs: usize) -> String {
     workspace.clear_ours();
     measure(&mut ours(workspace, &[]));
+    // The first no-op after a build that wrote is the per-bundle check, and keeps the no-op record
+    // (once what the build wrote is older than the file clock's granularity); the rest replay it.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let first = measure(&mut ours(workspace, &[]));
     let (mut rebuilds, mut floors, mut starts) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
         floors.push(stat_floor(&workspace.repo()));
@@ -423,8 +427,10 @@ fn no_op_target(workspace: &Workspace, runs: usize) -> String {
     let ratio = wall / floor;
     println!(
         "\nno-op rebuild, {}: {wall:.1} ms wall, {rss:.1} MiB peak RSS; stat floor {floor:.2} ms; \
-         the CLI's start and exit alone (--version) {start:.1} ms",
-        workspace.title()
+         the CLI's start and exit alone (--version) {start:.1} ms; the first no-op after the build \
+         (the per-bundle check, keeping the record) {:.1} ms",
+        workspace.title(),
+        first.wall_ms
     );
     format!("no-op {}: CLI / stat floor = {ratio:.2} (target <= 2.00) {}", workspace.title(), verdict(ratio <= 2.0))
 }

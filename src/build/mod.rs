@@ -79,6 +79,8 @@ pub enum BuildOutcome {
         plugin: String,
         /// What the previous build recorded of [`BuildReport::skipped`].
         skipped: Vec<(String, Target, String)>,
+        /// What vouched for it (see [`noop_record`]).
+        vouched: Box<Vouched>,
     },
     /// The artifact was built and written (unchanged files kept).
     Built { emitted: Box<Emitted>, write: WriteOutcome, explanation: Explanation },
@@ -196,7 +198,8 @@ pub fn build_with(
         && let Some(fingerprint) = incremental::load_fingerprint(cache, &canonical_output)
         && incremental::unchanged(&fingerprint, root, &options.targets, &canonical_output)
     {
-        return Ok(fresh_report(options, report.output, &fingerprint));
+        let entry = incremental::fingerprint_entry(cache, &canonical_output);
+        return Ok(fresh_report(options, report.output, Vouched { fingerprint, canonical_output, entry }));
     }
 
     let recording = crate::io::RecordingDisk::new(disk);
@@ -299,12 +302,14 @@ fn locate(options: &BuildOptions, output: &Utf8Path, disk: &dyn Disk) -> Located
     Located { cache, canonical_root, canonical_output }
 }
 
-/// The report of a build that found nothing changed since `fingerprint` was saved.
-fn fresh_report(options: &BuildOptions, output: Utf8PathBuf, fingerprint: &incremental::Fingerprint) -> BuildReport {
+/// The report of a build that found nothing changed since `vouched`'s fingerprint was saved.
+fn fresh_report(options: &BuildOptions, output: Utf8PathBuf, vouched: Vouched) -> BuildReport {
+    let fingerprint = &vouched.fingerprint;
     BuildReport {
         loaded: Loaded { root: options.root.clone(), ..Loaded::default() },
         output,
         hosts: fingerprint.hosts.clone(),
+        inputs: input_paths(&fingerprint.inputs),
         outcome: BuildOutcome::Fresh {
             write: WriteOutcome { kept: fingerprint.outputs.clone(), ..Default::default() },
             explanation: Explanation::all_fresh(fingerprint),
@@ -312,34 +317,29 @@ fn fresh_report(options: &BuildOptions, output: Utf8PathBuf, fingerprint: &incre
             hook_rows: fingerprint.hook_rows.clone(),
             plugin: fingerprint.plugin.clone(),
             skipped: fingerprint.skipped.clone(),
+            vouched: Box::new(vouched),
         },
-        inputs: input_paths(&fingerprint.inputs),
     }
 }
 
-/// What the last build of a bundle left in the cache: what a no-op build of it reports, and what
-/// that report rests on (see [`noop_record`]).
-pub struct Previous {
-    pub report: BuildReport,
+/// What a no-op build found unchanged: the fingerprint that vouched for it, where that is kept, and
+/// the canonical artifact folder (where the fingerprint's output folders are).
+#[derive(Debug)]
+pub struct Vouched {
     pub fingerprint: incremental::Fingerprint,
-    /// The canonical artifact folder (where the fingerprint's output folders are).
     pub canonical_output: Utf8PathBuf,
     /// The fingerprint's cache entry.
     pub entry: Utf8PathBuf,
 }
 
-/// The last build of `options`' bundle as a no-op build would report it, whether or not anything
-/// changed since; `None` without a cache or a fingerprint.
-pub fn previous(options: &BuildOptions, disk: &dyn Disk) -> Option<Previous> {
-    let output = options.output.clone().unwrap_or_else(|| options.root.join("artifact"));
-    let Located { cache, canonical_root, canonical_output } = locate(options, &output, disk);
-    let (cache, _) = (cache?, canonical_root?);
-    if options.temporary_output {
-        return None;
+impl BuildReport {
+    /// What vouched for a no-op build (`None` for one that built or failed).
+    pub fn vouched(&self) -> Option<&Vouched> {
+        match &self.outcome {
+            BuildOutcome::Fresh { vouched, .. } => Some(vouched),
+            _ => None,
+        }
     }
-    let fingerprint = incremental::load_fingerprint(&cache, &canonical_output)?;
-    let entry = incremental::fingerprint_entry(&cache, &canonical_output);
-    Some(Previous { report: fresh_report(options, output, &fingerprint), fingerprint, canonical_output, entry })
 }
 
 /// Whether a test asked builds to fail on purpose (no shortcut may skip past that).

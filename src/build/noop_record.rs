@@ -4,8 +4,9 @@
 //! it, the command reads one compact file, stats what it lists on every core, and prints.
 //!
 //! The record is only ever a shortcut to the answer the bundles' own fingerprints give
-//! ([`super::incremental::unchanged`]): it is made from those fingerprints right after a successful
-//! run, and rests on
+//! ([`super::incremental::unchanged`]): it is made from those fingerprints right after a run in which
+//! every bundle was found unchanged by them (a run that wrote keeps none: what it wrote is too
+//! recent to vouch for itself), and rests on
 //!
 //! - every input a fingerprint vouches for, by the stamp it was recorded with (under the same trust
 //!   rule), or, where the per-bundle check would accept it by its content (a touched file, a folder
@@ -26,7 +27,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use camino::Utf8Path;
 
-use super::Previous;
+use super::Vouched;
 use crate::io::CacheStore;
 use crate::io::stamp::{self, ABSENT, Content, Stamp};
 use crate::pipeline::discover::FoundBundles;
@@ -103,8 +104,8 @@ pub enum NotKept {
     Catalog,
     /// The tree no longer walks to the bundles the run built.
     Walk,
-    /// A bundle has no fingerprint to vouch for it.
-    NoFingerprint,
+    /// A bundle was built, not found unchanged: what it wrote is too recent to vouch for itself.
+    Built,
 }
 
 impl std::fmt::Display for NotKept {
@@ -117,20 +118,20 @@ impl std::fmt::Display for NotKept {
             NotKept::Changed => write!(f, "something changed while the record was made"),
             NotKept::Catalog => write!(f, "a marketplace is declared, and its catalogs are written on every run"),
             NotKept::Walk => write!(f, "the tree no longer walks to the bundles built"),
-            NotKept::NoFingerprint => write!(f, "a bundle has no fingerprint"),
+            NotKept::Built => write!(f, "a bundle was built (the next no-op keeps the record)"),
         }
     }
 }
 
 impl Record {
-    /// The record of a run whose walk of `walked` (canonical) found `found` and whose bundles' last
-    /// builds are `previous` (in any order), printing `stdout` when nothing changed; with
-    /// `manifests`, what it prints was read from each artifact's manifest (`--json`), whose stamps
-    /// it then rests on too.
+    /// The record of a no-op run whose walk of `walked` (canonical) found `found` and whose bundles
+    /// were each vouched for by `vouched` (in any order), printing `stdout`; with `manifests`, what
+    /// it prints was read from each artifact's manifest (`--json`), whose stamps it then rests on
+    /// too.
     pub fn of(
         walked: &Utf8Path,
         found: &FoundBundles,
-        previous: &[Previous],
+        vouched: &[&Vouched],
         stdout: Vec<u8>,
         manifests: bool,
     ) -> Result<Record, NotKept> {
@@ -164,7 +165,7 @@ impl Record {
             };
             add(candidate.as_str(), true, expect)?;
         }
-        for built in previous {
+        for built in vouched {
             let fingerprint = &built.fingerprint;
             for (path, recorded) in &fingerprint.inputs.dirs {
                 let expect = vouching(path, recorded, true, fingerprint.written_at)?;

@@ -142,14 +142,11 @@ pub(super) fn run_build(
     } else {
         None
     };
-    // Freed beside the rest of the command, not before it ends: the reports of 200 no-op builds are
-    // some 20,000 small allocations, and freeing them one by one was 8 % of the no-op's time.
-    std::thread::spawn(move || drop(finished));
     print_totals(args, stdout, roots.len(), built, &failed, summaries, catalogs)?;
     if let Some(record) = record
         && failed.is_empty()
     {
-        let kept = record.keep(args, &roots, &all, format);
+        let kept = record.keep(args, &roots, &finished, format);
         if tracing_noop_record() {
             match kept {
                 Ok(()) => writeln!(stderr, "agent-bundle: no-op record kept")?,
@@ -157,6 +154,9 @@ pub(super) fn run_build(
             }
         }
     }
+    // Freed beside the rest of the command, not before it ends: the reports of 200 no-op builds are
+    // some 20,000 small allocations, and freeing them one by one was 8 % of the no-op's time.
+    std::thread::spawn(move || drop(finished));
     if failed.is_empty() {
         Ok(())
     } else {
@@ -242,18 +242,24 @@ impl NoopRecord {
         Some(NoopRecord { cache: crate::io::CacheStore::new(cache), key: crate::build::noop_record::key(&request) })
     }
 
-    /// After a run in which every bundle built: what a no-op of it prints, rendered by the same code
-    /// from the reports a no-op build of each bundle gives, kept with what that rests on. Nothing is
-    /// kept where a catalog is declared (its files are written by every run) or where the tree no
-    /// longer walks as it did.
+    /// After a run in which every bundle was a no-op (each vouched for by its fingerprint): what it
+    /// printed, rendered again by the same code from the same reports, kept with what those rest on.
+    /// A run that wrote keeps none (what it wrote is too recent to vouch for itself, and the no-op
+    /// after it keeps one); nor does a run where a catalog is declared (its files are written by
+    /// every run) or where the tree no longer walks as it did.
     fn keep(
         &self,
         args: &BuildArgs,
         roots: &[Utf8PathBuf],
-        all: &[crate::build::BuildOptions],
+        reports: &[crate::build::BuildReport],
         format: MessageFormat,
     ) -> Result<(), NotKept> {
         use crate::build::noop_record::Record;
+        let vouched: Vec<&crate::build::Vouched> =
+            reports.iter().map(|report| report.vouched().ok_or(NotKept::Built)).collect::<Result<_, _>>()?;
+        if reports.len() != roots.len() {
+            return Err(NotKept::Built);
+        }
         if std::fs::symlink_metadata(args.root.join(crate::build::catalog::DECLARATION)).is_ok() {
             return Err(NotKept::Catalog);
         }
@@ -268,16 +274,12 @@ impl NoopRecord {
         if !same {
             return Err(NotKept::Walk);
         }
-        let previous: Vec<crate::build::Previous> = all
-            .iter()
-            .map(|options| crate::build::previous(options, &RealDisk).ok_or(NotKept::NoFingerprint))
-            .collect::<Result<_, _>>()?;
         let (mut printed, mut noted, mut summaries) = (Vec::new(), Vec::new(), Vec::new());
-        for (root, built) in roots.iter().zip(&previous) {
+        for (root, report) in roots.iter().zip(reports) {
             if !args.json {
                 writeln!(printed, "== {root}").map_err(|_| NotKept::Changed)?;
             }
-            print_bundle(&built.report, args, format, &mut printed, &mut noted, &mut summaries)
+            print_bundle(report, args, format, &mut printed, &mut noted, &mut summaries)
                 .map_err(|_| NotKept::Changed)?;
         }
         print_totals(args, &mut printed, roots.len(), roots.len(), &[], summaries, None)
@@ -285,7 +287,7 @@ impl NoopRecord {
         if !noted.is_empty() {
             return Err(NotKept::Changed);
         }
-        let record = Record::of(&canonical, &found, &previous, printed, args.json)?;
+        let record = Record::of(&canonical, &found, &vouched, printed, args.json)?;
         crate::build::noop_record::keep(&self.cache, &self.key, &record)
     }
 }
