@@ -107,6 +107,26 @@ pub struct HookSurface {
     /// Tools that run on the vendor's servers and never fire a hook, so selecting them is a mistake.
     #[serde(default)]
     pub hosted_tools: Vec<String>,
+    /// Envelopes that other hosts send when they run this host's hook documents (VS Code's agent
+    /// reads Claude Code's): recognised by keys this host never sends, and passed through by the
+    /// wrapper (exit 0, nothing on stdout, one note) rather than failed as malformed.
+    #[serde(default)]
+    pub foreign_envelopes: Vec<ForeignEnvelope>,
+}
+
+/// An envelope another host sends when it runs this host's hook document.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ForeignEnvelope {
+    /// Who sends it, as the wrapper's note names it.
+    pub sender: String,
+    /// Keys it always has.
+    pub present: Vec<String>,
+    /// Keys it never has that this host always sends: so no envelope of this host is ever taken
+    /// for it (a guard is never skipped on its own host).
+    pub absent: Vec<String>,
+    /// Where the shape comes from.
+    pub evidence: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]

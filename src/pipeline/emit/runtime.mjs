@@ -145,6 +145,10 @@ export async function decide(contract, stdinBytes, loadHandler, startedAt = 0) {
   contract = ownData(contract);
   try {
     const envelope = parseEnvelope(stdinBytes);
+    const foreign = foreignSender(contract, envelope);
+    if (foreign !== undefined) {
+      return { code: 0, stderr: [foreignLine(contract, foreign)], stdout: undefined };
+    }
     const payload = decodeEnvelope(contract, envelope);
     // The host fires this native event where the canonical one does not happen (a subagent's turn
     // ending, for a main-agent stop hook): nothing to decide.
@@ -198,6 +202,21 @@ function failed(contract, error) {
 
 export function failureMessage(error) {
   return error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
+}
+
+// Another host running this host's hook document (VS Code's agent runs Claude Code's): the table
+// names the keys its envelopes always have and this host's never lack. Such an envelope is not
+// this host's, so the hook has nothing to decide there; it passes, saying so, instead of failing
+// on fields that host never sends.
+function foreignSender(contract, envelope) {
+  const found = (contract.foreignEnvelopes ?? []).find((f) =>
+    f.present.every((k) => Object.hasOwn(envelope, k)) && f.absent.every((k) => !Object.hasOwn(envelope, k)));
+  return found?.sender;
+}
+
+function foreignLine(contract, sender) {
+  const { name, target, nativeEvent } = contract.hook;
+  return `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): passed through an envelope from ${sender}, which runs this host's hook files with fields of its own; the hook did not run (it runs on the hosts the bundle is built for)`.replace(/\s*\n\s*/g, ' ');
 }
 
 function passes(contract, envelope) {
@@ -395,6 +414,10 @@ async function forward(contract, bytes, loadHandler) {
   let envelope;
   try {
     envelope = parseEnvelope(bytes);
+    const foreign = foreignSender(contract, envelope);
+    if (foreign !== undefined) {
+      return { code: 0, stderr: [foreignLine(contract, foreign)], stdout: undefined };
+    }
     decodeEnvelope(contract, envelope);
   } catch (error) {
     return failed(contract, error);

@@ -81,6 +81,14 @@ pub fn contract(
     if let Some(key) = &mapping.pass_when_present {
         contract["passWhenPresent"] = json!(key);
     }
+    if !surface.foreign_envelopes.is_empty() {
+        let foreign: Vec<serde_json::Value> = surface
+            .foreign_envelopes
+            .iter()
+            .map(|f| json!({ "sender": f.sender, "present": f.present, "absent": f.absent }))
+            .collect();
+        contract["foreignEnvelopes"] = json!(foreign);
+    }
     if !tools.is_null() {
         contract["tools"] = tools;
     }

@@ -1,0 +1,130 @@
+//! A Claude-format hook run by another host (issue 27): VS Code's agent runs the hooks of Claude
+//! Code's files and plugins, and Copilot CLI runs a PascalCase hook document, each sending fields of
+//! its own. The Claude wrapper recognises those envelopes by keys Claude Code never leaves out and
+//! passes through (exit 0, nothing on stdout, one note on stderr) instead of failing on fields
+//! Claude Code would have sent, while no envelope Claude Code sends is ever taken for theirs.
+
+mod common;
+
+use agent_bundle::artifact::read_verified;
+use agent_bundle::io::RealDisk;
+use agent_bundle::vocabulary::target::Target;
+use common::{build_bundle, recorded_envelopes, require_node, run_wrapper};
+
+fn recognisers() -> &'static [agent_bundle::hosts::ForeignEnvelope] {
+    &agent_bundle::hosts::table(Target::Claude).hooks.as_ref().expect("Claude Code has hooks").foreign_envelopes
+}
+
+fn recognised(envelope: &serde_json::Value) -> Option<&'static str> {
+    let object = envelope.as_object()?;
+    recognisers()
+        .iter()
+        .find(|f| f.present.iter().all(|k| object.contains_key(k)) && f.absent.iter().all(|k| !object.contains_key(k)))
+        .map(|f| f.sender.as_str())
+}
+
+fn read(path: &str) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Every recogniser leaves out a key that every recorded Claude Code envelope has, so none of them
+/// is ever passed through; VS Code's documented envelopes and Copilot CLI's recorded one are.
+#[test]
+fn no_envelope_claude_code_sends_is_taken_for_another_hosts() {
+    let claude: Vec<_> = recorded_envelopes().into_iter().filter(|r| r.host == Target::Claude).collect();
+    assert!(claude.len() >= 8, "the recorded Claude Code envelopes are there");
+    for recogniser in recognisers() {
+        assert!(
+            !recogniser.absent.is_empty(),
+            "{}: a recogniser must name a key Claude Code always sends",
+            recogniser.sender
+        );
+        for recorded in &claude {
+            let envelope: serde_json::Value = serde_json::from_slice(&recorded.bytes).unwrap();
+            for key in &recogniser.absent {
+                assert!(
+                    envelope.get(key).is_some(),
+                    "{}: Claude Code's {} lacks {key}",
+                    recogniser.sender,
+                    recorded.name
+                );
+            }
+            assert_eq!(recognised(&envelope), None, "{} was taken for another host's", recorded.name);
+        }
+    }
+    for file in ["PreToolUse", "PostToolUse", "SessionStart", "Stop"] {
+        let envelope = read(&format!("testdata/envelopes/vscode-agent/{file}.json"));
+        assert_eq!(recognised(&envelope), Some("VS Code's agent"), "{file}");
+    }
+    // Copilot CLI running a hook document with Claude Code's event names: every envelope but those
+    // of Stop and SubagentStop, which carry every key Claude Code's do and are taken as Claude
+    // Code's (the hook runs there as on Claude Code).
+    let dir = std::path::Path::new("testdata/envelopes/copilot-cli/vscode-compatible");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let envelope = read(path.to_str().unwrap());
+        let expected =
+            if name.starts_with("Stop") || name.starts_with("SubagentStop") { None } else { Some("Copilot CLI") };
+        assert_eq!(recognised(&envelope), expected, "{name}");
+        seen += 1;
+    }
+    assert!(seen >= 18, "Copilot CLI's recorded envelopes are there ({seen})");
+}
+
+/// The real wrappers of the guards example, under node: VS Code's envelopes pass through every
+/// Claude hook of their event (the fail-closed policy included: the hook is not built for that host,
+/// so it has nothing to refuse there), with one note; the same call as Claude Code sends it is still
+/// judged.
+#[test]
+fn a_claude_wrapper_passes_through_an_envelope_from_a_host_that_runs_claude_hook_files() {
+    require_node();
+    let (_guard, artifact) = build_bundle("guards");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let mut checked = 0;
+    for (file, native) in [("PreToolUse", "PreToolUse"), ("SessionStart", "SessionStart")] {
+        let envelope = std::fs::read(format!("testdata/envelopes/vscode-agent/{file}.json")).unwrap();
+        for row in manifest.hooks.iter().filter(|r| r.host == Target::Claude && r.native_event == native) {
+            let run = run_wrapper(&artifact, &row.path, &envelope, &[]);
+            assert_eq!(run.code, Some(0), "{}: {}", row.name, run.stderr);
+            assert_eq!(run.stdout, "", "{}: nothing reaches the host's stdout", row.name);
+            let lines: Vec<&str> = run.stderr.lines().collect();
+            assert_eq!(lines.len(), 1, "{}: one note: {}", row.name, run.stderr);
+            assert!(
+                lines[0].contains("passed through an envelope from VS Code's agent") && lines[0].contains(&row.name),
+                "{}",
+                lines[0]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "every Claude beforeTool and sessionStart hook of the example was run ({checked})");
+
+    // Copilot CLI's PreToolUse, on the fail-closed policy: it would block every tool there if the
+    // wrapper failed on the fields Copilot CLI does not send.
+    let policy = manifest
+        .hooks
+        .iter()
+        .find(|r| r.host == Target::Claude && r.fail_closed && r.native_event == "PreToolUse")
+        .unwrap();
+    let copilot = std::fs::read("testdata/envelopes/copilot-cli/vscode-compatible/PreToolUse.json").unwrap();
+    let run = run_wrapper(&artifact, &policy.path, &copilot, &[]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{}", run.stderr);
+    assert!(run.stderr.contains("passed through an envelope from Copilot CLI"), "{}", run.stderr);
+
+    // The same dangerous command as Claude Code sends it is denied by the same wrapper.
+    let guard = manifest
+        .hooks
+        .iter()
+        .find(|r| r.host == Target::Claude && r.name.starts_with("before-tool-deny-dangerous-"))
+        .unwrap();
+    let claude = serde_json::json!({
+        "session_id": "s", "transcript_path": "/t", "cwd": "/w", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": { "command": "rm -rf /" }, "tool_use_id": "t1",
+        "permission_mode": "default",
+    });
+    let run = run_wrapper(&artifact, &guard.path, claude.to_string().as_bytes(), &[]);
+    assert!(run.stdout.contains("deny"), "Claude Code's own envelope is judged: {} {}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("passed through"));
+}
