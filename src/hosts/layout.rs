@@ -327,7 +327,13 @@ mod tests {
         }
         let owners = |name: &str| layout().claims_on_name(name).iter().map(|c| c.owner).collect::<Vec<_>>();
         assert_eq!(owners("gemini"), [Owner::Host(Target::Gemini)]);
-        assert_eq!(owners("hooks"), [Owner::AgentBundle, Owner::AgentBundle], "`hooks/` and `gemini/hooks/`");
+        assert_eq!(
+            owners("hooks"),
+            [Owner::AgentBundle, Owner::AgentBundle, Owner::AgentBundle],
+            "`hooks/`, `gemini/hooks/` and `qwen/hooks/`"
+        );
+        assert_eq!(owners("qwen"), [Owner::Host(Target::Qwen)]);
+        assert_eq!(owners("qwen-extension.json"), [Owner::Host(Target::Qwen)]);
         assert_eq!(owners("gemini-extension.json"), [Owner::Host(Target::Gemini)]);
         assert_eq!(owners(".plugin"), [Owner::Host(Target::Copilot), Owner::Host(Target::Copilot)]);
         assert!(layout().claims_over("hooks").iter().any(|c| c.owner == Owner::Host(Target::Claude)));

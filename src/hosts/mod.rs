@@ -17,13 +17,14 @@ use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
 /// The embedded table files, in [`Target::ALL`] order.
-const TABLE_SOURCES: [(Target, &str); 6] = [
+const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
     (Target::Claude, include_str!("claude.json")),
     (Target::Codex, include_str!("codex.json")),
     (Target::Copilot, include_str!("copilot.json")),
     (Target::Cursor, include_str!("cursor.json")),
     (Target::Gemini, include_str!("gemini.json")),
     (Target::Portable, include_str!("portable.json")),
+    (Target::Qwen, include_str!("qwen.json")),
 ];
 
 #[derive(Debug, Deserialize)]
@@ -159,6 +160,9 @@ pub enum TimeoutUnit {
     Seconds,
     /// Gemini CLI: a seconds value there would kill the hook at once.
     Milliseconds,
+    /// Qwen Code: seconds, but a number of 1000 or more is read as milliseconds (its older unit),
+    /// so 1000 s and more are written in milliseconds.
+    SecondsBelowAThousand,
 }
 
 impl TimeoutUnit {
@@ -167,15 +171,20 @@ impl TimeoutUnit {
         match self {
             TimeoutUnit::Seconds => u64::from(seconds),
             TimeoutUnit::Milliseconds => u64::from(seconds) * 1000,
+            TimeoutUnit::SecondsBelowAThousand if seconds < 1000 => u64::from(seconds),
+            TimeoutUnit::SecondsBelowAThousand => u64::from(seconds) * 1000,
         }
     }
 
-    /// The unit's symbol, for showing a document's number (`10 s`, `10000 ms`).
-    pub fn symbol(self) -> &'static str {
-        match self {
+    /// A document's number with its unit, as the host reads it (`10 s`, `10000 ms`).
+    pub fn show(self, number: u64) -> String {
+        let symbol = match self {
             TimeoutUnit::Seconds => "s",
             TimeoutUnit::Milliseconds => "ms",
-        }
+            TimeoutUnit::SecondsBelowAThousand if number < 1000 => "s",
+            TimeoutUnit::SecondsBelowAThousand => "ms",
+        };
+        format!("{number} {symbol}")
     }
 }
 
@@ -735,8 +744,8 @@ pub fn table(target: Target) -> &'static HostTable {
 }
 
 /// Every host table, in [`Target::ALL`] order.
-pub fn tables() -> &'static [HostTable; 6] {
-    static TABLES: OnceLock<[HostTable; 6]> = OnceLock::new();
+pub fn tables() -> &'static [HostTable; Target::ALL.len()] {
+    static TABLES: OnceLock<[HostTable; Target::ALL.len()]> = OnceLock::new();
     TABLES.get_or_init(|| {
         TABLE_SOURCES.map(|(target, source)| {
             let table: HostTable = serde_json::from_str(source)
@@ -883,12 +892,23 @@ mod tests {
     }
 
     #[test]
+    fn qwen_codes_timeouts_are_seconds_below_a_thousand_and_milliseconds_from_there() {
+        let unit = table(Target::Qwen).hooks.as_ref().unwrap().timeout_unit;
+        assert_eq!(unit, TimeoutUnit::SecondsBelowAThousand);
+        assert_eq!((unit.of(5), unit.show(unit.of(5))), (5, "5 s".to_string()));
+        assert_eq!((unit.of(999), unit.show(unit.of(999))), (999, "999 s".to_string()));
+        // 1000 s as 1000 would be read as one second.
+        assert_eq!((unit.of(1000), unit.show(unit.of(1000))), (1_000_000, "1000000 ms".to_string()));
+    }
+
+    #[test]
     fn tables_carry_the_pinned_host_versions() {
         assert_eq!(table(Target::Claude).host_version, "2.1.332");
         assert_eq!(table(Target::Codex).host_version, "0.171.0");
         assert_eq!(table(Target::Cursor).host_version, "docs 2026-08");
         assert_eq!(table(Target::Copilot).host_version, "1.0.102");
         assert_eq!(table(Target::Gemini).host_version, "0.61.0");
+        assert_eq!(table(Target::Qwen).host_version, "0.24.4");
         assert!(!table(Target::Portable).has_hooks());
     }
 

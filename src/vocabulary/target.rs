@@ -12,12 +12,21 @@ pub enum Target {
     Cursor,
     Gemini,
     Portable,
+    Qwen,
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `gemini`, `portable`).
-    pub const ALL: [Target; 6] =
-        [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Gemini, Target::Portable];
+    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `gemini`, `portable`,
+    /// `qwen`).
+    pub const ALL: [Target; 7] = [
+        Target::Claude,
+        Target::Codex,
+        Target::Copilot,
+        Target::Cursor,
+        Target::Gemini,
+        Target::Portable,
+        Target::Qwen,
+    ];
 
     /// Selected when neither the config nor the command line names targets (D3 in docs/decisions.md): the
     /// original's registry default, so hook names agree with it.
@@ -31,6 +40,7 @@ impl Target {
             Target::Cursor => "cursor",
             Target::Gemini => "gemini",
             Target::Portable => "portable",
+            Target::Qwen => "qwen",
         }
     }
 

@@ -215,7 +215,7 @@ pub struct Recorded {
     pub native: String,
 }
 
-/// Every recorded Claude Code, Codex, Copilot CLI and Gemini CLI envelope, sorted by file (the
+/// Every recorded Claude Code, Codex, Copilot CLI, Gemini CLI and Qwen Code envelope, sorted by file (the
 /// folders' notes left out). Copilot's camelCase envelopes name no event: their file names do.
 #[allow(dead_code)]
 pub fn recorded_envelopes() -> Vec<Recorded> {
@@ -226,6 +226,7 @@ pub fn recorded_envelopes() -> Vec<Recorded> {
         ("codex", Target::Codex),
         ("copilot-cli", Target::Copilot),
         ("gemini-cli", Target::Gemini),
+        ("qwen-code", Target::Qwen),
     ];
     for (folder, host) in folders {
         let dir = std::path::Path::new("testdata/envelopes").join(folder);

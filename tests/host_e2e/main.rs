@@ -377,7 +377,7 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
-            name: "a plugin built for all five hosts (the guards example as a route) refuses a download piped into a shell",
+            name: "a plugin built for every host (the guards example as a route) refuses a download piped into a shell",
             bundle: "bundles/ported-guards",
             hosts: ALL,
             calls: || {

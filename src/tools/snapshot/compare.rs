@@ -47,7 +47,10 @@ fn entries(surface: &HookSurface, document: &Value) -> BTreeMap<(String, String)
         .map(|written| {
             let entry = Entry {
                 matcher: written.matcher,
-                timeout: written.timeout.map(|t| format!("{t} {}", surface.timeout_unit.symbol())),
+                timeout: written.timeout.map(|t| match t.as_u64() {
+                    Some(number) => surface.timeout_unit.show(number),
+                    None => t.to_string(),
+                }),
                 fail_closed: has_fail_closed_keys(surface, &written.extra),
             };
             ((written.native_event, written.command), entry)
