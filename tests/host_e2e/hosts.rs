@@ -18,6 +18,8 @@ pub struct Programs {
     pub copilot: PathBuf,
     /// Gemini CLI's one bundled file, run by node.
     pub gemini: PathBuf,
+    /// Qwen Code's entry file, run by node.
+    pub qwen: PathBuf,
     /// Where Copilot CLI unpacks itself on first start (kept across runs; each run's HOME is new).
     pub copilot_cache: PathBuf,
     /// The folder holding `node`, put on the hosts' PATH so hook commands find it.
@@ -35,10 +37,11 @@ impl Programs {
         let copilot = dir.join("node_modules/@github/copilot-linux-x64/copilot");
         let copilot_cache = dir.join("copilot-pkg-cache");
         let gemini = dir.join("node_modules/@google/gemini-cli/bundle/gemini.js");
-        for program in [&claude, &codex, &copilot, &gemini] {
+        let qwen = dir.join("node_modules/@qwen-code/qwen-code/cli.js");
+        for program in [&claude, &codex, &copilot, &gemini, &qwen] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI and Gemini CLI into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI and Qwen Code into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -50,7 +53,7 @@ impl Programs {
             return Err("`node` is not on PATH; the emitted wrappers run under Node.js 18+".into());
         }
         let node_dir = Path::new(&node).parent().unwrap().to_path_buf();
-        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, node_dir })
+        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, node_dir })
     }
 
     pub fn path_variable(&self) -> String {
@@ -412,6 +415,50 @@ pub fn run_gemini(
         .current_dir(&work)
         .args(["--model", "gemini-2.5-flash", "--yolo", "--output-format", "json", "--debug"])
         .args(["-p", "Run the scripted tool calls, then answer."]);
+    let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Qwen Code in `-p` mode with the artifact's `qwen/` extension folder copied into
+/// `~/.qwen/extensions/` (what `qwen extensions install` does, without its consent prompt), offline
+/// against the mock through its `openai` auth type.
+pub fn run_qwen(
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, work) = (temp.path().join("home"), temp.path().join("work"));
+    std::fs::create_dir_all(home.join(".qwen/extensions"))?;
+    std::fs::create_dir_all(&work)?;
+    crate::copy_tree(&artifact.join("qwen"), &home.join(".qwen/extensions").join(plugin_name))?;
+    std::fs::write(
+        home.join(".qwen/settings.json"),
+        serde_json::json!({
+            "security": { "auth": { "selectedType": "openai" } },
+            "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
+            "privacy": { "usageStatisticsEnabled": false },
+            "telemetry": { "enabled": false }
+        })
+        .to_string(),
+    )?;
+    let server = MockServer::start(Dialect::QwenChat, calls, work.clone())?;
+    let mut command = Command::new("node");
+    command
+        .arg(&programs.qwen)
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("HOME", &home)
+        .env("OPENAI_BASE_URL", format!("http://127.0.0.1:{}/v1", server.port))
+        .env("OPENAI_API_KEY", "mock-key")
+        .env("OPENAI_MODEL", "qwen3-coder-plus")
+        .env("QWEN_CODE_NO_RELAUNCH", "true")
+        .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1")
+        .current_dir(&work)
+        .args(["--yolo", "--output-format", "json", "-p", "Run the scripted tool calls, then answer."]);
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })

@@ -21,7 +21,7 @@ use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
     ClaudeOptions, CopilotInstall, HostRun, Placement, Programs, run_bounded, run_claude, run_codex, run_copilot,
-    run_gemini,
+    run_gemini, run_qwen,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -35,6 +35,7 @@ enum Host {
     Codex,
     Copilot,
     Gemini,
+    Qwen,
 }
 
 impl Host {
@@ -44,6 +45,7 @@ impl Host {
             Host::Codex => "codex",
             Host::Copilot => "copilot",
             Host::Gemini => "gemini",
+            Host::Qwen => "qwen",
         }
     }
 }
@@ -83,7 +85,9 @@ fn finished(run: &HostRun) -> Result<(), String> {
 
 fn scenarios() -> Vec<Scenario> {
     const BOTH: &[Host] = &[Host::Claude, Host::Codex];
-    const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini];
+    const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen];
+    // Qwen Code 0.24.4 runs the original call when a hook answers updatedInput.
+    const REWRITING: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini];
     // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
     const AWAITING_SESSION_END: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot];
     vec![
@@ -153,13 +157,29 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "beforeTool updatedInput rewrites the command that runs",
             bundle: "e2e/rewrite-shell",
-            hosts: ALL,
+            hosts: REWRITING,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
                 finished(run)?;
                 ensure(exists(run, "rewritten.txt"), "the rewritten command did not run")?;
                 ensure(!exists(run, MARKER), "the original command ran")
+            },
+        },
+        Scenario {
+            name: "beforeTool updatedInput, which the host does not apply, blocks the call instead of running the original",
+            bundle: "e2e/rewrite-shell",
+            hosts: &[Host::Qwen],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the original command ran")?;
+                ensure(!exists(run, "rewritten.txt"), "a rewrite ran where the table says it is not applied")?;
+                ensure(
+                    run.any_request_contains("updatedInput"),
+                    "the model did not get the reason the call was blocked",
+                )
             },
         },
         Scenario {
@@ -371,7 +391,7 @@ fn scenarios() -> Vec<Scenario> {
                     Host::Claude => "Write\n",
                     Host::Codex => "apply_patch\n",
                     Host::Copilot => "create\n",
-                    Host::Gemini => "write_file\n",
+                    Host::Gemini | Host::Qwen => "write_file\n",
                 };
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
@@ -935,6 +955,7 @@ fn main() -> ExitCode {
                     Host::Gemini => {
                         run_gemini(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
                     }
+                    Host::Qwen => run_qwen(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
                 }
                 .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))

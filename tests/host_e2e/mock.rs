@@ -29,6 +29,8 @@ pub enum Dialect {
     OpenAiResponses,
     /// OpenAI chat completions, streamed (Copilot CLI's bring-your-own-key provider).
     OpenAiChat,
+    /// The same API with Qwen Code's tool names (its `openai` auth type).
+    QwenChat,
     /// Gemini's `streamGenerateContent?alt=sse` (Gemini CLI).
     Gemini,
 }
@@ -119,7 +121,8 @@ fn serve(
     let events = match dialect {
         Dialect::Anthropic => anthropic_reply(&request, calls, work),
         Dialect::OpenAiResponses => responses_reply(&request, calls, work),
-        Dialect::OpenAiChat => chat_reply(&request, calls, work),
+        Dialect::OpenAiChat => chat_reply(&request, calls, work, &COPILOT_TOOLS),
+        Dialect::QwenChat => chat_reply(&request, calls, work, &QWEN_TOOLS),
         Dialect::Gemini => gemini_reply(&request, calls, work),
     };
     // Chat completion streams have no event names, and end with a bare `[DONE]`.
@@ -240,9 +243,32 @@ fn responses_reply(request: &Value, calls: &[Call], _work: &std::path::Path) -> 
     ]
 }
 
-fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<(String, Value)> {
+/// A chat-completions host's tools: its shell (which also marks its main loop's requests) and how it
+/// writes a file.
+struct ChatTools {
+    shell: &'static str,
+    shell_input: fn(&str) -> Value,
+    write: &'static str,
+    write_input: fn(&std::path::Path, &str) -> Value,
+}
+
+const COPILOT_TOOLS: ChatTools = ChatTools {
+    shell: "bash",
+    shell_input: |command| json!({ "command": command, "description": "mock call from the agent-bundle suite" }),
+    write: "create",
+    write_input: |path, content| json!({ "path": path.to_string_lossy(), "file_text": content }),
+};
+
+const QWEN_TOOLS: ChatTools = ChatTools {
+    shell: "run_shell_command",
+    shell_input: |command| json!({ "command": command, "is_background": false, "description": "mock call from the agent-bundle suite" }),
+    write: "write_file",
+    write_input: |path, content| json!({ "file_path": path.to_string_lossy(), "content": content }),
+};
+
+fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path, tools: &ChatTools) -> Vec<(String, Value)> {
     let is_main_loop =
-        request["tools"].as_array().is_some_and(|tools| tools.iter().any(|t| t["function"]["name"] == "bash"));
+        request["tools"].as_array().is_some_and(|t| t.iter().any(|t| t["function"]["name"] == tools.shell));
     let tool_results = request["messages"].as_array().into_iter().flatten().filter(|m| m["role"] == "tool").count();
     let call = if is_main_loop { next_call(calls, tool_results) } else { None };
     let chunk = |delta: Value, finish: Value| {
@@ -255,20 +281,11 @@ fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<(S
     };
     let mut events = match call {
         Some(Call::Shell(command)) => vec![
-            chunk(
-                tool_call(
-                    "bash",
-                    json!({ "command": command, "description": "mock call from the agent-bundle suite" }),
-                ),
-                Value::Null,
-            ),
+            chunk(tool_call(tools.shell, (tools.shell_input)(command)), Value::Null),
             chunk(json!({}), json!("tool_calls")),
         ],
         Some(Call::WriteFile { path, content }) => vec![
-            chunk(
-                tool_call("create", json!({ "path": work.join(path).to_string_lossy(), "file_text": content })),
-                Value::Null,
-            ),
+            chunk(tool_call(tools.write, (tools.write_input)(&work.join(path), content)), Value::Null),
             chunk(json!({}), json!("tool_calls")),
         ],
         None => {
