@@ -20,6 +20,9 @@ pub struct Programs {
     pub gemini: PathBuf,
     /// Qwen Code's entry file, run by node.
     pub qwen: PathBuf,
+    /// A `qwen` command that runs it (its package ships the entry file without the executable bit),
+    /// for `cargo agent-bundle install` and `doctor`.
+    pub qwen_launcher: PathBuf,
     /// Where Copilot CLI unpacks itself on first start (kept across runs; each run's HOME is new).
     pub copilot_cache: PathBuf,
     /// The folder holding `node`, put on the hosts' PATH so hook commands find it.
@@ -53,7 +56,16 @@ impl Programs {
             return Err("`node` is not on PATH; the emitted wrappers run under Node.js 18+".into());
         }
         let node_dir = Path::new(&node).parent().unwrap().to_path_buf();
-        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, node_dir })
+        let qwen_launcher = dir.join("bin/qwen");
+        let launcher = format!("#!/bin/sh\nexec node \"{}\" \"$@\"\n", qwen.display());
+        if std::fs::read_to_string(&qwen_launcher).ok().as_deref() != Some(launcher.as_str()) {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::create_dir_all(dir.join("bin")).map_err(|e| e.to_string())?;
+            std::fs::write(&qwen_launcher, &launcher).map_err(|e| e.to_string())?;
+            std::fs::set_permissions(&qwen_launcher, std::fs::Permissions::from_mode(0o755))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, qwen_launcher, node_dir })
     }
 
     pub fn path_variable(&self) -> String {
@@ -126,6 +138,8 @@ impl Programs {
             .env("AGENT_BUNDLE_CODEX_PROGRAM", &self.codex)
             .env("AGENT_BUNDLE_COPILOT_PROGRAM", &self.copilot)
             .env("AGENT_BUNDLE_GEMINI_PROGRAM", &self.gemini)
+            .env("AGENT_BUNDLE_QWEN_PROGRAM", &self.qwen_launcher)
+            .env("QWEN_CODE_NO_RELAUNCH", "true")
             .current_dir(home);
         command
     }
@@ -421,12 +435,13 @@ pub fn run_gemini(
 }
 
 /// Qwen Code in `-p` mode with the artifact's `qwen/` extension folder copied into
-/// `~/.qwen/extensions/` (what `qwen extensions install` does, without its consent prompt), offline
-/// against the mock through its `openai` auth type.
+/// `~/.qwen/extensions/` (what `qwen extensions install` does, without its consent prompt) or put
+/// there by `cargo agent-bundle install`, offline against the mock through its `openai` auth type.
 pub fn run_qwen(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
+    placement: Placement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -434,7 +449,12 @@ pub fn run_qwen(
     let (home, work) = (temp.path().join("home"), temp.path().join("work"));
     std::fs::create_dir_all(home.join(".qwen/extensions"))?;
     std::fs::create_dir_all(&work)?;
-    crate::copy_tree(&artifact.join("qwen"), &home.join(".qwen/extensions").join(plugin_name))?;
+    match placement {
+        Placement::Manual => {
+            crate::copy_tree(&artifact.join("qwen"), &home.join(".qwen/extensions").join(plugin_name))?
+        }
+        Placement::AgentBundle => agent_bundle_install(programs, artifact, "qwen", &home, &[])?,
+    }
     std::fs::write(
         home.join(".qwen/settings.json"),
         serde_json::json!({

@@ -778,7 +778,7 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     ensure(code == Some(0), format!("install: exit {code:?}: {stdout}{stderr}"))?;
     ensure(config() != before, "install changed none of the hosts' files")?;
     ensure(
-        stdout.contains("Installed canonical-tools for claude, codex, copilot, gemini"),
+        stdout.contains("Installed canonical-tools for claude, codex, copilot, gemini, qwen"),
         format!("install: {stdout}"),
     )?;
     let (code, _, stdout, stderr) = ours(&["install"])?;
@@ -793,7 +793,7 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
             ensure(host[stage]["state"] == "yes", format!("{name} {stage}: {host}"))?;
         }
     }
-    ensure(report["hosts"].as_array().map(Vec::len) == Some(4), format!("{report}"))?;
+    ensure(report["hosts"].as_array().map(Vec::len) == Some(5), format!("{report}"))?;
     let (code, _, stdout, stderr) = ours(&["uninstall"])?;
     ensure(code == Some(0), format!("uninstall: exit {code:?}: {stdout}{stderr}"))?;
     // The hosts' configuration is byte for byte what it was before install.
@@ -813,7 +813,11 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
             format!("{} still lists it: {listed}", program.display()),
         )?;
     }
-    for gone in [".local/share/agent-bundle/installs/canonical-tools", ".gemini/extensions/canonical-tools"] {
+    for gone in [
+        ".local/share/agent-bundle/installs/canonical-tools",
+        ".gemini/extensions/canonical-tools",
+        ".qwen/extensions/canonical-tools",
+    ] {
         ensure(!home.join(gone).exists(), format!("{gone} is left"))?;
     }
     Ok(())
@@ -909,7 +913,7 @@ fn main() -> ExitCode {
     }
 
     // `install`, `doctor` and `uninstall` through the real host programs (issue 26).
-    let name = "install, doctor, uninstall: claude, codex, copilot through their programs, gemini's folder; each stage observed";
+    let name = "install, doctor, uninstall: claude, codex, copilot through their programs, gemini's and qwen's folders; each stage observed";
     if name.contains(&filter) {
         let started = Instant::now();
         let result = install_doctor_uninstall(&programs);
@@ -955,7 +959,9 @@ fn main() -> ExitCode {
                     Host::Gemini => {
                         run_gemini(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
                     }
-                    Host::Qwen => run_qwen(&programs, &artifact, &plugin, (scenario.calls)(), RUN_LIMIT),
+                    Host::Qwen => {
+                        run_qwen(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
+                    }
                 }
                 .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))
@@ -1036,7 +1042,7 @@ fn main() -> ExitCode {
 
     // Each host with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir,
     // no hand-made marketplace or copied folder): a session's denial blocks the command.
-    for host in ["claude", "codex", "copilot", "gemini"] {
+    for host in ["claude", "codex", "copilot", "gemini", "qwen"] {
         let name = format!("{host} installed by cargo agent-bundle install: beforeTool deny blocks the command");
         if !name.contains(&filter) {
             continue;
@@ -1055,7 +1061,8 @@ fn main() -> ExitCode {
                 "copilot" => {
                     run_copilot(&programs, &artifact, plugin, CopilotInstall::AgentBundle, shell_marker(), RUN_LIMIT)
                 }
-                _ => run_gemini(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
+                "gemini" => run_gemini(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
+                _ => run_qwen(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
             }
             .map_err(|e| e.to_string())?;
             finished(&run)?;
