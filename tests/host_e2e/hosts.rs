@@ -386,6 +386,31 @@ pub fn run_copilot(
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }
 
+/// A run's temporary folder, `HOME` and work folder for a host that loads extensions from
+/// `~/.<host>/extensions/` (Gemini CLI, Qwen Code): the artifact's `<host>/` folder placed there
+/// (copied, as `<host> extensions install` does, or by `cargo agent-bundle install`), and the host's
+/// `settings.json` written.
+fn extension_home(
+    programs: &Programs,
+    artifact: &Path,
+    host: &str,
+    plugin_name: &str,
+    placement: Placement,
+    settings: &Value,
+) -> std::io::Result<(tempfile::TempDir, PathBuf, PathBuf)> {
+    let temp = tempfile::tempdir()?;
+    let (home, work) = (temp.path().join("home"), temp.path().join("work"));
+    let extensions = home.join(format!(".{host}/extensions"));
+    std::fs::create_dir_all(&extensions)?;
+    std::fs::create_dir_all(&work)?;
+    match placement {
+        Placement::Manual => crate::copy_tree(&artifact.join(host), &extensions.join(plugin_name))?,
+        Placement::AgentBundle => agent_bundle_install(programs, artifact, host, &home, &[])?,
+    }
+    std::fs::write(home.join(format!(".{host}/settings.json")), settings.to_string())?;
+    Ok((temp, home, work))
+}
+
 /// Gemini CLI in `-p` mode with the artifact's extension folder copied into `~/.gemini/extensions/`
 /// (what `gemini extensions install` does), offline against the mock.
 pub fn run_gemini(
@@ -396,26 +421,13 @@ pub fn run_gemini(
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
-    let temp = tempfile::tempdir()?;
-    let (home, work) = (temp.path().join("home"), temp.path().join("work"));
-    std::fs::create_dir_all(home.join(".gemini/extensions"))?;
-    std::fs::create_dir_all(&work)?;
-    match placement {
-        Placement::Manual => {
-            crate::copy_tree(&artifact.join("gemini"), &home.join(".gemini/extensions").join(plugin_name))?
-        }
-        Placement::AgentBundle => agent_bundle_install(programs, artifact, "gemini", &home, &[])?,
-    }
-    std::fs::write(
-        home.join(".gemini/settings.json"),
-        serde_json::json!({
-            "security": { "auth": { "selectedType": "gemini-api-key" } },
-            "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
-            "privacy": { "usageStatisticsEnabled": false },
-            "telemetry": { "enabled": false }
-        })
-        .to_string(),
-    )?;
+    let settings = serde_json::json!({
+        "security": { "auth": { "selectedType": "gemini-api-key" } },
+        "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
+        "privacy": { "usageStatisticsEnabled": false },
+        "telemetry": { "enabled": false }
+    });
+    let (temp, home, work) = extension_home(programs, artifact, "gemini", plugin_name, placement, &settings)?;
     let server = MockServer::start(Dialect::Gemini, calls, work.clone())?;
     let mut command = Command::new("node");
     command
@@ -445,26 +457,13 @@ pub fn run_qwen(
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
-    let temp = tempfile::tempdir()?;
-    let (home, work) = (temp.path().join("home"), temp.path().join("work"));
-    std::fs::create_dir_all(home.join(".qwen/extensions"))?;
-    std::fs::create_dir_all(&work)?;
-    match placement {
-        Placement::Manual => {
-            crate::copy_tree(&artifact.join("qwen"), &home.join(".qwen/extensions").join(plugin_name))?
-        }
-        Placement::AgentBundle => agent_bundle_install(programs, artifact, "qwen", &home, &[])?,
-    }
-    std::fs::write(
-        home.join(".qwen/settings.json"),
-        serde_json::json!({
-            "security": { "auth": { "selectedType": "openai" } },
-            "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
-            "privacy": { "usageStatisticsEnabled": false },
-            "telemetry": { "enabled": false }
-        })
-        .to_string(),
-    )?;
+    let settings = serde_json::json!({
+        "security": { "auth": { "selectedType": "openai" } },
+        "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
+        "privacy": { "usageStatisticsEnabled": false },
+        "telemetry": { "enabled": false }
+    });
+    let (temp, home, work) = extension_home(programs, artifact, "qwen", plugin_name, placement, &settings)?;
     let server = MockServer::start(Dialect::QwenChat, calls, work.clone())?;
     let mut command = Command::new("node");
     command
