@@ -411,45 +411,71 @@ fn extension_home(
     Ok((temp, home, work))
 }
 
-/// Gemini CLI in `-p` mode with the artifact's extension folder copied into `~/.gemini/extensions/`
-/// (what `gemini extensions install` does), offline against the mock.
-pub fn run_gemini(
-    programs: &Programs,
-    artifact: &Path,
-    plugin_name: &str,
-    placement: Placement,
-    calls: Vec<Call>,
-    limit: Duration,
-) -> std::io::Result<HostRun> {
-    let settings = serde_json::json!({
-        "security": { "auth": { "selectedType": "gemini-api-key" } },
-        "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
-        "privacy": { "usageStatisticsEnabled": false },
-        "telemetry": { "enabled": false }
-    });
-    let (temp, home, work) = extension_home(programs, artifact, "gemini", plugin_name, placement, &settings)?;
-    let server = MockServer::start(Dialect::Gemini, calls, work.clone())?;
-    let mut command = Command::new("node");
-    command
-        .arg(&programs.gemini)
-        .env_clear()
-        .env("PATH", programs.path_variable())
-        .env("HOME", &home)
-        .env("GEMINI_API_KEY", "mock-key")
-        .env("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{}", server.port))
-        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
-        .current_dir(&work)
-        .args(["--model", "gemini-2.5-flash", "--yolo", "--output-format", "json", "--debug"])
-        .args(["-p", "Run the scripted tool calls, then answer."]);
-    let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
-    let requests = server.requests();
-    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+/// A host that loads extensions from `~/.<name>/extensions/` and is a node script, as a session
+/// needs it: its settings, its mock's dialect, and how it is pointed at the mock.
+pub struct ExtensionHost {
+    name: &'static str,
+    script: fn(&Programs) -> &Path,
+    settings: fn() -> Value,
+    dialect: Dialect,
+    /// The variables that point it at the mock on `port`, and switch off what would go online.
+    env: fn(u16) -> Vec<(&'static str, String)>,
+    args: &'static [&'static str],
 }
 
-/// Qwen Code in `-p` mode with the artifact's `qwen/` extension folder copied into
-/// `~/.qwen/extensions/` (what `qwen extensions install` does, without its consent prompt) or put
-/// there by `cargo agent-bundle install`, offline against the mock through its `openai` auth type.
-pub fn run_qwen(
+/// Gemini CLI 0.61.0, through its Gemini API key auth type.
+pub const GEMINI: ExtensionHost = ExtensionHost {
+    name: "gemini",
+    script: |programs| &programs.gemini,
+    settings: || {
+        serde_json::json!({
+            "security": { "auth": { "selectedType": "gemini-api-key" } },
+            "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
+            "privacy": { "usageStatisticsEnabled": false },
+            "telemetry": { "enabled": false }
+        })
+    },
+    dialect: Dialect::Gemini,
+    env: |port| {
+        vec![
+            ("GEMINI_API_KEY", "mock-key".into()),
+            ("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{port}")),
+            ("GEMINI_CLI_TRUST_WORKSPACE", "true".into()),
+        ]
+    },
+    args: &["--model", "gemini-2.5-flash", "--yolo", "--output-format", "json", "--debug"],
+};
+
+/// Qwen Code 0.24.4, through its `openai` auth type (no relaunch, no yolo banner).
+pub const QWEN: ExtensionHost = ExtensionHost {
+    name: "qwen",
+    script: |programs| &programs.qwen,
+    settings: || {
+        serde_json::json!({
+            "security": { "auth": { "selectedType": "openai" } },
+            "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
+            "privacy": { "usageStatisticsEnabled": false },
+            "telemetry": { "enabled": false }
+        })
+    },
+    dialect: Dialect::QwenChat,
+    env: |port| {
+        vec![
+            ("OPENAI_BASE_URL", format!("http://127.0.0.1:{port}/v1")),
+            ("OPENAI_API_KEY", "mock-key".into()),
+            ("OPENAI_MODEL", "qwen3-coder-plus".into()),
+            ("QWEN_CODE_NO_RELAUNCH", "true".into()),
+            ("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1".into()),
+        ]
+    },
+    args: &["--yolo", "--output-format", "json"],
+};
+
+/// An extension host in `-p` mode with the artifact's `<name>/` folder copied into
+/// `~/.<name>/extensions/` (what `<name> extensions install` does, without its consent prompts) or
+/// put there by `cargo agent-bundle install`, offline against the mock.
+pub fn run_extension_host(
+    host: &ExtensionHost,
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
@@ -457,27 +483,18 @@ pub fn run_qwen(
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
-    let settings = serde_json::json!({
-        "security": { "auth": { "selectedType": "openai" } },
-        "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
-        "privacy": { "usageStatisticsEnabled": false },
-        "telemetry": { "enabled": false }
-    });
-    let (temp, home, work) = extension_home(programs, artifact, "qwen", plugin_name, placement, &settings)?;
-    let server = MockServer::start(Dialect::QwenChat, calls, work.clone())?;
+    let (temp, home, work) = extension_home(programs, artifact, host.name, plugin_name, placement, &(host.settings)())?;
+    let server = MockServer::start(host.dialect, calls, work.clone())?;
     let mut command = Command::new("node");
     command
-        .arg(&programs.qwen)
+        .arg((host.script)(programs))
         .env_clear()
         .env("PATH", programs.path_variable())
         .env("HOME", &home)
-        .env("OPENAI_BASE_URL", format!("http://127.0.0.1:{}/v1", server.port))
-        .env("OPENAI_API_KEY", "mock-key")
-        .env("OPENAI_MODEL", "qwen3-coder-plus")
-        .env("QWEN_CODE_NO_RELAUNCH", "true")
-        .env("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1")
+        .envs((host.env)(server.port))
         .current_dir(&work)
-        .args(["--yolo", "--output-format", "json", "-p", "Run the scripted tool calls, then answer."]);
+        .args(host.args)
+        .args(["-p", "Run the scripted tool calls, then answer."]);
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })

@@ -20,8 +20,8 @@ use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
-    ClaudeOptions, CopilotInstall, HostRun, Placement, Programs, run_bounded, run_claude, run_codex, run_copilot,
-    run_gemini, run_qwen,
+    ClaudeOptions, CopilotInstall, GEMINI, HostRun, Placement, Programs, QWEN, run_bounded, run_claude, run_codex,
+    run_copilot, run_extension_host,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -956,11 +956,18 @@ fn main() -> ExitCode {
                         (scenario.calls)(),
                         RUN_LIMIT,
                     ),
-                    Host::Gemini => {
-                        run_gemini(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
-                    }
-                    Host::Qwen => {
-                        run_qwen(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
+                    Host::Gemini | Host::Qwen => {
+                        let extension_host = if host == Host::Gemini { &GEMINI } else { &QWEN };
+                        let calls = (scenario.calls)();
+                        run_extension_host(
+                            extension_host,
+                            &programs,
+                            &artifact,
+                            &plugin,
+                            Placement::Manual,
+                            calls,
+                            RUN_LIMIT,
+                        )
                     }
                 }
                 .map_err(|e| e.to_string())?;
@@ -1061,8 +1068,24 @@ fn main() -> ExitCode {
                 "copilot" => {
                     run_copilot(&programs, &artifact, plugin, CopilotInstall::AgentBundle, shell_marker(), RUN_LIMIT)
                 }
-                "gemini" => run_gemini(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
-                _ => run_qwen(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
+                "gemini" => run_extension_host(
+                    &GEMINI,
+                    &programs,
+                    &artifact,
+                    plugin,
+                    Placement::AgentBundle,
+                    shell_marker(),
+                    RUN_LIMIT,
+                ),
+                _ => run_extension_host(
+                    &QWEN,
+                    &programs,
+                    &artifact,
+                    plugin,
+                    Placement::AgentBundle,
+                    shell_marker(),
+                    RUN_LIMIT,
+                ),
             }
             .map_err(|e| e.to_string())?;
             finished(&run)?;
