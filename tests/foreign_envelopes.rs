@@ -128,3 +128,35 @@ fn a_claude_wrapper_passes_through_an_envelope_from_a_host_that_runs_claude_hook
     assert!(run.stdout.contains("deny"), "Claude Code's own envelope is judged: {} {}", run.stdout, run.stderr);
     assert!(!run.stderr.contains("passed through"));
 }
+
+/// By property: an envelope that carries every key Claude Code always sends (its common fields that
+/// the Claude table requires, and `hook_event_name`), with any mix of keys any host sends besides, is
+/// never taken for another host's. 2,000 generated envelopes per run.
+#[test]
+fn no_envelope_with_claude_codes_own_keys_is_ever_taken_for_another_hosts() {
+    let table = agent_bundle::hosts::table(Target::Claude).hooks.as_ref().expect("Claude Code has hooks");
+    let mut always: Vec<String> = table.common_input.iter().filter(|f| f.required).map(|f| f.key.clone()).collect();
+    always.push("hook_event_name".to_string());
+    // Every key some recorded envelope of any host carries, and every key a recogniser names.
+    let mut others: std::collections::BTreeSet<String> = recorded_envelopes()
+        .iter()
+        .filter_map(|r| serde_json::from_slice::<serde_json::Value>(&r.bytes).ok()?.as_object().cloned())
+        .flat_map(|object| object.keys().cloned().collect::<Vec<_>>())
+        .collect();
+    others.extend(recognisers().iter().flat_map(|f| f.present.iter().chain(&f.absent).cloned()));
+    let others: Vec<String> = others.into_iter().collect();
+    let mut random = common::Random::seeded(27);
+    for _ in 0..2000 {
+        let mut envelope = serde_json::Map::new();
+        for key in &always {
+            envelope.insert(key.clone(), serde_json::json!("x"));
+        }
+        for key in &others {
+            if random.chance(30) {
+                envelope.insert(key.clone(), serde_json::json!("x"));
+            }
+        }
+        let envelope = serde_json::Value::Object(envelope);
+        assert_eq!(recognised(&envelope), None, "taken for another host's: {envelope}");
+    }
+}

@@ -92,7 +92,7 @@ pub enum NotKept {
     /// A stamp is too recent to vouch for its entry (it was written within the file clock's
     /// granularity); the next no-op, a moment later, keeps the record.
     Unsettled(String),
-    /// An input the fingerprint vouches for by content, not by stamp, or a folder without a stamp.
+    /// A folder the walk listed without a stamp (a disk that has none).
     Unstamped(String),
     /// Two bundles recorded one entry differently.
     Disagrees(String),
@@ -397,7 +397,7 @@ fn anchor<'a>(walked: &Utf8Path, path: &'a str) -> Option<&'a str> {
 /// What a no-op of the command keyed `key` prints, when its record holds: every stamp it rests on
 /// is as it was. `None` sends the command down the per-bundle check.
 pub fn replay(cache: &CacheStore, key: &str) -> Option<Vec<u8>> {
-    let (bytes, _) = cache.read_bytes(KIND, key)?;
+    let bytes = cache.read_bytes(KIND, key)?;
     let record = Record::decode(&bytes)?;
     record.holds().then_some(record.stdout)
 }

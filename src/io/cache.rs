@@ -122,18 +122,12 @@ impl CacheStore {
         place(&self.binary_path(kind, key), key, &entry);
     }
 
-    /// A binary entry's body, with when it was written; `None` when missing or corrupt.
-    pub fn read_bytes(&self, kind: &str, key: &str) -> Option<(Vec<u8>, i128)> {
+    /// A binary entry's body; `None` when missing or corrupt.
+    pub fn read_bytes(&self, kind: &str, key: &str) -> Option<Vec<u8>> {
         use sha2::Digest;
-        use std::io::Read;
-        use std::os::unix::fs::MetadataExt;
-        let mut file = std::fs::File::open(self.binary_path(kind, key)).ok()?;
-        let metadata = file.metadata().ok()?;
-        let mut bytes = Vec::with_capacity(metadata.len() as usize);
-        file.read_to_end(&mut bytes).ok()?;
-        let written_at = i128::from(metadata.mtime()) * 1_000_000_000 + i128::from(metadata.mtime_nsec());
+        let bytes = std::fs::read(self.binary_path(kind, key)).ok()?;
         let (checksum, body) = bytes.split_at_checked(32)?;
-        (checksum == sha2::Sha256::digest(body).as_slice()).then(|| (body.to_vec(), written_at))
+        (checksum == sha2::Sha256::digest(body).as_slice()).then(|| body.to_vec())
     }
 
     /// Removes a binary entry (a missing one is fine).

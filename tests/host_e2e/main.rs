@@ -823,6 +823,33 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     Ok(())
 }
 
+/// One session on `host` with the plugin placed the harness's own way (`--plugin-dir`, a copied
+/// folder, a marketplace it writes) or, with `installed`, by `cargo agent-bundle install`.
+fn session(
+    programs: &Programs,
+    host: Host,
+    artifact: &Path,
+    plugin: &str,
+    installed: bool,
+    calls: Vec<Call>,
+    claude_allowed_tools: Option<&str>,
+) -> std::io::Result<HostRun> {
+    let placement = if installed { Placement::AgentBundle } else { Placement::Manual };
+    match host {
+        Host::Claude => {
+            let options = ClaudeOptions { allowed_tools: claude_allowed_tools, installed };
+            run_claude(programs, artifact, calls, options, RUN_LIMIT)
+        }
+        Host::Codex => run_codex(programs, artifact, plugin, placement, calls, RUN_LIMIT),
+        Host::Copilot => {
+            let install = if installed { CopilotInstall::AgentBundle } else { CopilotInstall::PluginDir };
+            run_copilot(programs, artifact, plugin, install, calls, RUN_LIMIT)
+        }
+        Host::Gemini => run_extension_host(&GEMINI, programs, artifact, plugin, placement, calls, RUN_LIMIT),
+        Host::Qwen => run_extension_host(&QWEN, programs, artifact, plugin, placement, calls, RUN_LIMIT),
+    }
+}
+
 /// Copies a folder (the harness shares the integration tests' helper).
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     common::copy_tree(from, to);
@@ -937,39 +964,15 @@ fn main() -> ExitCode {
                 )
                 .map_err(|e| e.to_string())?;
                 let plugin = manifest.plugin.name;
-                let run = match host {
-                    Host::Claude => run_claude(
-                        &programs,
-                        &artifact,
-                        (scenario.calls)(),
-                        ClaudeOptions { allowed_tools: scenario.claude_allowed_tools, installed: false },
-                        RUN_LIMIT,
-                    ),
-                    Host::Codex => {
-                        run_codex(&programs, &artifact, &plugin, Placement::Manual, (scenario.calls)(), RUN_LIMIT)
-                    }
-                    Host::Copilot => run_copilot(
-                        &programs,
-                        &artifact,
-                        &plugin,
-                        CopilotInstall::PluginDir,
-                        (scenario.calls)(),
-                        RUN_LIMIT,
-                    ),
-                    Host::Gemini | Host::Qwen => {
-                        let extension_host = if host == Host::Gemini { &GEMINI } else { &QWEN };
-                        let calls = (scenario.calls)();
-                        run_extension_host(
-                            extension_host,
-                            &programs,
-                            &artifact,
-                            &plugin,
-                            Placement::Manual,
-                            calls,
-                            RUN_LIMIT,
-                        )
-                    }
-                }
+                let run = session(
+                    &programs,
+                    host,
+                    &artifact,
+                    &plugin,
+                    false,
+                    (scenario.calls)(),
+                    scenario.claude_allowed_tools,
+                )
                 .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))
             })();
@@ -1049,8 +1052,9 @@ fn main() -> ExitCode {
 
     // Each host with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir,
     // no hand-made marketplace or copied folder): a session's denial blocks the command.
-    for host in ["claude", "codex", "copilot", "gemini", "qwen"] {
-        let name = format!("{host} installed by cargo agent-bundle install: beforeTool deny blocks the command");
+    for host in [Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen] {
+        let name =
+            format!("{} installed by cargo agent-bundle install: beforeTool deny blocks the command", host.name());
         if !name.contains(&filter) {
             continue;
         }
@@ -1058,36 +1062,8 @@ fn main() -> ExitCode {
         let result = (|| {
             let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
             let artifact = build_into(Path::new("testdata/e2e/deny-shell"), temp.path())?;
-            let plugin = "e2e-deny-shell";
-            let run = match host {
-                "claude" => {
-                    let options = ClaudeOptions { allowed_tools: Some("Bash"), installed: true };
-                    run_claude(&programs, &artifact, shell_marker(), options, RUN_LIMIT)
-                }
-                "codex" => run_codex(&programs, &artifact, plugin, Placement::AgentBundle, shell_marker(), RUN_LIMIT),
-                "copilot" => {
-                    run_copilot(&programs, &artifact, plugin, CopilotInstall::AgentBundle, shell_marker(), RUN_LIMIT)
-                }
-                "gemini" => run_extension_host(
-                    &GEMINI,
-                    &programs,
-                    &artifact,
-                    plugin,
-                    Placement::AgentBundle,
-                    shell_marker(),
-                    RUN_LIMIT,
-                ),
-                _ => run_extension_host(
-                    &QWEN,
-                    &programs,
-                    &artifact,
-                    plugin,
-                    Placement::AgentBundle,
-                    shell_marker(),
-                    RUN_LIMIT,
-                ),
-            }
-            .map_err(|e| e.to_string())?;
+            let run = session(&programs, host, &artifact, "e2e-deny-shell", true, shell_marker(), Some("Bash"))
+                .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;
             ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
