@@ -17,8 +17,8 @@ const DECLARATION: &str = r#"{
 }
 "#;
 
-/// A repository with two plugins under `plugins/`: guards (Claude, Codex, Cursor) and
-/// canonical-tools (all five hosts).
+/// A repository with two plugins under `plugins/`, both built for every host: guards and
+/// canonical-tools.
 fn repository(dir: &Path) {
     for bundle in ["guards", "canonical-tools"] {
         copy_tree(&Path::new("testdata/bundles").join(bundle), &dir.join("plugins").join(bundle));
@@ -54,7 +54,7 @@ fn each_host_gets_a_catalog_listing_the_plugins_built_for_it() {
     );
     assert!(
         stdout.contains(
-            "Catalog .github/plugin/marketplace.json (copilot; marketplace `example-hooks`): 1 plugin, written"
+            "Catalog .github/plugin/marketplace.json (copilot; marketplace `example-hooks`): 2 plugins, written"
         ),
         "{stdout}"
     );
@@ -63,7 +63,7 @@ fn each_host_gets_a_catalog_listing_the_plugins_built_for_it() {
     let claude = read_json(&work.path().join(".claude-plugin/marketplace.json"));
     let copilot = read_json(&work.path().join(".github/plugin/marketplace.json"));
     assert_eq!(names(&claude), ["canonical-tools", "guards"]);
-    assert_eq!(names(&copilot), ["canonical-tools"], "guards is not built for Copilot");
+    assert_eq!(names(&copilot), ["canonical-tools", "guards"]);
     // Each entry points at the plugin folder its hosts read, and says what that folder's manifest says
     // (Claude's validator refuses an entry whose version differs from its plugin.json's).
     for (catalog, manifest) in [(&claude, ".claude-plugin/plugin.json"), (&copilot, ".plugin/plugin.json")] {

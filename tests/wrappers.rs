@@ -9,6 +9,7 @@ use agent_bundle::artifact::{IndexRow, read_verified};
 use agent_bundle::hosts;
 use agent_bundle::io::RealDisk;
 use agent_bundle::tools::simulate::encode;
+use agent_bundle::vocabulary::canonical::Selector;
 use agent_bundle::vocabulary::target::Target;
 use common::{Case, Run, build_bundle, decide_all, describe, redact, require_node, run_wrapper};
 use serde_json::{Value, json};
@@ -362,11 +363,9 @@ fn guards_as_real_plugins_write_them() {
     let (_guard, artifact) = build_bundle("guards");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let mut summary = String::new();
-    for host in [Target::Claude, Target::Codex, Target::Cursor] {
-        let shell = match host {
-            Target::Cursor => "Shell",
-            _ => "Bash",
-        };
+    // Built for every host with hooks; each is given its own shell tool's name, from its table.
+    for host in Target::ALL.into_iter().filter(|t| hosts::table(*t).has_hooks()) {
+        let shell = hosts::table(host).selector(Selector::Shell).unwrap().matches[0].as_str();
         for (handler, command) in [
             ("deny-dangerous", "rm -rf /"),
             ("deny-dangerous", "ls"),

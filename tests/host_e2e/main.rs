@@ -414,6 +414,33 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "the guards example (testdata/bundles/guards), built for every host, refuses a force push and a write under secrets/, and lets another write through",
+            bundle: "bundles/guards",
+            hosts: ALL,
+            calls: || {
+                vec![
+                    Call::Shell(format!("git push --force origin main; echo ran > {MARKER}")),
+                    Call::WriteFile { path: "secrets/token.txt".into(), content: "KEY=value".into() },
+                    Call::WriteFile { path: "notes.txt".into(), content: "hello".into() },
+                ]
+            },
+            claude_allowed_tools: Some("Bash,Write"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the force push ran")?;
+                ensure(!exists(run, "secrets/token.txt"), "the write under secrets/ ran")?;
+                ensure(exists(run, "notes.txt"), "the harmless write did not run")?;
+                ensure(
+                    run.any_request_contains("This repository does not allow `git push --force origin main"),
+                    "no model request carried the force push's denial",
+                )?;
+                ensure(
+                    run.any_request_contains("secrets/ is protected by policy."),
+                    "no model request carried the policy's denial",
+                )
+            },
+        },
+        Scenario {
             name: "one guard over the canonical tool (testdata/bundles/canonical-tools) refuses rm -rf and a write under secrets/, and lets another write through",
             bundle: "bundles/canonical-tools",
             hosts: ALL,

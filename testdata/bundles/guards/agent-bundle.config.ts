@@ -1,4 +1,4 @@
-// Guards written the way real plugins write them, on all three hosts: a shell guard that denies with
+// Guards written the way real plugins write them, built for every host: a shell guard that denies with
 // context, a policy guard that must never let a call through when it breaks (failClosed), an
 // allow-list of safe commands that skips the permission prompt, an audit of one MCP server's tools,
 // and a session greeting only for new and resumed sessions.
@@ -25,5 +25,5 @@ export default defineConfig({
     version: '1.0.0',
     author: 'agent-bundle examples',
   },
-  targets: ['claude', 'codex', 'cursor'],
+  targets: ['claude', 'codex', 'copilot', 'gemini', 'cursor', 'qwen'],
 });
