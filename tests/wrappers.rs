@@ -390,7 +390,8 @@ fn guards_as_real_plugins_write_them() {
                 assert_eq!(run.code, Some(2), "{host}: a broken fail-closed policy must block");
             }
             if handler == "deny-dangerous" && !command.starts_with("ls") {
-                assert!(run.stdout.contains("deny"), "{host}: the denial must reach the host: {}", run.stdout);
+                let decoded = agent_bundle::tools::simulate::decode_answer(row, &run.stdout).unwrap();
+                assert_eq!(decoded["outcome"], "deny", "{host}: the denial must reach the host: {}", run.stdout);
             }
             let _ = writeln!(
                 summary,

@@ -58,6 +58,8 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
             Some(ContextChannel::HookSpecificOutput) => vec![own("hookSpecificOutput.additionalContext")],
             Some(ContextChannel::AdditionalContext) => vec![own("additional_context")],
             Some(ContextChannel::TopLevel) => vec![own("additionalContext")],
+            Some(ContextChannel::AppendOutput) => vec![own("appendOutput")],
+            Some(ContextChannel::System) => vec![own("system")],
             None => Vec::new(),
         },
         ResultPart::Deny => match channels.deny {
@@ -79,6 +81,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
             }
             Some(DenyChannel::ContinueStopReason) => vec![fixed_bool("continue", false), own("stopReason")],
             Some(DenyChannel::ContinueUserMessage) => vec![fixed_bool("continue", false), own("user_message")],
+            Some(DenyChannel::Throw) => vec![own("throw")],
             None => Vec::new(),
         },
         ResultPart::Allow => decision(channels.allow, "allow"),
@@ -93,6 +96,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
             }
             Some(RewriteChannel::CursorUpdatedInput) => vec![own("updated_input"), unless_set("permission", "allow")],
             Some(RewriteChannel::HookSpecificToolInput) => vec![own("hookSpecificOutput.tool_input")],
+            Some(RewriteChannel::Args) => vec![own("args")],
             Some(RewriteChannel::ModifiedArgs) => {
                 let mut writes = vec![own("modifiedArgs")];
                 if let Some(decision) = &channels.rewrite_decision {

@@ -94,6 +94,8 @@ pub enum Role {
     PluginManifest,
     Icon,
     McpDocument,
+    /// The module an in-process host loads (OpenCode's plugin), which runs the hooks there.
+    EntryModule,
     /// A host's own folder, holding its own copy of the plugin (wrappers, bundles, payloads).
     HostFolder,
 }
@@ -111,6 +113,7 @@ impl Role {
             Role::PluginManifest => "plugin manifest",
             Role::Icon => "plugin icon",
             Role::McpDocument => "MCP server document",
+            Role::EntryModule => "plugin module",
             Role::HostFolder => "plugin folder",
         }
     }
@@ -154,6 +157,8 @@ pub struct HostPaths<'t> {
     pub icon: Option<&'t str>,
     /// Where the host declares the shared runtime's MCP server, when agent-bundle generates one for it.
     pub mcp_document: Option<&'t str>,
+    /// The module an in-process host loads, which agent-bundle writes.
+    pub entry_module: Option<&'t str>,
 }
 
 /// Every path of the artifact a host, the shared runtime or agent-bundle writes.
@@ -198,6 +203,9 @@ impl Layout {
             }
             if let Some(document) = paths.mcp_document {
                 claim(document, false, owner, Role::McpDocument);
+            }
+            if let Some(module) = paths.entry_module {
+                claim(module, false, owner, Role::EntryModule);
             }
         }
         Layout { claims }
@@ -272,6 +280,7 @@ fn host_paths(table: &super::HostTable) -> Option<HostPaths<'_>> {
         manifest: &surface.manifest,
         icon: surface.icon.as_deref(),
         mcp_document: surface.mcp_server.supported().ok().map(|d| d.document.as_str()),
+        entry_module: surface.entry_module.as_deref(),
     })
 }
 
@@ -298,8 +307,9 @@ mod tests {
     fn every_host_document_lies_in_its_own_folder_when_it_has_one() {
         for (target, folder) in layout().host_folders() {
             let paths = layout().host(target).unwrap();
-            for path in
-                [Some(paths.document), Some(paths.manifest), paths.icon, paths.mcp_document].into_iter().flatten()
+            for path in [Some(paths.document), Some(paths.manifest), paths.icon, paths.mcp_document, paths.entry_module]
+                .into_iter()
+                .flatten()
             {
                 assert!(path.starts_with(&format!("{folder}/")), "{target}: {path} is outside {folder}/");
             }
@@ -329,9 +339,11 @@ mod tests {
         assert_eq!(owners("gemini"), [Owner::Host(Target::Gemini)]);
         assert_eq!(
             owners("hooks"),
-            [Owner::AgentBundle, Owner::AgentBundle, Owner::AgentBundle],
-            "`hooks/`, `gemini/hooks/` and `qwen/hooks/`"
+            [Owner::AgentBundle, Owner::AgentBundle, Owner::AgentBundle, Owner::AgentBundle],
+            "`hooks/`, `gemini/hooks/`, `opencode/hooks/` and `qwen/hooks/`"
         );
+        assert_eq!(owners("opencode"), [Owner::Host(Target::Opencode)]);
+        assert_eq!(owners("plugin.mjs"), [Owner::Host(Target::Opencode)], "OpenCode's module, in its folder");
         assert_eq!(owners("qwen"), [Owner::Host(Target::Qwen)]);
         assert_eq!(owners("qwen-extension.json"), [Owner::Host(Target::Qwen)]);
         assert_eq!(owners("gemini-extension.json"), [Owner::Host(Target::Gemini)]);

@@ -23,6 +23,7 @@ const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
     (Target::Copilot, include_str!("copilot.json")),
     (Target::Cursor, include_str!("cursor.json")),
     (Target::Gemini, include_str!("gemini.json")),
+    (Target::Opencode, include_str!("opencode.json")),
     (Target::Portable, include_str!("portable.json")),
     (Target::Qwen, include_str!("qwen.json")),
 ];
@@ -90,6 +91,18 @@ pub struct HookSurface {
     pub root_token: String,
     /// How the host runs an entry's command line on POSIX systems.
     pub command_shell: CommandShell,
+    /// The module the host itself loads, for a host that runs hooks inside its own process
+    /// (`commandShell: inProcess`, OpenCode's plugin): agent-bundle writes it there; it reads the hook
+    /// document and runs each entry's wrapper module through the runtime's `decide`.
+    #[serde(default)]
+    pub entry_module: Option<String>,
+    /// Why the host cannot run a prebuilt handler (a program that answers on its own stdout), where
+    /// it cannot: an in-process host runs no command.
+    #[serde(default)]
+    pub prebuilt_unsupported: Option<String>,
+    /// Fixed keys the plugin manifest also carries (OpenCode's `package.json` names its module).
+    #[serde(default)]
+    pub manifest_fields: serde_json::Map<String, serde_json::Value>,
     /// What the host waits for a hook when the declaration gives no timeout (`None`: not documented).
     pub default_timeout_seconds: Option<u32>,
     /// Where the plugin declares the MCP server that hosts shared routes (D12), or why agent-bundle
@@ -285,6 +298,10 @@ pub enum CommandShell {
     /// shell: fish, tcsh or nushell parse redirections otherwise, or not at all), and Cursor's docs
     /// only say that the command runs through a shell. The command hands over by running `sh -c`.
     AnyShell,
+    /// No command and no process: the host loads the table's `entryModule` in its own process, and
+    /// that module imports each entry's wrapper (the document names it, relative to the module) and
+    /// runs it through the runtime's `decide` (OpenCode). Answers are objects the module applies.
+    InProcess,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -439,6 +456,14 @@ pub enum ContextChannel {
     /// Top-level `additionalContext` (Copilot).
     #[serde(rename = "topLevel")]
     TopLevel,
+    /// In process: `appendOutput`, which the entry module appends to the tool's output that the
+    /// model reads (OpenCode's `tool.execute.after`).
+    #[serde(rename = "appendOutput")]
+    AppendOutput,
+    /// In process: `system`, which the entry module adds to the session's system prompt on every
+    /// later model request (OpenCode's `experimental.chat.system.transform`).
+    #[serde(rename = "system")]
+    System,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -462,6 +487,9 @@ pub enum DenyChannel {
     ContinueStopReason,
     /// Cursor's `{ "continue": false, "user_message": … }` (beforeSubmitPrompt).
     ContinueUserMessage,
+    /// In process: `{ "throw": reason }`, which the entry module throws as an `Error` with the reason
+    /// as its message (OpenCode blocks the tool and shows the model that message).
+    Throw,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -478,6 +506,10 @@ pub enum RewriteChannel {
     /// Gemini's `hookSpecificOutput.tool_input`, which replaces the tool's arguments whole.
     #[serde(rename = "hookSpecificToolInput")]
     HookSpecificToolInput,
+    /// In process: `{ "args": … }`, with which the entry module replaces the tool's arguments whole
+    /// (OpenCode's `output.args`).
+    #[serde(rename = "args")]
+    Args,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -825,7 +857,14 @@ mod tests {
             match &table.hooks {
                 None => assert!(table.no_hooks_reason.as_deref().is_some_and(|r| !r.trim().is_empty())),
                 Some(surface) => {
-                    assert!(surface.root_token.starts_with("${") && surface.root_token.ends_with('}'));
+                    if surface.command_shell == CommandShell::InProcess {
+                        // Its document names wrappers from its entry module's folder.
+                        assert_eq!(surface.root_token, ".", "{}", table.target);
+                        assert!(surface.entry_module.is_some(), "{}: an in-process host loads a module", table.target);
+                    } else {
+                        assert!(surface.root_token.starts_with("${") && surface.root_token.ends_with('}'));
+                        assert!(surface.entry_module.is_none(), "{}: a command host loads no module", table.target);
+                    }
                     for event in CanonicalEvent::ALL {
                         match surface.events.get(&event) {
                             Some(Support::Unsupported(u)) => assert!(!u.unsupported.trim().is_empty()),

@@ -552,22 +552,49 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         }
         None => (artifact.to_path_buf(), row.path.as_str()),
     };
-    let named = format!("{}/{file}\"", surface.root_token);
+    let in_process = surface.command_shell == CommandShell::InProcess;
+    let named = match in_process {
+        true => format!("{}/{file}", surface.root_token),
+        false => format!("{}/{file}\"", surface.root_token),
+    };
     let entry = crate::pipeline::emit::read_hook_document(surface, &document)
         .into_iter()
-        .find(|entry| entry.native_event == row.native_event && entry.command.contains(&named))
+        .find(|entry| {
+            entry.native_event == row.native_event
+                && if in_process { entry.command == named } else { entry.command.contains(&named) }
+        })
         .ok_or_else(|| unreadable(format!("no {} entry runs {}", row.native_event, row.path)))?;
+    if in_process {
+        // The host's process is stood for by node running the entry module's decision for the
+        // document's wrapper module: the runtime the entry module imports, on the envelope the entry
+        // module would have made of the host's hook arguments.
+        let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
+        let mut command = Command::new(shell_program(surface.command_shell));
+        command
+            .args(["--input-type=module", "-e", IN_PROCESS_SIMULATION])
+            .arg(runtime)
+            .arg(root.join(entry.command.trim_start_matches("./")))
+            .current_dir(artifact);
+        return Ok(command);
+    }
     let variable = surface.root_token.trim_start_matches("${").trim_end_matches('}');
     let mut command = Command::new(shell_program(surface.command_shell));
     command.arg("-c").arg(&entry.command).current_dir(artifact).env(variable, root);
     Ok(command)
 }
 
+/// The script node runs for an in-process hook: the runtime's `simulateInProcess` on the wrapper.
+const IN_PROCESS_SIMULATION: &str = "const [runtime, wrapper] = process.argv.slice(1); \
+     const { pathToFileURL } = await import('node:url'); \
+     const { simulateInProcess } = await import(pathToFileURL(runtime).href); \
+     await simulateInProcess(wrapper);";
+
 /// The program that stands for the host's shell.
 fn shell_program(shell: CommandShell) -> &'static str {
     match shell {
         CommandShell::Bash => "bash",
         CommandShell::AnyShell => "sh",
+        CommandShell::InProcess => "node",
     }
 }
 

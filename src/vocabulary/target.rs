@@ -11,19 +11,21 @@ pub enum Target {
     Copilot,
     Cursor,
     Gemini,
+    Opencode,
     Portable,
     Qwen,
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `gemini`, `portable`,
-    /// `qwen`).
-    pub const ALL: [Target; 7] = [
+    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `gemini`, `opencode`,
+    /// `portable`, `qwen`).
+    pub const ALL: [Target; 8] = [
         Target::Claude,
         Target::Codex,
         Target::Copilot,
         Target::Cursor,
         Target::Gemini,
+        Target::Opencode,
         Target::Portable,
         Target::Qwen,
     ];
@@ -39,6 +41,7 @@ impl Target {
             Target::Copilot => "copilot",
             Target::Cursor => "cursor",
             Target::Gemini => "gemini",
+            Target::Opencode => "opencode",
             Target::Portable => "portable",
             Target::Qwen => "qwen",
         }

@@ -142,6 +142,10 @@ pub(super) fn place(
         files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
         let manifest = ArtifactFile::new(super::json_bytes(&plugin_manifest(surface, plugin)));
         files.add(paths.manifest.to_string(), manifest, host_file(Role::PluginManifest));
+        if let Some(module) = paths.entry_module {
+            let source = ArtifactFile::new(super::wrapper::OPENCODE_ENTRY_SOURCE.as_bytes().to_vec());
+            files.add(module.to_string(), source, host_file(Role::EntryModule));
+        }
         placed.insert(
             *target,
             ManifestHost {
@@ -173,6 +177,9 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
     }
     if surface.manifest_points_to_document {
         manifest["hooks"] = format!("./{}", surface.document).into();
+    }
+    for (key, value) in &surface.manifest_fields {
+        manifest[key] = value.clone();
     }
     manifest
 }

@@ -23,7 +23,7 @@
 // (D13): what the family makes illegal fails the route, the rest is decided per part as above.
 
 import fs, { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { types } from 'node:util';
 
@@ -230,6 +230,55 @@ export function decodeRequest(contract, envelope) {
     throw new HookError(`the envelope must be a JSON object, got ${kindOf(envelope)}`);
   }
   return decodeEnvelope(contract, envelope);
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-process hosts (OpenCode): no process per call. The host loads agent-bundle's entry module, which
+// hands each delivery's envelope (an object it made of the host's hook arguments) and the hook's
+// wrapper module (its contract and handler loader) here. The decision is decide()'s, taken within the
+// hook's stdin limit and deadline as a wrapper process takes it; the entry module applies the answer.
+export async function decideInProcess(contract, envelope, loadHandler) {
+  contract = ownData(contract);
+  const startedAt = performance.now();
+  let bytes;
+  try {
+    bytes = Buffer.from(JSON.stringify(envelope) ?? '', 'utf8');
+  } catch (error) {
+    return failed(contract, new HookError(`the host's arguments cannot be read as JSON: ${describeError(error)}`));
+  }
+  const limit = contract.hook.maxInputBytes;
+  if (bytes.length > limit) {
+    return failed(contract, new HookError(`the envelope is ${bytes.length} bytes, more than this hook's limit of ${limit} bytes (maxInputBytes), so it is too large to judge`));
+  }
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(
+      () => resolve(failed(contract, new HookError(`the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout)`))),
+      Math.min(MAX_TIMER_MS, contract.hook.deadlineMs),
+    );
+  });
+  try {
+    return await Promise.race([decide(contract, bytes, loadHandler, startedAt), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// `hooks simulate` of an in-process hook: the wrapper module at `wrapperPath` decides the envelope on
+// stdin through decideInProcess, as the entry module has it decide the host's; the answer object goes
+// to stdout as JSON, the lines to stderr, and the decision's code is the exit code.
+export async function simulateInProcess(wrapperPath) {
+  const { contract, loadHandler } = await import(pathToFileURL(wrapperPath).href);
+  let outcome;
+  try {
+    const envelope = parseEnvelope(await readStdin(contract.hook.maxInputBytes));
+    outcome = await decideInProcess(contract, envelope, loadHandler);
+  } catch (error) {
+    outcome = failed(ownData(contract), error);
+  }
+  for (const line of outcome.stderr) process.stderr.write(`${line}\n`);
+  if (outcome.stdout !== undefined) process.stdout.write(outcome.stdout);
+  process.exitCode = outcome.code;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,6 +54,8 @@ fn wrapper_command(root_token: &str, file: &str, shell: CommandShell) -> String 
     match shell {
         CommandShell::Bash => format!("node \"{root_token}/{file}\" {handover}"),
         CommandShell::AnyShell => format!("sh -c 'exec node \"$1\" {handover}' sh \"{root_token}/{file}\""),
+        // The host's entry module imports the wrapper: the document names it from the module's folder.
+        CommandShell::InProcess => format!("{root_token}/{file}"),
     }
 }
 

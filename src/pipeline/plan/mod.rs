@@ -202,6 +202,9 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.to_string() } });
         }
     };
+    if let (Some(reason), Handler::Prebuilt { .. }) = (&surface.prebuilt_unsupported, &hook.handler) {
+        return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.clone() } });
+    }
 
     let mut alternatives: Vec<String> = Vec::new();
     let mut failed = false;

@@ -1,4 +1,4 @@
 export default {
   hooks: { stop: './src/hooks/stop.ts' },
-  targets: ['claude', 'opencode', 'codx'],
+  targets: ['claude', 'windsurf', 'codx'],
 };

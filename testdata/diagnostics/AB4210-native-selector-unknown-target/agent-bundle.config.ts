@@ -1,3 +1,3 @@
 export default {
-  hooks: { beforeTool: { handler: './src/hooks/guard.ts', tools: ['opencode:bash'] } },
+  hooks: { beforeTool: { handler: './src/hooks/guard.ts', tools: ['windsurf:bash'] } },
 };

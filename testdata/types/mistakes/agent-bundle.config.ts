@@ -5,8 +5,8 @@ import { defineConfig } from 'agent-bundle/config';
 
 export default defineConfig({
   plugin: { name: 'mistakes', description: 'Type errors on purpose.', version: '1.0.0', author: 'agent-bundle tests' },
-  // @ts-expect-error: `opencode` is not a target
-  targets: ['claude', 'opencode'],
+  // @ts-expect-error: `windsurf` is not a target
+  targets: ['claude', 'windsurf'],
   hooks: {
     // @ts-expect-error: `shel` is not a selector
     beforeTool: { handler: './src/hooks/guard.ts', tools: ['shel'] },

@@ -1,0 +1,111 @@
+// The agent-bundle entry module for OpenCode, written into the artifact's opencode/ folder by
+// `cargo agent-bundle build`. Do not edit: the next build rewrites this file.
+//
+// OpenCode loads this module in its own process and calls the hooks it returns. For each call it
+// makes the envelope its hook document's entries expect (hooks.json beside this file: per native
+// event, the wrapper module of each hook, with its matcher over the tool's name), and has the shared
+// runtime decide it (`decideInProcess`: the same validation, handler call, result checks and
+// projection as every wrapper process). Then it carries the answer out the way OpenCode takes one:
+//   - `throw`: the tool is blocked, and the model reads the reason (OpenCode shows a thrown error's
+//     message as the tool's result);
+//   - `args`: the call runs with these arguments instead;
+//   - `appendOutput`: appended to the tool's output, which the model reads;
+//   - `system`: added to the session's system prompt on every later model request;
+//   - a decision with the blocking code (a fail-closed hook that failed, a guard part OpenCode has
+//     no channel for): thrown, so the tool is blocked; any other failure is logged and the call
+//     goes on (the hook fails open).
+// A later hook of the same call sees the arguments an earlier one rewrote.
+
+import { readFileSync } from 'node:fs';
+import { decideInProcess } from './hooks/agent-bundle-runtime.mjs';
+
+const document = JSON.parse(readFileSync(new URL('./hooks.json', import.meta.url), 'utf8'));
+const wrappers = new Map();
+
+function wrapper(module) {
+  let loaded = wrappers.get(module);
+  if (!loaded) {
+    loaded = import(new URL(module, import.meta.url).href);
+    wrappers.set(module, loaded);
+  }
+  return loaded;
+}
+
+function log(lines) {
+  for (const line of lines) console.error(line);
+}
+
+// Runs every entry of `native` whose matcher takes `name` (entries without one take every call), in
+// document order; `envelope()` makes each entry's envelope, `apply(answer)` carries an answer out.
+async function run(native, name, envelope, apply) {
+  for (const entry of document.hooks[native] ?? []) {
+    if (entry.matcher !== undefined && !new RegExp(entry.matcher).test(name ?? '')) continue;
+    const { contract, loadHandler } = await wrapper(entry.module);
+    const { code, stderr, stdout } = await decideInProcess(contract, envelope(), loadHandler);
+    if (code === 0) {
+      log(stderr);
+      if (stdout !== undefined) apply(JSON.parse(stdout), stderr);
+    } else if (code === 1) {
+      log(stderr);
+    } else {
+      throw new Error(stderr.join('\n'));
+    }
+  }
+}
+
+export const AgentBundle = async ({ directory }) => {
+  // Per session: the context its sessionStart hooks gave, the running sessionStart decision, and the
+  // session it is a subagent of.
+  const sessions = new Map();
+  const session = (id) => {
+    let known = sessions.get(id);
+    if (!known) {
+      known = { system: [], started: Promise.resolve(), parentID: undefined };
+      sessions.set(id, known);
+    }
+    return known;
+  };
+  const applyTool = (output) => (answer) => {
+    if (answer.throw !== undefined) throw new Error(answer.throw);
+    if (answer.args !== undefined) {
+      for (const key of Object.keys(output.args)) delete output.args[key];
+      Object.assign(output.args, answer.args);
+    }
+    if (answer.appendOutput !== undefined) {
+      output.output = `${output.output ?? ''}\n\n${answer.appendOutput}`;
+    }
+  };
+  return {
+    'tool.execute.before': async (input, output) => {
+      const envelope = () => ({ ...input, args: output.args, directory });
+      await run('tool.execute.before', input.tool, envelope, applyTool(output));
+    },
+    'tool.execute.after': async (input, output) => {
+      const envelope = () => ({ ...input, output: { ...output }, directory });
+      await run('tool.execute.after', input.tool, envelope, applyTool(output));
+    },
+    event: async ({ event }) => {
+      if (event.type === 'session.created') {
+        const info = event.properties?.info ?? {};
+        const known = session(info.id);
+        known.parentID = info.parentID;
+        const envelope = () => ({ ...info, sessionID: info.id, directory: info.directory ?? directory });
+        known.started = run('session.created', undefined, envelope, (answer) => {
+          if (answer.system !== undefined) known.system.push(answer.system);
+        }).catch((error) => log([error.message]));
+        await known.started;
+      } else if (event.type === 'session.idle') {
+        const id = event.properties?.sessionID;
+        const { parentID } = session(id);
+        const envelope = () => ({ sessionID: id, directory, ...(parentID === undefined ? {} : { parentID }) });
+        await run('session.idle', undefined, envelope, () => {}).catch((error) => log([error.message]));
+      }
+    },
+    'experimental.chat.system.transform': async (input, output) => {
+      const known = sessions.get(input.sessionID);
+      if (!known) return;
+      await known.started;
+      output.system.push(...known.system);
+    },
+  };
+};
