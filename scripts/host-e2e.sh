@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real-host suite: installs the pinned host programs (Claude Code, Codex, Copilot CLI, Gemini CLI,
-# Qwen Code) into a cache folder when missing (the only step that needs the npm registry), then runs
+# Qwen Code, OpenCode) into a cache folder when missing (the only step that needs the npm registry), then runs
 # tests/host_e2e inside a private
 # network namespace that has nothing but loopback, so the hosts run fully offline against the mock
 # model server. Prints one line per check and a closing "N passed, N failed" line.
@@ -16,6 +16,7 @@ CODEX_VERSION=0.171.0
 COPILOT_VERSION=1.0.102
 GEMINI_VERSION=0.61.0
 QWEN_VERSION=0.24.4
+OPENCODE_VERSION=1.18.33
 HOSTS_DIR="${AGENT_BUNDLE_HOSTS_DIR:-$HOME/.cache/agent-bundle-hosts}"
 export AGENT_BUNDLE_HOSTS_DIR="$HOSTS_DIR"
 
@@ -34,14 +35,15 @@ if [ "$(installed_version @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" 
   || [ "$(installed_version @openai/codex)" != "$CODEX_VERSION" ] \
   || [ "$(installed_version @github/copilot)" != "$COPILOT_VERSION" ] \
   || [ "$(installed_version @google/gemini-cli)" != "$GEMINI_VERSION" ] \
-  || [ "$(installed_version @qwen-code/qwen-code)" != "$QWEN_VERSION" ]; then
-  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION and @qwen-code/qwen-code@$QWEN_VERSION into $HOSTS_DIR"
+  || [ "$(installed_version @qwen-code/qwen-code)" != "$QWEN_VERSION" ] \
+  || [ "$(installed_version opencode-ai)" != "$OPENCODE_VERSION" ]; then
+  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION, @qwen-code/qwen-code@$QWEN_VERSION and opencode-ai@$OPENCODE_VERSION into $HOSTS_DIR"
   mkdir -p "$HOSTS_DIR"
   printf '{ "name": "agent-bundle-hosts", "private": true }\n' > "$HOSTS_DIR/package.json"
   printf 'omit-lockfile-registry-resolved=true\n' > "$HOSTS_DIR/.npmrc"
   (cd "$HOSTS_DIR" && npm install --ignore-scripts --no-audit --no-fund --save-exact \
     "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@github/copilot@$COPILOT_VERSION" "@google/gemini-cli@$GEMINI_VERSION" \
-    "@qwen-code/qwen-code@$QWEN_VERSION")
+    "@qwen-code/qwen-code@$QWEN_VERSION" "opencode-ai@$OPENCODE_VERSION")
 fi
 
 echo "== building the suite"

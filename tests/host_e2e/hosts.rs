@@ -20,6 +20,8 @@ pub struct Programs {
     pub gemini: PathBuf,
     /// Qwen Code's entry file, run by node.
     pub qwen: PathBuf,
+    /// OpenCode's native binary.
+    pub opencode: PathBuf,
     /// A `qwen` command that runs it (its package ships the entry file without the executable bit),
     /// for `cargo agent-bundle install` and `doctor`.
     pub qwen_launcher: PathBuf,
@@ -41,10 +43,11 @@ impl Programs {
         let copilot_cache = dir.join("copilot-pkg-cache");
         let gemini = dir.join("node_modules/@google/gemini-cli/bundle/gemini.js");
         let qwen = dir.join("node_modules/@qwen-code/qwen-code/cli.js");
-        for program in [&claude, &codex, &copilot, &gemini, &qwen] {
+        let opencode = dir.join("node_modules/opencode-linux-x64/bin/opencode");
+        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI and Qwen Code into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code and OpenCode into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -65,7 +68,7 @@ impl Programs {
             std::fs::set_permissions(&qwen_launcher, std::fs::Permissions::from_mode(0o755))
                 .map_err(|e| e.to_string())?;
         }
-        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, qwen_launcher, node_dir })
+        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, qwen_launcher, opencode, node_dir })
     }
 
     pub fn path_variable(&self) -> String {
@@ -496,6 +499,71 @@ pub fn run_extension_host(
         .args(host.args)
         .args(["-p", "Run the scripted tool calls, then answer."]);
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// OpenCode 1.18.33 in `run` mode, offline, with its `@ai-sdk/openai-compatible` provider pointed at
+/// the mock and the artifact's `opencode/` folder copied out and loaded from its config's `plugin`
+/// list (`file://…/plugin.mjs`), every tool allowed.
+pub fn run_opencode(
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, work, plugins) = (temp.path().join("home"), temp.path().join("work"), temp.path().join("plugins"));
+    let config = home.join(".config/opencode");
+    for dir in [&work, &config.join("node_modules")] {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::copy_tree(&artifact.join("opencode"), &plugins.join(plugin_name))?;
+    // At start-up OpenCode installs `@opencode-ai/plugin` into each config folder unless the folder's
+    // lockfile already lists it; offline, that install retries for about 70 s. Its own check reads
+    // package.json and package-lock.json beside a node_modules folder: they say it is there.
+    let dependency = serde_json::json!({ "@opencode-ai/plugin": "1.18.33" });
+    std::fs::write(config.join("package.json"), serde_json::json!({ "dependencies": dependency }).to_string())?;
+    std::fs::write(
+        config.join("package-lock.json"),
+        serde_json::json!({ "lockfileVersion": 3, "packages": { "": { "dependencies": dependency } } }).to_string(),
+    )?;
+    let server = MockServer::start(Dialect::OpencodeChat, calls, work.clone())?;
+    let module = plugins.join(plugin_name).join("plugin.mjs");
+    std::fs::write(
+        work.join("opencode.json"),
+        serde_json::json!({
+            "model": "mock/mock-model",
+            "provider": { "mock": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "Mock",
+                "options": { "baseURL": format!("http://127.0.0.1:{}/v1", server.port), "apiKey": "mock-key" },
+                "models": { "mock-model": { "name": "Mock model", "tool_call": true } }
+            } },
+            "plugin": [format!("file://{}", module.display())],
+            "permission": { "bash": "allow", "edit": "allow" },
+            "autoupdate": false,
+            "share": "disabled"
+        })
+        .to_string(),
+    )?;
+    let mut command = Command::new(&programs.opencode);
+    command
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("HOME", &home)
+        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
+        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+        .env("OPENCODE_DISABLE_SHARE", "1")
+        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
+        .current_dir(&work)
+        .args(["run", "--format", "json", "Run the scripted tool calls, then answer."]);
+    let (exit_code, timed_out, stdout, mut stderr) = run_bounded(command, limit)?;
+    let logs = home.join(".local/share/opencode/log");
+    for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
+        stderr.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
+    }
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }

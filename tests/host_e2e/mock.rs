@@ -31,6 +31,8 @@ pub enum Dialect {
     OpenAiChat,
     /// The same API with Qwen Code's tool names (its `openai` auth type).
     QwenChat,
+    /// The same API with OpenCode's tool names (a custom `@ai-sdk/openai-compatible` provider).
+    OpencodeChat,
     /// Gemini's `streamGenerateContent?alt=sse` (Gemini CLI).
     Gemini,
 }
@@ -123,6 +125,7 @@ fn serve(
         Dialect::OpenAiResponses => responses_reply(&request, calls, work),
         Dialect::OpenAiChat => chat_reply(&request, calls, work, &COPILOT_TOOLS),
         Dialect::QwenChat => chat_reply(&request, calls, work, &QWEN_TOOLS),
+        Dialect::OpencodeChat => chat_reply(&request, calls, work, &OPENCODE_TOOLS),
         Dialect::Gemini => gemini_reply(&request, calls, work),
     };
     // Chat completion streams have no event names, and end with a bare `[DONE]`.
@@ -264,6 +267,13 @@ const QWEN_TOOLS: ChatTools = ChatTools {
     shell_input: |command| json!({ "command": command, "is_background": false, "description": "mock call from the agent-bundle suite" }),
     write: "write_file",
     write_input: |path, content| json!({ "file_path": path.to_string_lossy(), "content": content }),
+};
+
+const OPENCODE_TOOLS: ChatTools = ChatTools {
+    shell: "bash",
+    shell_input: |command| json!({ "command": command, "description": "mock call from the agent-bundle suite" }),
+    write: "write",
+    write_input: |path, content| json!({ "filePath": path.to_string_lossy(), "content": content }),
 };
 
 fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path, tools: &ChatTools) -> Vec<(String, Value)> {
