@@ -1,0 +1,128 @@
+//! What a hook costs per tool call in a host that runs it in its own process (OpenCode), against the
+//! same hook as a command (issue 27): one dependency-free afterTool handler built for Claude Code and
+//! OpenCode, run from a copy of the artifact with no node_modules above it. Prints, from this one run:
+//!
+//!   * the command hook: `node` started on the Claude wrapper with the envelope on stdin, to its
+//!     answer (the whole process, as the host pays it on every call);
+//!   * in process: OpenCode's entry module (`opencode/plugin.mjs`) loaded once in one node process,
+//!     then its `tool.execute.after` called for one tool call at a time, timed inside node (the
+//!     validation, the handler, the result checks and the projection, with no process);
+//!   * the first call in process (it imports the wrapper module and the handler's bundle).
+//!
+//! Asserts nothing.
+//!
+//!   cargo bench --bench in_process -- [RUNS]      (default 40 command starts, 100 × RUNS calls)
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::io::RealDisk;
+use agent_bundle::vocabulary::target::Target;
+use camino::Utf8PathBuf;
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+const HANDLER: &str =
+    "export default (event: { toolName: string }) => ({ additionalContext: `ran ${event.toolName}` });\n";
+
+const ENVELOPE: &str = r#"{"cwd":"/w","hook_event_name":"PostToolUse","session_id":"s","tool_input":{"command":"ls"},"tool_name":"Bash","tool_response":{"stdout":""},"tool_use_id":"t","transcript_path":"/t.jsonl"}"#;
+
+/// Loads the entry module, makes the plugin, and times `calls` calls of `tool.execute.after` (after
+/// one first call, timed apart); prints the first call's ms, then the median and p90 per call.
+const IN_PROCESS: &str = r#"
+import { pathToFileURL } from 'node:url';
+const [plugin, calls] = [process.argv[2], Number(process.argv[3])];
+const { AgentBundle } = await import(pathToFileURL(plugin).href);
+const hooks = await AgentBundle({ directory: '/w' });
+const call = async () => {
+  const output = { title: 'ls', output: '', metadata: { exit: 0 } };
+  const started = performance.now();
+  await hooks['tool.execute.after']({ tool: 'bash', sessionID: 's', callID: 'c', args: { command: 'ls' } }, output);
+  const took = performance.now() - started;
+  if (!output.output.includes('ran bash')) throw new Error(`no context: ${JSON.stringify(output)}`);
+  return took;
+};
+const first = await call();
+const times = [];
+for (let i = 0; i < calls; i++) times.push(await call());
+times.sort((a, b) => a - b);
+process.stdout.write(`${first} ${times[Math.floor(times.length / 2)]} ${times[Math.floor(times.length * 0.9)]}\n`);
+"#;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let runs: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(40);
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    std::fs::create_dir_all(bundle.join("src/hooks")).unwrap();
+    std::fs::write(bundle.join("src/hooks/plain.ts"), HANDLER).unwrap();
+    std::fs::write(
+        bundle.join("agent-bundle.config.ts"),
+        "export default {\n  hooks: { afterTool: { handler: './src/hooks/plain.ts', tools: ['shell'] } },\n  plugin: { name: 'bench', description: 'Benchmark.', version: '1.0.0' },\n  targets: ['claude', 'opencode'],\n};\n",
+    )
+    .unwrap();
+    let options = BuildOptions {
+        root: Utf8PathBuf::from_path_buf(bundle).unwrap(),
+        output: Some(Utf8PathBuf::from_path_buf(work.path().join("artifact")).unwrap()),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = build(&options, &RealDisk).unwrap();
+    assert!(!report.has_errors(), "{:?}", report.diagnostics());
+
+    let away = tempfile::tempdir().unwrap();
+    common::copy_tree(&work.path().join("artifact"), &away.path().join("artifact"));
+    let artifact = away.path().join("artifact");
+    let manifest =
+        agent_bundle::artifact::read_verified(camino::Utf8Path::from_path(&artifact).unwrap(), &RealDisk).unwrap();
+    let claude = manifest.hooks.iter().find(|r| r.host == Target::Claude).unwrap();
+    let wrapper = artifact.join(&claude.path);
+    std::fs::write(away.path().join("in-process.mjs"), IN_PROCESS).unwrap();
+
+    let node = Command::new("node").arg("--version").output().unwrap();
+    println!(
+        "agent-bundle in-process benchmark: one afterTool hook, {runs} command starts, {} calls in process, node {}",
+        runs * 100,
+        String::from_utf8_lossy(&node.stdout).trim()
+    );
+    let mut starts = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let started = Instant::now();
+        let mut child = Command::new("node")
+            .arg(&wrapper)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(ENVELOPE.as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        starts.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(String::from_utf8_lossy(&output.stdout).contains("ran Bash"), "{output:?}");
+    }
+    starts.sort_by(f64::total_cmp);
+    let (command, command_p90) = (starts[runs / 2], starts[runs * 9 / 10]);
+    let output = Command::new("node")
+        .arg(away.path().join("in-process.mjs"))
+        .arg(artifact.join("opencode/plugin.mjs"))
+        .arg((runs * 100).to_string())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let figures: Vec<f64> =
+        String::from_utf8_lossy(&output.stdout).split_whitespace().map(|f| f.parse().unwrap()).collect();
+    let (first, median, p90) = (figures[0], figures[1], figures[2]);
+    println!();
+    println!("per tool call, envelope to answer (median ms; p90 in brackets)");
+    println!("{:<40} {:>10.3} [{command_p90:.3}]", "command hook (node on the Claude wrapper)", command);
+    println!(
+        "{:<40} {:>10.3} [{p90:.3}] {:>9.4} of the command hook",
+        "in process (OpenCode's entry module)",
+        median,
+        median / command
+    );
+    println!("{:<40} {:>10.3}", "in process, first call (imports)", first);
+}
