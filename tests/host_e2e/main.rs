@@ -420,6 +420,24 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "a plugin built for Claude Code and Copilot CLI is delivered once: each host runs only its own hook document",
+            bundle: "e2e/double-delivery",
+            hosts: &[Host::Claude, Host::Copilot],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |host, run| {
+                finished(run)?;
+                let log = std::fs::read_to_string(run.work.join("delivered.log")).unwrap_or_default();
+                // Copilot CLI also runs Claude Code's hook files where it finds them (its Stop would
+                // run a Claude Stop hook); from a plugin built for it, it reads only .plugin/hooks.json.
+                let expected = match host {
+                    Host::Claude => "claude PreToolUse\nclaude Stop\n",
+                    _ => "copilot preToolUse\ncopilot agentStop\n",
+                };
+                ensure(log == expected, format!("the hooks that ran: {log:?}, expected {expected:?}"))
+            },
+        },
+        Scenario {
             name: "the guards example (testdata/bundles/guards), built for every host, refuses a force push and a write under secrets/, and lets another write through",
             bundle: "bundles/guards",
             hosts: EVERY,
