@@ -15,12 +15,21 @@ fn recognisers() -> &'static [agent_bundle::hosts::ForeignEnvelope] {
     &agent_bundle::hosts::table(Target::Claude).hooks.as_ref().expect("Claude Code has hooks").foreign_envelopes
 }
 
-fn recognised(envelope: &serde_json::Value) -> Option<&'static str> {
+/// Who the wrapper of Claude Code's `native` event takes `envelope` for (its contract holds only the
+/// recognisers of its event).
+fn recognised_on(native: &str, envelope: &serde_json::Value) -> Option<&'static str> {
     let object = envelope.as_object()?;
     recognisers()
         .iter()
+        .filter(|f| f.events.is_empty() || f.events.iter().any(|e| e == native))
         .find(|f| f.present.iter().all(|k| object.contains_key(k)) && f.absent.iter().all(|k| !object.contains_key(k)))
         .map(|f| f.sender.as_str())
+}
+
+/// The same, for the event the envelope names (`hook_event_name` or `hookEventName`).
+fn recognised(envelope: &serde_json::Value) -> Option<&'static str> {
+    let native = envelope.get("hook_event_name").or_else(|| envelope.get("hookEventName"));
+    recognised_on(native.and_then(|n| n.as_str()).unwrap_or_default(), envelope)
 }
 
 fn read(path: &str) -> serde_json::Value {
@@ -41,6 +50,10 @@ fn no_envelope_claude_code_sends_is_taken_for_another_hosts() {
         );
         for recorded in &claude {
             let envelope: serde_json::Value = serde_json::from_slice(&recorded.bytes).unwrap();
+            let native = envelope["hook_event_name"].as_str().unwrap_or_default();
+            if !recogniser.events.is_empty() && !recogniser.events.iter().any(|e| e == native) {
+                continue;
+            }
             for key in &recogniser.absent {
                 assert!(
                     envelope.get(key).is_some(),
@@ -71,6 +84,18 @@ fn no_envelope_claude_code_sends_is_taken_for_another_hosts() {
         seen += 1;
     }
     assert!(seen >= 18, "Copilot CLI's recorded envelopes are there ({seen})");
+    // Factory Droid running a Claude Code plugin: its tool events have no tool_use_id, which every
+    // Claude Code tool event has; its other events carry every key Claude Code's do.
+    for (file, expected) in [
+        ("PreToolUse", Some("Factory Droid")),
+        ("PostToolUse", Some("Factory Droid")),
+        ("SessionStart", None),
+        ("Stop", None),
+        ("SessionEnd", None),
+    ] {
+        let envelope = read(&format!("testdata/envelopes/factory-droid/{file}.json"));
+        assert_eq!(recognised(&envelope), expected, "Factory Droid's {file}");
+    }
 }
 
 /// The real wrappers of the guards example, under node: VS Code's envelopes pass through every
@@ -113,6 +138,17 @@ fn a_claude_wrapper_passes_through_an_envelope_from_a_host_that_runs_claude_hook
     assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{}", run.stderr);
     assert!(run.stderr.contains("passed through an envelope from Copilot CLI"), "{}", run.stderr);
 
+    // Factory Droid runs an installed Claude Code plugin's hooks: its Edit tool matches the policy's
+    // Claude matcher, and its envelope has no tool_use_id. Failing on that, the fail-closed policy
+    // would block every edit there.
+    let mut droid: serde_json::Value =
+        serde_json::from_slice(&std::fs::read("testdata/envelopes/factory-droid/PreToolUse.json").unwrap()).unwrap();
+    droid["tool_name"] = serde_json::json!("Edit");
+    droid["tool_input"] = serde_json::json!({ "file_path": "/w/notes.txt", "old_str": "a", "new_str": "b" });
+    let run = run_wrapper(&artifact, &policy.path, droid.to_string().as_bytes(), &[]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{}", run.stderr);
+    assert!(run.stderr.contains("passed through an envelope from Factory Droid"), "{}", run.stderr);
+
     // The same dangerous command as Claude Code sends it is denied by the same wrapper.
     let guard = manifest
         .hooks
@@ -130,7 +166,8 @@ fn a_claude_wrapper_passes_through_an_envelope_from_a_host_that_runs_claude_hook
 }
 
 /// By property: an envelope that carries every key Claude Code always sends (its common fields that
-/// the Claude table requires, and `hook_event_name`), with any mix of keys any host sends besides, is
+/// the Claude table requires, `hook_event_name` naming one of its events, and the keys that event
+/// requires), with any mix of keys any host sends besides, is
 /// never taken for another host's. 2,000 generated envelopes per run.
 #[test]
 fn no_envelope_with_claude_codes_own_keys_is_ever_taken_for_another_hosts() {
@@ -145,10 +182,21 @@ fn no_envelope_with_claude_codes_own_keys_is_ever_taken_for_another_hosts() {
         .collect();
     others.extend(recognisers().iter().flat_map(|f| f.present.iter().chain(&f.absent).cloned()));
     let others: Vec<String> = others.into_iter().collect();
+    let events: Vec<(String, Vec<String>)> = agent_bundle::vocabulary::canonical::CanonicalEvent::ALL
+        .iter()
+        .filter_map(|e| agent_bundle::hosts::table(Target::Claude).event(*e).ok())
+        .map(|m| (m.native.clone(), m.input.iter().filter(|f| f.required).map(|f| f.key.clone()).collect()))
+        .collect();
     let mut random = common::Random::seeded(27);
     for _ in 0..2000 {
         let mut envelope = serde_json::Map::new();
         for key in &always {
+            envelope.insert(key.clone(), serde_json::json!("x"));
+        }
+        // One of Claude Code's events, with every key the table says it always sends there.
+        let (native, required) = &events[random.below(events.len())];
+        envelope.insert("hook_event_name".into(), serde_json::json!(native));
+        for key in required {
             envelope.insert(key.clone(), serde_json::json!("x"));
         }
         for key in &others {

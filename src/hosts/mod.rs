@@ -136,9 +136,13 @@ pub struct ForeignEnvelope {
     pub sender: String,
     /// Keys it always has.
     pub present: Vec<String>,
-    /// Keys it never has that this host always sends: so no envelope of this host is ever taken
-    /// for it (a guard is never skipped on its own host).
+    /// Keys it never has that this host always sends (on `events`): so no envelope of this host is
+    /// ever taken for it (a guard is never skipped on its own host).
     pub absent: Vec<String>,
+    /// The native events of this host whose wrappers recognise it (empty: every event), where the
+    /// keys this host always sends differ by event (a tool call's `tool_use_id`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
     /// Where the shape comes from.
     pub evidence: String,
 }

@@ -22,6 +22,8 @@ pub struct Programs {
     pub qwen: PathBuf,
     /// OpenCode's native binary.
     pub opencode: PathBuf,
+    /// Factory Droid's native binary (its platform package).
+    pub droid: PathBuf,
     /// A `qwen` command that runs it (its package ships the entry file without the executable bit),
     /// for `cargo agent-bundle install` and `doctor`.
     pub qwen_launcher: PathBuf,
@@ -44,10 +46,11 @@ impl Programs {
         let gemini = dir.join("node_modules/@google/gemini-cli/bundle/gemini.js");
         let qwen = dir.join("node_modules/@qwen-code/qwen-code/cli.js");
         let opencode = dir.join("node_modules/opencode-linux-x64/bin/opencode");
-        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode] {
+        let droid = dir.join("node_modules/@factory/cli-linux-x64/bin/droid");
+        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code and OpenCode into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode and Factory Droid into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -68,7 +71,7 @@ impl Programs {
             std::fs::set_permissions(&qwen_launcher, std::fs::Permissions::from_mode(0o755))
                 .map_err(|e| e.to_string())?;
         }
-        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, qwen_launcher, opencode, node_dir })
+        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, qwen_launcher, opencode, droid, node_dir })
     }
 
     pub fn path_variable(&self) -> String {
@@ -564,6 +567,64 @@ pub fn run_opencode(
     for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
         stderr.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
     }
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Factory Droid 0.225.2 in `exec` mode, offline, with a `generic-chat-completion-api` custom model
+/// pointed at the mock, and the artifact installed as a Claude Code plugin from a local Claude Code
+/// marketplace (`droid plugin marketplace add`, `droid plugin install`), which Droid accepts.
+pub fn run_droid(
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, work, marketplace) = (temp.path().join("home"), temp.path().join("work"), temp.path().join("market"));
+    for dir in [&home.join(".factory"), &work, &marketplace.join(".claude-plugin")] {
+        std::fs::create_dir_all(dir)?;
+    }
+    crate::copy_tree(artifact, &marketplace.join("plugins").join(plugin_name))?;
+    std::fs::write(
+        marketplace.join(".claude-plugin/marketplace.json"),
+        serde_json::json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
+            "plugins": [{ "name": plugin_name, "source": format!("./plugins/{plugin_name}") }] })
+        .to_string(),
+    )?;
+    let server = MockServer::start(Dialect::DroidChat, calls, work.clone())?;
+    std::fs::write(
+        home.join(".factory/settings.json"),
+        serde_json::json!({ "customModels": [{
+            "model": "mock-model", "displayName": "Mock", "provider": "generic-chat-completion-api",
+            "baseUrl": format!("http://127.0.0.1:{}/v1", server.port), "apiKey": "mock-key", "maxOutputTokens": 1024
+        }] })
+        .to_string(),
+    )?;
+    let droid = |args: &[OsString]| {
+        let mut command = Command::new(&programs.droid);
+        command.env_clear().env("PATH", programs.path_variable()).env("HOME", &home).current_dir(&work).args(args);
+        command
+    };
+    // Droid names a marketplace after its folder.
+    let steps: [Vec<OsString>; 2] = [
+        vec!["plugin".into(), "marketplace".into(), "add".into(), marketplace.into_os_string()],
+        vec!["plugin".into(), "install".into(), format!("{plugin_name}@market").into()],
+    ];
+    for args in steps {
+        let (code, _, out, err) = run_bounded(droid(&args), Duration::from_secs(60))?;
+        if code != Some(0) {
+            return Err(std::io::Error::other(format!("droid {args:?} failed: {out} {err}")));
+        }
+    }
+    let exec: Vec<OsString> = ["exec", "--auto", "high", "-m", "custom:mock-model", "-o", "json"]
+        .into_iter()
+        .map(OsString::from)
+        .chain([OsString::from("Run the scripted tool calls, then answer.")])
+        .collect();
+    let (exit_code, timed_out, stdout, mut stderr) = run_bounded(droid(&exec), limit)?;
+    stderr.push_str(&std::fs::read_to_string(home.join(".factory/logs/droid-log-single.log")).unwrap_or_default());
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }

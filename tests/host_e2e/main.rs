@@ -21,7 +21,7 @@ use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
     ClaudeOptions, CopilotInstall, GEMINI, HostRun, Placement, Programs, QWEN, run_bounded, run_claude, run_codex,
-    run_copilot, run_extension_host, run_opencode,
+    run_copilot, run_droid, run_extension_host, run_opencode,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -37,6 +37,8 @@ enum Host {
     Gemini,
     Qwen,
     Opencode,
+    /// Factory Droid, which installs and runs Claude Code plugins (no target of its own yet).
+    Droid,
 }
 
 impl Host {
@@ -48,6 +50,7 @@ impl Host {
             Host::Gemini => "gemini",
             Host::Qwen => "qwen",
             Host::Opencode => "opencode",
+            Host::Droid => "droid",
         }
     }
 }
@@ -398,6 +401,7 @@ fn scenarios() -> Vec<Scenario> {
                     Host::Copilot => "create\n",
                     Host::Gemini | Host::Qwen => "write_file\n",
                     Host::Opencode => "write\n",
+                    Host::Droid => unreachable!("no bundle is built for Factory Droid yet"),
                 };
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
@@ -417,6 +421,22 @@ fn scenarios() -> Vec<Scenario> {
                     run.any_request_contains("Blocked: piping a download into a shell"),
                     "no model request carried the reason",
                 )
+            },
+        },
+        Scenario {
+            name: "a Claude Code plugin run by Factory Droid: a fail-closed guard passes Droid's envelope through instead of blocking every command",
+            bundle: "e2e/droid-passthrough",
+            hosts: &[Host::Droid],
+            calls: shell_marker,
+            claude_allowed_tools: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(
+                    run.stderr.contains("passed through an envelope from Factory Droid"),
+                    "Droid did not run the Claude hook, or its wrapper did not pass the envelope through",
+                )?;
+                ensure(exists(run, MARKER), "the command was blocked: the Claude wrapper failed on Droid's envelope")?;
+                ensure(!run.any_request_contains("E2E_DROID_GUARD_RAN"), "the guard ran for a host it is not built for")
             },
         },
         Scenario {
@@ -900,6 +920,8 @@ fn session(
         Host::Qwen => run_extension_host(&QWEN, programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Opencode if installed => Err(std::io::Error::other("OpenCode has no install yet")),
         Host::Opencode => run_opencode(programs, artifact, plugin, calls, RUN_LIMIT),
+        Host::Droid if installed => Err(std::io::Error::other("Factory Droid has no install yet")),
+        Host::Droid => run_droid(programs, artifact, plugin, calls, RUN_LIMIT),
     }
 }
 

@@ -33,6 +33,8 @@ pub enum Dialect {
     QwenChat,
     /// The same API with OpenCode's tool names (a custom `@ai-sdk/openai-compatible` provider).
     OpencodeChat,
+    /// The same API with Factory Droid's tool names (a `generic-chat-completion-api` custom model).
+    DroidChat,
     /// Gemini's `streamGenerateContent?alt=sse` (Gemini CLI).
     Gemini,
 }
@@ -126,6 +128,7 @@ fn serve(
         Dialect::OpenAiChat => chat_reply(&request, calls, work, &COPILOT_TOOLS),
         Dialect::QwenChat => chat_reply(&request, calls, work, &QWEN_TOOLS),
         Dialect::OpencodeChat => chat_reply(&request, calls, work, &OPENCODE_TOOLS),
+        Dialect::DroidChat => chat_reply(&request, calls, work, &DROID_TOOLS),
         Dialect::Gemini => gemini_reply(&request, calls, work),
     };
     // Chat completion streams have no event names, and end with a bare `[DONE]`.
@@ -274,6 +277,14 @@ const OPENCODE_TOOLS: ChatTools = ChatTools {
     shell_input: |command| json!({ "command": command, "description": "mock call from the agent-bundle suite" }),
     write: "write",
     write_input: |path, content| json!({ "filePath": path.to_string_lossy(), "content": content }),
+};
+
+const DROID_TOOLS: ChatTools = ChatTools {
+    shell: "Execute",
+    // Droid refuses an Execute call without its risk fields.
+    shell_input: |command| json!({ "command": command, "riskLevel": "low", "riskLevelReason": "a mock call from the agent-bundle suite" }),
+    write: "Create",
+    write_input: |path, content| json!({ "file_path": path.to_string_lossy(), "content": content }),
 };
 
 fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path, tools: &ChatTools) -> Vec<(String, Value)> {

@@ -87,9 +87,12 @@ pub fn contract(
         let foreign: Vec<serde_json::Value> = surface
             .foreign_envelopes
             .iter()
+            .filter(|f| f.events.is_empty() || f.events.contains(&mapping.native))
             .map(|f| json!({ "sender": f.sender, "present": f.present, "absent": f.absent }))
             .collect();
-        contract["foreignEnvelopes"] = json!(foreign);
+        if !foreign.is_empty() {
+            contract["foreignEnvelopes"] = json!(foreign);
+        }
     }
     if !tools.is_null() {
         contract["tools"] = tools;
