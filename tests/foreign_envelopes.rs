@@ -16,12 +16,13 @@ fn recognisers() -> &'static [agent_bundle::hosts::ForeignEnvelope] {
 }
 
 /// Who the wrapper of Claude Code's `native` event takes `envelope` for (its contract holds only the
-/// recognisers of its event).
+/// recognisers of its event), in the environment the sender gives its hooks.
 fn recognised_on(native: &str, envelope: &serde_json::Value) -> Option<&'static str> {
     let object = envelope.as_object()?;
     recognisers()
         .iter()
         .filter(|f| f.events.is_empty() || f.events.iter().any(|e| e == native))
+        .filter(|f| !f.present.iter().any(|k| k == "hook_event_name") || object["hook_event_name"] == native)
         .find(|f| f.present.iter().all(|k| object.contains_key(k)) && f.absent.iter().all(|k| !object.contains_key(k)))
         .map(|f| f.sender.as_str())
 }
@@ -42,10 +43,21 @@ fn read(path: &str) -> serde_json::Value {
 fn no_envelope_claude_code_sends_is_taken_for_another_hosts() {
     let claude: Vec<_> = recorded_envelopes().into_iter().filter(|r| r.host == Target::Claude).collect();
     assert!(claude.len() >= 8, "the recorded Claude Code envelopes are there");
+    let claude_keys: std::collections::BTreeSet<String> = claude
+        .iter()
+        .filter_map(|r| serde_json::from_slice::<serde_json::Value>(&r.bytes).ok()?.as_object().cloned())
+        .flat_map(|object| object.keys().cloned().collect::<Vec<_>>())
+        .collect();
     for recogniser in recognisers() {
         assert!(
             !recogniser.absent.is_empty(),
             "{}: a recogniser must name a key Claude Code always sends",
+            recogniser.sender
+        );
+        // Told apart only by a key it lacks, a malformed Claude Code envelope would be taken for it.
+        assert!(
+            recogniser.present.iter().any(|k| !claude_keys.contains(k)) || !recogniser.present_env.is_empty(),
+            "{}: a recogniser whose present keys Claude Code also sends must name a variable the sender sets",
             recogniser.sender
         );
         for recorded in &claude {
@@ -145,9 +157,14 @@ fn a_claude_wrapper_passes_through_an_envelope_from_a_host_that_runs_claude_hook
         serde_json::from_slice(&std::fs::read("testdata/envelopes/factory-droid/PreToolUse.json").unwrap()).unwrap();
     droid["tool_name"] = serde_json::json!("Edit");
     droid["tool_input"] = serde_json::json!({ "file_path": "/w/notes.txt", "old_str": "a", "new_str": "b" });
-    let run = run_wrapper(&artifact, &policy.path, droid.to_string().as_bytes(), &[]);
+    let run = run_wrapper(&artifact, &policy.path, droid.to_string().as_bytes(), &[("DROID_PROJECT_DIR", "/w")]);
     assert_eq!((run.code, run.stdout.as_str()), (Some(0), ""), "{}", run.stderr);
     assert!(run.stderr.contains("passed through an envelope from Factory Droid"), "{}", run.stderr);
+    // Outside Droid the same envelope is a Claude Code envelope without its tool_use_id: malformed,
+    // so the fail-closed policy blocks.
+    let run = run_wrapper(&artifact, &policy.path, droid.to_string().as_bytes(), &[]);
+    assert_eq!((run.code, run.stdout.as_str()), (Some(2), ""), "{}", run.stderr);
+    assert!(run.stderr.contains("tool_use_id"), "{}", run.stderr);
 
     // The same dangerous command as Claude Code sends it is denied by the same wrapper.
     let guard = manifest

@@ -139,6 +139,11 @@ pub struct ForeignEnvelope {
     /// Keys it never has that this host always sends (on `events`): so no envelope of this host is
     /// ever taken for it (a guard is never skipped on its own host).
     pub absent: Vec<String>,
+    /// Variables the sender always sets in a hook's environment, when its envelope has no key of its
+    /// own: a recogniser that tells it by a key it lacks alone would take a malformed envelope of
+    /// this host for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub present_env: Vec<String>,
     /// The native events of this host whose wrappers recognise it (empty: every event), where the
     /// keys this host always sends differ by event (a tool call's `tool_use_id`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

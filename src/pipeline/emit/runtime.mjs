@@ -208,9 +208,13 @@ export function failureMessage(error) {
 // names the keys its envelopes always have and this host's never lack. Such an envelope is not
 // this host's, so the hook has nothing to decide there; it passes, saying so, instead of failing
 // on fields that host never sends.
+// An envelope that names an event names this wrapper's (a malformed one is failed, not passed), and
+// a sender told apart by a missing key alone is also told by the variables it sets for its hooks.
 function foreignSender(contract, envelope) {
   const found = (contract.foreignEnvelopes ?? []).find((f) =>
-    f.present.every((k) => Object.hasOwn(envelope, k)) && f.absent.every((k) => !Object.hasOwn(envelope, k)));
+    f.present.every((k) => Object.hasOwn(envelope, k)) && f.absent.every((k) => !Object.hasOwn(envelope, k))
+    && (!f.present.includes('hook_event_name') || envelope.hook_event_name === contract.hook.nativeEvent)
+    && (f.presentEnv ?? []).every((name) => typeof process.env[name] === 'string' && process.env[name] !== ''));
   return found?.sender;
 }
 
