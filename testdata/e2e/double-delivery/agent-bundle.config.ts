@@ -5,6 +5,6 @@ export default {
     beforeTool: { handler: './src/hooks/note.ts', tools: ['shell'] },
     stop: { handler: './src/hooks/note.ts' },
   },
-  plugin: { name: 'e2e-double-delivery', description: 'Which documents a host runs.', version: '1.0.0' },
+  plugin: { name: 'e2e-double-delivery', description: 'Which documents a host runs.', version: '1.0.0', author: 'agent-bundle tests' },
   targets: ['claude', 'copilot'],
 };
