@@ -96,10 +96,6 @@ pub struct HookSurface {
     /// document and runs each entry's wrapper module through the runtime's `decide`.
     #[serde(default)]
     pub entry_module: Option<String>,
-    /// Why the host cannot run a prebuilt handler (a program that answers on its own stdout), where
-    /// it cannot: an in-process host runs no command.
-    #[serde(default)]
-    pub prebuilt_unsupported: Option<String>,
     /// Fixed keys the plugin manifest also carries (OpenCode's `package.json` names its module).
     #[serde(default)]
     pub manifest_fields: serde_json::Map<String, serde_json::Value>,
@@ -126,6 +122,14 @@ pub struct HookSurface {
     /// wrapper (exit 0, nothing on stdout, one note) rather than failed as malformed.
     #[serde(default)]
     pub foreign_envelopes: Vec<ForeignEnvelope>,
+}
+
+impl HookSurface {
+    /// Whether the host runs hooks inside its own process (`commandShell: inProcess`): no command,
+    /// its entry module imports each wrapper.
+    pub fn in_process(&self) -> bool {
+        self.command_shell == CommandShell::InProcess
+    }
 }
 
 /// An envelope another host sends when it runs this host's hook document.
@@ -866,7 +870,7 @@ mod tests {
             match &table.hooks {
                 None => assert!(table.no_hooks_reason.as_deref().is_some_and(|r| !r.trim().is_empty())),
                 Some(surface) => {
-                    if surface.command_shell == CommandShell::InProcess {
+                    if surface.in_process() {
                         // Its document names wrappers from its entry module's folder.
                         assert_eq!(surface.root_token, ".", "{}", table.target);
                         assert!(surface.entry_module.is_some(), "{}: an in-process host loads a module", table.target);

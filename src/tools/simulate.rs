@@ -552,7 +552,7 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         }
         None => (artifact.to_path_buf(), row.path.as_str()),
     };
-    let in_process = surface.command_shell == CommandShell::InProcess;
+    let in_process = surface.in_process();
     let named = match in_process {
         true => format!("{}/{file}", surface.root_token),
         false => format!("{}/{file}\"", surface.root_token),

@@ -44,7 +44,7 @@ async function run(native, name, envelope, apply) {
     const { code, stderr, stdout } = await decideInProcess(contract, envelope(), loadHandler);
     if (code === 0) {
       log(stderr);
-      if (stdout !== undefined) apply(JSON.parse(stdout), stderr);
+      if (stdout !== undefined) apply(JSON.parse(stdout));
     } else if (code === 1) {
       log(stderr);
     } else {
@@ -57,14 +57,6 @@ export const AgentBundle = async ({ directory }) => {
   // Per session: the context its sessionStart hooks gave, the running sessionStart decision, and the
   // session it is a subagent of.
   const sessions = new Map();
-  const session = (id) => {
-    let known = sessions.get(id);
-    if (!known) {
-      known = { system: [], started: Promise.resolve(), parentID: undefined };
-      sessions.set(id, known);
-    }
-    return known;
-  };
   const applyTool = (output) => (answer) => {
     if (answer.throw !== undefined) throw new Error(answer.throw);
     if (answer.args !== undefined) {
@@ -87,8 +79,8 @@ export const AgentBundle = async ({ directory }) => {
     event: async ({ event }) => {
       if (event.type === 'session.created') {
         const info = event.properties?.info ?? {};
-        const known = session(info.id);
-        known.parentID = info.parentID;
+        const known = { system: [], started: undefined, parentID: info.parentID };
+        sessions.set(info.id, known);
         const envelope = () => ({ ...info, sessionID: info.id, directory: info.directory ?? directory });
         known.started = run('session.created', undefined, envelope, (answer) => {
           if (answer.system !== undefined) known.system.push(answer.system);
@@ -96,7 +88,7 @@ export const AgentBundle = async ({ directory }) => {
         await known.started;
       } else if (event.type === 'session.idle') {
         const id = event.properties?.sessionID;
-        const { parentID } = session(id);
+        const parentID = sessions.get(id)?.parentID;
         const envelope = () => ({ sessionID: id, directory, ...(parentID === undefined ? {} : { parentID }) });
         await run('session.idle', undefined, envelope, () => {}).catch((error) => log([error.message]));
       }

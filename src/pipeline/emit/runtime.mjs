@@ -213,7 +213,7 @@ export function failureMessage(error) {
 function foreignSender(contract, envelope) {
   const found = (contract.foreignEnvelopes ?? []).find((f) =>
     f.present.every((k) => Object.hasOwn(envelope, k)) && f.absent.every((k) => !Object.hasOwn(envelope, k))
-    && (!f.present.includes('hook_event_name') || envelope.hook_event_name === contract.hook.nativeEvent)
+    && (!f.present.includes(eventNameKey(contract)) || envelope[eventNameKey(contract)] === contract.hook.nativeEvent)
     && (f.presentEnv ?? []).every((name) => typeof process.env[name] === 'string' && process.env[name] !== ''));
   return found?.sender;
 }
@@ -221,6 +221,11 @@ function foreignSender(contract, envelope) {
 function foreignLine(contract, sender) {
   const { name, target, nativeEvent } = contract.hook;
   return `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): passed through an envelope from ${sender}, which runs this host's hook files with fields of its own; the hook did not run (it runs on the hosts the bundle is built for)`.replace(/\s*\n\s*/g, ' ');
+}
+
+// The field naming the event, where the host sends one (null: it does not, and the document routed it).
+function eventNameKey(contract) {
+  return contract.eventNameKey === undefined ? 'hook_event_name' : contract.eventNameKey;
 }
 
 function passes(contract, envelope) {
@@ -747,8 +752,7 @@ function parseEnvelope(bytes) {
 
 function decodeEnvelope(contract, envelope) {
   const expected = contract.hook.nativeEvent;
-  // The field naming the event, where the host sends one (null: it does not, and the document routed it).
-  const nameKey = contract.eventNameKey === undefined ? 'hook_event_name' : contract.eventNameKey;
+  const nameKey = eventNameKey(contract);
   if (nameKey !== null && own(envelope, nameKey) !== expected) {
     throw new HookError(`${nameKey} must equal ${JSON.stringify(expected)}, got ${show(own(envelope, nameKey))}`);
   }

@@ -202,8 +202,13 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.to_string() } });
         }
     };
-    if let (Some(reason), Handler::Prebuilt { .. }) = (&surface.prebuilt_unsupported, &hook.handler) {
-        return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.clone() } });
+    // A prebuilt handler is a program of its own: a host that runs no command cannot run it.
+    if surface.in_process() && matches!(hook.handler, Handler::Prebuilt { .. }) {
+        let reason = format!(
+            "{} {} runs hooks inside its own process, not as commands: a prebuilt handler is a program of its own, which it cannot run",
+            table.host, table.host_version
+        );
+        return Some(TargetPlan { target, delivery: Delivery::Absent { reason } });
     }
 
     let mut alternatives: Vec<String> = Vec::new();
