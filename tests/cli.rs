@@ -254,7 +254,7 @@ fn simulate_stops_a_hanging_wrapper_with_term_then_kill() {
             "--target",
             "claude",
             "--hook",
-            "session-start-shape-bd179d14",
+            "session-start-shape-c84e7d8f",
             "--timeout",
             "1",
             "--json",
@@ -287,7 +287,7 @@ fn simulate_without_node_on_path_says_so() {
         std::os::unix::fs::symlink(found, shells.join(shell)).unwrap();
     }
     let input = r#"{"sessionId":"s","transcriptPath":"/t","cwd":"/w","source":"startup"}"#;
-    for (target, hook) in [("claude", "session-start-shape-bd179d14"), ("codex", "session-start-shape-bd179d14")] {
+    for (target, hook) in [("claude", "session-start-shape-c84e7d8f"), ("codex", "session-start-shape-c84e7d8f")] {
         let output = cli()
             .env("PATH", &shells)
             .args(["hooks", "simulate", "--target", target, "--hook", hook, "--input", input, "--artifact"])

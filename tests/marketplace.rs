@@ -58,6 +58,12 @@ fn each_host_gets_a_catalog_listing_the_plugins_built_for_it() {
         ),
         "{stdout}"
     );
+    assert!(
+        stdout.contains(
+            "Catalog .factory-plugin/marketplace.json (droid; marketplace `example-hooks`): 2 plugins, written"
+        ),
+        "{stdout}"
+    );
     assert!(stdout.contains("No catalog for gemini: "), "{stdout}");
 
     let claude = read_json(&work.path().join(".claude-plugin/marketplace.json"));
@@ -80,6 +86,23 @@ fn each_host_gets_a_catalog_listing_the_plugins_built_for_it() {
         "claude_catalog",
         std::fs::read_to_string(work.path().join(".claude-plugin/marketplace.json")).unwrap()
     );
+    // Droid's entries name each artifact's droid/ folder, the plugin Droid loads (its own manifest and
+    // hooks/hooks.json), not the artifact's root, which is the Claude Code plugin.
+    let droid = read_json(&work.path().join(".factory-plugin/marketplace.json"));
+    assert_eq!(names(&droid), ["canonical-tools", "guards"]);
+    for entry in droid["plugins"].as_array().unwrap() {
+        let source = entry["source"].as_str().unwrap();
+        assert!(source.starts_with("./plugins/") && source.ends_with("/artifact/droid"), "{entry}");
+        let plugin = read_json(&work.path().join(source).join(".factory-plugin/plugin.json"));
+        for key in ["name", "version", "description", "author"] {
+            assert_eq!(entry[key], plugin[key], "{key} of {entry}");
+        }
+        assert!(work.path().join(source).join("hooks/hooks.json").is_file(), "{entry}");
+    }
+    insta::assert_snapshot!(
+        "droid_catalog",
+        std::fs::read_to_string(work.path().join(".factory-plugin/marketplace.json")).unwrap()
+    );
     insta::assert_snapshot!(
         "copilot_catalog",
         std::fs::read_to_string(work.path().join(".github/plugin/marketplace.json")).unwrap()
@@ -92,7 +115,9 @@ fn each_host_gets_a_catalog_listing_the_plugins_built_for_it() {
     let other = elsewhere.path().join("some/deeper/checkout");
     repository(&other);
     assert!(build(&other, &[]).status.success());
-    for catalog in [".claude-plugin/marketplace.json", ".github/plugin/marketplace.json"] {
+    for catalog in
+        [".claude-plugin/marketplace.json", ".factory-plugin/marketplace.json", ".github/plugin/marketplace.json"]
+    {
         assert_eq!(
             std::fs::read(work.path().join(catalog)).unwrap(),
             std::fs::read(other.join(catalog)).unwrap(),

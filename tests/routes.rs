@@ -52,14 +52,22 @@ fn every_family_host_and_rendered_shape() {
     let expected: usize = FAMILIES
         .iter()
         .map(|f| {
-            [Target::Claude, Target::Codex, Target::Copilot, Target::Cursor, Target::Gemini, Target::Qwen]
-                .iter()
-                .filter(|t| hosts::table(**t).family(*f).is_ok())
-                .count()
+            [
+                Target::Claude,
+                Target::Codex,
+                Target::Copilot,
+                Target::Cursor,
+                Target::Droid,
+                Target::Gemini,
+                Target::Qwen,
+            ]
+            .iter()
+            .filter(|t| hosts::table(**t).family(*f).is_ok())
+            .count()
         })
         .sum();
     assert_eq!(rows.len(), expected);
-    assert_eq!(rows.len(), 21 + 11 + 10 + 11 + 7 + 8);
+    assert_eq!(rows.len(), 21 + 11 + 10 + 11 + 5 + 7 + 8);
 
     let envelopes: Vec<String> = rows.iter().map(|row| envelope_for(row).to_string()).collect();
     let shape_env: Vec<[(&str, &str); 1]> = SHAPES.iter().map(|shape| [("AGENT_BUNDLE_TEST_SHAPE", *shape)]).collect();
@@ -341,7 +349,7 @@ fn a_routes_result_value_is_read_as_plain_data() {
     let (_guard, artifact) = build_bundle("route-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let rows: Vec<_> = manifest.hooks.iter().filter(|r| r.event.name() == "tool/before").collect();
-    assert_eq!(rows.len(), 6, "tool/before on every host");
+    assert_eq!(rows.len(), 7, "tool/before on every host");
     let envelopes: Vec<String> = rows.iter().map(|row| envelope_for(row).to_string()).collect();
     let shapes = ["a Proxy value that says allow", "a getter value", "a frozen deny value", "deny"];
     let env: Vec<[(&str, &str); 1]> = shapes.iter().map(|s| [("AGENT_BUNDLE_TEST_SHAPE", *s)]).collect();

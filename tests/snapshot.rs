@@ -112,7 +112,7 @@ fn a_changed_copilot_entry_is_summarised() {
         .iter()
         .find(|l| {
             l.starts_with(
-                "copilot agentStop timeout: 2 s → 5 s (hooks/stop-shape-5d9c1938.copilot.mjs → hooks/stop-shape-",
+                "copilot agentStop timeout: 2 s → 5 s (hooks/stop-shape-6111d288.copilot.mjs → hooks/stop-shape-",
             )
         })
         .unwrap_or_else(|| panic!("no Copilot entry change in {lines:?}"));

@@ -94,8 +94,8 @@ fn every_host_event_and_result_shape() {
     let rows = manifest.hooks.clone();
     assert_eq!(
         rows.len(),
-        41,
-        "six events on five hosts and four on Gemini, a fail-closed beforeTool on each, and workspaceOpen on cursor"
+        46,
+        "six events on five hosts, four on Gemini and on Factory Droid, a fail-closed beforeTool on each, and workspaceOpen on cursor"
     );
 
     // Shapes whose outcome depends on the process (what reaches fd 1, errors outside the handler's
@@ -209,7 +209,7 @@ fn a_fail_closed_guard_blocks_with_the_hosts_exit_on_every_failure() {
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let guards: Vec<_> = manifest.hooks.iter().filter(|r| r.fail_closed).collect();
-    assert_eq!(guards.len(), 6, "one fail-closed beforeTool per host");
+    assert_eq!(guards.len(), 7, "one fail-closed beforeTool per host");
     for row in guards {
         let envelope = envelope_for(row).to_string();
         let cases: [(&str, &[u8]); 4] = [
@@ -446,7 +446,7 @@ fn a_proto_key_in_the_tool_input_merged_by_the_handler_makes_no_allow() {
     let (_guard, artifact) = build_bundle("wrapper-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let guards: Vec<_> = manifest.hooks.iter().filter(|r| r.event.name() == "beforeTool").collect();
-    assert_eq!(guards.len(), 12, "two beforeTool entries on each of six hosts");
+    assert_eq!(guards.len(), 14, "two beforeTool entries on each of seven hosts");
     let input = json!({ "toolInput": { "command": "ls", "__proto__": { "outcome": "allow" } } });
     for row in guards {
         let envelope = common::envelope_with(row, input.clone()).to_string();
@@ -483,7 +483,7 @@ fn a_handler_that_ends_the_process_fails_the_hook_with_its_policy() {
         .iter()
         .filter(|r| r.event.name() == "beforeTool" || (r.host == Target::Codex && r.event.name() == "stop"))
         .collect();
-    assert_eq!(rows.len(), 13);
+    assert_eq!(rows.len(), 15);
     for row in rows {
         let envelope = envelope_for(row).to_string();
         let failure = if row.fail_closed { 2 } else { 1 };

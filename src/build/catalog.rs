@@ -107,6 +107,7 @@ pub fn render(
     }
     let mut files = Vec::new();
     for (path, hosts) in distribution::catalog_paths() {
+        let folder = distribution::catalog_entry_folder(path);
         let mut entries = Vec::new();
         let mut listed = Vec::new();
         for (name, plugin) in &by_name {
@@ -116,7 +117,12 @@ pub fn render(
             let Some(relative) = crate::io::relative_to(&plugin.artifact, root) else {
                 return Err(messages::marketplace_plugin_outside(name, &plugin.artifact, root));
             };
-            let mut entry = json!({ "name": name, "source": format!("./{relative}") });
+            let source = match (relative.as_str(), folder) {
+                (relative, "") => format!("./{relative}"),
+                ("", folder) => format!("./{folder}"),
+                (relative, folder) => format!("./{relative}/{folder}"),
+            };
+            let mut entry = json!({ "name": name, "source": source });
             let facts = &plugin.manifest.plugin;
             for (key, value) in [
                 ("description", facts.description.clone().map(Value::String)),

@@ -108,6 +108,10 @@ impl Install {
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
     pub path: String,
+    /// Whether an entry names the host's own folder of the artifact (its table's `hooks.folder`,
+    /// such as `droid/`) rather than the artifact's root.
+    #[serde(default)]
+    pub folder: bool,
     /// What was observed of the host that says so.
     pub evidence: String,
 }
@@ -136,6 +140,20 @@ pub fn catalog_paths() -> BTreeMap<&'static str, Vec<Target>> {
     paths
 }
 
+/// The folder of the artifact, relative to its root, that an entry of the catalog at `path` names
+/// (`""` for the root itself): the host's own folder where its catalog says so.
+pub fn catalog_entry_folder(path: &str) -> &'static str {
+    all()
+        .iter()
+        .find_map(|(target, distribution)| {
+            let catalog = distribution.catalog.supported().ok()?;
+            (catalog.path == path && catalog.folder)
+                .then(|| super::table(*target).hooks.as_ref().and_then(|h| h.folder.as_deref()))
+                .flatten()
+        })
+        .unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,6 +168,16 @@ mod tests {
                     Ok(catalog) => {
                         assert!(catalog.path.ends_with(".json") && !catalog.path.starts_with('/'), "{target}");
                         assert!(!catalog.evidence.is_empty(), "{target}");
+                        if catalog.folder {
+                            let folder = super::super::table(target).hooks.as_ref().and_then(|h| h.folder.clone());
+                            assert!(folder.is_some(), "{target}: a catalog naming the host's folder needs one");
+                            let sharing = &catalog_paths()[catalog.path.as_str()];
+                            assert_eq!(
+                                sharing,
+                                &[target],
+                                "{target}: a catalog of a host's own folder is that host's alone"
+                            );
+                        }
                     }
                     Err(reason) => assert!(reason.len() > 40, "{target}: give the reason"),
                 }

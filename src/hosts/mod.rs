@@ -22,6 +22,7 @@ const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
     (Target::Codex, include_str!("codex.json")),
     (Target::Copilot, include_str!("copilot.json")),
     (Target::Cursor, include_str!("cursor.json")),
+    (Target::Droid, include_str!("droid.json")),
     (Target::Gemini, include_str!("gemini.json")),
     (Target::Opencode, include_str!("opencode.json")),
     (Target::Portable, include_str!("portable.json")),

@@ -10,6 +10,7 @@ pub enum Target {
     Codex,
     Copilot,
     Cursor,
+    Droid,
     Gemini,
     Opencode,
     Portable,
@@ -17,13 +18,14 @@ pub enum Target {
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `gemini`, `opencode`,
+    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `droid`, `gemini`, `opencode`,
     /// `portable`, `qwen`).
-    pub const ALL: [Target; 8] = [
+    pub const ALL: [Target; 9] = [
         Target::Claude,
         Target::Codex,
         Target::Copilot,
         Target::Cursor,
+        Target::Droid,
         Target::Gemini,
         Target::Opencode,
         Target::Portable,
@@ -40,6 +42,7 @@ impl Target {
             Target::Codex => "codex",
             Target::Copilot => "copilot",
             Target::Cursor => "cursor",
+            Target::Droid => "droid",
             Target::Gemini => "gemini",
             Target::Opencode => "opencode",
             Target::Portable => "portable",

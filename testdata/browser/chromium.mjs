@@ -3,7 +3,7 @@
 // target/test-tools/chromium-<version>/ and used offline from then on. `CHROMIUM=<path>` uses a
 // browser of your own instead. Usage as a module: `await chromium()` → { executablePath, env };
 // as a script: `node chromium.mjs` unpacks it and prints the path.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,10 +15,25 @@ export async function chromium() {
   const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
   const dir = resolve(process.env.AGENT_BUNDLE_TEST_TOOLS || join(here, '../../target/test-tools'), `chromium-${version}`);
   if (!existsSync(join(dir, 'chromium'))) await unpack(pkg, dir);
+  fontConfig(join(dir, 'fonts'));
   return {
     executablePath: join(dir, 'chromium'),
     env: { LD_LIBRARY_PATH: join(dir, 'al2023/lib'), FONTCONFIG_PATH: join(dir, 'fonts') },
   };
+}
+
+// The package's fonts.conf names folders of the machine it was made for (/tmp/fonts, /opt/fonts), so
+// on another machine the page would render with no font at all (every text box zero-sized): point
+// it at the fonts unpacked beside it, with its cache there too. Written through a rename, so two
+// tests doing it at once never leave a half-written file.
+function fontConfig(fonts) {
+  const config = `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n` +
+    `  <dir>${join(fonts, 'fonts')}</dir>\n  <cachedir>${join(fonts, 'cache')}</cachedir>\n</fontconfig>\n`;
+  const path = join(fonts, 'fonts.conf');
+  if (existsSync(path) && readFileSync(path, 'utf8') === config) return;
+  const staging = `${path}.partial-${process.pid}`;
+  writeFileSync(staging, config);
+  renameSync(staging, path);
 }
 
 // Unpacks beside `dir` and renames into place, so a half-unpacked browser is never used and two

@@ -215,7 +215,7 @@ pub struct Recorded {
     pub native: String,
 }
 
-/// Every recorded Claude Code, Codex, Copilot CLI, Gemini CLI and Qwen Code envelope, sorted by file (the
+/// Every recorded Claude Code, Codex, Copilot CLI, Factory Droid, Gemini CLI and Qwen Code envelope, sorted by file (the
 /// folders' notes left out). Copilot's camelCase envelopes name no event: their file names do.
 #[allow(dead_code)]
 pub fn recorded_envelopes() -> Vec<Recorded> {
@@ -225,6 +225,7 @@ pub fn recorded_envelopes() -> Vec<Recorded> {
         ("claude-code", Target::Claude),
         ("codex", Target::Codex),
         ("copilot-cli", Target::Copilot),
+        ("factory-droid", Target::Droid),
         ("gemini-cli", Target::Gemini),
         ("qwen-code", Target::Qwen),
     ];

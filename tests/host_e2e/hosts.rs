@@ -572,8 +572,9 @@ pub fn run_opencode(
 }
 
 /// Factory Droid 0.225.2 in `exec` mode, offline, with a `generic-chat-completion-api` custom model
-/// pointed at the mock, and the artifact installed as a Claude Code plugin from a local Claude Code
-/// marketplace (`droid plugin marketplace add`, `droid plugin install`), which Droid accepts.
+/// pointed at the mock, and the plugin installed from a local marketplace (`droid plugin marketplace
+/// add`, `droid plugin install`): the artifact's `droid/` folder where it has one, else the artifact
+/// as a Claude Code plugin, which Droid accepts.
 pub fn run_droid(
     programs: &Programs,
     artifact: &Path,
@@ -587,12 +588,23 @@ pub fn run_droid(
         std::fs::create_dir_all(dir)?;
     }
     crate::copy_tree(artifact, &marketplace.join("plugins").join(plugin_name))?;
-    std::fs::write(
-        marketplace.join(".claude-plugin/marketplace.json"),
+    // As a repository publishing for both hosts has them (what `build` writes from
+    // agent-bundle.marketplace.json): Claude Code's catalog names the artifact, Droid's its `droid/`
+    // folder. Droid reads its own first, so a plugin built for it installs from `droid/`, and one
+    // built for Claude Code only from the root.
+    let catalog = |source: String| {
         serde_json::json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
-            "plugins": [{ "name": plugin_name, "source": format!("./plugins/{plugin_name}") }] })
-        .to_string(),
-    )?;
+            "plugins": [{ "name": plugin_name, "source": source }] })
+        .to_string()
+    };
+    std::fs::write(marketplace.join(".claude-plugin/marketplace.json"), catalog(format!("./plugins/{plugin_name}")))?;
+    if artifact.join("droid").is_dir() {
+        std::fs::create_dir_all(marketplace.join(".factory-plugin"))?;
+        std::fs::write(
+            marketplace.join(".factory-plugin/marketplace.json"),
+            catalog(format!("./plugins/{plugin_name}/droid")),
+        )?;
+    }
     let server = MockServer::start(Dialect::DroidChat, calls, work.clone())?;
     std::fs::write(
         home.join(".factory/settings.json"),

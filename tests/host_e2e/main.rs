@@ -37,7 +37,8 @@ enum Host {
     Gemini,
     Qwen,
     Opencode,
-    /// Factory Droid, which installs and runs Claude Code plugins (no target of its own yet).
+    /// Factory Droid: its own `droid/` folder where the bundle targets it, else the Claude Code plugin
+    /// it also installs.
     Droid,
 }
 
@@ -90,14 +91,18 @@ fn finished(run: &HostRun) -> Result<(), String> {
 
 fn scenarios() -> Vec<Scenario> {
     const BOTH: &[Host] = &[Host::Claude, Host::Codex];
-    const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen];
+    const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid];
     // The command hosts and OpenCode, which runs the hooks in its own process.
-    const EVERY: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Opencode];
+    const EVERY: &[Host] =
+        &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Opencode];
     // Qwen Code 0.24.4 runs the original call when a hook answers updatedInput.
-    const REWRITING: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Opencode];
-    const BOTH_AND_OPENCODE: &[Host] = &[Host::Claude, Host::Codex, Host::Opencode];
+    const REWRITING: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Droid, Host::Opencode];
+    // The hosts where a failing hook follows its own failure policy: open, unless it is failClosed.
+    const POLICY_KEEPING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid, Host::Opencode];
+    // The hosts that filter SessionStart entries by their source matcher.
+    const SOURCE_MATCHING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid];
     // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
-    const AWAITING_SESSION_END: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot];
+    const AWAITING_SESSION_END: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Droid];
     vec![
         Scenario {
             name: "beforeTool deny blocks the shell command and the model gets the reason",
@@ -220,7 +225,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "sessionStart sources ['startup'] runs on a new session",
             bundle: "e2e/session-sources-startup",
-            hosts: BOTH,
+            hosts: SOURCE_MATCHING,
             calls: Vec::new,
             claude_allowed_tools: None,
             check: |_, run| {
@@ -231,7 +236,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "sessionStart sources ['resume'] does not run on a new session (the host's source matcher)",
             bundle: "e2e/session-sources-resume",
-            hosts: BOTH,
+            hosts: SOURCE_MATCHING,
             calls: Vec::new,
             claude_allowed_tools: None,
             check: |_, run| {
@@ -279,13 +284,32 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "a handler that throws is a non-blocking hook error: the command runs, nothing is fabricated",
             bundle: "e2e/throws",
-            hosts: BOTH_AND_OPENCODE,
+            hosts: POLICY_KEEPING,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |host, run| {
                 finished(run)?;
                 ensure(exists(run, MARKER), "the command did not run after the hook failed")?;
-                ensure(!run.any_request_contains("E2E_THROW"), "the handler's failure reached the model as an answer")?;
+                if host == Host::Droid {
+                    // Droid puts a non-blocking hook's stderr before the tool's result, so the model reads the
+                    // wrapper's error report there: labelled as one, never as an answer.
+                    let labelled = "Agent Bundle hook error: before-tool-throws-";
+                    ensure(
+                        run.requests
+                            .iter()
+                            .all(|r| !r.to_string().contains("E2E_THROW") || r.to_string().contains(labelled)),
+                        "the handler's failure reached the model other than as the wrapper's error report",
+                    )?;
+                    ensure(
+                        run.any_request_contains("Command completed successfully"),
+                        "the tool's own result is missing",
+                    )?;
+                } else {
+                    ensure(
+                        !run.any_request_contains("E2E_THROW"),
+                        "the handler's failure reached the model as an answer",
+                    )?;
+                }
                 if host == Host::Claude {
                     ensure(run.stdout.contains(r#""exit_code":1"#), "Claude did not record the hook's exit 1")?;
                 }
@@ -307,7 +331,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "a fail-closed guard that throws blocks the command, and the model gets the reason",
             bundle: "e2e/fail-closed-throws",
-            hosts: BOTH_AND_OPENCODE,
+            hosts: POLICY_KEEPING,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             check: |_, run| {
@@ -401,7 +425,7 @@ fn scenarios() -> Vec<Scenario> {
                     Host::Copilot => "create\n",
                     Host::Gemini | Host::Qwen => "write_file\n",
                     Host::Opencode => "write\n",
-                    Host::Droid => unreachable!("no bundle is built for Factory Droid yet"),
+                    Host::Droid => "Create\n",
                 };
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
@@ -805,7 +829,46 @@ fn marketplace_catalog(programs: &Programs) -> Result<(), String> {
     let listed: serde_json::Value = serde_json::from_str(&stdout).map_err(|e| format!("{e}: {stdout}"))?;
     let entry = listed.as_array().and_then(|all| all.iter().find(|p| p["name"] == "canonical-tools"));
     let entry = entry.ok_or_else(|| format!("copilot does not list canonical-tools: {stdout}"))?;
-    ensure(entry["marketplace"] == "example-hooks" && entry["enabled"] == true, format!("{entry}"))
+    ensure(entry["marketplace"] == "example-hooks" && entry["enabled"] == true, format!("{entry}"))?;
+
+    // Factory Droid from the same clone: it reads its own catalog (.factory-plugin/marketplace.json)
+    // before Claude Code's, so it installs the artifact's droid/ folder, not the Claude plugin.
+    let droid = |args: &[&str]| {
+        let mut command = std::process::Command::new(&programs.droid);
+        command
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", programs.path_variable())
+            .current_dir(temp.path())
+            .args(args);
+        run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())
+    };
+    // Droid names a local marketplace after its folder.
+    for args in [vec!["plugin", "marketplace", "add", clone.as_str()], vec!["plugin", "install", "guards@clone"]] {
+        let (code, _, stdout, stderr) = droid(&args)?;
+        ensure(code == Some(0), format!("droid {args:?}: exit {code:?}: {stdout}{stderr}"))?;
+    }
+    let cache = home.join(".factory/plugins/cache");
+    let installed: Vec<PathBuf> = walkdir::WalkDir::new(&cache)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name() == "hooks.json")
+        .map(|e| e.into_path())
+        .collect();
+    ensure(installed.len() == 1, format!("Droid's installed hook documents: {installed:?}"))?;
+    let document = std::fs::read_to_string(&installed[0]).map_err(|e| e.to_string())?;
+    ensure(
+        document.contains(".droid.mjs") && !document.contains(".claude.mjs"),
+        format!("Droid installed another host's hooks: {document}"),
+    )?;
+    let root = installed[0].parent().and_then(Path::parent).ok_or("no plugin root")?;
+    let manifest = read_json_file(&root.join(".factory-plugin/plugin.json"))?;
+    ensure(manifest["name"] == "guards" && manifest["version"] == "1.0.0", format!("Droid's copy: {manifest}"))
+}
+
+fn read_json_file(path: &Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// canonical-tools (built for all five hosts) installed for every host install reaches, with the
@@ -1007,7 +1070,7 @@ fn main() -> ExitCode {
 
     // The catalogs `build` writes for a repository of plugins (issue 26): Claude's validator passes
     // them under --strict, and Claude Code installs a plugin straight from them.
-    let name = "marketplace catalogs committed and cloned: build --check, claude validate --strict and install, copilot install";
+    let name = "marketplace catalogs committed and cloned: build --check, claude validate --strict and install, copilot install, droid install of its own folder";
     if name.contains(&filter) {
         let started = Instant::now();
         let result = marketplace_catalog(&programs);

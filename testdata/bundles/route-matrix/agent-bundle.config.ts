@@ -8,5 +8,5 @@ export default {
     author: { name: 'agent-bundle tests' },
     license: 'MIT',
   },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],
 };

@@ -17,5 +17,5 @@ export default defineConfig({
     workspaceOpen: { handler: './src/hooks/shape.ts', timeout: 2, targets: ['cursor'] },
   },
   plugin: { name: 'wrapper-matrix', description: 'Result shapes for the wrapper golden tests.', version: '1.0.0', author: 'agent-bundle examples' },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],
 });

@@ -6,5 +6,5 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/noisy-deny.ts', tools: ['shell'] },
   },
   plugin: { name: 'e2e-deny-noisy-shell', description: 'agent-bundle real-host scenario deny-noisy-shell.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],
 });
