@@ -117,11 +117,8 @@ pub fn render(
             let Some(relative) = crate::io::relative_to(&plugin.artifact, root) else {
                 return Err(messages::marketplace_plugin_outside(name, &plugin.artifact, root));
             };
-            let source = match (relative.as_str(), folder) {
-                (relative, "") => format!("./{relative}"),
-                ("", folder) => format!("./{folder}"),
-                (relative, folder) => format!("./{relative}/{folder}"),
-            };
+            let parts: Vec<&str> = [relative.as_str(), folder].into_iter().filter(|p| !p.is_empty()).collect();
+            let source = format!("./{}", parts.join("/"));
             let mut entry = json!({ "name": name, "source": source });
             let facts = &plugin.manifest.plugin;
             for (key, value) in [
