@@ -7,7 +7,14 @@
 //!   * in process: OpenCode's entry module (`opencode/plugin.mjs`) loaded once in one node process,
 //!     then its `tool.execute.after` called for one tool call at a time, timed inside node (the
 //!     validation, the handler, the result checks and the projection, with no process);
-//!   * the first call in process (it imports the wrapper module and the handler's bundle).
+//!   * the first call in process (it imports the wrapper module and the handler's bundle);
+//!   * in Claude Code's hooks module (`claude-mod`): the same hook registered by the artifact's
+//!     `claude-mod/hooks/agent-bundle-mod.mjs`, timed by Claude Code 2.1.332's own engine under
+//!     `claude plugin test` (a `$.tool.call` at a time through the plugin's hooks, to the tool's
+//!     answer), beside a plugin whose one hook only passes the call on: the engine's own cost of a
+//!     tool call through a hooks module, which agent-bundle's hook adds to. Needs the Claude Code that
+//!     `scripts/host-e2e.sh` installs (`AGENT_BUNDLE_HOSTS_DIR`, else ~/.cache/agent-bundle-hosts);
+//!     without it that row says so.
 //!
 //! Asserts nothing.
 //!
@@ -61,7 +68,7 @@ fn main() {
     std::fs::write(bundle.join("src/hooks/plain.ts"), HANDLER).unwrap();
     std::fs::write(
         bundle.join("agent-bundle.config.ts"),
-        "export default {\n  hooks: { afterTool: { handler: './src/hooks/plain.ts', tools: ['shell'] } },\n  plugin: { name: 'bench', description: 'Benchmark.', version: '1.0.0' },\n  targets: ['claude', 'opencode'],\n};\n",
+        "export default {\n  hooks: { afterTool: { handler: './src/hooks/plain.ts', tools: ['shell'] } },\n  plugin: { name: 'bench', description: 'Benchmark.', version: '1.0.0' },\n  targets: ['claude', 'claude-mod', 'opencode'],\n};\n",
     )
     .unwrap();
     let options = BuildOptions {
@@ -125,4 +132,91 @@ fn main() {
         median / command
     );
     println!("{:<40} {:>10.3}", "in process, first call (imports)", first);
+    claude_mod_rows(&artifact, runs * 100, command);
+}
+
+/// Times `calls` tool calls through a plugin's hooks module in Claude Code's engine; its test prints
+/// the first call's ms, the median and the p90.
+fn timing_test(calls: usize, expect_context: bool) -> String {
+    let check = if expect_context {
+        "if (!(r.context ?? []).some((c) => c.includes('ran Bash'))) throw new Error('no context: ' + JSON.stringify(r))"
+    } else {
+        "if (r.deny !== undefined) throw new Error('denied: ' + JSON.stringify(r))"
+    };
+    format!(
+        "import {{ test }} from 'claude-code/testing'\n\
+         test('timing', async ($, on) => {{\n\
+           on('tool.call', () => ({{ result: {{ stdout: '' }} }}))\n\
+           const call = async () => {{ const t = performance.now(); const r = await $.tool.call({{ tool: 'Bash', command: 'ls' }}); const took = performance.now() - t; {check}; return took }}\n\
+           const first = await call()\n\
+           const times = []\n\
+           for (let i = 0; i < {calls}; i++) times.push(await call())\n\
+           times.sort((a, b) => a - b)\n\
+           console.log(`TIMING ${{first}} ${{times[Math.floor(times.length / 2)]}} ${{times[Math.floor(times.length * 0.9)]}}`)\n\
+         }})\n"
+    )
+}
+
+/// The hooks-module rows: agent-bundle's module and a pass-through module, in Claude Code's engine.
+fn claude_mod_rows(artifact: &std::path::Path, calls: usize, command: f64) {
+    let hosts = std::env::var_os("AGENT_BUNDLE_HOSTS_DIR")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache/agent-bundle-hosts")));
+    let claude =
+        hosts.map(|d| d.join("node_modules/@anthropic-ai/claude-code-linux-x64/claude")).filter(|c| c.is_file());
+    let Some(claude) = claude else {
+        println!(
+            "{:<40} Claude Code 2.1.332 is not installed: run scripts/host-e2e.sh once to time it",
+            "in Claude Code's hooks module"
+        );
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let ours = work.path().join("ours");
+    common::copy_tree(&artifact.join("claude-mod"), &ours);
+    std::fs::create_dir_all(ours.join("tests")).unwrap();
+    std::fs::write(ours.join("tests/timing.test.ts"), timing_test(calls, true)).unwrap();
+    let bare = work.path().join("bare");
+    std::fs::create_dir_all(bare.join(".claude-plugin")).unwrap();
+    std::fs::create_dir_all(bare.join("hooks")).unwrap();
+    std::fs::create_dir_all(bare.join("tests")).unwrap();
+    std::fs::write(
+        bare.join(".claude-plugin/plugin.json"),
+        r#"{"name":"bare","version":"1.0.0","description":"Passes every call on."}"#,
+    )
+    .unwrap();
+    std::fs::write(bare.join("hooks/hooks.json"), r#"{"modules":["./register.mjs"]}"#).unwrap();
+    std::fs::write(
+        bare.join("hooks/register.mjs"),
+        "export const register = (on) => {\n  on('tool.call', ($, e, next) => next(e));\n};\n",
+    )
+    .unwrap();
+    std::fs::write(bare.join("tests/timing.test.ts"), timing_test(calls, false)).unwrap();
+    let home = work.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let time = |plugin: &std::path::Path| -> [f64; 3] {
+        let output = Command::new(&claude)
+            .env_clear()
+            .env("HOME", &home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .args(["plugin", "test"])
+            .arg(plugin)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr);
+        let line = text.lines().find_map(|l| l.split_once("TIMING ").map(|(_, f)| f.to_string()));
+        let line = line.unwrap_or_else(|| panic!("claude plugin test printed no timing: {text}"));
+        let figures: Vec<f64> = line.split_whitespace().map(|f| f.parse().unwrap()).collect();
+        [figures[0], figures[1], figures[2]]
+    };
+    let [_, bare_median, bare_p90] = time(&bare);
+    let [first, median, p90] = time(&ours);
+    println!(
+        "{:<40} {:>10.3} [{p90:.3}] {:>9.4} of the command hook",
+        "in Claude Code's hooks module (claude-mod)",
+        median,
+        median / command
+    );
+    println!("{:<40} {:>10.3} [{bare_p90:.3}]", "  of which the engine (a pass-through hook)", bare_median);
+    println!("{:<40} {:>10.3}", "  hooks module, first call", first);
 }

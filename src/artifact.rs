@@ -131,6 +131,10 @@ pub struct IndexRow {
     /// start, or the request's arrival in the shared runtime), which its wrapper's contract carries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route_budget_ms: Option<u64>,
+    /// The hook runs in its host's hooks module (Claude Code's mods), which imports its wrapper,
+    /// rather than as a command of the host's hook document.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hooks_module: bool,
 }
 
 /// One file of the artifact. For a link, `sha256` and `bytes` are those of its target as written.

@@ -49,10 +49,13 @@ fn every_family_host_and_rendered_shape() {
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let rows = manifest.hooks.clone();
     // Every family on every host whose table has it, but OpenCode's: it runs hooks in its own
-    // process, which tests/opencode_plugin.rs drives; this matrix runs the wrappers as commands.
+    // process, which tests/opencode_plugin.rs drives; this matrix runs the wrappers as commands. And
+    // not Claude Code's hooks module target, whose routes are Claude Code's command hooks (its table
+    // extends Claude Code's): the claude rows are theirs.
+    let matrix_hosts = |t: &&Target| **t != Target::Opencode && **t != Target::ClaudeMod;
     let expected: usize = FAMILIES
         .iter()
-        .map(|f| Target::ALL.iter().filter(|t| **t != Target::Opencode && hosts::table(**t).family(*f).is_ok()).count())
+        .map(|f| Target::ALL.iter().filter(matrix_hosts).filter(|t| hosts::table(**t).family(*f).is_ok()).count())
         .sum();
     assert_eq!(rows.len(), expected);
     assert_eq!(rows.len(), 21 + 11 + 10 + 11 + 5 + 7 + 8);

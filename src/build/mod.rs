@@ -47,6 +47,32 @@ pub fn default_cache_dir() -> Option<Utf8PathBuf> {
         .or_else(|| from("HOME").map(|d| d.join(".cache/agent-bundle")))
 }
 
+/// What `inspect` shows of the bundle at `root`: [`crate::pipeline::load`]'s bundle, with each hook
+/// that may run in a host's hooks module settled, which only its bundle can say: its handlers are
+/// bundled (through the cache a build uses, so that a build after it, or before, costs nothing more)
+/// and what bundling reports joins the diagnostics.
+pub fn load_settled(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
+    let mut loaded = crate::pipeline::load(root, disk);
+    if loaded.has_errors() {
+        return loaded;
+    }
+    let Some(bundle) = loaded.bundle.as_mut() else { return loaded };
+    if !crate::pipeline::plan::unsettled(&bundle.plans) {
+        return loaded;
+    }
+    let cache = default_cache_dir().map(CacheStore::new);
+    let canonical_root = disk.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
+    let hosts: Vec<Target> =
+        bundle.normalised.targets.iter().copied().filter(|t| crate::hosts::table(*t).has_hooks()).collect();
+    let crate::diagnostic::Staged { value: mut bundled, diagnostics } =
+        bundle::bundle(bundle, &canonical_root, &hosts, disk, cache.as_ref());
+    crate::pipeline::settle_hooks_modules(bundle, &bundled);
+    loaded.diagnostics.extend(diagnostics);
+    loaded.sources.append(&mut bundled.sources);
+    diagnostic::sort(&mut loaded.diagnostics);
+    loaded
+}
+
 #[derive(Debug)]
 pub struct BuildReport {
     pub loaded: Loaded,
@@ -232,6 +258,11 @@ pub fn build_with(
         bundle::bundle(&bundle, &canonical_root, &report.hosts, &recording, cache.as_ref());
     loaded.diagnostics.extend(diagnostics);
     loaded.sources.append(&mut bundled.sources);
+    let mut bundle = bundle;
+    crate::pipeline::settle_hooks_modules(&mut bundle, &bundled);
+    if let Some(reported) = &mut loaded.bundle {
+        reported.plans.clone_from(&bundle.plans);
+    }
     let crate::diagnostic::Staged { value: emitted, diagnostics } =
         emit::emit(&bundle, bundled, &canonical_root, &report.hosts, &canonical_output, &recording);
     loaded.diagnostics.extend(diagnostics);

@@ -36,7 +36,7 @@ pub(super) fn run_inspect(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
-    let loaded = crate::pipeline::load(&args.root, &RealDisk);
+    let loaded = crate::build::load_settled(&args.root, &RealDisk);
     let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
     if args.json {
         let mut document = match &loaded.bundle {

@@ -60,6 +60,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
             Some(ContextChannel::TopLevel) => vec![own("additionalContext")],
             Some(ContextChannel::AppendOutput) => vec![own("appendOutput")],
             Some(ContextChannel::System) => vec![own("system")],
+            Some(ContextChannel::Context) => vec![own("context")],
             None => Vec::new(),
         },
         ResultPart::Deny => match channels.deny {
@@ -82,6 +83,7 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
             Some(DenyChannel::ContinueStopReason) => vec![fixed_bool("continue", false), own("stopReason")],
             Some(DenyChannel::ContinueUserMessage) => vec![fixed_bool("continue", false), own("user_message")],
             Some(DenyChannel::Throw) => vec![own("throw")],
+            Some(DenyChannel::Deny) => vec![own("deny")],
             None => Vec::new(),
         },
         ResultPart::Allow => decision(channels.allow, "allow"),

@@ -339,9 +339,10 @@ mod tests {
         assert_eq!(owners("gemini"), [Owner::Host(Target::Gemini)]);
         assert_eq!(
             owners("hooks"),
-            [Owner::AgentBundle; 5],
-            "`hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/` and `qwen/hooks/`"
+            [Owner::AgentBundle; 6],
+            "`hooks/`, `claude-mod/hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/` and `qwen/hooks/`"
         );
+        assert_eq!(owners("claude-mod"), [Owner::Host(Target::ClaudeMod)]);
         assert_eq!(owners("droid"), [Owner::Host(Target::Droid)]);
         assert_eq!(owners("opencode"), [Owner::Host(Target::Opencode)]);
         assert_eq!(owners("plugin.mjs"), [Owner::Host(Target::Opencode)], "OpenCode's module, in its folder");

@@ -19,6 +19,7 @@ use crate::vocabulary::target::Target;
 /// The embedded table files, in [`Target::ALL`] order.
 const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
     (Target::Claude, include_str!("claude.json")),
+    (Target::ClaudeMod, include_str!("claude-mod.json")),
     (Target::Codex, include_str!("codex.json")),
     (Target::Copilot, include_str!("copilot.json")),
     (Target::Cursor, include_str!("cursor.json")),
@@ -123,6 +124,34 @@ pub struct HookSurface {
     /// wrapper (exit 0, nothing on stdout, one note) rather than failed as malformed.
     #[serde(default)]
     pub foreign_envelopes: Vec<ForeignEnvelope>,
+    /// The module of in-process hooks the host loads beside its command hooks (Claude Code's mods):
+    /// the events a hook may run on there, when its bundle can run in the module's environment.
+    #[serde(default)]
+    pub hooks_module: Option<HooksModule>,
+}
+
+/// A host's module of in-process hooks, loaded beside its command hooks (Claude Code's mods: the hook
+/// document names it under `documentKey`). agent-bundle writes it: it registers each hook that runs
+/// there and has the runtime's core decide each call, as a wrapper process would.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HooksModule {
+    /// The module's plugin-relative path (inside the host's folder).
+    pub module: String,
+    /// The hook document's key listing hooks modules, relative to the document's folder.
+    pub document_key: String,
+    /// How long one hook may run per call there, counting its own time (the host's own limit, past
+    /// which a hook is skipped unless its registration's `.catch` answers for it): a declared timeout
+    /// longer than this keeps the hook a command.
+    pub budget_seconds: u32,
+    /// Every global the module's environment has: a bundle that reads any other, imports anything
+    /// or loads modules with `import()` runs as a command instead.
+    pub globals: Vec<String>,
+    /// Where the facts come from.
+    pub evidence: String,
+    /// The config events a hook may run on in the module: the envelope agent-bundle's module makes of
+    /// the host's call and the answers it carries out. Every other event stays a command hook.
+    pub events: BTreeMap<CanonicalEvent, EventMapping>,
 }
 
 impl HookSurface {
@@ -478,6 +507,10 @@ pub enum ContextChannel {
     /// later model request (OpenCode's `experimental.chat.system.transform`).
     #[serde(rename = "system")]
     System,
+    /// In a hooks module: `context`, which the module adds to the call's result as the context the
+    /// model reads after the tool's result (Claude Code's `tool.call` result `context`).
+    #[serde(rename = "context")]
+    Context,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -504,6 +537,9 @@ pub enum DenyChannel {
     /// In process: `{ "throw": reason }`, which the entry module throws as an `Error` with the reason
     /// as its message (OpenCode blocks the tool and shows the model that message).
     Throw,
+    /// In a hooks module: `{ "deny": reason }`, which the module answers the call with (Claude Code's
+    /// `tool.call`: the tool does not run, and the model reads the reason as its error result).
+    Deny,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -743,6 +779,20 @@ impl HostTable {
         }
     }
 
+    /// The mapping of `event` in the host's hooks module, when a hook of that event may run there.
+    pub fn module_mapping(&self, event: HookEvent) -> Option<&EventMapping> {
+        let HookEvent::Config(event) = event else { return None };
+        self.hooks.as_ref()?.hooks_module.as_ref()?.events.get(&event)
+    }
+
+    /// The mapping a delivered hook runs under: its event's in the hooks module, or its command's.
+    pub fn mapping_for(&self, event: HookEvent, in_module: bool) -> Result<&EventMapping, &str> {
+        match in_module {
+            true => self.module_mapping(event).ok_or("the host's hooks module does not take this event"),
+            false => self.mapping(event),
+        }
+    }
+
     /// What a wrapper of `event` on this host does with `part` of a result: the one place that
     /// combines the page's canonical rules (or a route family's), the host's own refusals and its
     /// channels, for config hooks and routes alike (D13). A legal part without a channel is dropped
@@ -750,11 +800,17 @@ impl HostTable {
     /// rewrite) is never dropped: it blocks the call through the host's blocking exit where the
     /// event has one, and otherwise fails the hook.
     pub fn result_part(&self, event: impl Into<HookEvent>, part: ResultPart) -> PartSupport {
+        self.result_part_in(event, false, part)
+    }
+
+    /// [`HostTable::result_part`] for a hook that runs in the host's hooks module (`in_module`) or as
+    /// a command.
+    pub fn result_part_in(&self, event: impl Into<HookEvent>, in_module: bool, part: ResultPart) -> PartSupport {
         let event = event.into();
         if let Some(rule) = event.refuses(part) {
             return PartSupport::Refuse(rule);
         }
-        let Ok(mapping) = self.mapping(event) else {
+        let Ok(mapping) = self.mapping_for(event, in_module) else {
             return PartSupport::Refuse(format!("{} does not receive {event}", self.host));
         };
         let result = &mapping.result;
@@ -793,13 +849,59 @@ pub fn table(target: Target) -> &'static HostTable {
 pub fn tables() -> &'static [HostTable; Target::ALL.len()] {
     static TABLES: OnceLock<[HostTable; Target::ALL.len()]> = OnceLock::new();
     TABLES.get_or_init(|| {
-        TABLE_SOURCES.map(|(target, source)| {
-            let table: HostTable = serde_json::from_str(source)
+        TABLE_SOURCES.map(|(target, _)| {
+            let table: HostTable = serde_json::from_value(table_value(target))
                 .unwrap_or_else(|e| panic!("embedded host table for {target} is invalid: {e}"));
             assert_eq!(table.target, target, "host table file for {target} names another target");
             table
         })
     })
+}
+
+/// The key by which a table file takes another host's table as its base (Claude Code's hooks module
+/// target runs its command hooks exactly as Claude Code does): the base's JSON, with the file's own
+/// keys set over it at the top level and inside `hooks`; every other value the file gives replaces
+/// the base's whole (a cell is never half the base's).
+const EXTENDS: &str = "extends";
+
+/// The embedded source of `target`'s table file.
+fn table_source(target: Target) -> &'static str {
+    TABLE_SOURCES.iter().find(|(t, _)| *t == target).map(|(_, source)| *source).expect("every target has a table")
+}
+
+/// The table of `target` as JSON, its base (if it names one) under it.
+fn table_value(target: Target) -> serde_json::Value {
+    let mut value: serde_json::Value = serde_json::from_str(table_source(target))
+        .unwrap_or_else(|e| panic!("embedded host table for {target} is not JSON: {e}"));
+    let Some(base) = value.as_object_mut().and_then(|o| o.remove(EXTENDS)) else { return value };
+    let base: Target = serde_json::from_value(base).unwrap_or_else(|e| panic!("{target}'s `{EXTENDS}`: {e}"));
+    let mut merged = table_value(base);
+    let (serde_json::Value::Object(merged_keys), serde_json::Value::Object(own)) = (&mut merged, value) else {
+        panic!("host tables are JSON objects");
+    };
+    for (key, value) in own {
+        match (key.as_str(), merged_keys.get_mut(&key), value) {
+            ("hooks", Some(serde_json::Value::Object(hooks)), serde_json::Value::Object(own_hooks)) => {
+                hooks.extend(own_hooks);
+            }
+            (_, _, value) => {
+                merged_keys.insert(key, value);
+            }
+        }
+    }
+    merged
+}
+
+/// The bytes a table's contract rests on: its file, after the file of the table it extends.
+fn table_bytes(target: Target) -> Vec<u8> {
+    let source = table_source(target);
+    let value: serde_json::Value = serde_json::from_str(source).expect("checked when the tables load");
+    let mut bytes = match value.get(EXTENDS).and_then(|b| serde_json::from_value::<Target>(b.clone()).ok()) {
+        Some(base) => table_bytes(base),
+        None => Vec::new(),
+    };
+    bytes.extend_from_slice(source.as_bytes());
+    bytes
 }
 
 /// Every session source a host's sessionStart matcher knows, sorted.
@@ -820,11 +922,12 @@ fn is_plain_name(alternative: &str) -> bool {
     !alternative.is_empty() && !alternative.contains(|c: char| "\\^$.|?*+()[]{}".contains(c))
 }
 
-/// A digest of one host table's bytes, recorded in the artifact manifest.
+/// A digest of one host table's bytes (with those of the table it extends), recorded in the artifact
+/// manifest.
 pub fn table_digest(target: Target) -> String {
     static DIGESTS: OnceLock<Vec<(Target, String)>> = OnceLock::new();
     let digests = DIGESTS.get_or_init(|| {
-        TABLE_SOURCES.iter().map(|(t, source)| (*t, crate::vocabulary::digest::sha256_hex(source.as_bytes()))).collect()
+        TABLE_SOURCES.iter().map(|(t, _)| (*t, crate::vocabulary::digest::sha256_hex(&table_bytes(*t)))).collect()
     });
     digests.iter().find(|(t, _)| *t == target).map(|(_, digest)| digest.clone()).expect("every target has a table")
 }

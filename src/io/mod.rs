@@ -357,6 +357,16 @@ pub fn read_regular(path: &Utf8Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).
+pub fn relative_specifier(from_file: &str, to_file: &str) -> String {
+    let from_dirs: Vec<&str> = from_file.split('/').collect::<Vec<_>>()[..from_file.split('/').count() - 1].to_vec();
+    let to_parts: Vec<&str> = to_file.split('/').collect();
+    let common = from_dirs.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let ups = from_dirs.len() - common;
+    let rest = to_parts[common..].join("/");
+    if ups == 0 { format!("./{rest}") } else { format!("{}{rest}", "../".repeat(ups)) }
+}
+
 /// Joins `relative` onto `base` and removes `.` and `..` segments without touching the disk, so that
 /// "does this stay inside the bundle?" can be answered for paths that do not exist yet.
 pub fn lexical_join(base: &Utf8Path, relative: &str) -> Utf8PathBuf {

@@ -137,6 +137,28 @@ impl Loaded {
     }
 }
 
+/// Settles where each hook runs on a host with a hooks module (Claude Code's mods), from what its
+/// bundle needs ([`plan::settle`]): the step between the bundle stage and emitting, which `build` and
+/// `inspect` run. Each handler's bundle is read once, however many hooks and hosts share it.
+pub(crate) fn settle_hooks_modules(bundle: &mut Bundle, bundled: &bundle::Bundled) {
+    if !plan::unsettled(&bundle.plans) {
+        return;
+    }
+    let needs: std::collections::BTreeMap<&str, Option<bundle::ModuleNeeds>> =
+        plan::candidate_handlers(&bundle.plans, &bundle.normalised.hooks)
+            .into_iter()
+            .map(|path| (path, bundled.handlers.get(path).map(|built| bundle::module_needs(&built.code))))
+            .collect();
+    let unmet = |handler: &str, globals: &[String]| -> Vec<String> {
+        let globals: Vec<&str> = globals.iter().map(String::as_str).collect();
+        match needs.get(handler).and_then(Option::as_ref) {
+            Some(needs) => bundle::unmet_needs(needs, &globals),
+            None => vec!["it was not bundled".to_string()],
+        }
+    };
+    plan::settle(&mut bundle.plans, &bundle.normalised.hooks, &unmet);
+}
+
 /// Loads the bundle at `root` (a path as the user gave it).
 pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let mut loaded = Loaded { root: root.to_owned(), bundle: None, sources: Vec::new(), diagnostics: Vec::new() };

@@ -6,8 +6,11 @@ use serde_json::{Value, json};
 
 use crate::pipeline::Bundle;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
-use crate::pipeline::plan::{Delivery, HookPlan, RouteBudget, TargetPlan};
+use crate::pipeline::plan::{Delivery, HookPlan, ModuleRun, RouteBudget, TargetPlan};
 use crate::vocabulary::target::Target;
+
+/// The width of the host column of `inspect`'s text: the longest target name and a space.
+const HOST_COLUMN: usize = 11;
 
 /// The hooks `inspect` shows, each with its plan narrowed to `filter` (all targets when `None`).
 fn shown_hooks(bundle: &Bundle, filter: Option<Target>) -> Vec<(&Hook, Vec<&TargetPlan>)> {
@@ -108,7 +111,7 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
             let table = crate::hosts::table(plan.target);
             let Delivery::Native { native_event, shared, route_budget, .. } = &plan.delivery else {
                 if let Delivery::Absent { reason } = &plan.delivery {
-                    let _ = writeln!(out, "  {:<9}not delivered: {reason}", plan.target.name());
+                    let _ = writeln!(out, "  {:<w$}not delivered: {reason}", plan.target.name(), w = HOST_COLUMN);
                 }
                 continue;
             };
@@ -135,9 +138,9 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
             if !blocked.is_empty() {
                 let _ = write!(renders, "; blocks the call for {}", blocked.join(", "));
             }
-            let _ = writeln!(out, "  {:<9}{native_event}; may render {renders}", plan.target.name());
+            let _ = writeln!(out, "  {:<w$}{native_event}; may render {renders}", plan.target.name(), w = HOST_COLUMN);
             if let Some(budget) = route_budget {
-                let _ = writeln!(out, "  {:<9}budget {}", "", budget_words(hook, *shared, budget));
+                let _ = writeln!(out, "  {:<w$}budget {}", "", budget_words(hook, *shared, budget), w = HOST_COLUMN);
             }
             if let (Some(surface), Ok(mapping)) = (&table.hooks, table.family(family)) {
                 let keys: Vec<String> = family
@@ -151,7 +154,7 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
                         format!("{field} <- {key}")
                     })
                     .collect();
-                let _ = writeln!(out, "  {:<9}payload {}", "", keys.join(", "));
+                let _ = writeln!(out, "  {:<w$}payload {}", "", keys.join(", "), w = HOST_COLUMN);
             }
         }
     }
@@ -228,9 +231,21 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
             let _ = writeln!(out, "  payload  {}", family.payload.join(", "));
         }
         for plan in plans {
-            let _ = writeln!(out, "  {:<9}{}", plan.target.name(), delivery_line(hook, &plan.delivery));
-            if let Delivery::Native { command, .. } = &plan.delivery {
-                let _ = writeln!(out, "  {:<9}runs {command}", "");
+            let _ =
+                writeln!(out, "  {:<w$}{}", plan.target.name(), delivery_line(hook, &plan.delivery), w = HOST_COLUMN);
+            match &plan.delivery {
+                Delivery::Native { hooks_module: Some(ModuleRun::Runs), command, .. } => {
+                    let _ =
+                        writeln!(out, "  {:<w$}runs in the hooks module, which imports {command}", "", w = HOST_COLUMN);
+                }
+                Delivery::Native { hooks_module: Some(ModuleRun::Declined(why)), command, .. } => {
+                    let _ = writeln!(out, "  {:<w$}runs {command}", "", w = HOST_COLUMN);
+                    let _ = writeln!(out, "  {:<w$}a command, not in the hooks module: {why}", "", w = HOST_COLUMN);
+                }
+                Delivery::Native { command, .. } => {
+                    let _ = writeln!(out, "  {:<w$}runs {command}", "", w = HOST_COLUMN);
+                }
+                Delivery::Absent { .. } => {}
             }
         }
     }
@@ -258,8 +273,10 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
             } else if let Some(matcher) = matcher {
                 let _ = write!(line, "  matcher {matcher}");
             }
+            let in_module = matches!(delivery, Delivery::Native { hooks_module: Some(ModuleRun::Runs), .. });
             let timeout = match (timeout_seconds, host_default_timeout_seconds) {
                 (Some(seconds), _) => format!("{seconds} s"),
+                (None, Some(default)) if in_module => format!("the hooks module's budget ({default} s)"),
                 (None, Some(default)) => format!("host default ({default} s)"),
                 (None, None) => "host default".to_string(),
             };
@@ -268,6 +285,11 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
                 let _ = write!(line, "  budget {} ms ({})", budget.ms, budget.from.words());
             }
             match fail_closed {
+                Some(_) if in_module => {
+                    line.push_str(
+                        "  fail-closed (the module denies; its .catch refuses what the runtime cannot catch)",
+                    );
+                }
                 Some(how) if how.entry.is_some() => {
                     let keys: Vec<String> = how.entry.iter().flatten().map(|(k, v)| format!("{k}: {v}")).collect();
                     let _ = write!(line, "  fail-closed ({}, and exit {} from the wrapper)", keys.join(", "), how.exit);
@@ -311,4 +333,13 @@ pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool, with_r
         document["routes"] = shown.iter().filter(|(hook, _)| hook.event.route().is_some()).map(to_value).collect();
     }
     document
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_host_column_holds_every_target_name_and_a_space() {
+        let longest = crate::vocabulary::target::Target::names().map(str::len).max().unwrap();
+        assert_eq!(super::HOST_COLUMN, longest + 1);
+    }
 }

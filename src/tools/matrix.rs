@@ -16,7 +16,9 @@ fn header(first: &str, hosts: &[&HostTable]) -> String {
     let mut line = format!("| {first} |");
     let mut rule = String::from("|---|");
     for host in hosts {
-        let _ = write!(line, " {} {} |", host.host, host.host_version);
+        // A host that also loads a hooks module (Claude Code's mods) is a column of its own.
+        let module = host.hooks.as_ref().and_then(|h| h.hooks_module.as_ref()).map_or("", |_| " (hooks module)");
+        let _ = write!(line, " {} {}{module} |", host.host, host.host_version);
         rule.push_str("---|");
     }
     format!("{line}\n{rule}\n")
@@ -175,7 +177,12 @@ pub fn markdown() -> String {
     out.push_str("**Events**: what each host receives for a config-declared hook.\n\n");
     out.push_str(&header("canonical event", &hosts));
     for event in CanonicalEvent::ALL {
-        table_row(&mut out, &mut reasons, event, &hosts, |host| host.event(event).map(|m| format!("`{}`", m.native)));
+        table_row(&mut out, &mut reasons, event, &hosts, |host| {
+            host.event(event).map(|m| match host.module_mapping(event.into()) {
+                Some(module) => format!("`{}` in the module, else `{}`", module.native, m.native),
+                None => format!("`{}`", m.native),
+            })
+        });
     }
 
     out.push_str(

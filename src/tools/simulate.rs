@@ -218,7 +218,8 @@ pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
     let Some(matcher) = &row.matcher else { return Ok(()) };
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
-    let mapping = table.mapping(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    let mapping =
+        table.mapping_for(row.event, row.hooks_module).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
     // What the host's matcher compares: the session's source on sessionStart, else the tool name.
     let (key, what) = match mapping.source_matcher.as_ref().and_then(|m| m.supported().ok()) {
         Some(source) => (Some(&source.field), "source"),
@@ -271,8 +272,11 @@ fn run_envelope(
         (None, None)
     };
     // The same blocking exit the host table records for this event, and so the wrapper's contract.
-    let blocking_exit =
-        hosts::table(row.host).mapping(row.event).ok().and_then(|m| m.fail_closed.as_ref()).map(|f| f.exit);
+    let blocking_exit = hosts::table(row.host)
+        .mapping_for(row.event, row.hooks_module)
+        .ok()
+        .and_then(|m| m.fail_closed.as_ref())
+        .map(|f| f.exit);
     let blocked = match (run.exit_code, blocking_exit, run.timed_out) {
         (Some(code), Some(exit), false) if code == exit && code != 0 => {
             Some(Blocked { exit, reason: run.stderr.trim().to_string() })
@@ -347,7 +351,8 @@ pub fn encode_noting(row: &IndexRow, input: &Value) -> Result<Encoded, SimulateE
     let input = &input;
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref().expect("indexed hosts have hooks");
-    let mapping = table.mapping(row.event).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
+    let mapping =
+        table.mapping_for(row.event, row.hooks_module).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
     let name_key = surface.event_name_key.as_deref();
     let fields: Vec<_> = surface.input_fields(mapping).filter(|f| Some(f.key.as_str()) != name_key).collect();
     // A canonical field that some host sends on this event is fine on every host: where this host
@@ -449,7 +454,7 @@ pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
         return Err("stdout is not a JSON object".into());
     }
     let table = hosts::table(row.host);
-    let channels = &table.mapping(row.event).map_err(str::to_string)?.result;
+    let channels = &table.mapping_for(row.event, row.hooks_module).map_err(str::to_string)?.result;
     let read = |part: ResultPart| answer::read(&answer, &answer::writes(channels, part));
     let mut result = Map::new();
     if let Some(Some(context)) = read(ResultPart::AdditionalContext) {
@@ -552,6 +557,12 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         }
         None => (artifact.to_path_buf(), row.path.as_str()),
     };
+    if row.hooks_module {
+        // A hook of the host's hooks module: the module imports its wrapper (the document names the
+        // module, not the hook), so node stands for the host's worker on that wrapper, as below.
+        let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
+        return Ok(in_process_command(artifact, &runtime, &root.join(file)));
+    }
     let in_process = surface.in_process();
     let named = match in_process {
         true => format!("{}/{file}", surface.root_token),
@@ -569,18 +580,19 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         // document's wrapper module: the runtime the entry module imports, on the envelope the entry
         // module would have made of the host's hook arguments.
         let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
-        let mut command = Command::new(shell_program(surface.command_shell));
-        command
-            .args(["--input-type=module", "-e", IN_PROCESS_SIMULATION])
-            .arg(runtime)
-            .arg(root.join(entry.command.trim_start_matches("./")))
-            .current_dir(artifact);
-        return Ok(command);
+        return Ok(in_process_command(artifact, &runtime, &root.join(entry.command.trim_start_matches("./"))));
     }
     let variable = surface.root_token.trim_start_matches("${").trim_end_matches('}');
     let mut command = Command::new(shell_program(surface.command_shell));
     command.arg("-c").arg(&entry.command).current_dir(artifact).env(variable, root);
     Ok(command)
+}
+
+/// Node running the runtime's decision for an in-process hook's wrapper module, in the artifact.
+fn in_process_command(artifact: &Utf8Path, runtime: &Utf8Path, wrapper: &Utf8Path) -> Command {
+    let mut command = Command::new(shell_program(CommandShell::InProcess));
+    command.args(["--input-type=module", "-e", IN_PROCESS_SIMULATION]).arg(runtime).arg(wrapper).current_dir(artifact);
+    command
 }
 
 /// The script node runs for an in-process hook: the runtime's `simulateInProcess` on the wrapper.
@@ -607,7 +619,10 @@ fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: D
     // A shared route answers only with the plugin's MCP server running, as in the host.
     let server = row.shared_runtime.as_deref().map(|entry| SharedServer::start(artifact, entry)).transpose()?;
     let mut command = host_command(artifact, row)?;
-    let shell = shell_program(hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks").command_shell);
+    let shell = match row.hooks_module {
+        true => shell_program(CommandShell::InProcess),
+        false => shell_program(hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks").command_shell),
+    };
     let started = Instant::now();
     let mut child = command
         .env("AGENT_BUNDLE_HOOK_SIMULATION", "1")

@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     Claude,
+    /// Claude Code with its hooks module (mods, opt-in): tool hooks whose bundle can run in the
+    /// module's environment run in-process there, the rest as Claude Code's command hooks.
+    #[serde(rename = "claude-mod")]
+    ClaudeMod,
     Codex,
     Copilot,
     Cursor,
@@ -18,10 +22,11 @@ pub enum Target {
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `codex`, `copilot`, `cursor`, `droid`, `gemini`, `opencode`,
-    /// `portable`, `qwen`).
-    pub const ALL: [Target; 9] = [
+    /// Every target, in the order names sort (`claude`, `claude-mod`, `codex`, `copilot`, `cursor`, `droid`, `gemini`,
+    /// `opencode`, `portable`, `qwen`).
+    pub const ALL: [Target; 10] = [
         Target::Claude,
+        Target::ClaudeMod,
         Target::Codex,
         Target::Copilot,
         Target::Cursor,
@@ -39,6 +44,7 @@ impl Target {
     pub fn name(self) -> &'static str {
         match self {
             Target::Claude => "claude",
+            Target::ClaudeMod => "claude-mod",
             Target::Codex => "codex",
             Target::Copilot => "copilot",
             Target::Cursor => "cursor",

@@ -11,6 +11,7 @@
 mod common;
 mod hosts;
 mod mock;
+mod mod_tests;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ const MARKER: &str = "marker.txt";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Host {
     Claude,
+    /// Claude Code loading the artifact's `claude-mod/` folder: its hooks module beside its command hooks.
+    ClaudeMod,
     Codex,
     Copilot,
     Gemini,
@@ -46,6 +49,7 @@ impl Host {
     fn name(self) -> &'static str {
         match self {
             Host::Claude => "claude",
+            Host::ClaudeMod => "claude-mod",
             Host::Codex => "codex",
             Host::Copilot => "copilot",
             Host::Gemini => "gemini",
@@ -93,12 +97,22 @@ fn scenarios() -> Vec<Scenario> {
     const BOTH: &[Host] = &[Host::Claude, Host::Codex];
     const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid];
     // The command hosts and OpenCode, which runs the hooks in its own process.
-    const EVERY: &[Host] =
-        &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Opencode];
+    // And Claude Code's hooks module, where the bundle targets it.
+    const EVERY: &[Host] = &[
+        Host::Claude,
+        Host::ClaudeMod,
+        Host::Codex,
+        Host::Copilot,
+        Host::Gemini,
+        Host::Qwen,
+        Host::Droid,
+        Host::Opencode,
+    ];
     // Qwen Code 0.24.4 runs the original call when a hook answers updatedInput.
-    const REWRITING: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Droid, Host::Opencode];
+    const REWRITING: &[Host] =
+        &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Droid, Host::Opencode];
     // The hosts where a failing hook follows its own failure policy: open, unless it is failClosed.
-    const POLICY_KEEPING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid, Host::Opencode];
+    const POLICY_KEEPING: &[Host] = &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode];
     // The hosts that filter SessionStart entries by their source matcher.
     const SOURCE_MATCHING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid];
     // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
@@ -420,7 +434,7 @@ fn scenarios() -> Vec<Scenario> {
                 ensure(exists(run, MARKER), "the shell command did not run")?;
                 let fired = std::fs::read_to_string(run.work.join("fired.log")).unwrap_or_default();
                 let expected = match host {
-                    Host::Claude => "Write\n",
+                    Host::Claude | Host::ClaudeMod => "Write\n",
                     Host::Codex => "apply_patch\n",
                     Host::Copilot => "create\n",
                     Host::Gemini | Host::Qwen => "write_file\n",
@@ -534,6 +548,77 @@ fn scenarios() -> Vec<Scenario> {
                     run.any_request_contains("secrets/api-key.txt is protected (file.write through "),
                     "no model request carried the denial of the write under secrets/",
                 )
+            },
+        },
+        // Claude Code's hooks module (issue 27, item 4): the artifact's claude-mod/ folder.
+        Scenario {
+            name: "the hooks module runs the pure tool hooks in-process and the others as command hooks beside them (testdata/bundles/claude-mod)",
+            bundle: "bundles/claude-mod",
+            hosts: &[Host::ClaudeMod],
+            calls: || {
+                vec![
+                    Call::Shell(format!("git push --force origin main; echo ran > {MARKER}")),
+                    Call::Shell(format!("echo hi > {MARKER}")),
+                    Call::WriteFile { path: "note.txt".into(), content: "hello".into() },
+                ]
+            },
+            claude_allowed_tools: Some("Bash,Write"),
+            check: |_, run| {
+                finished(run)?;
+                let marker = std::fs::read_to_string(run.work.join(MARKER)).unwrap_or_default();
+                ensure(
+                    marker == "hi\n",
+                    format!("the marker holds {marker:?}: the force push ran, or the next command did not"),
+                )?;
+                ensure(
+                    run.any_request_contains(
+                        "This repository does not allow `git push --force origin main; echo ran > marker.txt`.\\n\\nUse `git push --force-with-lease` for rewritten branches.",
+                    ),
+                    "no model request carried the module's denial with its context",
+                )?;
+                ensure(
+                    run.any_request_contains("after-shell saw: echo hi > marker.txt"),
+                    "no model request carried the module's afterTool context",
+                )?;
+                ensure(
+                    run.first_request_index_containing("claude-mod-example is loaded.") == Some(0),
+                    "the sessionStart command hook beside the module did not reach the first request",
+                )?;
+                let audit = std::fs::read_to_string(run.work.join(".audit.log")).unwrap_or_default();
+                ensure(audit == "Write\n", format!("the node:fs command hook wrote {audit:?}"))?;
+                // The module's hooks are no command hooks: Claude ran PreToolUse commands only for the write.
+                ensure(
+                    run.stdout.matches(r#""hook_event":"PreToolUse""#).count() >= 1,
+                    "Claude ran no PreToolUse command hook for the write",
+                )
+            },
+        },
+        Scenario {
+            name: "a fail-closed guard in the hooks module that spins without yielding is refused by its .catch when the engine ends its worker",
+            bundle: "e2e/mod-spin-fail-closed",
+            hosts: &[Host::ClaudeMod],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(!exists(run, MARKER), "the command ran although its fail-closed guard never answered")?;
+                ensure(
+                    run.any_request_contains("the hook is fail-closed, so the tool call is blocked"),
+                    "no model request carried the refusal",
+                )?;
+                ensure(!run.any_request_contains("E2E_SPIN_FINISHED"), "the spin ended on its own")
+            },
+        },
+        Scenario {
+            name: "control: the same spinning guard without failClosed fails open in the hooks module (the command runs)",
+            bundle: "e2e/mod-spin-fail-open",
+            hosts: &[Host::ClaudeMod],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "the command did not run after its open guard failed")?;
+                ensure(!run.any_request_contains("E2E_SPIN_FINISHED"), "the spin ended on its own")
             },
         },
         // Event routes (D12), each in its own standalone wrapper.
@@ -705,7 +790,29 @@ fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), St
     command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
     command.args(["plugin", "validate", "--strict"]).args(extra).arg(&artifact);
     let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
-    ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))
+    ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))?;
+    // The claude-mod folder is a Claude Code plugin of its own, with a hooks module the validator reads.
+    let folder = artifact.join("claude-mod");
+    if folder.is_dir() {
+        let mut command = std::process::Command::new(&programs.claude);
+        command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
+        command.args(["plugin", "validate", "--strict"]).args(extra).arg(&folder);
+        let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
+        ensure(
+            code == Some(0),
+            format!("claude-mod/: exit {code:?}: {}", (stdout.clone() + &stderr).replace('\n', " ")),
+        )?;
+        let module = std::fs::read_to_string(folder.join("hooks/agent-bundle-mod.mjs")).unwrap_or_default();
+        let registered = module.matches(".catch(onFailure(").count();
+        if registered > 0 {
+            ensure(
+                stdout.matches("gating hook with .catch").count() >= 1
+                    && !stdout.contains("gating hook without .catch"),
+                format!("the validator does not list every registration as a gating hook with .catch: {stdout}"),
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// A repository holding guards and canonical-tools under `plugins/` with a marketplace declaration,
@@ -974,6 +1081,11 @@ fn session(
             let options = ClaudeOptions { allowed_tools: claude_allowed_tools, installed };
             run_claude(programs, artifact, calls, options, RUN_LIMIT)
         }
+        Host::ClaudeMod if installed => Err(std::io::Error::other("the claude-mod folder has no install yet")),
+        Host::ClaudeMod => {
+            let options = ClaudeOptions { allowed_tools: claude_allowed_tools, installed: false };
+            run_claude(programs, &artifact.join("claude-mod"), calls, options, RUN_LIMIT)
+        }
         Host::Codex => run_codex(programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Copilot => {
             let install = if installed { CopilotInstall::AgentBundle } else { CopilotInstall::PluginDir };
@@ -1057,6 +1169,19 @@ fn main() -> ExitCode {
         }
         let started = Instant::now();
         let result = validate(&programs, &bundle, &[]);
+        tally.record(&name, started, result);
+    }
+
+    // `claude plugin test`: Claude Code's own engine runs each claude-mod folder's hooks module on
+    // tests generated from the same bundle's command hooks.
+    for bundle in ["testdata/bundles/claude-mod", "testdata/bundles/guards"] {
+        let name = format!("claude plugin test (tests generated from the command hooks): {bundle}/artifact/claude-mod");
+        if !name.contains(&filter) {
+            continue;
+        }
+        let started = Instant::now();
+        let result =
+            mod_tests::plugin_tests(&programs, Path::new(bundle)).map(|count| println!("  {count} generated tests"));
         tally.record(&name, started, result);
     }
 

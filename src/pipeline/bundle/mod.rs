@@ -12,6 +12,7 @@
 
 mod cache;
 mod closure;
+mod environment;
 mod findings;
 mod fold;
 mod packages;
@@ -23,6 +24,7 @@ mod ship;
 pub(crate) use ship::GITIGNORE_PATH;
 mod sourcemap;
 
+pub(crate) use environment::{ModuleNeeds, module_needs, unmet_needs};
 use std::collections::{BTreeMap, BTreeSet};
 
 use camino::{Utf8Path, Utf8PathBuf};

@@ -22,6 +22,10 @@ pub enum Producer {
     Runtime,
     /// The shared runtime's MCP server and entry.
     SharedServer,
+    /// A host's hooks module and agent-bundle's helpers beside it.
+    HooksModule {
+        target: Target,
+    },
     /// `agent-bundle.manifest.json`.
     Manifest,
     Wrapper {
@@ -53,6 +57,7 @@ impl std::fmt::Display for Producer {
             }
             Producer::Runtime => f.write_str("agent-bundle's hook runtime"),
             Producer::SharedServer => f.write_str("the shared runtime's MCP server"),
+            Producer::HooksModule { target } => write!(f, "{}'s hooks module", layout::Owner::Host(*target)),
             Producer::Manifest => f.write_str("agent-bundle's artifact manifest"),
             Producer::Wrapper { hook, target } => write!(f, "the {target} wrapper of hook `{hook}`"),
             Producer::Bundle { handler } => write!(f, "the bundle of handler `{handler}`"),

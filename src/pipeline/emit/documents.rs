@@ -131,6 +131,7 @@ pub(super) fn place(
     plugin: &PluginInfo,
     entries: &BTreeMap<Target, Vec<DocumentEntry>>,
     mcp_documents: &BTreeMap<Target, String>,
+    module_hooks: &BTreeMap<Target, Vec<super::module::ModuleHook>>,
 ) -> BTreeMap<Target, ManifestHost> {
     let mut placed = BTreeMap::new();
     for (target, entries) in entries {
@@ -138,7 +139,15 @@ pub(super) fn place(
         let surface = table.hooks.as_ref().expect("built hosts have hooks");
         let paths = layout::layout().host(*target).expect("built hosts have hooks");
         let host_file = |role| Producer::HostFile { target: *target, role };
-        let document = ArtifactFile::new(super::json_bytes(&hook_document(surface, entries)));
+        let mut document = hook_document(surface, entries);
+        // The hooks module, named relative to the document, when hooks run in it.
+        if let Some(module) =
+            surface.hooks_module.as_ref().filter(|_| module_hooks.get(target).is_some_and(|h| !h.is_empty()))
+        {
+            document[module.document_key.as_str()] =
+                json!([crate::io::relative_specifier(paths.document, &module.module)]);
+        }
+        let document = ArtifactFile::new(super::json_bytes(&document));
         files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
         let manifest = ArtifactFile::new(super::json_bytes(&plugin_manifest(surface, plugin)));
         files.add(paths.manifest.to_string(), manifest, host_file(Role::PluginManifest));

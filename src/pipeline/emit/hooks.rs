@@ -18,9 +18,15 @@ use crate::vocabulary::target::Target;
 
 use super::assembly::{Assembly, Producer};
 use super::documents::DocumentEntry;
+use super::module::ModuleHook;
 use super::relative_specifier;
 use super::shared::{self, SharedRoute};
 use super::wrapper::{contract, starts_child_processes, wrapper_source};
+
+/// Whether the plan settled `delivery` to run in its host's hooks module.
+fn runs_in_module(delivery: &Delivery) -> bool {
+    matches!(delivery, Delivery::Native { hooks_module: Some(crate::pipeline::plan::ModuleRun::Runs), .. })
+}
 
 /// What placing the hooks decided, besides the files it added.
 #[derive(Default)]
@@ -39,6 +45,8 @@ pub(super) struct PlacedHooks {
     pub shared_hosts: Vec<Target>,
     /// The host folders that got bundle copies: each also gets the runtime and the shipped packages.
     pub folders: BTreeSet<String>,
+    /// Per host with a hooks module, the hooks that run there, in canonical event, then id, order.
+    pub module_hooks: BTreeMap<Target, Vec<ModuleHook>>,
 }
 
 /// Places every hook of `bundle` on the `hosts` it reaches. `epoch` is the shared runtime's, when
@@ -56,7 +64,9 @@ pub(super) fn place(
         PlacedHooks { entries: hosts.iter().map(|t| (*t, Vec::new())).collect(), ..PlacedHooks::default() };
     for hook in bundle.normalised.hooks_in_document_order() {
         for (target, delivery) in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts) {
-            let Delivery::Native { native_event, matcher, timeout_seconds, fail_closed, command, .. } = delivery else {
+            let Delivery::Native { native_event, matcher, timeout_seconds, fail_closed, command, wrapper, .. } =
+                delivery
+            else {
                 continue;
             };
             match &hook.handler {
@@ -68,6 +78,17 @@ pub(super) fn place(
                     placed.inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), recorded.sha256.clone())]));
                     read.files.insert(lexical_join(root, path).to_string(), recorded.clone());
                 }
+            }
+            if runs_in_module(delivery) {
+                placed.module_hooks.entry(target).or_default().push(ModuleHook {
+                    name: hook.name.clone(),
+                    event: hook.event.config().expect("only config hooks run in a hooks module"),
+                    native_event: native_event.clone(),
+                    wrapper: wrapper.clone().expect("a hook in a hooks module has a wrapper"),
+                    matcher: matcher.clone(),
+                    fail_closed: fail_closed.is_some(),
+                });
+                continue;
             }
             placed.entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
                 native_event: native_event.clone(),
@@ -112,7 +133,8 @@ fn place_module_hook(
     };
     let table = hosts::table(target);
     let file = wrapper.clone().expect("a handler module has a wrapper");
-    let mapping = table.mapping(hook.event).expect("planned events are supported");
+    let in_module = runs_in_module(delivery);
+    let mapping = table.mapping_for(hook.event, in_module).expect("planned events are supported");
     let handler = &bundled.handlers[path];
     let fallback = hook.shared.as_ref().is_some_and(|s| s.fallback);
     let shared_facts = (*shared).then(|| (epoch.expect("an epoch when routes share"), fallback));
@@ -159,7 +181,10 @@ fn place_module_hook(
         None => handler.path.clone(),
     };
     let specifier = relative_specifier(&file, &bundle_path);
-    let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator());
+    let source = match in_module {
+        true => super::module::wrapper_source(hook, table, mapping, &contract, &specifier, &generator()),
+        false => wrapper_source(hook, table, mapping, &contract, &specifier, &generator()),
+    };
     let producer = Producer::Wrapper { hook: hook.name.clone(), target };
     files.add(file.clone(), ArtifactFile::new(source.into_bytes()), producer);
     placed.index.push(IndexRow {
@@ -175,6 +200,7 @@ fn place_module_hook(
         path: file,
         shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
         route_budget_ms: route_budget.map(|budget| budget.ms),
+        hooks_module: in_module,
     });
     placed.inputs.insert(hook.id.clone(), handler.summary.clone());
     let products = placed.products.entry(hook.id.clone()).or_default();

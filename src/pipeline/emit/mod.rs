@@ -11,6 +11,7 @@ mod bundles;
 mod documents;
 mod hooks;
 mod manifest;
+mod module;
 mod payloads;
 mod shared;
 mod wrapper;
@@ -62,6 +63,7 @@ pub fn emit(
     disk: &dyn Disk,
 ) -> Staged<Option<Emitted>> {
     let mut diagnostics = Vec::new();
+    assert!(!crate::pipeline::plan::unsettled(&bundle.plans), "the orchestrator settles hooks modules before emitting");
     let hosts: Vec<Target> = hosts.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
     let mut read = InputSet::default();
     let payload_copies = payloads::read(bundle, &hosts, root, output, disk, &mut read, &mut diagnostics);
@@ -82,7 +84,9 @@ pub fn emit(
         Some(epoch) => shared::place(&mut files, &bundle.plugin, epoch, &placed.shared_routes, &placed.shared_hosts),
         None => BTreeMap::new(),
     };
-    let manifest_hosts = documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp_documents);
+    module::place(&mut files, &placed.module_hooks);
+    let manifest_hosts =
+        documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp_documents, &placed.module_hooks);
     payloads::place_plugin_files(&mut files, bundle, &hosts, root, disk, &mut read, &mut diagnostics);
     payloads::place(&mut files, payload_copies);
     if diagnostics.iter().any(Diagnostic::is_error) {
@@ -112,15 +116,7 @@ fn shares_a_route(bundle: &Bundle, hosts: &[Target]) -> bool {
     })
 }
 
-/// The import specifier leading from one artifact file to another (`./x.mjs`, `../lib/y.mjs`).
-pub fn relative_specifier(from_file: &str, to_file: &str) -> String {
-    let from_dirs: Vec<&str> = from_file.split('/').collect::<Vec<_>>()[..from_file.split('/').count() - 1].to_vec();
-    let to_parts: Vec<&str> = to_file.split('/').collect();
-    let common = from_dirs.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
-    let ups = from_dirs.len() - common;
-    let rest = to_parts[common..].join("/");
-    if ups == 0 { format!("./{rest}") } else { format!("{}{rest}", "../".repeat(ups)) }
-}
+pub use crate::io::relative_specifier;
 
 /// Pretty JSON with sorted keys and a final newline: what every generated document looks like.
 pub fn json_bytes(value: &serde_json::Value) -> Vec<u8> {

@@ -5,13 +5,18 @@ use serde_json::json;
 
 use crate::hosts::{EventMapping, HostTable, InputField, PartSupport, answer};
 use crate::pipeline::normalise::Hook;
-use crate::pipeline::plan::{ANSWER_FD, Delivery, deadline_ms};
+use crate::pipeline::plan::{ANSWER_FD, Delivery, ModuleRun, deadline_ms};
 use crate::vocabulary::canonical::ResultPart;
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
-/// The shared runtime, embedded in the binary and written next to the wrappers.
-pub const RUNTIME_SOURCE: &str = include_str!("runtime.mjs");
+/// The shared runtime, embedded in the binary and written next to the wrappers: the runtime's core
+/// (the decision, plain ECMAScript) followed by its Node process shell, as one file, so a hook loads
+/// one runtime module. The shell calls the core's functions by name; its `import`s are hoisted.
+pub const RUNTIME_SOURCE: &str = concat!(include_str!("runtime-core.mjs"), include_str!("runtime.mjs"));
+/// The runtime's core alone, for hosts that run hooks without Node: written into Claude Code mod
+/// folders. The same text as the start of [`RUNTIME_SOURCE`].
+pub const RUNTIME_CORE_SOURCE: &str = include_str!("runtime-core.mjs");
 /// The entry module OpenCode loads (its table's `entryModule`), which runs the hooks in its process.
 pub const OPENCODE_ENTRY_SOURCE: &str = include_str!("opencode-plugin.mjs");
 /// Its artifact path.
@@ -42,7 +47,8 @@ pub fn contract(
     };
     let max_input_bytes = max_input_bytes.expect("a hook with a wrapper has a stdin limit");
     let surface = table.hooks.as_ref().expect("planned hosts have hooks");
-    let (input, parts, tools) = event_contract(table, mapping, hook.event);
+    let in_module = matches!(delivery, Delivery::Native { hooks_module: Some(ModuleRun::Runs), .. });
+    let (input, parts, tools) = event_contract(table, mapping, hook.event, in_module);
     let mut hook_facts = json!({
         "name": hook.name,
         "id": hook.id,
@@ -83,7 +89,8 @@ pub fn contract(
     if let Some(key) = &mapping.pass_when_present {
         contract["passWhenPresent"] = json!(key);
     }
-    if !surface.foreign_envelopes.is_empty() {
+    // Only a command's envelope may come from another host: a hooks module's is made by agent-bundle.
+    if !surface.foreign_envelopes.is_empty() && !in_module {
         let foreign: Vec<serde_json::Value> = surface
             .foreign_envelopes
             .iter()
@@ -122,12 +129,12 @@ pub fn contract(
 /// of a result how the host takes it, and for a tool event how its tool names map to canonical tools
 /// (`null` for other events). The same for every hook of that host and event, so it is made once
 /// per process (a monorepo build has thousands of wrappers and a handful of these).
-fn event_contract(table: &HostTable, mapping: &EventMapping, event: HookEvent) -> EventContract {
-    type Memo = std::collections::HashMap<(Target, HookEvent), EventContract>;
+fn event_contract(table: &HostTable, mapping: &EventMapping, event: HookEvent, in_module: bool) -> EventContract {
+    type Memo = std::collections::HashMap<(Target, HookEvent, bool), EventContract>;
     static MEMO: std::sync::OnceLock<std::sync::Mutex<Memo>> = std::sync::OnceLock::new();
     // Only the built-in tables are remembered (a test may hand in a table of its own).
     let memo = std::ptr::eq(table, crate::hosts::table(table.target)).then(|| MEMO.get_or_init(Default::default));
-    let key = (table.target, event);
+    let key = (table.target, event, in_module);
     if let Some(found) = memo.and_then(|memo| memo.lock().expect("the memo is never poisoned").get(&key).cloned()) {
         return found;
     }
@@ -145,7 +152,7 @@ fn event_contract(table: &HostTable, mapping: &EventMapping, event: HookEvent) -
     let parts: serde_json::Map<String, serde_json::Value> = ResultPart::ALL
         .iter()
         .map(|&part| {
-            let support = match table.result_part(event, part) {
+            let support = match table.result_part_in(event, in_module, part) {
                 PartSupport::Deliver => json!({ "write": answer::writes(&mapping.result, part) }),
                 PartSupport::Drop(reason) => json!({ "drop": reason }),
                 PartSupport::Refuse(reason) => json!({ "refuse": reason }),

@@ -6,10 +6,12 @@ mod command;
 
 pub use command::ANSWER_FD;
 mod matcher;
+mod module;
 
 use serde::Serialize;
 
 pub use matcher::{native_alternative, render_matcher};
+pub use module::{ModuleRun, candidate_handlers, settle, unsettled};
 
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
@@ -125,6 +127,10 @@ pub enum Delivery {
         /// `onMissingSelector: 'skip-selector'`.
         #[serde(rename = "skippedSelectors", skip_serializing_if = "Vec::is_empty")]
         skipped_selectors: Vec<String>,
+        /// On a host with a hooks module taking the hook's event (Claude Code's mods): whether it runs
+        /// there or as a command, and why ([`settle`] decides after bundling). `None` elsewhere.
+        #[serde(rename = "hooksModule", skip_serializing_if = "Option::is_none")]
+        hooks_module: Option<ModuleRun>,
     },
     /// The host lacks the event; the hook is simply absent from its document.
     Absent { reason: String },
@@ -331,6 +337,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             wrapper: None,
             command: String::new(),
             skipped_selectors: missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect(),
+            hooks_module: module::candidate(hook, surface.hooks_module.as_ref()),
         },
     })
 }

@@ -248,8 +248,11 @@ fn index_line(row: &IndexRow) -> String {
     let timeout = row.timeout.map_or_else(|| "host default".to_string(), |t| format!("{t} s"));
     let policy = if row.fail_closed { "  fail-closed" } else { "" };
     let shared = row.shared_runtime.as_deref().map(|entry| format!("  shared runtime {entry}")).unwrap_or_default();
+    // A hook of the host's hooks module is registered by the module (one `on` per index row, with
+    // this matcher), not by the hook document.
+    let module = if row.hooks_module { "  in the hooks module" } else { "" };
     format!(
-        "{}  {} -> {}{matcher}  timeout {timeout}{policy}{shared}  {}",
+        "{}  {} -> {}{matcher}  timeout {timeout}{policy}{shared}{module}  {}",
         row.name, row.event, row.native_event, row.path
     )
 }
@@ -260,7 +263,7 @@ fn index_line(row: &IndexRow) -> String {
 /// host would not run the hook) is left out.
 fn recorded_inputs(inputs_dir: &Utf8Path, row: &IndexRow, disk: &dyn Disk) -> Vec<(String, Value)> {
     let table = hosts::table(row.host);
-    let known: Vec<String> = match (&table.hooks, table.mapping(row.event)) {
+    let known: Vec<String> = match (&table.hooks, table.mapping_for(row.event, row.hooks_module)) {
         (Some(surface), Ok(mapping)) => surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect(),
         _ => Vec::new(),
     };

@@ -371,7 +371,9 @@ fn listed_hooks(artifact: &Utf8Path, loaded: &Loaded) -> Vec<Value> {
 /// A canonical input every field of which the host sends always: what the editor starts with.
 fn sample_input(row: &crate::artifact::IndexRow) -> Value {
     let table = hosts::table(row.host);
-    let (Some(surface), Ok(mapping)) = (&table.hooks, table.mapping(row.event)) else { return json!({}) };
+    let (Some(surface), Ok(mapping)) = (&table.hooks, table.mapping_for(row.event, row.hooks_module)) else {
+        return json!({});
+    };
     let mut sample = serde_json::Map::new();
     for field in surface.input_fields(mapping) {
         let Some(name) = &field.canonical else { continue };
