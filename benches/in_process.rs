@@ -124,14 +124,14 @@ fn main() {
     let (first, median, p90) = (figures[0], figures[1], figures[2]);
     println!();
     println!("per tool call, envelope to answer (median ms; p90 in brackets)");
-    println!("{:<40} {:>10.3} [{command_p90:.3}]", "command hook (node on the Claude wrapper)", command);
+    println!("{:<44} {:>10.3} [{command_p90:.3}]", "command hook (node on the Claude wrapper)", command);
     println!(
-        "{:<40} {:>10.3} [{p90:.3}] {:>9.4} of the command hook",
+        "{:<44} {:>10.3} [{p90:.3}] {:>9.4} of the command hook",
         "in process (OpenCode's entry module)",
         median,
         median / command
     );
-    println!("{:<40} {:>10.3}", "in process, first call (imports)", first);
+    println!("{:<44} {:>10.3}", "in process, first call (imports)", first);
     claude_mod_rows(&artifact, runs * 100, command);
 }
 
@@ -146,6 +146,10 @@ fn timing_test(calls: usize, expect_context: bool) -> String {
     format!(
         "import {{ test }} from 'claude-code/testing'\n\
          test('timing', async ($, on) => {{\n\
+           on('session.id', () => ({{ value: 'bench' }}))\n\
+           on('session.cwd', () => ({{ value: '/w' }}))\n\
+           on('session.info', () => ({{ value: {{ transcriptPath: '/t.jsonl' }} }}))\n\
+           on('ui.log', () => ({{ value: undefined }}))\n\
            on('tool.call', () => ({{ result: {{ stdout: '' }} }}))\n\
            const call = async () => {{ const t = performance.now(); const r = await $.tool.call({{ tool: 'Bash', command: 'ls' }}); const took = performance.now() - t; {check}; return took }}\n\
            const first = await call()\n\
@@ -166,7 +170,7 @@ fn claude_mod_rows(artifact: &std::path::Path, calls: usize, command: f64) {
         hosts.map(|d| d.join("node_modules/@anthropic-ai/claude-code-linux-x64/claude")).filter(|c| c.is_file());
     let Some(claude) = claude else {
         println!(
-            "{:<40} Claude Code 2.1.332 is not installed: run scripts/host-e2e.sh once to time it",
+            "{:<44} Claude Code 2.1.332 is not installed: run scripts/host-e2e.sh once to time it",
             "in Claude Code's hooks module"
         );
         return;
@@ -212,11 +216,11 @@ fn claude_mod_rows(artifact: &std::path::Path, calls: usize, command: f64) {
     let [_, bare_median, bare_p90] = time(&bare);
     let [first, median, p90] = time(&ours);
     println!(
-        "{:<40} {:>10.3} [{p90:.3}] {:>9.4} of the command hook",
+        "{:<44} {:>10.3} [{p90:.3}] {:>9.4} of the command hook",
         "in Claude Code's hooks module (claude-mod)",
         median,
         median / command
     );
-    println!("{:<40} {:>10.3} [{bare_p90:.3}]", "  of which the engine (a pass-through hook)", bare_median);
-    println!("{:<40} {:>10.3}", "  hooks module, first call", first);
+    println!("{:<44} {:>10.3} [{bare_p90:.3}]", "  of which the engine (a pass-through hook)", bare_median);
+    println!("{:<44} {:>10.3}", "  hooks module, first call", first);
 }

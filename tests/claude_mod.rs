@@ -68,9 +68,9 @@ fn tool_hooks_that_need_nothing_node_has_run_in_the_module_and_the_rest_stay_com
     // The module registers the other two, each with its matcher and a failure handler.
     let module = std::fs::read_to_string(artifact.join("claude-mod/hooks/agent-bundle-mod.mjs")).unwrap();
     assert_eq!(module.matches("on(\"tool.call\"").count(), 2, "{module}");
-    assert!(module.contains("{ tool: /^(?:Bash|PowerShell)$/ }, beforeTool(hook"), "{module}");
-    assert!(module.contains("afterTool(hook"), "{module}");
-    assert_eq!(module.matches(".catch(onFailure(hook").count(), 2, "{module}");
+    assert!(module.contains("{ tool: /^(?:Bash|PowerShell)$/ }, ($, e, next) => beforeTool(hook"), "{module}");
+    assert!(module.contains("($, e, next) => afterTool(hook"), "{module}");
+    assert_eq!(module.matches(".catch(($, e, next) => onFailure(hook").count(), 2, "{module}");
     // A hooks module may not hold `import()`: nothing the module loads does.
     for file in ["agent-bundle-mod.mjs", "agent-bundle-mod-runtime.mjs", "agent-bundle-core.mjs"] {
         let text = std::fs::read_to_string(artifact.join("claude-mod/hooks").join(file)).unwrap();

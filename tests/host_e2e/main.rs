@@ -581,7 +581,7 @@ fn scenarios() -> Vec<Scenario> {
                     "no model request carried the module's afterTool context",
                 )?;
                 ensure(
-                    run.first_request_index_containing("claude-mod-example is loaded.") == Some(0),
+                    run.first_request_index_containing("in-process-guards is loaded.") == Some(0),
                     "the sessionStart command hook beside the module did not reach the first request",
                 )?;
                 let audit = std::fs::read_to_string(run.work.join(".audit.log")).unwrap_or_default();
@@ -789,10 +789,15 @@ fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), St
     let mut command = std::process::Command::new(&programs.claude);
     command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
     command.args(["plugin", "validate", "--strict"]).args(extra).arg(&artifact);
-    let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
-    ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))?;
+    // The root is Claude Code's plugin when the bundle targets Claude Code.
+    let root_plugin = artifact.join(".claude-plugin/plugin.json").is_file();
     // The claude-mod folder is a Claude Code plugin of its own, with a hooks module the validator reads.
     let folder = artifact.join("claude-mod");
+    ensure(root_plugin || folder.is_dir(), "the artifact has no Claude Code plugin (root or claude-mod/)")?;
+    if root_plugin {
+        let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
+        ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))?;
+    }
     if folder.is_dir() {
         let mut command = std::process::Command::new(&programs.claude);
         command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
@@ -803,7 +808,7 @@ fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), St
             format!("claude-mod/: exit {code:?}: {}", (stdout.clone() + &stderr).replace('\n', " ")),
         )?;
         let module = std::fs::read_to_string(folder.join("hooks/agent-bundle-mod.mjs")).unwrap_or_default();
-        let registered = module.matches(".catch(onFailure(").count();
+        let registered = module.matches("=> onFailure(").count();
         if registered > 0 {
             ensure(
                 stdout.matches("gating hook with .catch").count() >= 1

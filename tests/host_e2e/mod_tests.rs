@@ -98,6 +98,14 @@ pub fn plugin_tests(programs: &Programs, bundle: &Path) -> Result<usize, String>
         );
         let _ = writeln!(source, "\ntest({}, async ($, on) => {{", json!(title));
         source.push_str("  const ran: Record<string, unknown>[] = []\n");
+        // What the engine answers beneath the plugin in a session: the session's facts the module
+        // asks of `$` for the envelope, and its debug log.
+        source.push_str(
+            "  on('session.id', () => ({ value: 'session-generated' }))\n\
+             \x20 on('session.cwd', () => ({ value: '/w/project' }))\n\
+             \x20 on('session.info', () => ({ value: { transcriptPath: '/w/transcript.jsonl' } }))\n\
+             \x20 on('ui.log', () => ({ value: undefined }))\n",
+        );
         source.push_str("  on('tool.call', (_, e) => { ran.push({ ...e }); return { result: { stdout: 'ran' } } })\n");
         let _ = writeln!(source, "  const settled = await $.tool.call({call})");
         match &expected {

@@ -16,7 +16,8 @@
 //     a denial, which carries no context there, after the reason, in the error the model reads);
 //   - the blocking code (a fail-closed hook that failed, a guard part with no channel here): denied,
 //     with the runtime's line as the reason; any other failure is logged and the call goes on.
-// Every registration carries `.catch(onFailure(...))`: a failure the runtime cannot catch (the engine's
+// Each registration calls these helpers from function literals (the hooks module's validator reads
+// the hook as one) and carries `.catch(...)` with `onFailure`: a failure the runtime cannot catch (the engine's
 // budget spent in code that never yields, a worker that ends) refuses the call when the hook is
 // fail-closed, since Claude Code's hooks module lets a failed hook's call through by default.
 
@@ -76,59 +77,53 @@ async function decideCall($, wrapper, envelope) {
 }
 
 // A beforeTool hook: judged before the call runs.
-export function beforeTool(wrapper) {
-  return async ($, e, next) => {
-    const envelope = {
-      hook_event_name: wrapper.contract.hook.nativeEvent,
-      ...(await sessionFields($)),
-      tool_name: e.tool,
-      tool_input: toolInput(e),
-      tool_use_id: e.tool_use_id,
-    };
-    const { code, stderr, stdout } = await decideCall($, wrapper, envelope);
-    if (code !== 0 && code !== 1) return { deny: stderr.join('\n') };
-    if (code === 1 || stdout === undefined) return next(e);
-    const answer = JSON.parse(stdout);
-    // A denial carries no context of its own there: the model reads the context after the reason.
-    if (answer.deny !== undefined) {
-      return { deny: answer.context === undefined ? answer.deny : `${answer.deny}\n\n${answer.context}` };
-    }
-    const ran = await next(answer.args === undefined ? e : { ...answer.args, ...reserved(e) });
-    return answer.context === undefined ? ran : withContext(ran, answer.context);
+export async function beforeTool(wrapper, $, e, next) {
+  const envelope = {
+    hook_event_name: wrapper.contract.hook.nativeEvent,
+    ...(await sessionFields($)),
+    tool_name: e.tool,
+    tool_input: toolInput(e),
+    tool_use_id: e.tool_use_id,
   };
+  const { code, stderr, stdout } = await decideCall($, wrapper, envelope);
+  if (code !== 0 && code !== 1) return { deny: stderr.join('\n') };
+  if (code === 1 || stdout === undefined) return next(e);
+  const answer = JSON.parse(stdout);
+  // A denial carries no context of its own there: the model reads the context after the reason.
+  if (answer.deny !== undefined) {
+    return { deny: answer.context === undefined ? answer.deny : `${answer.deny}\n\n${answer.context}` };
+  }
+  const ran = await next(answer.args === undefined ? e : { ...answer.args, ...reserved(e) });
+  return answer.context === undefined ? ran : withContext(ran, answer.context);
 }
 
 // An afterTool hook: judged once the call has run, unless it was refused or failed (Claude Code's
 // PostToolUse does not fire for those either).
-export function afterTool(wrapper) {
-  return async ($, e, next) => {
-    const ran = await next(e);
-    if (ran.deny !== undefined || ran.isError === true) return ran;
-    const envelope = {
-      hook_event_name: wrapper.contract.hook.nativeEvent,
-      ...(await sessionFields($)),
-      tool_name: e.tool,
-      tool_input: toolInput(e),
-      tool_use_id: e.tool_use_id,
-      tool_response: ran.result ?? null,
-    };
-    const { code, stdout } = await decideCall($, wrapper, envelope);
-    if (code !== 0 || stdout === undefined) return ran;
-    const answer = JSON.parse(stdout);
-    return answer.context === undefined ? ran : withContext(ran, answer.context);
+export async function afterTool(wrapper, $, e, next) {
+  const ran = await next(e);
+  if (ran.deny !== undefined || ran.isError === true) return ran;
+  const envelope = {
+    hook_event_name: wrapper.contract.hook.nativeEvent,
+    ...(await sessionFields($)),
+    tool_name: e.tool,
+    tool_input: toolInput(e),
+    tool_use_id: e.tool_use_id,
+    tool_response: ran.result ?? null,
   };
+  const { code, stdout } = await decideCall($, wrapper, envelope);
+  if (code !== 0 || stdout === undefined) return ran;
+  const answer = JSON.parse(stdout);
+  return answer.context === undefined ? ran : withContext(ran, answer.context);
 }
 
 // The registration's `.catch`: the hook failed where the runtime could not answer for it.
-export function onFailure(wrapper) {
-  return ($, e, next) => {
-    const { contract } = wrapper;
-    if (next.called || contract.hook.failClosed === undefined) return next(e);
-    const why = next.error?.kind === 'timeout'
-      ? "it outran Claude Code's budget for a hook"
-      : `it failed in Claude Code's hooks module${next.error?.message ? `: ${next.error.message}` : ''}`;
-    const line = failureLine(contract, why);
-    log($, [line]);
-    return { deny: line };
-  };
+export function onFailure(wrapper, $, e, next) {
+  const { contract } = wrapper;
+  if (next.called || contract.hook.failClosed === undefined) return next(e);
+  const why = next.error?.kind === 'timeout'
+    ? "it outran Claude Code's budget for a hook"
+    : `it failed in Claude Code's hooks module${next.error?.message ? `: ${next.error.message}` : ''}`;
+  const line = failureLine(contract, why);
+  log($, [line]);
+  return { deny: line };
 }

@@ -16,7 +16,7 @@ export default defineConfig({
     afterTool: { handler: './src/hooks/after-shell.ts', tools: ['shell'] },
   },
   plugin: {
-    name: 'claude-mod-example',
+    name: 'in-process-guards',
     description: 'Tool hooks that run in-process in Claude Code, and the ones that stay commands.',
     version: '1.0.0',
     author: 'agent-bundle examples',

@@ -1,2 +1,2 @@
 // Session context, from a command hook (the hooks module runs tool hooks only).
-export default () => ({ additionalContext: 'claude-mod-example is loaded.' });
+export default () => ({ additionalContext: 'in-process-guards is loaded.' });
