@@ -241,3 +241,53 @@ fn hooks_simulate_runs_a_module_hook_as_the_module_does() {
     let answer: Value = serde_json::from_str(simulated["stdout"].as_str().unwrap()).unwrap();
     assert_eq!(answer["deny"], "This repository does not allow `git push --force`.");
 }
+
+/// Every part of a result through the hooks module's contract, from a pure handler that answers by
+/// the command it is given: an explicit allow is dropped with a note (`tool.call` has no permission
+/// decision), an ask blocks the call rather than let it through unasked, a result of the wrong shape
+/// fails the hook (open here: the call runs), and the model never reads a failure as an answer.
+#[test]
+fn every_result_part_takes_its_way_through_the_module() {
+    let temp = tempfile::tempdir().unwrap();
+    common::write_file(
+        temp.path(),
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: { beforeTool: { handler: './shapes.ts', tools: ['shell'] } },\n  plugin: { name: 'shapes', description: 'd', version: '1.0.0' },\n  targets: ['claude-mod'],\n};\n",
+    );
+    common::write_file(
+        temp.path(),
+        "shapes.ts",
+        "export default ({ toolInput }: { toolInput: { command: string } }) => {\n\
+           switch (toolInput.command) {\n\
+             case 'allow': return { outcome: 'allow' };\n\
+             case 'ask': return { outcome: 'ask' };\n\
+             case 'bad': return { outcome: 'maybe' };\n\
+             case 'context': return { additionalContext: 'before-context' };\n\
+             case 'nothing': return undefined;\n\
+             default: throw new Error('unknown shape');\n\
+           }\n\
+         };\n",
+    );
+    let root = common::utf8(temp.path());
+    let steps: Vec<Value> = ["allow", "ask", "bad", "context", "nothing"].iter().map(|c| bash(c)).collect();
+    let driven = drive(root.as_str(), Value::Array(steps));
+    let results = driven["results"].as_array().unwrap();
+    let debug = |index: usize| -> Vec<String> {
+        results[index]["logs"].as_array().unwrap().iter().map(|l| l["text"].as_str().unwrap().to_string()).collect()
+    };
+    // allow: the call runs, and one note says what was dropped.
+    assert_eq!(results[0]["ran"], json!([bash("allow")]));
+    assert!(debug(0)[0].contains("dropped an explicit allow"), "{:?}", debug(0));
+    // ask: blocked, with the runtime's own line as the reason; the tool never ran.
+    let refused = results[1]["settled"]["deny"].as_str().unwrap_or_else(|| panic!("{}", results[1]));
+    assert!(refused.starts_with("Agent Bundle hook blocked: "), "{refused}");
+    assert_eq!(results[1]["ran"], json!([]));
+    // A result of the wrong shape: the hook fails open (not fail-closed), the call runs, nothing fabricated.
+    assert_eq!(results[2]["ran"], json!([bash("bad")]));
+    assert_eq!(results[2]["settled"], json!({ "result": { "stdout": "ran" }, "text": "ran" }));
+    assert!(debug(2)[0].starts_with("Agent Bundle hook error: "), "{:?}", debug(2));
+    // Context before the call reaches the model with the call's result.
+    assert_eq!(results[3]["settled"]["context"], json!(["before-context"]));
+    assert_eq!(results[4]["settled"], json!({ "result": { "stdout": "ran" }, "text": "ran" }));
+    assert!(debug(4).is_empty());
+}

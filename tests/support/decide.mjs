@@ -14,8 +14,11 @@ const wrappers = new Map();
 function wrapper(path) {
   if (!wrappers.has(path)) {
     const text = readFileSync(join(artifact, path), 'utf8');
-    const contract = /\nconst contract = (\{[\s\S]*?\n\});\n/.exec(text);
-    const handler = /\nawait runHook\(contract, \(\) => import\(("[^"]+")\)\);\n/.exec(text);
+    // A command's wrapper runs the runtime with its contract; a hooks module's exports its contract
+    // and imports its handler statically (the module hands both to the core's decideInProcess).
+    const contract = /\n(?:export )?const contract = (\{[\s\S]*?\n\});\n/.exec(text);
+    const handler = /\nawait runHook\(contract, \(\) => import\(("[^"]+")\)\);\n/.exec(text)
+      ?? /\nimport \* as handler from ("[^"]+");\n/.exec(text);
     if (!contract || !handler) {
       throw new Error(`${path} does not have the generated wrapper's shape`);
     }
