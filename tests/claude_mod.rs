@@ -25,20 +25,8 @@ fn drive(root: &str, steps: Value) -> Value {
     let (_guard, artifact) = build_root(Utf8Path::new(root));
     let away = tempfile::tempdir().unwrap();
     copy_tree(artifact.join("claude-mod").as_std_path(), &away.path().join("plugin"));
-    let mut child = std::process::Command::new("node")
-        .arg("tests/support/claude-mod-host.mjs")
-        .arg(away.path().join("plugin/hooks/agent-bundle-mod.mjs"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(steps.to_string().as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
+    let module = away.path().join("plugin/hooks/agent-bundle-mod.mjs");
+    common::node_json("claude-mod-host.mjs", &[module.as_os_str()], &steps)
 }
 
 fn bash(command: &str) -> Value {

@@ -23,21 +23,9 @@ fn drive(root: &str, steps: Value) -> Vec<Value> {
     let (_guard, artifact) = build_root(Utf8Path::new(root));
     let away = tempfile::tempdir().unwrap();
     copy_tree(artifact.join("opencode").as_std_path(), &away.path().join("plugin"));
-    let mut child = std::process::Command::new("node")
-        .arg("tests/support/opencode-host.mjs")
-        .arg(away.path().join("plugin/plugin.mjs"))
-        .arg("/w/project")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    child.stdin.take().unwrap().write_all(steps.to_string().as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    serde_json::from_slice::<Vec<Value>>(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
+    let plugin = away.path().join("plugin/plugin.mjs");
+    let results = common::node_json("opencode-host.mjs", &[plugin.as_os_str(), "/w/project".as_ref()], &steps);
+    serde_json::from_value(results).unwrap()
 }
 
 /// The recorded `tool.execute.before` of `tool`, with its arguments replaced by `args`.

@@ -462,3 +462,22 @@ pub fn testdata_bundles() -> Vec<std::path::PathBuf> {
     assert!(bundles.len() >= 13, "{bundles:?}");
     bundles
 }
+
+/// Runs a node harness script (`tests/support/<script>`) with `args`, `input` as JSON on its stdin,
+/// and returns the JSON it prints; fails with its stderr when it fails.
+pub fn node_json(script: &str, args: &[&std::ffi::OsStr], input: &serde_json::Value) -> serde_json::Value {
+    require_node();
+    let mut child = Command::new("node")
+        .arg(format!("tests/support/{script}"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{script}: {stderr}");
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{script}: {e}: {stderr}"))
+}

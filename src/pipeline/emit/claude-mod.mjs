@@ -69,8 +69,18 @@ function withContext(ran, context) {
   return { ...ran, context: [...(ran.context ?? []), context] };
 }
 
-async function decideCall($, wrapper, envelope) {
+// The decision of one call: the envelope Claude Code's command hook would get for it (`extra`: the
+// event's own fields), decided by the runtime's core.
+async function decideCall($, wrapper, e, extra) {
   const { contract, loadHandler } = wrapper;
+  const envelope = {
+    hook_event_name: contract.hook.nativeEvent,
+    ...(await sessionFields($)),
+    tool_name: e.tool,
+    tool_input: toolInput(e),
+    tool_use_id: e.tool_use_id,
+    ...extra,
+  };
   const decision = await decideInProcess(contract, envelope, loadHandler, engineTimer($));
   log($, decision.stderr);
   return decision;
@@ -78,14 +88,7 @@ async function decideCall($, wrapper, envelope) {
 
 // A beforeTool hook: judged before the call runs.
 export async function beforeTool(wrapper, $, e, next) {
-  const envelope = {
-    hook_event_name: wrapper.contract.hook.nativeEvent,
-    ...(await sessionFields($)),
-    tool_name: e.tool,
-    tool_input: toolInput(e),
-    tool_use_id: e.tool_use_id,
-  };
-  const { code, stderr, stdout } = await decideCall($, wrapper, envelope);
+  const { code, stderr, stdout } = await decideCall($, wrapper, e, {});
   if (code !== 0 && code !== 1) return { deny: stderr.join('\n') };
   if (code === 1 || stdout === undefined) return next(e);
   const answer = JSON.parse(stdout);
@@ -102,15 +105,7 @@ export async function beforeTool(wrapper, $, e, next) {
 export async function afterTool(wrapper, $, e, next) {
   const ran = await next(e);
   if (ran.deny !== undefined || ran.isError === true) return ran;
-  const envelope = {
-    hook_event_name: wrapper.contract.hook.nativeEvent,
-    ...(await sessionFields($)),
-    tool_name: e.tool,
-    tool_input: toolInput(e),
-    tool_use_id: e.tool_use_id,
-    tool_response: ran.result ?? null,
-  };
-  const { code, stdout } = await decideCall($, wrapper, envelope);
+  const { code, stdout } = await decideCall($, wrapper, e, { tool_response: ran.result ?? null });
   if (code !== 0 || stdout === undefined) return ran;
   const answer = JSON.parse(stdout);
   return answer.context === undefined ? ran : withContext(ran, answer.context);

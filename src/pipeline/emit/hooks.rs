@@ -181,10 +181,7 @@ fn place_module_hook(
         None => handler.path.clone(),
     };
     let specifier = relative_specifier(&file, &bundle_path);
-    let source = match in_module {
-        true => super::module::wrapper_source(hook, table, mapping, &contract, &specifier, &generator()),
-        false => wrapper_source(hook, table, mapping, &contract, &specifier, &generator()),
-    };
+    let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator(), in_module);
     let producer = Producer::Wrapper { hook: hook.name.clone(), target };
     files.add(file.clone(), ArtifactFile::new(source.into_bytes()), producer);
     placed.index.push(IndexRow {

@@ -172,7 +172,8 @@ fn event_contract(table: &HostTable, mapping: &EventMapping, event: HookEvent, i
 /// A contract's envelope fields, result parts and tool identities.
 type EventContract = (serde_json::Value, serde_json::Value, serde_json::Value);
 
-/// The wrapper file's text. `handler_specifier` is the compiled handler relative to the wrapper.
+/// The wrapper file's text. `handler_specifier` is the compiled handler relative to the wrapper;
+/// `in_module`: the hook runs in its host's hooks module (the plan settled it so).
 pub fn wrapper_source(
     hook: &Hook,
     table: &HostTable,
@@ -180,6 +181,7 @@ pub fn wrapper_source(
     contract: &serde_json::Value,
     handler_specifier: &str,
     generator: &str,
+    in_module: bool,
 ) -> String {
     let in_process = table.hooks.as_ref().is_some_and(|s| s.in_process());
     let header = format!(
@@ -193,6 +195,20 @@ pub fn wrapper_source(
     );
     let contract = crate::vocabulary::json::pretty_value(contract);
     let handler = serde_json::to_string(handler_specifier).expect("strings serialise");
+    if in_module {
+        // The host's hooks module imports this file; a module there may not hold `import()`, so the
+        // handler's bundle is imported statically.
+        let host = &table.host;
+        return format!(
+            "{header}: run in the plugin's hooks\n\
+             // module, in {host}'s own worker, through the runtime's decideInProcess.\n\
+             import * as handler from {handler};\n\
+             \n\
+             export const contract = {contract};\n\
+             \n\
+             export const loadHandler = () => handler;\n"
+        );
+    }
     if in_process {
         // The host's entry module imports this file and has the runtime decide each call with it.
         let host = &table.host;
