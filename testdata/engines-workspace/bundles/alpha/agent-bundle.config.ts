@@ -1,0 +1,5 @@
+export default {
+  hooks: { beforeTool: { handler: './src/hooks/guard.ts', tools: ['shell'] } },
+  plugin: { name: 'alpha-guard', description: 'The alpha bundle of the engines workspace.', version: '1.0.0', author: 'agent-bundle tests' },
+  targets: ['claude', 'codex'],
+};
