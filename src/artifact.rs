@@ -23,6 +23,15 @@ pub fn compiler_fingerprint() -> String {
     format!("{} ({})", generator(), env!("AGENT_BUNDLE_SOURCE_FINGERPRINT"))
 }
 
+/// One line naming the compiler build an artifact depends on: its version, and a digest of its own
+/// sources and of the host tables. What a monorepo engine hashes for the compiler, which it cannot
+/// see (`cargo agent-bundle inspect --compiler-id`, `AGENT_BUNDLE_COMPILER`).
+pub fn compiler_id() -> String {
+    let text = format!("{}\0{}", compiler_fingerprint(), crate::hosts::tables_revision());
+    let digest = crate::vocabulary::digest::sha256_hex(text.as_bytes());
+    format!("{}+{}", env!("CARGO_PKG_VERSION"), &digest[..16])
+}
+
 pub use crate::hosts::layout::MANIFEST_PATH;
 /// 2: handlers are bundles (`hooks/handlers/*.mjs` with maps), no carried node_modules, file modes
 /// and packages shipped whole are recorded. 4: every file's exact mode (`"0640"`), links kept as links,

@@ -227,6 +227,41 @@ fn two_checkouts_of_one_tree_share_the_cache_each_checking_its_own_files() {
     assert!(bundle_text(&first).contains("from-lib-a"));
 }
 
+/// Issue 28: two clones of one commit at different absolute paths, each with its own empty cache,
+/// compute the same cache keys (no absolute path, user name or stamp in a key) and write the same
+/// artifact bytes, so an engine that restores one clone's outputs in the other restores exactly what
+/// that clone would have built. The per-folder entries (build state, the no-op fingerprint), which
+/// describe one output folder on one machine with its file stamps, are keyed by that folder and
+/// never decide an output's bytes.
+#[test]
+fn two_clones_at_different_paths_compute_the_same_keys_and_bytes() {
+    let temp = tempfile::tempdir().unwrap();
+    let clones = [temp.path().join("a/repo/bundle"), temp.path().join("b/some/much/deeper/repo/bundle")];
+    let caches = [temp.path().join("cache-a"), temp.path().join("cache-b")];
+    let mut keys = Vec::new();
+    let mut trees = Vec::new();
+    for (clone, cache) in clones.iter().zip(&caches) {
+        bundle(clone);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let report = built(&options(clone, cache), &RealDisk);
+        assert_eq!(report.bundle_stats().bundled, 1, "each clone builds from its own empty cache");
+        let store = agent_bundle::io::CacheStore::new(utf8(cache));
+        let mut bundle_keys = store.keys("bundles");
+        bundle_keys.sort();
+        assert_eq!(bundle_keys.len(), 1);
+        keys.push(bundle_keys);
+        trees.push(common::read_tree(&utf8(&clone.join("artifact"))));
+    }
+    assert_eq!(keys[0], keys[1], "a cache key depends on where the clone is");
+    assert_eq!(trees[0], trees[1], "the artifact's bytes depend on where the clone is");
+    // And a key names neither clone's path nor this user.
+    let user = std::env::var("USER").unwrap_or_default();
+    for key in &keys[0] {
+        assert!(key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit()), "{key}");
+        assert!(user.is_empty() || !key.contains(&user));
+    }
+}
+
 #[test]
 fn resolution_does_not_depend_on_the_environment() {
     // NODE_PATH would let a bare import resolve at build time that Node could not resolve from the

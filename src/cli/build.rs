@@ -69,9 +69,13 @@ pub(super) fn run_build(
         if args.manifest_path.is_some() {
             return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
         }
+        // A task of a monorepo engine: it must hash what this build depends on, or it caches wrongly.
+        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        crate::tools::monorepo::check_compiler(&env).map_err(Error::Failed)?;
         let options = build_options(args, args.root.clone(), args.output.clone(), args.cache_dir.clone());
         let report = build_one(&options, stderr)?;
         print_build_report(&report, args, format, stdout, stderr)?;
+        crate::tools::monorepo::check_declared(&args.root, &report.inputs, &env, &RealDisk).map_err(Error::Failed)?;
         return publish_catalogs(&args.root, &[&report], args, format, stdout, stderr).map(drop);
     }
     if args.output.is_some() {

@@ -25,6 +25,20 @@ pub struct InspectArgs {
     /// Show only what this host gets.
     #[arg(long, value_parser = parse_target)]
     pub target: Option<Target>,
+    /// List everything a build of the bundle reads (its files, files outside it, the lockfiles of the
+    /// packages it reads, the compiler) and writes, with the Turborepo task and Nx target that declare
+    /// them (`--json`); builds the bundle into a throw-away folder to know.
+    #[arg(long, conflicts_with_all = ["hooks", "routes"])]
+    pub inputs: bool,
+    /// With `--inputs`: the workspace root the engines name files from [default: the nearest folder
+    /// with turbo.json, nx.json, pnpm-workspace.yaml or a package.json with `workspaces`, else the git
+    /// checkout, else the bundle].
+    #[arg(long, requires = "inputs")]
+    pub workspace_root: Option<Utf8PathBuf>,
+    /// Print the compiler's id (its version, sources and host tables) and nothing else: what a monorepo
+    /// engine hashes for the compiler (`AGENT_BUNDLE_COMPILER` for Turborepo, a runtime input for Nx).
+    #[arg(long, conflicts_with_all = ["hooks", "routes", "inputs", "json", "target"])]
+    pub compiler_id: bool,
     /// Print one stable JSON document on stdout (diagnostics included) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -36,6 +50,13 @@ pub(super) fn run_inspect(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
+    if args.compiler_id {
+        writeln!(stdout, "{}", crate::artifact::compiler_id())?;
+        return Ok(());
+    }
+    if args.inputs {
+        return run_inputs(args, stdout);
+    }
     let loaded = crate::build::load_settled(&args.root, &RealDisk);
     let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
     if args.json {
@@ -61,4 +82,25 @@ pub(super) fn run_inspect(
         }
     }
     if errors > 0 { Err(Error::Reported { errors }) } else { Ok(()) }
+}
+
+fn run_inputs(args: &InspectArgs, stdout: &mut dyn Write) -> Result<(), Error> {
+    use crate::io::Disk as _;
+    let disk = RealDisk;
+    let inputs = crate::tools::inputs::inputs(&args.root, &disk).map_err(Error::Failed)?;
+    let bundle =
+        disk.canonicalize(&args.root).ok_or_else(|| Error::Failed(format!("`{}` is not a folder", args.root)))?;
+    let workspace = match &args.workspace_root {
+        Some(dir) => disk.canonicalize(dir).ok_or_else(|| Error::Failed(format!("`{dir}` is not a folder")))?,
+        None => crate::tools::inputs::workspace_root(&bundle, &disk),
+    };
+    let within = bundle
+        .strip_prefix(&workspace)
+        .map_err(|_| Error::Failed(format!("the bundle `{bundle}` is not inside the workspace root `{workspace}`")))?;
+    if args.json {
+        writeln!(stdout, "{}", crate::vocabulary::json::pretty(&crate::tools::inputs::to_json(&inputs, within)))?;
+    } else {
+        write!(stdout, "{}", crate::tools::inputs::render(&inputs, within))?;
+    }
+    Ok(())
 }

@@ -23,7 +23,7 @@ pub struct TypesArgs {
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
-    /// The folder of the new bundle (created when missing).
+    /// The folder of the new bundle (created when missing); with `--monorepo`, the workspace root.
     #[arg(default_value = ".")]
     pub dir: Utf8PathBuf,
     /// Hosts to build for [default: claude, codex].
@@ -32,6 +32,20 @@ pub struct InitArgs {
     /// Events to write a handler for [default: sessionStart, beforeTool].
     #[arg(long, value_delimiter = ',', value_parser = parse_event)]
     pub events: Vec<CanonicalEvent>,
+    /// Instead of a new bundle: declare every bundle under the workspace root to a monorepo engine
+    /// (`turbo`: each package's turbo.json `build` task, and the root turbo.json when missing; `nx`:
+    /// each bundle's project.json `build` target, and nx.json when missing), with what each build
+    /// reads and writes (`inspect --inputs`).
+    #[arg(long, value_parser = parse_engine, conflicts_with_all = ["targets", "events"])]
+    pub monorepo: Option<crate::tools::monorepo::Engine>,
+    /// With `--monorepo`: write nothing, and fail (exit 3) when a file is out of date.
+    #[arg(long, requires = "monorepo")]
+    pub check: bool,
+}
+
+fn parse_engine(value: &str) -> Result<crate::tools::monorepo::Engine, String> {
+    crate::tools::monorepo::Engine::from_name(value)
+        .ok_or_else(|| format!("`{value}` is not a monorepo engine; one of turbo, nx"))
 }
 
 fn parse_event(value: &str) -> Result<CanonicalEvent, String> {
@@ -61,6 +75,9 @@ pub(super) fn run_types(args: &TypesArgs, stdout: &mut dyn Write) -> Result<(), 
 }
 
 pub(super) fn run_init(args: &InitArgs, stdout: &mut dyn Write) -> Result<(), Error> {
+    if let Some(engine) = args.monorepo {
+        return run_init_monorepo(args, engine, stdout);
+    }
     let options = crate::tools::init::InitOptions {
         dir: args.dir.clone(),
         targets: args.targets.clone(),
@@ -75,5 +92,34 @@ pub(super) fn run_init(args: &InitArgs, stdout: &mut dyn Write) -> Result<(), Er
         "Created a bundle in `{}`. Next: `cargo agent-bundle build`, then `npm install && npm run typecheck`",
         args.dir
     )?;
+    Ok(())
+}
+
+fn run_init_monorepo(
+    args: &InitArgs,
+    engine: crate::tools::monorepo::Engine,
+    stdout: &mut dyn Write,
+) -> Result<(), Error> {
+    let report =
+        crate::tools::monorepo::init(&args.dir, engine, args.check, &crate::io::RealDisk).map_err(Error::Failed)?;
+    let verb = if args.check { "out of date" } else { "wrote   " };
+    for file in &report.written {
+        writeln!(stdout, "{verb} {file}")?;
+    }
+    for note in &report.notes {
+        writeln!(stdout, "note: {note}")?;
+    }
+    writeln!(
+        stdout,
+        "{} written, {} unchanged",
+        if args.check { 0 } else { report.written.len() },
+        report.unchanged.len()
+    )?;
+    if args.check && !report.written.is_empty() {
+        return Err(Error::Drift(format!(
+            "{} file(s) out of date: run the same command without --check",
+            report.written.len()
+        )));
+    }
     Ok(())
 }

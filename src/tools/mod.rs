@@ -3,9 +3,11 @@
 //! what hosts read) and the Event and hook matrix (the host tables as a table).
 
 pub mod init;
+pub mod inputs;
 pub(crate) mod inspect;
 pub mod install;
 pub mod matrix;
+pub mod monorepo;
 pub mod simulate;
 pub(crate) mod snapshot;
 pub mod types;
