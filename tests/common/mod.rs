@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod engines;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
