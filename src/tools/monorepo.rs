@@ -134,8 +134,11 @@ fn read_json(path: &Utf8Path, disk: &dyn Disk) -> Result<Option<Value>, String> 
 /// configuration extends.
 fn root_config(engine: Engine) -> Value {
     match engine {
+        // Where agent-bundle keeps its cache changes no output: it reaches the tasks, unhashed, through
+        // Turborepo's strict environment mode.
         Engine::Turbo => json!({
             "$schema": "https://turborepo.com/schema.json",
+            "globalPassThroughEnv": ["AGENT_BUNDLE_CACHE_DIR", "XDG_CACHE_HOME"],
             "tasks": { TASK: { "outputs": ["artifact/**"] } },
         }),
         Engine::Nx => json!({
