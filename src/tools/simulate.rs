@@ -5,6 +5,7 @@
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use camino::{Utf8Path, Utf8PathBuf};
@@ -48,6 +49,9 @@ pub struct Simulation {
     pub envelope: Value,
     pub exit_code: Option<i32>,
     pub timed_out: bool,
+    /// The run was stopped on request (the Workbench's Cancel) before the wrapper answered.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
     pub stdout: String,
     pub stderr: String,
     /// The canonical result decoded from stdout (`null`: continue with nothing to say), when the
@@ -176,6 +180,15 @@ impl IsolatedArtifact {
 }
 
 pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
+    simulate_cancellable(request, disk, &AtomicBool::new(false))
+}
+
+/// [`simulate`], stopped (TERM to the wrapper's process group, then KILL) as soon as `cancel` is set.
+pub fn simulate_cancellable(
+    request: &SimulateRequest,
+    disk: &dyn Disk,
+    cancel: &AtomicBool,
+) -> Result<Simulation, SimulateError> {
     let manifest = read_verified(&request.artifact, disk)?;
     let row = find_row(&manifest.hooks, request.target, &request.hook)?;
     let encoded = match &request.input {
@@ -186,7 +199,7 @@ pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation
     };
     admitted(&row, &encoded.envelope)?;
     let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
-    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout)?;
+    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout, Some(cancel))?;
     run.dropped = encoded.dropped;
     run.warnings = encoded.warnings;
     let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
@@ -246,7 +259,7 @@ pub fn simulate_row(
     timeout: Option<Duration>,
 ) -> Result<Simulation, SimulateError> {
     let encoded = encode_noting(&row, input)?;
-    let mut run = run_envelope(artifact, row, encoded.envelope, timeout)?;
+    let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None)?;
     run.dropped = encoded.dropped;
     run.warnings = encoded.warnings;
     Ok(run)
@@ -257,13 +270,14 @@ fn run_envelope(
     row: IndexRow,
     envelope: Value,
     timeout: Option<Duration>,
+    cancel: Option<&AtomicBool>,
 ) -> Result<Simulation, SimulateError> {
     // The host's own limit for this hook, the same value its document and wrapper use.
     let timeout = timeout.unwrap_or(Duration::from_secs(u64::from(row.effective_timeout)));
-    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout)?;
+    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout, cancel)?;
     run.stdout = artifact.shown(run.stdout);
     run.stderr = artifact.shown(run.stderr);
-    let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out {
+    let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out && !run.cancelled {
         match decode_answer(&row, &run.stdout) {
             Ok(outcome) => (Some(outcome), None),
             Err(error) => (None, Some(error)),
@@ -277,7 +291,7 @@ fn run_envelope(
         .ok()
         .and_then(|m| m.fail_closed.as_ref())
         .map(|f| f.exit);
-    let blocked = match (run.exit_code, blocking_exit, run.timed_out) {
+    let blocked = match (run.exit_code, blocking_exit, run.timed_out || run.cancelled) {
         (Some(code), Some(exit), false) if code == exit && code != 0 => {
             Some(Blocked { exit, reason: run.stderr.trim().to_string() })
         }
@@ -288,6 +302,7 @@ fn run_envelope(
         envelope,
         exit_code: run.exit_code,
         timed_out: run.timed_out,
+        cancelled: run.cancelled,
         stdout: run.stdout,
         stderr: run.stderr,
         outcome,
@@ -488,6 +503,7 @@ pub fn decode_answer(row: &IndexRow, stdout: &str) -> Result<Value, String> {
 struct Run {
     exit_code: Option<i32>,
     timed_out: bool,
+    cancelled: bool,
     stdout: String,
     stderr: String,
     wall_time: Duration,
@@ -613,7 +629,13 @@ fn shell_program(shell: CommandShell) -> &'static str {
 /// The exit status a POSIX shell gives a command it cannot find.
 const COMMAND_NOT_FOUND: i32 = 127;
 
-fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: Duration) -> Result<Run, SimulateError> {
+fn run_wrapper(
+    artifact: &Utf8Path,
+    row: &IndexRow,
+    envelope: &Value,
+    timeout: Duration,
+    cancel: Option<&AtomicBool>,
+) -> Result<Run, SimulateError> {
     use std::os::unix::process::CommandExt;
 
     // A shared route answers only with the plugin's MCP server running, as in the host.
@@ -642,13 +664,14 @@ fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: D
     let stdout = capture(child.stdout.take().expect("stdout is piped"));
     let stderr = capture(child.stderr.take().expect("stderr is piped"));
 
-    let mut timed_out = false;
+    let (mut timed_out, mut cancelled) = (false, false);
     let status = loop {
         if let Some(status) = child.try_wait().map_err(SimulateError::Node)? {
             break status;
         }
-        if started.elapsed() >= timeout {
-            timed_out = true;
+        cancelled = cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        if cancelled || started.elapsed() >= timeout {
+            timed_out = !cancelled;
             let group = -(child.id() as i32);
             // SAFETY: kill(2) with a process-group id we created; no memory is involved.
             unsafe { libc::kill(group, libc::SIGTERM) };
@@ -672,7 +695,14 @@ fn run_wrapper(artifact: &Utf8Path, row: &IndexRow, envelope: &Value, timeout: D
     if status.code() == Some(COMMAND_NOT_FOUND) {
         return Err(SimulateError::Node(std::io::Error::new(std::io::ErrorKind::NotFound, stderr.trim().to_string())));
     }
-    Ok(Run { exit_code: status.code(), timed_out, stdout: stdout.join().unwrap_or_default(), stderr, wall_time })
+    Ok(Run {
+        exit_code: status.code(),
+        timed_out,
+        cancelled,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr,
+        wall_time,
+    })
 }
 
 fn capture(mut stream: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {

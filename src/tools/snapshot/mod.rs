@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use compare::{summarise, unified_diff};
-pub use render::{Answer, SnapshotData, parse, render};
+pub use render::{Answer, SnapshotData, parse, render, render_answer};
 
 use crate::artifact::IndexRow;
 use crate::build::{BuildOptions, build};
@@ -261,7 +261,7 @@ fn index_line(row: &IndexRow) -> String {
 /// as (case name, input), sorted. Fields the host does not know are dropped (one input serves all
 /// hosts of an event), and an event-wide tool input the hook's matcher would not let through (the
 /// host would not run the hook) is left out.
-fn recorded_inputs(inputs_dir: &Utf8Path, row: &IndexRow, disk: &dyn Disk) -> Vec<(String, Value)> {
+pub fn recorded_inputs(inputs_dir: &Utf8Path, row: &IndexRow, disk: &dyn Disk) -> Vec<(String, Value)> {
     let table = hosts::table(row.host);
     let known: Vec<String> = match (&table.hooks, table.mapping_for(row.event, row.hooks_module)) {
         (Some(surface), Ok(mapping)) => surface.input_fields(mapping).filter_map(|f| f.canonical.clone()).collect(),
@@ -299,7 +299,8 @@ fn matcher_admits(row: &IndexRow, input: &Value) -> bool {
     regex::Regex::new(matcher).map_or(true, |regex| regex.is_match(tool))
 }
 
-fn answer(artifact: &simulate::IsolatedArtifact, row: &IndexRow, input: Value) -> Answer {
+/// A wrapper's answer to one recorded input, as the snapshot records it.
+pub fn answer(artifact: &simulate::IsolatedArtifact, row: &IndexRow, input: Value) -> Answer {
     match simulate::simulate_row(artifact, row.clone(), &input, None) {
         Ok(run) => Answer {
             stdin: crate::vocabulary::json::compact(&run.envelope),

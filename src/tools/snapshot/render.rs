@@ -47,13 +47,21 @@ pub fn render(data: &SnapshotData) -> String {
         let _ = writeln!(out, "{line}");
     }
     for ((hook, case), answer) in &data.answers {
-        let _ = writeln!(out, "\n{ANSWER}{hook} / {case}");
-        let _ = writeln!(out, "stdin  {}", answer.stdin);
-        let _ = writeln!(out, "exit   {}", answer.exit);
-        let _ = writeln!(out, "stdout {}", if answer.stdout.is_empty() { "(empty)" } else { &answer.stdout });
-        if let Some(stderr) = &answer.stderr {
-            let _ = writeln!(out, "stderr {stderr}");
-        }
+        out.push('\n');
+        out.push_str(&render_answer(hook, case, answer));
+    }
+    out
+}
+
+/// One recorded input's answer section, as the snapshot holds it.
+pub fn render_answer(hook: &str, case: &str, answer: &Answer) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{ANSWER}{hook} / {case}");
+    let _ = writeln!(out, "stdin  {}", answer.stdin);
+    let _ = writeln!(out, "exit   {}", answer.exit);
+    let _ = writeln!(out, "stdout {}", if answer.stdout.is_empty() { "(empty)" } else { &answer.stdout });
+    if let Some(stderr) = &answer.stderr {
+        let _ = writeln!(out, "stderr {stderr}");
     }
     out
 }

@@ -1,37 +1,54 @@
-//! The Workbench: a local web page for running a bundle's hooks. It builds the bundle, serves one
-//! self-contained page (no external assets) and a small JSON API on 127.0.0.1, rebuilds when a
-//! source changes, and runs hooks through `hooks simulate`'s path (the real emitted wrapper, from an
-//! isolated copy of the artifact).
+//! The Workbench: a local web app for writing hooks. It builds the bundle, serves one self-contained
+//! page (no external assets) and a small JSON API on 127.0.0.1, rebuilds when a source changes and
+//! pushes every build and run to the open pages as Server-Sent Events (no page polls), and runs hooks
+//! through `hooks simulate`'s path (the real emitted wrapper, from an isolated copy of the artifact):
+//! one input on every host side by side, a pasted or dropped file of captured envelopes, the last
+//! saved recorded input against its golden snapshot.
 //!
-//! Security: it binds loopback only; every API request needs the session's token (a header), and a
-//! request whose `Host` or `Origin` is not this server's is refused (DNS rebinding, cross-site
-//! posts); the browser names a host and a hook of the artifact's index and sends JSON input, never a
-//! command, a path or an environment.
+//! Code map: `http` (requests, responses, the event stream's head), `events` (the streams),
+//! `entries` (one entry per hook with its hosts side by side), `runs` (runs in flight, cancel,
+//! history), `replay` (captured envelopes matched to hooks), `compare` (against the golden
+//! snapshots), `editor` (opening a declaration), `samples` (recorded envelopes), `page.html`.
+//!
+//! Security: it binds loopback only; every API request needs the session's token (a header; the
+//! event stream, which a browser opens without headers, takes it in its query), and a request whose
+//! `Host` or `Origin` is not this server's is refused (DNS rebinding, cross-site posts); the browser
+//! names a host and a hook of the artifact's index and sends JSON input, never a command, a path or
+//! an environment.
 
+mod compare;
+mod editor;
+mod entries;
+mod events;
+mod http;
+mod replay;
+mod runs;
 mod samples;
+mod translate;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use camino::{Utf8Path, Utf8PathBuf};
+use camino::Utf8PathBuf;
 use serde_json::{Value, json};
 
 use crate::artifact::read_verified;
 use crate::build::{BuildOptions, BuildOutcome};
-use crate::hosts;
-use crate::io::RealDisk;
-use crate::pipeline::Loaded;
-use crate::tools::simulate::{SimulateInput, SimulateRequest, simulate};
+use crate::io::{Disk, RealDisk};
+use crate::tools::simulate::{SimulateInput, SimulateRequest, simulate_cancellable};
+use crate::vocabulary::target::Target;
+use http::{Request, respond, respond_json};
 
 const PAGE: &str = include_str!("page.html");
 /// The header an API request carries the session token in.
 pub const TOKEN_HEADER: &str = "x-agent-bundle-token";
-/// A request body larger than this is refused (an envelope is at most 1 MiB).
-const BODY_LIMIT: usize = 2 * 1024 * 1024;
 /// How often the sources are checked for changes (a no-op build reads stamps only).
-const WATCH_INTERVAL: Duration = Duration::from_millis(500);
+const WATCH_INTERVAL: Duration = Duration::from_millis(300);
+/// How long an event stream stays silent before a keep-alive comment.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// What the Workbench serves.
 #[derive(Debug, Clone)]
@@ -41,14 +58,14 @@ pub struct WorkbenchOptions {
     pub port: u16,
     pub cache_dir: Option<Utf8PathBuf>,
     /// Where "Save as recorded input" writes (`<dir>/<plugin>/inputs/<hook>/<case>.json`, what
-    /// `cargo agent-bundle snapshot` replays).
+    /// `cargo agent-bundle snapshot` replays), and where the golden snapshots are compared.
     pub snapshot_dir: Utf8PathBuf,
 }
 
 /// The latest build, as the page shows it.
 #[derive(Debug, Default)]
 struct BuildState {
-    /// Counts builds that wrote something (the page reloads the hook list when it changes).
+    /// Counts builds that changed what the page shows.
     generation: u64,
     ok: bool,
     /// The diagnostics, as the terminal would print them.
@@ -56,9 +73,12 @@ struct BuildState {
     /// Per output file, why it was rebuilt, from the last build that wrote something.
     explanations: Vec<String>,
     artifact: Option<Utf8PathBuf>,
-    /// The artifact's hooks as the page lists them, computed once per build that changed something
-    /// (the page polls every second).
-    hooks: Vec<Value>,
+    /// One entry per hook or route, with its hosts side by side.
+    entries: Vec<Value>,
+    /// The artifact's index rows (what a run names by host and hook), with sample inputs.
+    rows: Vec<Value>,
+    /// Where each hook is declared: (file relative to the root, line, column).
+    declarations: BTreeMap<String, (String, u32, u32)>,
 }
 
 struct Workbench {
@@ -67,6 +87,8 @@ struct Workbench {
     /// `127.0.0.1:<port>`, what `Host` must say.
     authority: String,
     state: Mutex<BuildState>,
+    events: events::Broadcaster,
+    runs: runs::Runs,
 }
 
 /// Serves until the process ends. `ready` receives the page's address (with the token) once the
@@ -80,6 +102,8 @@ pub fn serve(options: WorkbenchOptions, ready: impl FnOnce(&str)) -> Result<(), 
         authority: format!("127.0.0.1:{port}"),
         options,
         state: Mutex::new(BuildState::default()),
+        events: events::Broadcaster::default(),
+        runs: runs::Runs::default(),
     });
     workbench.rebuild();
     {
@@ -87,7 +111,9 @@ pub fn serve(options: WorkbenchOptions, ready: impl FnOnce(&str)) -> Result<(), 
         std::thread::spawn(move || {
             loop {
                 std::thread::sleep(WATCH_INTERVAL);
-                workbench.rebuild();
+                if workbench.rebuild() {
+                    workbench.events.publish("build", &workbench.state_json());
+                }
             }
         });
     }
@@ -104,6 +130,7 @@ pub fn serve(options: WorkbenchOptions, ready: impl FnOnce(&str)) -> Result<(), 
 
 /// 128 random bits, hex.
 fn session_token() -> Result<String, String> {
+    use std::io::Read;
     let mut bytes = [0u8; 16];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut bytes))
@@ -111,69 +138,34 @@ fn session_token() -> Result<String, String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-struct Request {
-    method: String,
-    path: String,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
+fn parse_body(body: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(body).map_err(|e| format!("the request is not JSON: {e}"))
 }
 
-impl Request {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+/// A page-chosen name for the runs one click starts: plain, short.
+fn batch_of(request: &Value) -> Result<String, String> {
+    let batch = request["batch"].as_str().unwrap_or("single");
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_');
+    if batch.is_empty() || batch.len() > 64 || !batch.chars().all(plain) {
+        return Err(format!("`batch` `{batch}` is not a plain name (letters, digits, `-`, `_`; at most 64)"));
+    }
+    Ok(batch.to_string())
+}
+
+fn host_of(request: &Value, key: &str) -> Result<Option<Target>, String> {
+    match request[key].as_str() {
+        None | Some("auto") | Some("") => Ok(None),
+        Some(name) => name.parse().map(Some).map_err(|e: String| e),
     }
 }
 
-fn read_request(stream: &TcpStream) -> std::io::Result<Request> {
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next().unwrap_or_default().to_string();
-    let path = parts.next().unwrap_or_default().to_string();
-    let mut headers = Vec::new();
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
-            break;
-        }
-        if let Some((name, value)) = header.split_once(':') {
-            headers.push((name.trim().to_string(), value.trim().to_string()));
-        }
-    }
-    let length: usize = headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    if length > BODY_LIMIT {
-        return Err(std::io::Error::other("request body too large"));
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
-    Ok(Request { method, path, headers, body })
-}
-
-fn respond(mut stream: &TcpStream, status: &str, content_type: &str, body: &[u8]) -> std::io::Result<()> {
-    let head = format!(
-        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\ncache-control: no-store\r\n\
-         x-content-type-options: nosniff\r\ncontent-security-policy: default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'\r\n\
-         connection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes())?;
-    stream.write_all(body)?;
-    stream.flush()
-}
-
-fn respond_json(stream: &TcpStream, status: &str, value: &Value) -> std::io::Result<()> {
-    respond(stream, status, "application/json", crate::vocabulary::json::pretty(value).as_bytes())
+fn now_ms() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis())
 }
 
 impl Workbench {
     fn handle(&self, stream: TcpStream) -> std::io::Result<()> {
-        let request = match read_request(&stream) {
+        let request = match http::read_request(&stream) {
             Ok(request) => request,
             Err(error) => return respond_json(&stream, "400 Bad Request", &json!({ "error": error.to_string() })),
         };
@@ -185,7 +177,7 @@ impl Workbench {
                 &json!({ "error": "the Host header is not this Workbench" }),
             );
         }
-        let path = request.path.split('?').next().unwrap_or_default();
+        let path = request.path().to_string();
         if request.method == "GET" && path == "/" {
             return respond(&stream, "200 OK", "text/html; charset=utf-8", PAGE.as_bytes());
         }
@@ -201,25 +193,61 @@ impl Workbench {
                 &json!({ "error": "requests from another origin are refused" }),
             );
         }
-        if request.header(TOKEN_HEADER) != Some(self.token.as_str()) {
+        // The event stream is opened by `EventSource`, which sends no headers of its own.
+        let token = match (request.method.as_str(), path.as_str()) {
+            ("GET", "/api/events") => request.query("token"),
+            _ => request.header(TOKEN_HEADER),
+        };
+        if token != Some(self.token.as_str()) {
             return respond_json(&stream, "403 Forbidden", &json!({ "error": "a missing or wrong session token" }));
         }
-        match (request.method.as_str(), path) {
+        let answer = |result: Result<Value, String>| match result {
+            Ok(value) => respond_json(&stream, "200 OK", &value),
+            Err(error) => respond_json(&stream, "422 Unprocessable Entity", &json!({ "error": error })),
+        };
+        match (request.method.as_str(), path.as_str()) {
             ("GET", "/api/state") => respond_json(&stream, "200 OK", &self.state_json()),
-            ("POST", "/api/run") => match self.run(&request.body) {
-                Ok(value) => respond_json(&stream, "200 OK", &value),
-                Err(error) => respond_json(&stream, "422 Unprocessable Entity", &json!({ "error": error })),
-            },
-            ("POST", "/api/save") => match self.save(&request.body) {
-                Ok(value) => respond_json(&stream, "200 OK", &value),
-                Err(error) => respond_json(&stream, "422 Unprocessable Entity", &json!({ "error": error })),
-            },
+            ("GET", "/api/history") => respond_json(&stream, "200 OK", &self.runs.history()),
+            ("GET", "/api/events") => self.stream_events(&stream),
+            ("POST", "/api/run") => answer(self.run(&request)),
+            ("POST", "/api/cancel") => answer(self.cancel(&request)),
+            ("POST", "/api/save") => answer(self.save(&request.body)),
+            ("POST", "/api/compare") => answer(self.compare(&request.body)),
+            ("POST", "/api/replay") => answer(self.replay(&request.body)),
+            ("POST", "/api/open") => answer(self.open(&request.body)),
             _ => respond_json(&stream, "404 Not Found", &json!({ "error": "no such API" })),
         }
     }
 
-    /// Builds the bundle (a no-op when nothing changed), keeping what the page shows.
-    fn rebuild(&self) {
+    /// Holds the connection open and writes every published event to it, the current state first.
+    fn stream_events(&self, stream: &TcpStream) -> std::io::Result<()> {
+        use std::io::Write;
+        let Some(events) = self.events.subscribe() else {
+            return respond_json(
+                stream,
+                "503 Service Unavailable",
+                &json!({ "error": format!("at most {} pages can follow the Workbench at once", events::MAX_STREAMS) }),
+            );
+        };
+        http::start_events(stream)?;
+        let mut writer = stream;
+        writer.write_all(http::event_text("build", &self.state_json()).as_bytes())?;
+        writer.write_all(http::event_text("history", &self.runs.history()).as_bytes())?;
+        writer.flush()?;
+        loop {
+            let text = match events.recv_timeout(KEEP_ALIVE) {
+                Ok(text) => text,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => ": keep-alive\n\n".to_string(),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            };
+            writer.write_all(text.as_bytes())?;
+            writer.flush()?;
+        }
+    }
+
+    /// Builds the bundle (a no-op when nothing changed), keeping what the page shows; whether that
+    /// changed.
+    fn rebuild(&self) -> bool {
         let options = BuildOptions {
             root: self.options.root.clone(),
             cache_dir: self.options.cache_dir.clone(),
@@ -228,12 +256,13 @@ impl Workbench {
         // Guarded: whatever the edited bundle does to a build, the Workbench keeps running.
         let report = crate::build::build_guarded(&options, &RealDisk, &mut |_| {});
         let mut state = self.state.lock().expect("the state is never poisoned");
+        let before = state.generation;
         match report {
             Ok(mut report) => {
                 let fresh = matches!(report.outcome, BuildOutcome::Fresh { .. });
                 if fresh && state.ok && state.generation > 0 {
                     // Nothing changed since the build the page shows.
-                    return;
+                    return false;
                 }
                 // A no-op build loads nothing: load the bundle for its warnings and declarations.
                 let loaded = if fresh {
@@ -261,7 +290,10 @@ impl Workbench {
                 state.ok = ok;
                 state.diagnostics = diagnostics;
                 if ok {
-                    state.hooks = listed_hooks(&report.output, &loaded);
+                    let listed = entries::list(&report.output, &loaded);
+                    state.entries = listed.entries;
+                    state.rows = listed.rows;
+                    state.declarations = entries::declarations(&loaded);
                     state.artifact = Some(report.output.clone());
                 }
             }
@@ -273,6 +305,7 @@ impl Workbench {
                 state.diagnostics = error.to_string();
             }
         }
+        state.generation != before
     }
 
     fn state_json(&self) -> Value {
@@ -283,37 +316,88 @@ impl Workbench {
             "ok": state.ok,
             "diagnostics": state.diagnostics,
             "explanations": state.explanations,
-            "hooks": state.hooks,
+            "entries": state.entries,
+            "hooks": state.rows,
         })
     }
 
-    /// Runs one hook of the artifact: `{ host, hook, input }` (canonical) or `{ host, hook, native }`.
-    fn run(&self, body: &[u8]) -> Result<Value, String> {
-        let request: Value = serde_json::from_slice(body).map_err(|e| format!("the request is not JSON: {e}"))?;
-        let target = request["host"].as_str().ok_or("`host` names the host")?;
-        let target = target.parse().map_err(|e: String| e)?;
+    fn artifact(&self) -> Result<Utf8PathBuf, String> {
+        let artifact = self.state.lock().expect("the state is never poisoned").artifact.clone();
+        artifact.ok_or_else(|| "the bundle has not built yet".to_string())
+    }
+
+    /// Runs one hook of the artifact: `{ host, hook, input }` (canonical) or `{ host, hook, native }`,
+    /// with an optional `batch` that `/api/cancel` stops.
+    fn run(&self, request: &Request) -> Result<Value, String> {
+        let request = parse_body(&request.body)?;
+        let target = host_of(&request, "host")?.ok_or("`host` names the host")?;
         let hook = request["hook"].as_str().ok_or("`hook` names the hook")?.to_string();
-        let input = match (request.get("input"), request.get("native")) {
-            (Some(input), None) => SimulateInput::Canonical(input.clone()),
-            (None, Some(native)) => SimulateInput::Native(native.clone()),
+        let (input, translated) = match (request.get("input"), request.get("native")) {
+            // A tool call written with another host's tool runs as this host's tool of that kind.
+            (Some(input), None) => match translate::for_host(target, input) {
+                Some((input, note)) => (SimulateInput::Canonical(input), Some(note)),
+                None => (SimulateInput::Canonical(input.clone()), None),
+            },
+            (None, Some(native)) => (SimulateInput::Native(native.clone()), None),
             _ => return Err("give either `input` (canonical) or `native` (a host's envelope)".into()),
         };
-        let artifact = self.state.lock().expect("the state is never poisoned").artifact.clone();
-        let artifact = artifact.ok_or("the bundle has not built yet")?;
+        let mut run = self.execute(&batch_of(&request)?, target, hook, input)?;
+        if let Some(note) = translated {
+            run["translated"] = json!(note);
+        }
+        Ok(run)
+    }
+
+    /// One run through the real wrapper, announced to every page when it starts and ends, and kept
+    /// in the history.
+    fn execute(&self, batch: &str, target: Target, hook: String, input: SimulateInput) -> Result<Value, String> {
+        let artifact = self.artifact()?;
+        let ticket = self.runs.start(batch);
+        let (form, given) = match &input {
+            SimulateInput::Canonical(value) => ("canonical", value.clone()),
+            SimulateInput::Native(value) => ("native", value.clone()),
+        };
         let started = Instant::now();
-        let simulation = simulate(&SimulateRequest { artifact, target, hook, input, timeout: None }, &RealDisk)
-            .map_err(|e| e.to_string())?;
-        let mut value = serde_json::to_value(&simulation).map_err(|e| e.to_string())?;
-        value["elapsedMs"] = json!(started.elapsed().as_millis());
+        let announced =
+            json!({ "phase": "started", "id": ticket.id, "batch": batch, "host": target.name(), "hook": hook });
+        self.events.publish("run", &announced);
+        let request = SimulateRequest { artifact, target, hook: hook.clone(), input, timeout: None };
+        let result = simulate_cancellable(&request, &RealDisk, &ticket.cancel)
+            .map_err(|e| e.to_string())
+            .and_then(|simulation| serde_json::to_value(&simulation).map_err(|e| e.to_string()));
+        let elapsed = started.elapsed().as_millis();
+        let mut entry = json!({
+            "id": ticket.id, "batch": batch, "host": target.name(), "hook": hook, "form": form, "input": given,
+            "elapsedMs": elapsed, "at": now_ms(),
+        });
+        match &result {
+            Ok(run) => {
+                entry["summary"] = json!(runs::summary(run));
+                for key in ["exitCode", "cancelled", "timedOut"] {
+                    entry[key] = run.get(key).cloned().unwrap_or(Value::Null);
+                }
+            }
+            Err(error) => entry["summary"] = json!(format!("not run: {error}")),
+        }
+        drop(ticket);
+        self.runs.record(entry.clone());
+        self.events.publish("run", &json!({ "phase": "finished", "entry": entry }));
+        let mut value = result?;
+        value["id"] = json!(entry["id"]);
+        value["elapsedMs"] = json!(elapsed);
         Ok(value)
     }
-}
 
-impl Workbench {
+    /// Stops the runs of `{ batch }` still in flight.
+    fn cancel(&self, request: &Request) -> Result<Value, String> {
+        let request = parse_body(&request.body)?;
+        Ok(json!({ "cancelled": self.runs.cancel(&batch_of(&request)?) }))
+    }
+
     /// Saves a canonical input as a recorded snapshot input: `{ hook, case, input }`. The hook must be
     /// one of the artifact's, and the case a plain file name, so nothing is written elsewhere.
     fn save(&self, body: &[u8]) -> Result<Value, String> {
-        let request: Value = serde_json::from_slice(body).map_err(|e| format!("the request is not JSON: {e}"))?;
+        let request = parse_body(body)?;
         let hook = request["hook"].as_str().ok_or("`hook` names the hook")?;
         let case = request["case"].as_str().ok_or("`case` names the recorded input")?;
         let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_');
@@ -321,9 +405,7 @@ impl Workbench {
             return Err(format!("`{case}` is not a plain name (letters, digits, `-`, `_`; at most 64)"));
         }
         let input = request.get("input").filter(|i| i.is_object()).ok_or("`input` is a canonical input object")?;
-        let artifact = self.state.lock().expect("the state is never poisoned").artifact.clone();
-        let manifest =
-            read_verified(&artifact.ok_or("the bundle has not built yet")?, &RealDisk).map_err(|e| e.to_string())?;
+        let manifest = read_verified(&self.artifact()?, &RealDisk).map_err(|e| e.to_string())?;
         if !manifest.hooks.iter().any(|row| row.name == hook) {
             return Err(format!("the artifact has no hook named `{hook}`"));
         }
@@ -334,71 +416,97 @@ impl Workbench {
             .map_err(|e| format!("cannot write `{path}`: {e}"))?;
         Ok(json!({ "saved": path }))
     }
-}
 
-/// Per hook of `artifact`, which `loaded` built: its index row, a sample input (canonical and as the host
-/// writes it) and its declaration as the config (or the route module) states it.
-fn listed_hooks(artifact: &Utf8Path, loaded: &Loaded) -> Vec<Value> {
-    let Ok(manifest) = read_verified(artifact, &RealDisk) else { return Vec::new() };
-    let declarations: std::collections::BTreeMap<&str, Value> = loaded
-        .bundle
-        .iter()
-        .flat_map(|bundle| &bundle.normalised.hooks)
-        .map(|hook| {
-            let at = &hook.declared_at;
-            let mut value = serde_json::to_value(hook).expect("hooks serialise");
-            value["declaredAt"] = json!(format!("{}:{}:{}", at.file, at.line, at.column));
-            (hook.id.as_str(), value)
-        })
-        .collect();
-    manifest
-        .hooks
-        .iter()
-        .map(|row| {
-            let mut value = serde_json::to_value(row).expect("rows serialise");
-            let sample = sample_input(row);
-            // A real host's envelope where one was recorded, else the sample as the host would write it.
-            value["nativeSample"] = samples::recorded(row.host.name(), &row.native_event)
-                .or_else(|| crate::tools::simulate::encode(row, &sample).ok())
-                .unwrap_or(Value::Null);
-            value["sample"] = sample;
-            value["declaration"] = declarations.get(row.id.as_str()).cloned().unwrap_or(Value::Null);
-            value
-        })
-        .collect()
-}
-
-/// A canonical input every field of which the host sends always: what the editor starts with.
-fn sample_input(row: &crate::artifact::IndexRow) -> Value {
-    let table = hosts::table(row.host);
-    let (Some(surface), Ok(mapping)) = (&table.hooks, table.mapping_for(row.event, row.hooks_module)) else {
-        return json!({});
-    };
-    let mut sample = serde_json::Map::new();
-    for field in surface.input_fields(mapping) {
-        let Some(name) = &field.canonical else { continue };
-        if !field.required || field.simulate.is_some() {
-            continue;
-        }
-        let value = match (name.as_str(), field.kind) {
-            // The host's own name for its shell tool, so a shell guard's matcher fires.
-            ("toolName", _) => json!(shell_tool_name(table).unwrap_or_else(|| format!("example-{name}"))),
-            ("toolInput", _) => json!({ "command": "ls" }),
-            (_, hosts::FieldKind::Boolean) => json!(false),
-            (_, hosts::FieldKind::Number) => json!(0),
-            (_, hosts::FieldKind::Object) => json!({}),
-            (_, hosts::FieldKind::StringArray) => json!(["/tmp/project"]),
-            (_, hosts::FieldKind::Enum) => json!(field.values.first().cloned().unwrap_or_default()),
-            (_, hosts::FieldKind::Any) => json!({}),
-            (_, _) => json!(format!("example-{name}")),
+    /// `{ hook, host? }`: the hook's last saved recorded input, answered now, against the golden
+    /// snapshots.
+    fn compare(&self, body: &[u8]) -> Result<Value, String> {
+        let request = parse_body(body)?;
+        let hook = request["hook"].as_str().ok_or("`hook` names the hook")?;
+        let artifact = self.artifact()?;
+        let compare = compare::Compare {
+            snapshot_dir: &self.options.snapshot_dir,
+            artifact: &artifact,
+            root: &self.options.root,
         };
-        sample.insert(name.clone(), value);
+        compare.run(hook, host_of(&request, "host")?)
     }
-    Value::Object(sample)
-}
 
-/// The first plain tool name (not a regex) the host table lists for its shell.
-fn shell_tool_name(table: &hosts::HostTable) -> Option<String> {
-    let shell = table.selector(crate::vocabulary::canonical::Selector::Shell).ok()?;
-    shell.matches.iter().find(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).cloned()
+    /// `{ text, host?, batch? }`: every envelope of a pasted text or dropped file, matched to the
+    /// hooks its host would run for it, each run.
+    fn replay(&self, body: &[u8]) -> Result<Value, String> {
+        let request = parse_body(body)?;
+        let text = request["text"].as_str().ok_or("`text` holds the envelopes, one per line")?;
+        let only = host_of(&request, "host")?;
+        let batch = batch_of(&request)?;
+        let manifest = read_verified(&self.artifact()?, &RealDisk).map_err(|e| e.to_string())?;
+        let cancelled = AtomicBool::new(false);
+        let mut items = Vec::new();
+        for (line, envelope) in replay::envelopes(text) {
+            let envelope = match envelope {
+                Ok(envelope) => envelope,
+                Err(error) => {
+                    items.push(json!({ "line": line, "error": error }));
+                    continue;
+                }
+            };
+            let matched = replay::match_envelope(&manifest.hooks, &envelope, only);
+            let mut runs = Vec::new();
+            for row in &matched.runs {
+                if cancelled.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
+                let run = self.execute(&batch, row.host, row.name.clone(), SimulateInput::Native(envelope.clone()));
+                let mut shown = json!({ "host": row.host.name(), "hook": row.name });
+                match run {
+                    Ok(run) => {
+                        if run["cancelled"] == true {
+                            cancelled.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        shown["summary"] = json!(runs::summary(&run));
+                        for key in ["outcome", "blocked", "exitCode", "stdout", "stderr", "wallTimeMs"] {
+                            shown[key] = run.get(key).cloned().unwrap_or(Value::Null);
+                        }
+                    }
+                    Err(error) => shown["summary"] = json!(format!("not run: {error}")),
+                }
+                runs.push(shown);
+            }
+            let skipped: Vec<Value> = matched
+                .skipped
+                .iter()
+                .map(|(row, why)| json!({ "host": row.host.name(), "hook": row.name, "why": why }))
+                .collect();
+            let hosts: Vec<&str> = matched.hosts.iter().map(|t| t.name()).collect();
+            let mut item = json!({ "line": line, "hosts": hosts, "nativeEvent": matched.native_event,
+                "alsoFits": matched.also, "runs": runs, "skipped": skipped });
+            if hosts.is_empty() {
+                item["error"] = json!(match only {
+                    Some(host) => format!("not an envelope of any {host} hook of this artifact (its event and fields)"),
+                    None => "no host of this artifact sends an envelope of this shape (event name and fields)".into(),
+                });
+            }
+            items.push(item);
+        }
+        if items.is_empty() {
+            return Err("no envelope: paste one JSON object, or drop a file with one per line".into());
+        }
+        Ok(json!({ "items": items }))
+    }
+
+    /// `{ hook }`: opens the hook's declaration in the user's editor.
+    fn open(&self, body: &[u8]) -> Result<Value, String> {
+        let request = parse_body(body)?;
+        let hook = request["hook"].as_str().ok_or("`hook` names the hook")?;
+        let declared = self.state.lock().expect("the state is never poisoned").declarations.get(hook).cloned();
+        let (file, line, column) = declared.ok_or_else(|| format!("the bundle declares no hook named `{hook}`"))?;
+        let root = RealDisk.canonicalize(&self.options.root).unwrap_or_else(|| self.options.root.clone());
+        let path = root.join(&file);
+        // Declarations are files of the bundle; never open anything outside it.
+        let resolved = RealDisk.canonicalize(&path).ok_or_else(|| format!("`{path}` does not exist"))?;
+        if !resolved.starts_with(&root) {
+            return Err(format!("`{file}` is outside the bundle root"));
+        }
+        let command = editor::open(&resolved, line, column)?;
+        Ok(json!({ "opened": format!("{file}:{line}:{column}"), "command": command }))
+    }
 }

@@ -1,0 +1,122 @@
+//! One canonical input for every host: a tool call written with one host's tool name (`Bash`) is run
+//! on another host as that host's tool of the same kind (`run_shell_command`), its input fields moved
+//! to the keys that host's tool takes — through the host tables' canonical tool maps, the same ones
+//! the wrappers decode `tool` with.
+
+use serde_json::{Map, Value};
+
+use crate::hosts::{self, HostTable, ToolInputMap};
+use crate::vocabulary::canonical::Selector;
+use crate::vocabulary::target::Target;
+
+/// The canonical fields moved key for key (the others — edits, patches, MCP names — only when both
+/// tools take them the same way).
+const SCALARS: &[&str] = &["command", "cwd", "filePath", "content"];
+
+fn map_value(map: &ToolInputMap) -> Map<String, Value> {
+    match serde_json::to_value(map).expect("tables serialise") {
+        Value::Object(fields) => fields,
+        _ => Map::new(),
+    }
+}
+
+/// The native keys of a canonical field in a tool's map, first preferred.
+fn keys(map: &Map<String, Value>, field: &str) -> Vec<String> {
+    match map.get(field) {
+        Some(Value::String(key)) => vec![key.clone()],
+        Some(Value::Array(keys)) => keys.iter().filter_map(|k| k.as_str().map(str::to_string)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The selector and input map of a plain tool name on any host.
+fn find_tool(name: &str) -> Option<(Selector, Map<String, Value>)> {
+    hosts::tables().iter().find_map(|table| {
+        Selector::ALL.iter().find_map(|selector| {
+            let mapping = table.selector(*selector).ok()?;
+            mapping
+                .input
+                .get(name)
+                .filter(|_| mapping.matches.iter().any(|m| m == name))
+                .map(|m| (*selector, map_value(m)))
+        })
+    })
+}
+
+/// `input` as `target` would send it, and what was changed; `None` when nothing needs to change
+/// (the tool is the host's own, or no host names it).
+pub fn for_host(target: Target, input: &Value) -> Option<(Value, String)> {
+    let name = input.get("toolName")?.as_str()?;
+    let table: &HostTable = hosts::table(target);
+    if table.tool_names().contains(&name) {
+        return None;
+    }
+    let (selector, source) = find_tool(name)?;
+    let mapping = table.selector(selector).ok()?;
+    let plain = |m: &&String| m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    // The host's tool of that kind whose input takes the most of the same canonical fields.
+    let (target_name, target_map) = mapping
+        .matches
+        .iter()
+        // Reversed, so that of tools equally alike the first listed wins (`max_by_key` keeps the last).
+        .rev()
+        .filter(plain)
+        .filter_map(|m| mapping.input.get(m).map(|map| (m, map_value(map))))
+        .max_by_key(|(_, map)| source.keys().filter(|field| map.contains_key(*field)).count())?;
+    let mut translated = input.clone();
+    translated["toolName"] = Value::String(target_name.clone());
+    let mut notes = vec![format!("toolName `{name}` → {target}'s `{target_name}` ({selector})")];
+    if let Some(Value::Object(given)) = input.get("toolInput") {
+        let same_shape =
+            source.iter().filter(|(f, _)| !SCALARS.contains(&f.as_str())).all(|(f, v)| target_map.get(f) == Some(v));
+        let mut moved = Map::new();
+        let mut used: Vec<String> = Vec::new();
+        for field in source.keys().filter(|f| SCALARS.contains(&f.as_str())) {
+            let Some((key, value)) =
+                keys(&source, field).into_iter().find_map(|k| given.get(&k).map(|v| (k, v.clone())))
+            else {
+                continue;
+            };
+            used.push(key.clone());
+            if let Some(to) = keys(&target_map, field).into_iter().next() {
+                if to != key {
+                    notes.push(format!("toolInput.{key} → {to}"));
+                }
+                moved.insert(to, value);
+            }
+        }
+        // Keys no scalar field names (edits, patches) go along as they are when the tools agree.
+        for (key, value) in given.iter().filter(|(k, _)| !used.contains(k)) {
+            if same_shape {
+                moved.insert(key.clone(), value.clone());
+            } else {
+                notes.push(format!("toolInput.{key} left out: {target_name} takes it another way"));
+            }
+        }
+        translated["toolInput"] = Value::Object(moved);
+    }
+    Some((translated, notes.join("; ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_shell_call_moves_to_each_hosts_shell_tool() {
+        let input = json!({ "toolName": "Bash", "toolInput": { "command": "rm -rf /" } });
+        let (gemini, note) = for_host(Target::Gemini, &input).unwrap();
+        assert_eq!(gemini, json!({ "toolName": "run_shell_command", "toolInput": { "command": "rm -rf /" } }));
+        assert!(note.contains("`Bash` → gemini's `run_shell_command` (shell)"), "{note}");
+        assert_eq!(for_host(Target::Copilot, &input).unwrap().0["toolName"], "bash");
+        assert!(for_host(Target::Claude, &input).is_none(), "Claude's own tool");
+    }
+
+    #[test]
+    fn a_write_moves_its_fields_to_the_hosts_keys() {
+        let input = json!({ "toolName": "Write", "toolInput": { "file_path": "/a", "content": "x" } });
+        let (copilot, _) = for_host(Target::Copilot, &input).unwrap();
+        assert_eq!(copilot, json!({ "toolName": "create", "toolInput": { "path": "/a", "file_text": "x" } }));
+    }
+}
