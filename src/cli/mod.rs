@@ -75,7 +75,7 @@ pub enum Command {
     Uninstall(UninstallArgs),
     /// Report per host how far an installed plugin got: placed, registered, enabled, loaded.
     Doctor(DoctorArgs),
-    /// Serve a local page (127.0.0.1 only) that lists the bundle's hooks and runs them, rebuilding on change.
+    /// Serve a local page (127.0.0.1 only): each hook across hosts, runs through the real wrappers, replay, live rebuilds.
     Workbench(WorkbenchArgs),
 }
 
@@ -87,7 +87,7 @@ pub struct WorkbenchArgs {
     /// The port on 127.0.0.1 (0: any free port; the address is printed).
     #[arg(long, default_value_t = 0)]
     pub port: u16,
-    /// Where "Save as recorded input" writes, as `snapshot --snapshot-dir`.
+    /// Where "Save as recorded input" writes and "Compare with recorded" reads, as `snapshot --snapshot-dir`.
     #[arg(long, default_value = "snapshots")]
     pub snapshot_dir: Utf8PathBuf,
     /// Open the page in the desktop's browser (`xdg-open`) once it is served.

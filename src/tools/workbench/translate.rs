@@ -65,7 +65,7 @@ pub fn for_host(target: Target, input: &Value) -> Option<(Value, String)> {
         .max_by_key(|(_, map)| source.keys().filter(|field| map.contains_key(*field)).count())?;
     let mut translated = input.clone();
     translated["toolName"] = Value::String(target_name.clone());
-    let mut notes = vec![format!("toolName `{name}` → {target}'s `{target_name}` ({selector})")];
+    let mut notes = vec![format!("toolName `{name}` runs as {target}'s `{target_name}` ({selector})")];
     if let Some(Value::Object(given)) = input.get("toolInput") {
         let same_shape =
             source.iter().filter(|(f, _)| !SCALARS.contains(&f.as_str())).all(|(f, v)| target_map.get(f) == Some(v));
@@ -80,7 +80,7 @@ pub fn for_host(target: Target, input: &Value) -> Option<(Value, String)> {
             used.push(key.clone());
             if let Some(to) = keys(&target_map, field).into_iter().next() {
                 if to != key {
-                    notes.push(format!("toolInput.{key} → {to}"));
+                    notes.push(format!("toolInput.{key} goes in as `{to}`"));
                 }
                 moved.insert(to, value);
             }
@@ -108,7 +108,7 @@ mod tests {
         let input = json!({ "toolName": "Bash", "toolInput": { "command": "rm -rf /" } });
         let (gemini, note) = for_host(Target::Gemini, &input).unwrap();
         assert_eq!(gemini, json!({ "toolName": "run_shell_command", "toolInput": { "command": "rm -rf /" } }));
-        assert!(note.contains("`Bash` → gemini's `run_shell_command` (shell)"), "{note}");
+        assert!(note.contains("`Bash` runs as gemini's `run_shell_command` (shell)"), "{note}");
         assert_eq!(for_host(Target::Copilot, &input).unwrap().0["toolName"], "bash");
         assert!(for_host(Target::Claude, &input).is_none(), "Claude's own tool");
     }
