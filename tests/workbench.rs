@@ -132,6 +132,20 @@ fn deny_guard_name(state: &Value) -> String {
         .to_string()
 }
 
+/// A Claude Code shell call of `rm -rf /`, as a canonical input: what the guard denies.
+fn rm_root_input() -> Value {
+    json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",
+        "toolInput": { "command": "rm -rf /" }, "toolUseId": "toolu_1" })
+}
+
+/// Each hook name of the artifact's index once (a hook has a row per host).
+fn distinct_hook_names(state: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = state["hooks"].as_array().unwrap().iter().map(|h| h["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// The page's entry of a hook.
 fn entry_of<'s>(state: &'s Value, name: &str) -> &'s Value {
     state["entries"].as_array().unwrap().iter().find(|e| e["name"] == name).unwrap_or_else(|| panic!("no entry {name}"))
@@ -182,11 +196,7 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     assert_eq!(entry["handler"], "src/hooks/deny-dangerous.ts");
     assert!(entry["declaredAt"].as_str().unwrap().starts_with("agent-bundle.config.ts:"));
     let names: Vec<&str> = state["entries"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
-    let mut distinct: Vec<&str> =
-        state["hooks"].as_array().unwrap().iter().map(|h| h["name"].as_str().unwrap()).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    assert_eq!(names.len(), distinct.len(), "one entry per hook: {names:?}");
+    assert_eq!(names.len(), distinct_hook_names(&state).len(), "one entry per hook: {names:?}");
     // The native form starts from the envelope the real Claude Code sent, which replays as it is.
     let recorded: Value =
         serde_json::from_str(&std::fs::read_to_string("testdata/envelopes/claude-code/PreToolUse.json").unwrap())
@@ -197,8 +207,7 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     assert_eq!((status, replayed["exitCode"].as_i64()), (200, Some(0)), "{replayed}");
 
     // A run goes through the real wrapper: the envelope sent, the raw answer, the decoded outcome.
-    let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",
-        "toolInput": { "command": "rm -rf /" }, "toolUseId": "toolu_1" });
+    let input = rm_root_input();
     let body = json!({ "host": "claude", "hook": guard, "input": input }).to_string();
     let (status, run) = api(&served, "POST", "/api/run", &body);
     assert_eq!(status, 200, "{run}");
@@ -292,8 +301,7 @@ fn the_workbench_survives_a_crashing_a_stack_deep_and_an_endless_build() {
     let served = serve_with(&root, &[("AGENT_BUNDLE_FAULT_PANIC_WHILE", &fault)]);
     let state = state_until(&served, "the first build", &|s| s["ok"] == true);
     let guard = deny_guard_name(&state);
-    let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",
-        "toolInput": { "command": "rm -rf /" }, "toolUseId": "toolu_1" });
+    let input = rm_root_input();
     let body = json!({ "host": "claude", "hook": guard, "input": input }).to_string();
     let still_runs = |served: &Served| {
         let (status, run) = api(served, "POST", "/api/run", &body);
@@ -497,8 +505,7 @@ fn the_workbench_pushes_events_cancels_replays_compares_and_opens_the_editor() {
     assert_eq!(history[0]["input"]["toolInput"]["command"], "take-your-time");
 
     // One canonical input, every host: the tool is each host's own shell.
-    let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",
-        "toolInput": { "command": "rm -rf /" }, "toolUseId": "toolu_1" });
+    let input = rm_root_input();
     let body = json!({ "host": "gemini", "hook": guard, "input": input }).to_string();
     let (status, run) = api(&served, "POST", "/api/run", &body);
     assert_eq!(status, 200, "{run}");
@@ -627,8 +634,7 @@ fn the_page_in_a_headless_browser_maps_runs_compares_replays_and_fits() {
     // A recorded input with its golden answers, for "Compare with recorded".
     let state = state_until(&served, "the first build", &|s| s["ok"] == true);
     let guard = deny_guard_name(&state);
-    let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash",
-        "toolInput": { "command": "rm -rf /" }, "toolUseId": "toolu_1" });
+    let input = rm_root_input();
     let save = json!({ "hook": guard, "case": "rm-root", "input": input }).to_string();
     assert_eq!(api(&served, "POST", "/api/save", &save).0, 200);
     accept_snapshots(&root);
@@ -641,10 +647,7 @@ fn the_page_in_a_headless_browser_maps_runs_compares_replays_and_fits() {
 
     // 1. One entry per hook or route; a picture of what each host gets; the declaration opens.
     let entries = report["entries"].as_array().unwrap();
-    let mut names: Vec<&str> = state["hooks"].as_array().unwrap().iter().map(|h| h["name"].as_str().unwrap()).collect();
-    names.sort_unstable();
-    names.dedup();
-    assert_eq!(entries.len(), names.len(), "one entry per hook: {entries:?}");
+    assert_eq!(entries.len(), distinct_hook_names(&state).len(), "one entry per hook: {entries:?}");
     assert_eq!(entries.iter().filter(|e| e["kind"] == "route").count(), 1);
     assert_eq!(report["route"]["event"], "route:tool/before");
     assert_eq!(report["hook"]["title"], guard.as_str());

@@ -373,6 +373,42 @@ impl BuildReport {
     }
 }
 
+/// A build into a folder deleted with `_temp`: for a command that reads what a build does or writes
+/// (`snapshot`, `inspect --inputs`) and keeps no artifact. The bundle cache speeds it up, but no build
+/// state is kept for a folder that goes right after.
+pub struct Throwaway {
+    _temp: tempfile::TempDir,
+    pub output: Utf8PathBuf,
+    pub report: BuildReport,
+}
+
+/// Builds the bundle at `root` into a [`Throwaway`] folder. `Err`: the build could not start, or
+/// `Ok` with [`BuildReport::rendered_errors`] for a bundle that does not build.
+pub fn build_throwaway(root: &Utf8Path, disk: &dyn Disk) -> Result<Throwaway, String> {
+    let temp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary folder: {e}"))?;
+    let output = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).map_err(|_| "non-UTF-8 temporary path")?;
+    let options = BuildOptions {
+        root: root.to_path_buf(),
+        output: Some(output.clone()),
+        temporary_output: true,
+        ..Default::default()
+    };
+    let report = build(&options, disk).map_err(|e| e.to_string())?;
+    Ok(Throwaway { _temp: temp, output, report })
+}
+
+impl BuildReport {
+    /// The errors, rendered as the terminal shows them; `None` when the bundle built.
+    pub fn rendered_errors(&self) -> Option<String> {
+        if !self.has_errors() {
+            return None;
+        }
+        let sources: Vec<_> = self.loaded.sources.iter().collect();
+        let errors = self.diagnostics().iter().filter(|d| d.is_error());
+        Some(errors.map(|d| diagnostic::render_human(d, &sources)).collect())
+    }
+}
+
 /// Whether a test asked builds to fail on purpose (no shortcut may skip past that).
 pub fn faults_injected() -> bool {
     std::env::var_os(FAULT_PANIC_IN).is_some() || std::env::var_os(FAULT_PANIC_WHILE).is_some()

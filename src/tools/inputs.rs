@@ -11,7 +11,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::build::{BuildOptions, build};
+use crate::build::build_throwaway;
 use crate::io::Disk;
 
 /// The environment variable through which a monorepo engine hashes the compiler: its value must be
@@ -61,28 +61,14 @@ pub struct Compiler {
 /// build's, rendered.
 pub fn inputs(root: &Utf8Path, disk: &dyn Disk) -> Result<Inputs, String> {
     let canonical = disk.canonicalize(root).ok_or_else(|| format!("`{root}` is not a folder"))?;
-    let temp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary folder: {e}"))?;
-    let output = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).map_err(|_| "non-UTF-8 temporary path")?;
-    let options = BuildOptions {
-        root: root.to_path_buf(),
-        output: Some(output.clone()),
-        temporary_output: true,
-        ..Default::default()
-    };
-    let report = build(&options, disk).map_err(|e| e.to_string())?;
-    if report.has_errors() {
-        let sources: Vec<_> = report.loaded.sources.iter().collect();
-        let errors: String = report
-            .diagnostics()
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| crate::diagnostic::render_human(d, &sources))
-            .collect();
+    let built = build_throwaway(root, disk)?;
+    let (output, report) = (&built.output, &built.report);
+    if let Some(errors) = report.rendered_errors() {
         return Err(format!("the bundle does not build, so what it reads is unknown:\n{errors}"));
     }
     let mut found = Classified::default();
     for path in report.inputs.iter().filter(|p| disk.is_file(p)) {
-        if path.starts_with(&output) {
+        if path.starts_with(output) {
             continue;
         }
         found.add(path, &canonical, disk);

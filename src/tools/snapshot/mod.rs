@@ -17,8 +17,7 @@ pub use compare::{summarise, unified_diff};
 pub use render::{Answer, SnapshotData, parse, render, render_answer};
 
 use crate::artifact::IndexRow;
-use crate::build::{BuildOptions, build};
-use crate::diagnostic;
+use crate::build::build_throwaway;
 use crate::hosts;
 use crate::io::Disk;
 use crate::tools::simulate::{self, SimulateError};
@@ -190,31 +189,15 @@ fn snapshot_bundle(
     options: &SnapshotOptions,
     disk: &dyn Disk,
 ) -> Result<Vec<(String, Target, String)>, String> {
-    let temp = tempfile::tempdir().map_err(|e| format!("cannot create a temporary folder: {e}"))?;
-    let artifact = Utf8PathBuf::from_path_buf(temp.path().join("artifact")).map_err(|_| "non-UTF-8 temporary path")?;
-    // A throw-away output: the bundle cache speeds it up, but no build state is kept for a folder
-    // that is deleted right after.
-    let build_options = BuildOptions {
-        root: root.to_path_buf(),
-        output: Some(artifact.clone()),
-        temporary_output: true,
-        ..Default::default()
-    };
-    let report = build(&build_options, disk).map_err(|e| e.to_string())?;
-    if report.has_errors() {
-        let sources: Vec<_> = report.loaded.sources.iter().collect();
-        let rendered: String = report
-            .diagnostics()
-            .iter()
-            .filter(|d| d.is_error())
-            .map(|d| diagnostic::render_human(d, &sources))
-            .collect();
+    let built = build_throwaway(root, disk)?;
+    let (artifact, report) = (&built.output, &built.report);
+    if let Some(rendered) = report.rendered_errors() {
         return Err(format!("the bundle does not build:\n{rendered}"));
     }
     let manifest = report.manifest().cloned().ok_or("the build wrote no manifest")?;
-    let isolated = simulate::IsolatedArtifact::copy(&artifact, &manifest).map_err(|e| e.to_string())?;
+    let isolated = simulate::IsolatedArtifact::copy(artifact, &manifest).map_err(|e| e.to_string())?;
     let canonical_root = disk.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
-    let canonical_artifact = disk.canonicalize(&artifact).unwrap_or(artifact.clone());
+    let canonical_artifact = disk.canonicalize(artifact).unwrap_or(artifact.clone());
     let inputs_dir = options.snapshot_dir.join(&manifest.plugin.name).join("inputs");
     let mut snapshots = Vec::new();
     for (target, host) in &manifest.hosts {

@@ -3,8 +3,6 @@
 //! every result part's fate from the host table's one decision ([`HostTable::result_part_in`]), so the
 //! picture the page draws is what `matrix` and the wrappers do.
 
-use std::collections::BTreeMap;
-
 use camino::Utf8Path;
 use serde_json::{Value, json};
 
@@ -62,6 +60,7 @@ pub fn list(artifact: &Utf8Path, loaded: &Loaded) -> Listed {
             "kind": if matches!(hook.event, crate::vocabulary::hook_event::HookEvent::Route(_)) { "route" } else { "hook" },
             "event": hook.event,
             "declaredAt": format!("{}:{}:{}", at.file, at.line, at.column),
+            "declared": { "file": at.file, "line": at.line, "column": at.column },
             "handler": hook.handler.path(),
             "tools": tools,
             "failClosed": hook.fail_closed,
@@ -181,17 +180,4 @@ pub fn sample_input(row: &IndexRow) -> Value {
 fn shell_tool_name(table: &HostTable) -> Option<String> {
     let shell = table.selector(crate::vocabulary::canonical::Selector::Shell).ok()?;
     shell.matches.iter().find(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).cloned()
-}
-
-/// The declaration of each hook by name: (file relative to the root, line, column).
-pub fn declarations(loaded: &Loaded) -> BTreeMap<String, (String, u32, u32)> {
-    loaded
-        .bundle
-        .iter()
-        .flat_map(|bundle| &bundle.normalised.hooks)
-        .map(|hook| {
-            let at = &hook.declared_at;
-            (hook.name.clone(), (at.file.to_string(), at.line, at.column))
-        })
-        .collect()
 }

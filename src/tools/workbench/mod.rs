@@ -26,9 +26,7 @@ mod runs;
 mod samples;
 mod translate;
 
-use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -77,8 +75,6 @@ struct BuildState {
     entries: Vec<Value>,
     /// The artifact's index rows (what a run names by host and hook), with sample inputs.
     rows: Vec<Value>,
-    /// Where each hook is declared: (file relative to the root, line, column).
-    declarations: BTreeMap<String, (String, u32, u32)>,
 }
 
 struct Workbench {
@@ -293,7 +289,6 @@ impl Workbench {
                     let listed = entries::list(&report.output, &loaded);
                     state.entries = listed.entries;
                     state.rows = listed.rows;
-                    state.declarations = entries::declarations(&loaded);
                     state.artifact = Some(report.output.clone());
                 }
             }
@@ -439,7 +434,8 @@ impl Workbench {
         let only = host_of(&request, "host")?;
         let batch = batch_of(&request)?;
         let manifest = read_verified(&self.artifact()?, &RealDisk).map_err(|e| e.to_string())?;
-        let cancelled = AtomicBool::new(false);
+        // A cancelled run stops the replay: the rest of its batch is not started.
+        let mut cancelled = false;
         let mut items = Vec::new();
         for (line, envelope) in replay::envelopes(text) {
             let envelope = match envelope {
@@ -452,16 +448,14 @@ impl Workbench {
             let matched = replay::match_envelope(&manifest.hooks, &envelope, only);
             let mut runs = Vec::new();
             for row in &matched.runs {
-                if cancelled.load(std::sync::atomic::Ordering::Relaxed) {
+                if cancelled {
                     break;
                 }
                 let run = self.execute(&batch, row.host, row.name.clone(), SimulateInput::Native(envelope.clone()));
                 let mut shown = json!({ "host": row.host.name(), "hook": row.name });
                 match run {
                     Ok(run) => {
-                        if run["cancelled"] == true {
-                            cancelled.store(true, std::sync::atomic::Ordering::Relaxed);
-                        }
+                        cancelled = run["cancelled"] == true;
                         shown["summary"] = json!(runs::summary(&run));
                         for key in ["outcome", "blocked", "exitCode", "stdout", "stderr", "wallTimeMs"] {
                             shown[key] = run.get(key).cloned().unwrap_or(Value::Null);
@@ -497,10 +491,19 @@ impl Workbench {
     fn open(&self, body: &[u8]) -> Result<Value, String> {
         let request = parse_body(body)?;
         let hook = request["hook"].as_str().ok_or("`hook` names the hook")?;
-        let declared = self.state.lock().expect("the state is never poisoned").declarations.get(hook).cloned();
-        let (file, line, column) = declared.ok_or_else(|| format!("the bundle declares no hook named `{hook}`"))?;
+        let declared = {
+            let state = self.state.lock().expect("the state is never poisoned");
+            state.entries.iter().find(|e| e["name"] == hook).map(|e| e["declared"].clone())
+        };
+        let declared = declared.ok_or_else(|| format!("the bundle declares no hook named `{hook}`"))?;
+        let (Some(file), Some(line), Some(column)) =
+            (declared["file"].as_str(), declared["line"].as_u64(), declared["column"].as_u64())
+        else {
+            return Err(format!("the declaration of `{hook}` has no place"));
+        };
+        let (line, column) = (line as u32, column as u32);
         let root = RealDisk.canonicalize(&self.options.root).unwrap_or_else(|| self.options.root.clone());
-        let path = root.join(&file);
+        let path = root.join(file);
         // Declarations are files of the bundle; never open anything outside it.
         let resolved = RealDisk.canonicalize(&path).ok_or_else(|| format!("`{path}` does not exist"))?;
         if !resolved.starts_with(&root) {

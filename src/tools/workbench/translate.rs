@@ -29,18 +29,21 @@ fn keys(map: &Map<String, Value>, field: &str) -> Vec<String> {
     }
 }
 
-/// The selector and input map of a plain tool name on any host.
-fn find_tool(name: &str) -> Option<(Selector, Map<String, Value>)> {
-    hosts::tables().iter().find_map(|table| {
-        Selector::ALL.iter().find_map(|selector| {
+/// The selector and input map of a plain tool name on any host. Hosts share names with other
+/// shapes (Copilot's `edit` takes `path`, OpenCode's `filePath`): of those, the tool whose native
+/// keys the given input uses most.
+fn find_tool(name: &str, given: &Map<String, Value>) -> Option<(Selector, Map<String, Value>)> {
+    let candidates = hosts::tables().iter().flat_map(|table| {
+        Selector::ALL.iter().filter_map(move |selector| {
             let mapping = table.selector(*selector).ok()?;
-            mapping
-                .input
-                .get(name)
-                .filter(|_| mapping.matches.iter().any(|m| m == name))
-                .map(|m| (*selector, map_value(m)))
+            let map = mapping.input.get(name).filter(|_| mapping.matches.iter().any(|m| m == name))?;
+            Some((*selector, map_value(map)))
         })
-    })
+    });
+    let used =
+        |map: &Map<String, Value>| map.keys().filter(|f| keys(map, f).iter().any(|k| given.contains_key(k))).count();
+    // Reversed, so that of tools equally alike the first listed wins (`max_by_key` keeps the last).
+    candidates.collect::<Vec<_>>().into_iter().rev().max_by_key(|(_, map)| used(map))
 }
 
 /// `input` as `target` would send it, and what was changed; `None` when nothing needs to change
@@ -51,7 +54,12 @@ pub fn for_host(target: Target, input: &Value) -> Option<(Value, String)> {
     if table.tool_names().contains(&name) {
         return None;
     }
-    let (selector, source) = find_tool(name)?;
+    let empty = Map::new();
+    let given = match input.get("toolInput") {
+        Some(Value::Object(given)) => given,
+        _ => &empty,
+    };
+    let (selector, source) = find_tool(name, given)?;
     let mapping = table.selector(selector).ok()?;
     let plain = |m: &&String| m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     // The host's tool of that kind whose input takes the most of the same canonical fields.
@@ -66,7 +74,7 @@ pub fn for_host(target: Target, input: &Value) -> Option<(Value, String)> {
     let mut translated = input.clone();
     translated["toolName"] = Value::String(target_name.clone());
     let mut notes = vec![format!("toolName `{name}` runs as {target}'s `{target_name}` ({selector})")];
-    if let Some(Value::Object(given)) = input.get("toolInput") {
+    if input.get("toolInput").is_some_and(Value::is_object) {
         let same_shape =
             source.iter().filter(|(f, _)| !SCALARS.contains(&f.as_str())).all(|(f, v)| target_map.get(f) == Some(v));
         let mut moved = Map::new();
@@ -111,6 +119,55 @@ mod tests {
         assert!(note.contains("`Bash` runs as gemini's `run_shell_command` (shell)"), "{note}");
         assert_eq!(for_host(Target::Copilot, &input).unwrap().0["toolName"], "bash");
         assert!(for_host(Target::Claude, &input).is_none(), "Claude's own tool");
+    }
+
+    /// Over every plain tool name of every host table and every other host: the call becomes one of
+    /// that host's tools of the same kind, and every scalar field the two tools share arrives under
+    /// a key the host's tool reads it from.
+    #[test]
+    fn every_tool_of_every_host_becomes_a_tool_of_the_same_kind_elsewhere() {
+        let hook_hosts: Vec<Target> = Target::ALL.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
+        let mut checked = 0;
+        for source in &hook_hosts {
+            for selector in Selector::ALL {
+                let Ok(mapping) = hosts::table(*source).selector(selector) else { continue };
+                for (name, map) in &mapping.input {
+                    if !mapping.matches.contains(name) || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    // The source host's own tool, with its own keys.
+                    let (found, map) = (selector, map_value(map));
+                    let mut given = Map::new();
+                    for field in SCALARS.iter().filter(|f| map.contains_key(**f)) {
+                        given.insert(keys(&map, field)[0].clone(), Value::String(format!("{field}-value")));
+                    }
+                    let input = json!({ "toolName": name, "toolInput": given });
+                    for target in &hook_hosts {
+                        let Ok(theirs) = hosts::table(*target).selector(found) else { continue };
+                        let Some((translated, _)) = for_host(*target, &input) else {
+                            assert!(
+                                hosts::table(*target).tool_names().contains(&name.as_str()),
+                                "{source} {name} → {target}"
+                            );
+                            continue;
+                        };
+                        let to = translated["toolName"].as_str().unwrap();
+                        assert!(theirs.matches.iter().any(|m| m == to), "{source} {name} → {target}: {to}");
+                        let their_map = map_value(&theirs.input[to]);
+                        for field in SCALARS.iter().filter(|f| map.contains_key(**f) && their_map.contains_key(**f)) {
+                            let value = keys(&their_map, field).iter().find_map(|k| translated["toolInput"].get(k));
+                            assert_eq!(
+                                value,
+                                Some(&json!(format!("{field}-value"))),
+                                "{source} {name} → {target} {to}: {field}"
+                            );
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} translations were checked");
     }
 
     #[test]
