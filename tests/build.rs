@@ -43,7 +43,11 @@ fn the_pages_samples_build() {
 fn prebuilt_hooks_are_in_the_documents_but_not_in_the_index() {
     let (_guard, artifact) = build_bundle("page-prebuilt");
     let document = std::fs::read_to_string(artifact.join("hooks/hooks.json")).unwrap();
-    assert!(document.contains(r#""command": "node \"${CLAUDE_PLUGIN_ROOT}/runtime/hook/index.js\" --host claude""#));
+    // Claude Code starts node itself on the prebuilt file with its arguments (the exec form), on every system.
+    let document: serde_json::Value = serde_json::from_str(&document).unwrap();
+    let entry = &document["hooks"]["PostToolUse"][0]["hooks"][0];
+    assert_eq!(entry["command"], "node", "{document}");
+    assert_eq!(entry["args"], serde_json::json!(["${CLAUDE_PLUGIN_ROOT}/runtime/hook/index.js", "--host", "claude"]));
     let manifest = agent_bundle::artifact::read_verified(&artifact, &RealDisk).unwrap();
     assert!(manifest.hooks.is_empty());
     assert!(artifact.join("runtime/hook/index.js").is_file(), "the payload is copied");
@@ -239,9 +243,15 @@ fn inspect_shows_the_commands_the_built_documents_hold() {
     let mut checked = 0;
     for hook in report["hooks"].as_array().unwrap() {
         for host in hook["hosts"].as_array().unwrap() {
-            if let Some(command) = host["command"].as_str() {
-                let quoted = serde_json::to_string(command).unwrap();
-                assert!(documents.contains(&quoted), "inspect shows {command}, which no document runs");
+            if let Some(command) = host["command"].as_object() {
+                // The command, an exec form's arguments and the Windows command are each in a document.
+                let parts = std::iter::once(&command["command"])
+                    .chain(command.get("args").and_then(|a| a.as_array()).into_iter().flatten())
+                    .chain(command.get("windows").map(|w| &w["command"]));
+                for part in parts {
+                    let quoted = serde_json::to_string(part.as_str().unwrap()).unwrap();
+                    assert!(documents.contains(&quoted), "inspect shows {part}, which no document holds");
+                }
                 checked += 1;
             }
         }
@@ -355,4 +365,48 @@ fn a_host_folder_holds_everything_its_commands_name() {
     assert!(artifact.join("gemini/runtime/hook/index.js").is_file(), "the payload is inside the extension");
     assert!(artifact.join("runtime/hook/index.js").is_file(), "and at the root for the other hosts");
     assert!(artifact.join("gemini/gemini-extension.json").is_file());
+}
+
+/// Every entry of every host document of every bundle in testdata/ (the examples and the real-host
+/// suite's) has its host's Windows form, holding nothing a shell the host uses on Windows cannot parse
+/// (D17), and the checker catches the POSIX-only forms main emitted before.
+#[test]
+fn every_artifact_has_a_windows_form_on_every_entry() {
+    let mut bundles = common::testdata_bundles();
+    let mut e2e: Vec<std::path::PathBuf> =
+        std::fs::read_dir("testdata/e2e").unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    e2e.sort();
+    bundles.extend(e2e);
+    let mut entries = 0;
+    for bundle in &bundles {
+        let (_guard, artifact) = common::build_root(camino::Utf8Path::from_path(bundle).unwrap());
+        let problems = agent_bundle::tools::windows::artifact_problems(&artifact).unwrap();
+        assert!(
+            problems.is_empty(),
+            "{}: {}",
+            bundle.display(),
+            problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n")
+        );
+        entries += agent_bundle::artifact::read_verified(&artifact, &RealDisk).unwrap().hooks.len();
+    }
+    assert!(entries > 300, "{entries} hooks checked");
+    // The forms this replaced are caught, each for the host it broke.
+    let old = serde_json::json!({ "hooks": { "PreToolUse": [{ "hooks": [
+        { "type": "command", "command": "node \"${CLAUDE_PLUGIN_ROOT}/hooks/a.mjs\" 3>&1 1>&2" }
+    ] }] } });
+    let found =
+        agent_bundle::tools::windows::document_problems(agent_bundle::vocabulary::target::Target::Claude, &old, None);
+    assert!(found.len() == 1 && found[0].why.contains("1>&2"), "{found:?}");
+    let old = serde_json::json!({ "hooks": { "PreToolUse": [{ "hooks": [
+        { "type": "command", "command": "sh -c 'exec node \"$1\" 3>&1 1>&2' sh \"${PLUGIN_ROOT}/hooks/a.mjs\"" }
+    ] }] } });
+    let found =
+        agent_bundle::tools::windows::document_problems(agent_bundle::vocabulary::target::Target::Codex, &old, None);
+    assert!(found.len() == 1 && found[0].why.contains("no `commandWindows`"), "{found:?}");
+    let old = serde_json::json!({ "version": 1, "hooks": { "preToolUse": [
+        { "type": "command", "bash": "node \"${PLUGIN_ROOT}/hooks/a.mjs\" 3>&1 1>&2" }
+    ] } });
+    let found =
+        agent_bundle::tools::windows::document_problems(agent_bundle::vocabulary::target::Target::Copilot, &old, None);
+    assert!(found.len() == 1 && found[0].why.contains("no `powershell`"), "{found:?}");
 }

@@ -44,7 +44,11 @@ fn tool_hooks_that_need_nothing_node_has_run_in_the_module_and_the_rest_stay_com
         .iter()
         .flat_map(|(event, groups)| {
             groups.as_array().unwrap().iter().flat_map(move |group| {
-                group["hooks"].as_array().unwrap().iter().map(move |h| format!("{event} {}", h["command"]))
+                group["hooks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(move |h| format!("{event} {} {}", h["command"], h["args"]))
             })
         })
         .collect();

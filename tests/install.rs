@@ -271,3 +271,37 @@ fn what_is_not_a_built_artifact_or_cannot_be_written_is_refused_naming_it() {
     );
     assert!(!receipt(&home).exists());
 }
+
+/// `doctor` names an installed hook document a host could not run on Windows (D17): one built by an
+/// agent-bundle that wrote POSIX-only commands (here, the extension's document put back the way
+/// main wrote it before), and, for Qwen Code, whose command names the root unquoted, a home whose
+/// path holds a space.
+#[test]
+fn doctor_names_hooks_a_host_could_not_run_on_windows() {
+    let home = setup();
+    assert!(run(&home, &["install", "--host", "gemini"], &[]).status.success());
+    let healthy = run(&home, &["doctor"], &[]);
+    assert!(healthy.status.success(), "{}", text(&healthy));
+    assert!(text(&healthy).contains("    on Windows  yes\n"), "{}", text(&healthy));
+
+    let document = extension(&home).join("hooks/hooks.json");
+    let written = std::fs::read_to_string(&document).unwrap();
+    let old = written.replace(".gemini.mjs\\\"\"", ".gemini.mjs\\\" 3>&1 1>&2\"");
+    assert_ne!(old, written, "the document holds no command to put back: {written}");
+    std::fs::write(&document, old).unwrap();
+    let doctored = run(&home, &["doctor"], &[]);
+    assert_eq!(doctored.status.code(), Some(1), "{}", text(&doctored));
+    let said = text(&doctored);
+    assert!(said.contains("on Windows  NO (on Windows "), "{said}");
+    assert!(said.contains("`1>&2` (in PowerShell, a parse error"), "{said}");
+
+    // Qwen Code hands cmd.exe the command with its quotes escaped, so the root is unquoted there.
+    let spaced = tempfile::tempdir().unwrap();
+    let spaced_home = spaced.path().join("John Smith");
+    std::fs::create_dir_all(&spaced_home).unwrap();
+    let home = Home { home: spaced_home, ..home };
+    assert!(run(&home, &["install", "--host", "qwen"], &[]).status.success());
+    let doctored = run(&home, &["doctor"], &[]);
+    assert_eq!(doctored.status.code(), Some(1), "{}", text(&doctored));
+    assert!(text(&doctored).contains("holds a space"), "{}", text(&doctored));
+}

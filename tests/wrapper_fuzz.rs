@@ -737,3 +737,83 @@ fn the_envelope_validator_and_the_result_checker_hold_on_generated_inputs() {
     println!("{summary}");
     assert!(findings.is_empty(), "{summary}");
 }
+
+/// Nothing a handler writes reaches the answer, through any door to stdout (console, process.stdout,
+/// node:fs on fd 1 and by path, children of every stdio form, workers of code and of files), in each
+/// form a wrapper runs in: its host's command (the POSIX handover where the host's document has a
+/// POSIX-only command, no handover in an exec form or a command every shell parses) and node on the
+/// wrapper with nothing handed over (every Windows form). Each run answers exactly as the same result
+/// without the writes: no handler write in the answer, no lost denial, no fabricated allow. Consecutive
+/// seeds cover every door; `AGENT_BUNDLE_FUZZ_SECONDS` runs more.
+#[test]
+fn no_door_to_stdout_reaches_the_answer_in_any_form() {
+    use common::doors::{DOORS, LEAK, PLAN, SHAPE, plan};
+    common::require_node();
+    let (_guard, artifact) = common::build_bundle("wrapper-matrix");
+    let rows: Vec<IndexRow> = read_verified(&artifact, &RealDisk)
+        .unwrap()
+        .hooks
+        .into_iter()
+        .filter(|row| !hosts::table(row.host).hooks.as_ref().unwrap().in_process() && !row.hooks_module)
+        .collect();
+    let seconds: u64 = std::env::var("AGENT_BUNDLE_FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let started = std::time::Instant::now();
+    let mut failures = Vec::new();
+    let mut seed = 0u64;
+    let mut handed_over = 0;
+    while seed < DOORS.len() as u64 + 5 || started.elapsed().as_secs() < seconds {
+        let mut random = Random::seeded(seed ^ 0xd005);
+        let row = &rows[random.below(rows.len())];
+        let stdin = common::envelope_with(row, json!({})).to_string();
+        let (writes, plain) = plan(seed);
+        let run = |plan: &Value| {
+            let env = [("AGENT_BUNDLE_TEST_SHAPE", SHAPE), (PLAN, &plan.to_string())];
+            common::run_wrapper(&artifact, &row.path, stdin.as_bytes(), &env)
+        };
+        let expected = run(&plain);
+        let host_form = run(&writes);
+        let bare = bare_node(&artifact, &row.path, stdin.as_bytes(), &writes);
+        if hosts::table(row.host).hooks.as_ref().unwrap().command_shell != hosts::CommandShell::InProcess
+            && matches!(hosts::table(row.host).hooks.as_ref().unwrap().windows.form, hosts::WindowsForm::OwnKey { .. })
+        {
+            handed_over += 1;
+        }
+        for (form, got) in [("the host's command", &host_form), ("node with nothing handed over", &bare)] {
+            if got.stdout.contains(LEAK) || (got.code, &got.stdout) != (expected.code, &expected.stdout) {
+                failures.push(format!(
+                    "seed {seed}, {} through {form}, plan {writes}: exit {:?} stdout {:?}, where the result alone gives exit {:?} stdout {:?}",
+                    row.path, got.code, got.stdout, expected.code, expected.stdout
+                ));
+            }
+        }
+        seed += 1;
+    }
+    println!(
+        "{seed} generated handlers, each in both forms ({handed_over} with a POSIX handover in its host's command); {} broke the rule",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `node <wrapper>` with `stdin` and the plan: a wrapper run with nothing handed over, as every Windows
+/// form runs it.
+fn bare_node(artifact: &Utf8Path, wrapper: &str, stdin: &[u8], plan: &Value) -> common::Run {
+    use std::io::Write;
+    let _slot = common::node_slot();
+    let mut child = std::process::Command::new("node")
+        .arg(artifact.join(wrapper))
+        .env("AGENT_BUNDLE_TEST_SHAPE", common::doors::SHAPE)
+        .env(common::doors::PLAN, plan.to_string())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    let output = child.wait_with_output().unwrap();
+    common::Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}

@@ -232,6 +232,7 @@ pub(super) fn run_doctor(
                 ("registered", &host.registered),
                 ("enabled", &host.enabled),
                 ("loaded", &host.loaded),
+                ("on Windows", &host.windows),
             ] {
                 match finding.detail().filter(|d| !d.is_empty()) {
                     Some(detail) => writeln!(stdout, "    {stage:<11} {} ({detail})", finding.word())?,

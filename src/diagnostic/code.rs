@@ -121,6 +121,7 @@ catalogue! {
     PrebuiltMissingAtBuild = "AB4748", Error, "a prebuilt handler file is missing when building";
     PayloadOverlapsOutput = "AB4749", Error, "a payload folder and the build output overlap";
     PayloadLinkOutside = "AB4752", Error, "a payload holds a symlink whose target lies outside the bundle root and its node_modules";
+    ArgUnquotable = "AB4753", Error, "a prebuilt handler's argument cannot be written so that every shell a host runs the command in on Windows reads it as one argument";
     // Handler modules, their imports and the packages bundled with them (AB483x, AB484x).
     HandlerSyntaxError = "AB4830", Error, "a handler module does not parse or compile";
     UnresolvedImport = "AB4831", Error, "a handler imports a module or package that cannot be found";

@@ -649,6 +649,26 @@ pub fn args_without_prebuilt(at: &Location) -> Diagnostic {
         .hint("remove `args`, or use `handler: { prebuilt: '<file in a payload>' }`")
 }
 
+/// A prebuilt handler's argument that no quoting keeps one argument in every shell `table`'s host runs
+/// a command in on Windows (`shells`).
+pub fn arg_unquotable(hook: &HookSite, table: &HostName, arg: &str, shells: &str) -> Diagnostic {
+    Diagnostic::new(
+        Code::ArgUnquotable,
+        format!(
+            "hook `{}` passes the argument {} to its prebuilt handler, which {} cannot run on Windows: it runs the command through {shells}, and no quoting keeps that argument whole in all of them",
+            hook.name,
+            serde_json::to_string(arg).expect("strings serialise"),
+            table.host
+        ),
+    )
+    .at(Some(hook.declared_at), "this hook's `args`")
+    .note("inside double quotes PowerShell expands `$` and `` ` ``, cmd.exe expands `%` and `!`, and a `\"` or a trailing `\\` ends the quote early".to_string())
+    .hint(format!(
+        "pass the value another way (an environment variable the handler reads, a file in its payload), or leave {} out of this hook's `targets`",
+        table.target
+    ))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Payloads and prebuilt handlers
 

@@ -69,6 +69,8 @@ pub struct ConfigFile {
     pub variable: Option<String>,
     pub default: String,
     pub file: String,
+    /// The root on Windows when the variable is not set (`%USERPROFILE%\.claude`).
+    pub windows: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -76,6 +78,8 @@ pub struct ConfigFile {
 pub struct FolderInstall {
     /// Where the folder goes, relative to the home folder (`{plugin}` is the plugin's name).
     pub folder: String,
+    /// Where the folder goes on Windows (`%USERPROFILE%\.gemini\extensions\{plugin}`).
+    pub windows_folder: String,
     /// The artifact's folder that is placed there.
     pub from: String,
     pub scopes: Vec<String>,
@@ -116,12 +120,50 @@ pub struct Catalog {
     pub evidence: String,
 }
 
-fn all() -> &'static BTreeMap<Target, Distribution> {
-    static TABLE: OnceLock<BTreeMap<Target, Distribution>> = OnceLock::new();
+/// The whole table: each host's distribution, and where the shared runtime keeps its endpoint.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Table {
+    hosts: BTreeMap<Target, Distribution>,
+    shared_runtime: SharedRuntimeFolder,
+}
+
+/// Where the shared runtime (D12) keeps its endpoint, per system.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedRuntimeFolder {
+    pub posix: String,
+    pub windows: String,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| {
         serde_json::from_str(include_str!("distribution.json"))
             .unwrap_or_else(|e| panic!("embedded distribution table is invalid: {e}"))
     })
+}
+
+fn all() -> &'static BTreeMap<Target, Distribution> {
+    &table().hosts
+}
+
+/// Where the shared runtime keeps its endpoint on each system.
+pub fn shared_runtime_folder() -> &'static SharedRuntimeFolder {
+    &table().shared_runtime
+}
+
+/// Where an install puts a host's files on Windows, in words: its configuration folders or the
+/// folder it copies the plugin to; `None` where agent-bundle does not install for the host.
+pub fn windows_places(target: Target) -> Option<Vec<&'static str>> {
+    match distribution(target)?.install.supported().ok()? {
+        Install::Program(install) => {
+            let mut places: Vec<&str> = install.config.iter().map(|c| c.windows.as_str()).collect();
+            places.dedup();
+            Some(places)
+        }
+        Install::Folder(folder) => Some(vec![folder.windows_folder.as_str()]),
+    }
 }
 
 /// What the table says of `target` (`None` for the portable target, which no host installs).

@@ -93,6 +93,9 @@ pub struct HookSurface {
     pub root_token: String,
     /// How the host runs an entry's command line on POSIX systems.
     pub command_shell: CommandShell,
+    /// How the host runs a hook's command on Windows, and the entry form agent-bundle writes so that
+    /// every shell it may use there parses it (D17).
+    pub windows: WindowsRun,
     /// The module the host itself loads, for a host that runs hooks inside its own process
     /// (`commandShell: inProcess`, OpenCode's plugin): agent-bundle writes it there; it reads the hook
     /// document and runs each entry's wrapper module through the runtime's `decide`.
@@ -345,6 +348,103 @@ pub enum CommandShell {
     /// that module imports each entry's wrapper (the document names it, relative to the module) and
     /// runs it through the runtime's `decide` (OpenCode). Answers are objects the module applies.
     InProcess,
+}
+
+/// How a host runs a hook's command on Windows (D17), where each host uses a shell of its own: the
+/// entry form every shell it may use there parses, and where that knowledge comes from.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WindowsRun {
+    /// What runs an entry's command there, as the matrix shows it.
+    pub shell: String,
+    /// How the plugin's root reaches the command there, as the matrix shows it.
+    pub root: String,
+    /// The entry agent-bundle writes.
+    pub form: WindowsForm,
+    /// Whether a Windows build of the host was seen running it here, or it is read from the host's
+    /// code or only from its docs.
+    pub proof: Proof,
+    /// Where the facts come from.
+    pub evidence: String,
+}
+
+/// The entry form that keeps a hook running on Windows.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", tag = "form")]
+pub enum WindowsForm {
+    /// The host starts the entry's program itself, on every system, with the entry's arguments
+    /// (Claude Code's `command` with `args`): `node` on a loader that finds the wrapper from every
+    /// form of the root the host may hand over, then the wrapper. No shell parses it, so the one
+    /// entry serves every system; there is no handover, so the runtime keeps fd 1 off the answer
+    /// itself.
+    #[serde(rename_all = "camelCase")]
+    Exec {
+        /// The entry's key of the program's arguments.
+        args_key: String,
+    },
+    /// The entry carries the Windows command under a key of its own beside the POSIX one (Codex
+    /// `commandWindows`, Copilot CLI `powershell`), written for the shells that key's command runs in.
+    #[serde(rename_all = "camelCase")]
+    OwnKey {
+        key: String,
+        /// How that command names the plugin's root.
+        root_token: String,
+        /// The shells its command must parse in.
+        shells: Vec<WindowsShell>,
+    },
+    /// One command for every system: it must parse in the POSIX shell and in the Windows shells
+    /// alike, so it is `node "<root>/<wrapper>"` with no redirection and the runtime keeps fd 1 off
+    /// the answer itself.
+    #[serde(rename_all = "camelCase")]
+    SameCommand {
+        /// The Windows shells it must parse in besides the POSIX one.
+        shells: Vec<WindowsShell>,
+        /// Whether the root may be quoted: `false` where a host hands the command to cmd.exe with
+        /// every `"` escaped as `\"`, which node then reads as part of the path (Qwen Code), so the
+        /// command holds no quote at all and a root with a space breaks it.
+        quote_root: bool,
+    },
+    /// No command: the host imports the plugin's module in its own process (OpenCode).
+    InProcess,
+}
+
+/// A Windows shell a host may run a command in: what the command's quoting must survive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum WindowsShell {
+    /// `cmd.exe /c`: `%NAME%` expands, `"` quotes, `^&|<>` are operators outside quotes.
+    Cmd,
+    /// Windows PowerShell or pwsh `-Command`: `$` and `` ` `` are special inside double quotes.
+    PowerShell,
+    /// Git for Windows' bash: a POSIX shell.
+    GitBash,
+}
+
+/// Where a fact about a host comes from, as the matrix marks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Proof {
+    /// Seen: the host's own program ran it here (under Wine, for a Windows build).
+    Observed,
+    /// Read in the host's published code, not run.
+    Source,
+    /// Only written in the host's documentation.
+    Docs,
+    /// Neither seen nor read: the host's Windows build and its documentation say nothing here, so the
+    /// form is the one that parses in every shell it could use.
+    Unverified,
+}
+
+impl Proof {
+    /// How the matrix marks it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Proof::Observed => "observed",
+            Proof::Source => "source-derived",
+            Proof::Docs => "docs-derived",
+            Proof::Unverified => "unverified",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

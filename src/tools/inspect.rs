@@ -240,16 +240,32 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
                 }
                 Delivery::Native { hooks_module: Some(ModuleRun::Declined(why)), command, .. } => {
                     let _ = writeln!(out, "  {:<w$}runs {command}", "", w = HOST_COLUMN);
+                    let _ = writeln!(out, "  {:<w$}{}", "", windows_line(plan.target, command), w = HOST_COLUMN);
                     let _ = writeln!(out, "  {:<w$}a command, not in the hooks module: {why}", "", w = HOST_COLUMN);
                 }
                 Delivery::Native { command, .. } => {
                     let _ = writeln!(out, "  {:<w$}runs {command}", "", w = HOST_COLUMN);
+                    if !crate::hosts::table(plan.target).hooks.as_ref().is_some_and(|s| s.in_process()) {
+                        let _ = writeln!(out, "  {:<w$}{}", "", windows_line(plan.target, command), w = HOST_COLUMN);
+                    }
                 }
                 Delivery::Absent { .. } => {}
             }
         }
     }
     out
+}
+
+/// What the host runs on Windows (D17): its own key's command, or the same entry, and where that
+/// knowledge comes from.
+fn windows_line(target: crate::vocabulary::target::Target, command: &crate::pipeline::plan::HostCommand) -> String {
+    let windows = &crate::hosts::table(target).hooks.as_ref().expect("planned hosts have hooks").windows;
+    let proof = windows.proof.word();
+    match &command.windows {
+        Some(keyed) => format!("on Windows runs {} (its `{}`; {proof})", keyed.command, keyed.key),
+        None if !command.args.is_empty() => format!("on Windows the same, through no shell ({proof})"),
+        None => format!("on Windows the same command, which its shells there parse ({proof})"),
+    }
 }
 
 fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {

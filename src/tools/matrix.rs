@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::hosts::{self, HostTable, PartSupport, ResultChannels, answer};
+use crate::hosts::{self, HostTable, PartSupport, ResultChannels, WindowsForm, answer};
 use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
@@ -373,11 +373,73 @@ pub fn markdown() -> String {
         surface.mcp_server.supported().map(|d| format!("`{}`", d.document))
     });
 
+    out.push_str(
+        "\n**On Windows**: what runs a hook's command there, what agent-bundle writes so that every shell the\n",
+    );
+    out.push_str(
+        "host may use parses it (no POSIX-only syntax: a guard whose command a shell cannot parse never runs),\n",
+    );
+    out.push_str("how the plugin's root reaches it, and where each fact comes from: *observed* (the host's Windows\n");
+    out.push_str("build ran it here, under Wine), *source-derived* (read in the host's published code),\n");
+    out.push_str("*docs-derived*, or *unverified* (nothing to run or read). There is no handover of the answer\n");
+    out.push_str("channel on Windows: the wrapper answers on stdout and keeps its handler's writes off it itself.\n\n");
+    out.push_str(&header("on Windows", &hosts));
+    fn windows(host: &HostTable) -> &hosts::WindowsRun {
+        &host.hooks.as_ref().expect("hook hosts have hooks").windows
+    }
+    let marked =
+        |host: &HostTable, text: &str| format!("{} *({})*", text.replace('|', "\\|"), windows(host).proof.word());
+    table_row(&mut out, &mut reasons, "runs the command", &hosts, |host| Ok(marked(host, &windows(host).shell)));
+    table_row(&mut out, &mut reasons, "agent-bundle writes", &hosts, |host| {
+        Ok(marked(
+            host,
+            &windows_form(&windows(host).form, &host.hooks.as_ref().expect("hook hosts have hooks").root_token),
+        ))
+    });
+    table_row(&mut out, &mut reasons, "plugin root", &hosts, |host| Ok(marked(host, &windows(host).root)));
+    table_row(&mut out, &mut reasons, "install places", &hosts, |host| {
+        Ok(match hosts::distribution::windows_places(host.target) {
+            Some(places) => places.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ").replace('|', "\\|"),
+            None => "— (`install` does not drive it)".to_string(),
+        })
+    });
+    let _ = write!(out, "| `evidence` |");
+    for host in &hosts {
+        reasons.push(format!("{} on Windows ({}): {}", host.host, windows(host).proof.word(), windows(host).evidence));
+        let _ = write!(out, " ({}) |", reasons.len());
+    }
+    out.push('\n');
+    let runtime = hosts::distribution::shared_runtime_folder();
+    let _ = write!(
+        out,
+        "\nThe shared runtime's folder: on POSIX systems {}; on Windows {}.\n",
+        runtime.posix, runtime.windows
+    );
+
     out.push_str("\n**Why a cell is empty, dropped or refused**\n\n");
     for (index, reason) in reasons.iter().enumerate() {
         let _ = writeln!(out, "{}. {reason}", index + 1);
     }
     out
+}
+
+/// What agent-bundle writes for a host on Windows, in words.
+fn windows_form(form: &WindowsForm, root: &str) -> String {
+    match form {
+        WindowsForm::Exec { args_key } => format!(
+            "`command: \"node\"` with `{args_key}`: a loader (`-e`) and `{root}/hooks/…`, on every system: no shell"
+        ),
+        WindowsForm::OwnKey { key, root_token, .. } => {
+            format!("`{key}`: `node \"{root_token}\\hooks\\…\" ; exit $LASTEXITCODE` beside the POSIX command")
+        }
+        WindowsForm::SameCommand { quote_root: true, .. } => {
+            format!("one `command` on every system: `node \"{root}/hooks/…\"`, no redirection")
+        }
+        WindowsForm::SameCommand { quote_root: false, .. } => {
+            format!("one `command` on every system: `node {root}/hooks/…`, unquoted (a root holding a space breaks it)")
+        }
+        WindowsForm::InProcess => "nothing: the host imports the plugin's module".to_string(),
+    }
 }
 
 /// The matrix as data: the same facts as [`markdown`], each empty cell with its reason.
@@ -465,6 +527,7 @@ pub fn json() -> serde_json::Value {
         "selectors": selectors,
         "results": results,
         "routeResults": route_results,
+        "windows": per_host(&|h| serde_json::to_value(&h.hooks.as_ref().expect("hook hosts have hooks").windows).expect("tables serialise")),
         "sharedRuntime": per_host(&|h| cell(h.hooks.as_ref().expect("hook hosts have hooks").mcp_server.supported().map(|d| json!({ "document": d.document })))),
         "payloadFields": payload_fields,
         "configFields": config_field_rows()

@@ -11,4 +11,5 @@ pub mod monorepo;
 pub mod simulate;
 pub(crate) mod snapshot;
 pub mod types;
+pub mod windows;
 pub mod workbench;

@@ -556,11 +556,13 @@ impl Drop for SharedServer {
     }
 }
 
-/// The process the host starts for the hook of `row`: the command line the host's document in the
-/// artifact holds for the hook's wrapper, run by the host's shell (`bash -c`; `sh -c` where the
-/// host's shell need not be a POSIX one, whose command runs `sh` itself), with the variable of the
-/// host's root token set to the installed plugin's folder (hosts substitute the token in the text;
-/// the shell expands the same value), in the artifact's folder. Its stdio is left to the caller.
+/// The process the host starts for the hook of `row`: what the host's document in the artifact holds
+/// for the hook's wrapper, with the variable of the host's root token set to the installed plugin's
+/// folder (hosts substitute the token in the text; a shell expands the same value), in the artifact's
+/// folder: an exec form's program started with its arguments (the token substituted in each, as the
+/// host does), else the command line run by the host's POSIX shell (`bash -c`; `sh -c` where the
+/// host's shell need not be a POSIX one, whose command runs `sh` itself). Its stdio is left to the
+/// caller.
 pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, SimulateError> {
     let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
     let unreadable = |why: String| SimulateError::BadInput(format!("{}'s hook document: {why}", row.host));
@@ -580,15 +582,20 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         return Ok(in_process_command(artifact, &runtime, &root.join(file)));
     }
     let in_process = surface.in_process();
-    let named = match in_process {
-        true => format!("{}/{file}", surface.root_token),
-        false => format!("{}/{file}\"", surface.root_token),
-    };
+    let named = format!("{}/{file}", surface.root_token);
     let entry = crate::pipeline::emit::read_hook_document(surface, &document)
         .into_iter()
         .find(|entry| {
             entry.native_event == row.native_event
-                && if in_process { entry.command == named } else { entry.command.contains(&named) }
+                && match in_process {
+                    true => entry.command.command == named,
+                    false => {
+                        let line = entry.command.to_string();
+                        line.contains(&format!("{named}\""))
+                            || line.ends_with(&named)
+                            || line.contains(&format!("{named} "))
+                    }
+                }
         })
         .ok_or_else(|| unreadable(format!("no {} entry runs {}", row.native_event, row.path)))?;
     if in_process {
@@ -596,11 +603,22 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         // document's wrapper module: the runtime the entry module imports, on the envelope the entry
         // module would have made of the host's hook arguments.
         let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
-        return Ok(in_process_command(artifact, &runtime, &root.join(entry.command.trim_start_matches("./"))));
+        return Ok(in_process_command(artifact, &runtime, &root.join(entry.command.command.trim_start_matches("./"))));
     }
     let variable = surface.root_token.trim_start_matches("${").trim_end_matches('}');
-    let mut command = Command::new(shell_program(surface.command_shell));
-    command.arg("-c").arg(&entry.command).current_dir(artifact).env(variable, root);
+    let mut command = match entry.command.args.is_empty() {
+        true => {
+            let mut command = Command::new(shell_program(surface.command_shell));
+            command.arg("-c").arg(&entry.command.command);
+            command
+        }
+        false => {
+            let mut command = Command::new(&entry.command.command);
+            command.args(entry.command.args.iter().map(|arg| arg.replace(&surface.root_token, root.as_str())));
+            command
+        }
+    };
+    command.current_dir(artifact).env(variable, root);
     Ok(command)
 }
 
@@ -645,6 +663,8 @@ fn run_wrapper(
         true => shell_program(CommandShell::InProcess),
         false => shell_program(hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks").command_shell),
     };
+    // An exec form (or a hooks module's stand-in) starts node itself, with no shell in between.
+    let starts_node = command.get_program() == shell_program(CommandShell::InProcess);
     let started = Instant::now();
     let mut child = command
         .env("AGENT_BUNDLE_HOOK_SIMULATION", "1")
@@ -654,7 +674,7 @@ fn run_wrapper(
         .stderr(Stdio::piped())
         .process_group(0)
         .spawn()
-        .map_err(|e| SimulateError::Shell(shell, e))?;
+        .map_err(|e| if starts_node { SimulateError::Node(e) } else { SimulateError::Shell(shell, e) })?;
 
     let input = crate::vocabulary::json::compact(envelope).into_bytes();
     let mut stdin = child.stdin.take().expect("stdin is piped");

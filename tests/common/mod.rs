@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod doors;
 pub mod engines;
 
 use std::io::Write;

@@ -9,8 +9,9 @@ use serde_json::{Map, Value, json};
 use super::assembly::{Assembly, Producer};
 use crate::artifact::{ArtifactFile, ManifestHost};
 use crate::hosts::layout::{self, Role};
-use crate::hosts::{self, DocumentFormat, HookSurface};
+use crate::hosts::{self, DocumentFormat, HookSurface, WindowsForm};
 use crate::pipeline::PluginInfo;
+use crate::pipeline::plan::HostCommand;
 use crate::vocabulary::target::Target;
 
 /// One command a host runs for one hook.
@@ -20,7 +21,21 @@ pub struct DocumentEntry {
     pub timeout_seconds: Option<u32>,
     /// The host's own fail-closed keys (`onFailure: "block"`, `failClosed: true`).
     pub fail_closed_entry: Option<Map<String, Value>>,
-    pub command: String,
+    pub command: HostCommand,
+}
+
+/// The keys of an entry that run its command: the command under the table's key, an exec form's
+/// arguments, the Windows command under its own key.
+fn command_keys(surface: &HookSurface, key: &str, command: &HostCommand) -> Map<String, Value> {
+    let mut keys = Map::new();
+    keys.insert(key.to_string(), command.command.clone().into());
+    if let WindowsForm::Exec { args_key } = &surface.windows.form {
+        keys.insert(args_key.clone(), json!(command.args));
+    }
+    if let Some(windows) = &command.windows {
+        keys.insert(windows.key.clone(), windows.command.clone().into());
+    }
+    keys
 }
 
 /// The hook document of one host. `entries` must already be in canonical event, then id, order.
@@ -29,7 +44,8 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
     for entry in entries {
         let group = match surface.document_format {
             DocumentFormat::Grouped => {
-                let mut handler = json!({ "type": "command", "command": entry.command });
+                let mut handler = Value::Object(command_keys(surface, "command", &entry.command));
+                handler["type"] = "command".into();
                 if let Some(timeout) = entry.timeout_seconds {
                     handler["timeout"] = surface.timeout_unit.of(timeout).into();
                 }
@@ -43,7 +59,7 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                 group
             }
             DocumentFormat::Flat => {
-                let mut flat = json!({ surface.entry_command_key.as_str(): entry.command });
+                let mut flat = Value::Object(command_keys(surface, &surface.entry_command_key, &entry.command));
                 if let Some(kind) = &surface.entry_type {
                     flat["type"] = kind.clone().into();
                 }
@@ -74,7 +90,8 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
 #[derive(Clone, Debug, PartialEq)]
 pub struct WrittenEntry {
     pub native_event: String,
-    pub command: String,
+    /// What the entry runs: its command, an exec form's arguments, its Windows command.
+    pub command: HostCommand,
     pub matcher: Option<String>,
     /// The timeout as the document writes it, in the table's unit.
     pub timeout: Option<Value>,
@@ -83,14 +100,23 @@ pub struct WrittenEntry {
 }
 
 /// Reads a host's hook document back by the same table that shaped it (the document format, the
-/// entry's command and timeout keys). An entry without a command string is skipped.
+/// entry's command, arguments, Windows command and timeout keys). An entry without a command string
+/// is skipped.
 pub fn read_hook_document(surface: &HookSurface, document: &Value) -> Vec<WrittenEntry> {
     let mut found = Vec::new();
     let Some(events) = document.get("hooks").and_then(Value::as_object) else { return found };
+    let args_key = match &surface.windows.form {
+        WindowsForm::Exec { args_key } => Some(args_key.as_str()),
+        _ => None,
+    };
+    let windows_key = match &surface.windows.form {
+        WindowsForm::OwnKey { key, .. } => Some(key.as_str()),
+        _ => None,
+    };
     for (event, listed) in events {
         for item in listed.as_array().into_iter().flatten() {
             let matcher = item.get("matcher").and_then(Value::as_str).map(str::to_string);
-            let (handlers, command_key, timeout_key, known): (Vec<&Value>, &str, &str, Vec<&str>) = match surface
+            let (handlers, command_key, timeout_key, mut known): (Vec<&Value>, &str, &str, Vec<&str>) = match surface
                 .document_format
             {
                 DocumentFormat::Grouped => {
@@ -102,8 +128,18 @@ pub fn read_hook_document(surface: &HookSurface, document: &Value) -> Vec<Writte
                     (vec![item], command, timeout, vec!["type", "matcher", command, timeout])
                 }
             };
+            known.extend(args_key.iter().chain(windows_key.iter()));
             for handler in handlers {
                 let Some(command) = handler.get(command_key).and_then(Value::as_str) else { continue };
+                let args = args_key
+                    .and_then(|key| handler.get(key))
+                    .and_then(Value::as_array)
+                    .map(|args| args.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                    .unwrap_or_default();
+                let windows = windows_key.and_then(|key| {
+                    let command = handler.get(key)?.as_str()?;
+                    Some(crate::pipeline::plan::KeyedCommand { key: key.to_string(), command: command.to_string() })
+                });
                 let extra = handler
                     .as_object()
                     .into_iter()
@@ -113,7 +149,7 @@ pub fn read_hook_document(surface: &HookSurface, document: &Value) -> Vec<Writte
                     .collect();
                 found.push(WrittenEntry {
                     native_event: event.clone(),
-                    command: command.to_string(),
+                    command: HostCommand { command: command.to_string(), args, windows },
                     matcher: matcher.clone(),
                     timeout: handler.get(timeout_key).cloned(),
                     extra,
@@ -203,7 +239,7 @@ mod tests {
             matcher: Some("^(?:run_shell_command)$".into()),
             timeout_seconds,
             fail_closed_entry: None,
-            command: "node \"${extensionPath}/hooks/x.mjs\"".into(),
+            command: HostCommand { command: "node \"${extensionPath}/hooks/x.mjs\"".into(), ..HostCommand::default() },
         }
     }
 
@@ -220,7 +256,7 @@ mod tests {
             let read = read_hook_document(surface, &document);
             assert_eq!(read.len(), 2, "{}: {document}", table.target);
             assert_eq!(read[0].native_event, "BeforeTool");
-            assert_eq!(read[0].command, "node \"${extensionPath}/hooks/x.mjs\"");
+            assert_eq!(read[0].command.command, "node \"${extensionPath}/hooks/x.mjs\"");
             assert_eq!(read[0].matcher.as_deref(), Some("^(?:run_shell_command)$"));
             assert_eq!(read[0].timeout, Some(surface.timeout_unit.of(10).into()), "{}", table.target);
             assert_eq!(read[0].extra, Map::from_iter([("failClosed".to_string(), Value::Bool(true))]));

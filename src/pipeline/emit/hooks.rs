@@ -21,7 +21,7 @@ use super::documents::DocumentEntry;
 use super::module::ModuleHook;
 use super::relative_specifier;
 use super::shared::{self, SharedRoute};
-use super::wrapper::{contract, starts_child_processes, wrapper_source};
+use super::wrapper::{Doors, contract, wrapper_source};
 
 /// Whether the plan settled `delivery` to run in its host's hooks module.
 fn runs_in_module(delivery: &Delivery) -> bool {
@@ -138,13 +138,14 @@ fn place_module_hook(
     let handler = &bundled.handlers[path];
     let fallback = hook.shared.as_ref().is_some_and(|s| s.fallback);
     let shared_facts = (*shared).then(|| (epoch.expect("an epoch when routes share"), fallback));
-    let spawns = starts_child_processes(&handler.code)
-        || handler
-            .chunks
-            .iter()
-            .filter_map(|path| bundled.loaded(path))
-            .any(|(code, _, _)| starts_child_processes(code));
-    let contract = contract(hook, table, mapping, delivery, spawns, shared_facts);
+    // A package shipped whole is code the build does not read: it may open every door.
+    let shipped = if bundle.normalised.external.is_empty() { Doors::default() } else { Doors::ALL };
+    let doors = handler
+        .chunks
+        .iter()
+        .filter_map(|path| bundled.loaded(path))
+        .fold(Doors::of(&handler.code).or(shipped), |doors, (code, _, _)| doors.or(Doors::of(code)));
+    let contract = contract(hook, table, mapping, delivery, doors, shared_facts);
     if *shared && let Some(family) = hook.event.route() {
         let position = placed.shared_routes.iter().position(|r| r.family == family.name);
         let route = match position {

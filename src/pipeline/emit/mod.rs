@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use camino::Utf8Path;
 
-pub use documents::read_hook_document;
+pub use documents::{WrittenEntry, read_hook_document};
 pub use wrapper::RUNTIME_PATH;
 
 use crate::artifact::{ArtifactFile, ArtifactManifest, generator};

@@ -985,7 +985,10 @@ function project(contract, result) {
   const sorted = (object) => Object.fromEntries(
     Object.keys(object).sort().map((key) => [key, containers.has(object[key]) ? sorted(object[key]) : object[key]]),
   );
-  return JSON.stringify(sorted(answer));
+  // ASCII only: every character past U+007E as its `\u` escape (a pair of them past U+FFFF), which
+  // any JSON reader reads back unchanged, so that no shell between the wrapper and the host that
+  // re-encodes what a program prints (Windows PowerShell, in the console's code page) changes it.
+  return JSON.stringify(sorted(answer)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function isPlainObject(value) {

@@ -47,7 +47,7 @@ installServices({
 
 export async function runHook(contract, loadHandler) {
   contract = ownData(contract);
-  const answer = openAnswerChannel(contract.hook.answerFd);
+  const answer = openAnswerChannel(contract.hook.answerFd, { workerThreads: contract.hook.workerThreads === true });
   const failureCode = contract.hook.failClosed?.exit ?? 1;
   let settled = false;
   let exitCode = failureCode;
@@ -346,6 +346,17 @@ async function forward(contract, bytes, loadHandler) {
   if (passes(contract, envelope)) {
     return { code: 0, stderr: [], stdout: undefined };
   }
+  if (process.platform === 'win32') {
+    // The endpoint is a Unix socket in a folder only this user may write to (runtimeDir); Windows
+    // has neither, and a named pipe with the same guarantee is not built: the route renders here
+    // when it may, else it fails with its policy, saying why.
+    if (shared.fallback) return decide(contract, bytes, loadHandler, 0);
+    return {
+      code: contract.hook.failClosed?.exit ?? 1,
+      stderr: [failureLine(contract, 'runtime-unavailable: the shared runtime does not run on Windows yet, and this route has no standalone fallback (`fallback: \'standalone\'` renders it in its wrapper there)')],
+      stdout: undefined,
+    };
+  }
   const endpoint = endpointPaths(shared.epoch, installRoot());
   const { socket } = endpoint;
   const request = {
@@ -465,24 +476,25 @@ function exchange(socket, request, limitMs, messageLimit) {
   });
 }
 
-// The host's stdout is the answer channel, so nothing but the answer may reach it. The host's command
-// hands it to the wrapper on another descriptor (`handed`: `node hooks/x.mjs 3>&1 1>&2`), so fd 1
-// is the host's stderr for the whole process: whatever the handler, its worker threads or its
-// children write to fd 1, `/dev/stdout` or `/proc/self/fd/1` goes to stderr, and children do not
-// inherit the answer's descriptor. A wrapper run without that handover (by hand, `node hooks/x.mjs`)
-// answers on fd 1, kept off only in this thread. In both, the handler's console and process.stdout
-// go to stderr, and so do its direct writes to fd 1 or to the answer's descriptor (a logger's
-// `fs.writeSync(1)`). Returns the writers that still reach the answer channel and stderr, both
-// synchronous: `write(text)` (false when the host no longer reads it) and `log(lines)`.
-function openAnswerChannel(handed) {
-  const answerFd = handedOver(handed) ? handed : 1;
+// The host's stdout is the answer channel, so nothing but the answer may reach it. Where the host's
+// shell is a POSIX one, its command hands the channel to the wrapper on another descriptor (`handed`:
+// `node hooks/x.mjs 3>&1 1>&2`), so fd 1 is the host's stderr for the whole process: whatever the
+// handler, its worker threads or its children write to fd 1, `/dev/stdout` or `/proc/self/fd/1` goes
+// to stderr, and children do not inherit the answer's descriptor. Where one command must parse in
+// every shell the host may use (PowerShell, cmd.exe and bash: the Windows forms, D17), or the host
+// starts node itself (an exec form), there is no handover: the wrapper answers on fd 1, and every
+// JavaScript door to fd 1 is pointed at fd 2 instead, in this thread and in every worker thread
+// (`keepFdOneOffTheAnswer`), and for children (`keepChildrenOffTheAnswer`). What no JavaScript door
+// reaches stays open there: a native addon's own writes to fd 1. In both, the handler's console and
+// process.stdout go to stderr. Returns the writers that still reach the answer channel and stderr,
+// both synchronous: `write(text)` (false when the host no longer reads it) and `log(lines)`.
+function openAnswerChannel(handed, { workerThreads }) {
+  const handover = handedOver(handed);
+  const answerFd = handover ? handed : 1;
+  const { writeSync } = fs;
   process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
-  const offAnswer = (fd) => (fd === 1 || fd === answerFd ? 2 : fd);
-  const { write, writeSync, writev } = fs;
-  fs.write = (fd, ...rest) => write(offAnswer(fd), ...rest);
-  fs.writeSync = (fd, ...rest) => writeSync(offAnswer(fd), ...rest);
-  fs.writev = (fd, ...rest) => writev(offAnswer(fd), ...rest);
-  syncBuiltinESMExports();
+  keepFdOneOffTheAnswer(fs, syncBuiltinESMExports, answerFd, !handover);
+  if (!handover && workerThreads) keepWorkersOffTheAnswer();
   const writeAll = (fd, text) => {
     const bytes = Buffer.from(text, 'utf8');
     for (let offset = 0; offset < bytes.length;) {
@@ -504,6 +516,76 @@ function openAnswerChannel(handed) {
   };
 }
 
+// Points node:fs's doors to the answer channel at stderr: a write to fd 1 or to the answer's
+// descriptor (a logger's `fs.writeSync(1)`, `fs.writeFileSync(1, …)`, a stream on fd 1), and,
+// without the handover (`byPath`), a file opened, written, appended or copied by one of the paths that name fd 1
+// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, `/proc/<pid>/fd/1`, `/proc/thread-self/fd/1`),
+// which is opened by the same path of fd 2. Self-contained (it uses only its arguments), because a
+// worker thread runs its source too: see keepWorkersOffTheAnswer.
+function keepFdOneOffTheAnswer(fs, syncBuiltinESMExports, answerFd, byPath) {
+  const offAnswer = (fd) => (fd === 1 || fd === answerFd ? 2 : fd);
+  for (const name of ['write', 'writeSync', 'writev', 'writevSync']) {
+    const original = fs[name];
+    if (typeof original === 'function') fs[name] = (fd, ...rest) => original(offAnswer(fd), ...rest);
+  }
+  const fdOne = /^\/(?:dev\/stdout|dev\/fd\/1|proc\/(?:self|thread-self|\d+)\/fd\/1)\/*$/;
+  // A file named by descriptor (writeFileSync(1, …), which node writes without fs.writeSync) or, without
+  // the handover, by one of fd 1's paths.
+  const offStdout = (file) => {
+    if (typeof file === 'number') return offAnswer(file);
+    if (!byPath) return file;
+    let text = file;
+    if (file instanceof URL) text = file.protocol === 'file:' ? decodeURIComponent(file.pathname) : '';
+    else if (typeof file !== 'string') text = Buffer.isBuffer(file) ? file.toString('utf8') : '';
+    return fdOne.test(text.replace(/\/{2,}/g, '/')) ? '/dev/stderr' : file;
+  };
+  const byFile = (target, names, position) => {
+    for (const name of names) {
+      const original = target[name];
+      if (typeof original !== 'function') continue;
+      target[name] = function offTheAnswer(...args) {
+        if (args.length > position) args[position] = offStdout(args[position]);
+        return original.apply(this, args);
+      };
+    }
+  };
+  byFile(fs, ['open', 'openSync', 'writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream'], 0);
+  byFile(fs, ['copyFile', 'copyFileSync', 'cp', 'cpSync'], 1);
+  byFile(fs.promises, ['open', 'writeFile', 'appendFile'], 0);
+  byFile(fs.promises, ['copyFile', 'cp'], 1);
+  syncBuiltinESMExports();
+}
+
+// Without the handover, a worker thread's own node:fs writes to fd 1 directly: every worker the
+// handler starts runs keepFdOneOffTheAnswer first, a worker of a file through an `--import` of its
+// source (node 18.18 and newer take one), a worker of code (`eval: true`, which runs no `--import`)
+// through its source put before the code; its console already reaches this thread's
+// process.stdout, which writes to stderr. Loaded only for handlers whose bundle may use
+// worker_threads (the build knows).
+function keepWorkersOffTheAnswer() {
+  const threads = createRequire(import.meta.url)('node:worker_threads');
+  const call = `(${keepFdOneOffTheAnswer.toString()})(fs, syncBuiltinESMExports, 1, true);`;
+  const module = `import fs from 'node:fs'; import { syncBuiltinESMExports } from 'node:module'; ${call}`;
+  const script = `{ const fs = require('node:fs'); const { syncBuiltinESMExports } = require('node:module'); ${call} }`;
+  const flag = process.allowedNodeEnvironmentFlags.has('--import')
+    ? [`--import=data:text/javascript,${encodeURIComponent(module)}`]
+    : [];
+  const { Worker } = threads;
+  threads.Worker = class Worker extends threads.Worker {
+    constructor(what, options) {
+      if (options?.eval && typeof what === 'string') {
+        // After a 'use strict' directive, which must stay the code's first statement.
+        const directive = /^\s*(['"])use strict\1;?/.exec(what)?.[0] ?? '';
+        super(`${directive}${script}${what.slice(directive.length)}`, options);
+      } else {
+        super(what, { ...options, execArgv: [...(options?.execArgv ?? process.execArgv), ...flag] });
+      }
+    }
+  };
+  Object.defineProperty(threads.Worker, 'name', { value: Worker.name });
+  syncBuiltinESMExports();
+}
+
 // Whether the command handed the answer channel over on `fd`: the descriptor is open and fd 1 is
 // the same file as fd 2 (`1>&2`). Otherwise (no handover in the command, or a wrapper run by hand)
 // the answer goes to fd 1.
@@ -519,16 +601,16 @@ function handedOver(fd) {
   }
 }
 
-// A child process started with inherited stdio would write straight into fd 1: its stdout is sent
-// to stderr instead. Loaded only for handlers whose bundle uses child_process (the build knows), so
-// other hooks do not pay for the module.
+// A child process started with inherited stdio would write straight into fd 1: whatever of its
+// stdio is fd 1 (`'inherit'` for its stdout, `1`, process.stdout) is fd 2 instead. Loaded only for
+// handlers whose bundle may start child processes (the build knows), so other hooks do not pay for
+// the module.
 function keepChildrenOffTheAnswer() {
   const childProcess = createRequire(import.meta.url)('node:child_process');
   const offStdout = (stdio) => {
     const list = typeof stdio === 'string' ? [stdio, stdio, stdio] : Array.isArray(stdio) ? [...stdio] : undefined;
     if (list === undefined) return stdio;
-    if (list[1] === 'inherit' || list[1] === 1 || list[1] === process.stdout) list[1] = 2;
-    return list;
+    return list.map((entry, index) => (entry === 1 || entry === process.stdout || (index === 1 && entry === 'inherit') ? 2 : entry));
   };
   const { spawn } = childProcess.ChildProcess.prototype;
   childProcess.ChildProcess.prototype.spawn = function spawnOffTheAnswer(options) {

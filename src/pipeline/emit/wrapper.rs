@@ -22,10 +22,39 @@ pub const OPENCODE_ENTRY_SOURCE: &str = include_str!("opencode-plugin.mjs");
 /// Its artifact path.
 pub use crate::hosts::layout::RUNTIME_PATH;
 
-/// Whether bundled code may start child processes, whose inherited stdout the runtime must keep off
-/// the answer channel. A textual test over the bundle: a false positive only costs the module load.
-pub fn starts_child_processes(bundle_code: &str) -> bool {
-    bundle_code.contains("child_process")
+/// The doors to fd 1 besides node:fs and process.stdout that a hook's code may open, each of which the
+/// runtime keeps off the answer channel only where the code may use it: the module it patches costs
+/// a load on every call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Doors {
+    /// Child processes, whose inherited stdout would be fd 1.
+    pub child_processes: bool,
+    /// Worker threads, whose own node:fs writes to fd 1 directly where the command hands nothing
+    /// over (an exec form, a Windows form).
+    pub worker_threads: bool,
+}
+
+impl Doors {
+    /// Both doors, for code the build cannot read: a package shipped whole.
+    pub const ALL: Doors = Doors { child_processes: true, worker_threads: true };
+
+    /// What bundled code may open: a textual test over the bundle (a false positive only costs the
+    /// module's load). `process.getBuiltinModule` loads any builtin by a name the text need not hold.
+    pub fn of(code: &str) -> Doors {
+        let any = code.contains("getBuiltinModule");
+        Doors {
+            child_processes: any || code.contains("child_process"),
+            worker_threads: any || code.contains("worker_threads"),
+        }
+    }
+
+    /// Either's doors.
+    pub fn or(self, other: Doors) -> Doors {
+        Doors {
+            child_processes: self.child_processes || other.child_processes,
+            worker_threads: self.worker_threads || other.worker_threads,
+        }
+    }
 }
 
 /// The contract object a wrapper passes to the runtime: the plan's facts for this hook on this host
@@ -38,7 +67,7 @@ pub fn contract(
     table: &HostTable,
     mapping: &EventMapping,
     delivery: &Delivery,
-    child_processes: bool,
+    doors: Doors,
     shared: Option<(&str, bool)>,
 ) -> serde_json::Value {
     let Delivery::Native { effective_timeout_seconds, fail_closed, route_budget, max_input_bytes, .. } = delivery
@@ -64,8 +93,11 @@ pub fn contract(
     if let Some(how) = fail_closed {
         hook_facts["failClosed"] = json!({ "exit": how.exit });
     }
-    if child_processes {
+    if doors.child_processes {
         hook_facts["childProcesses"] = json!(true);
+    }
+    if doors.worker_threads {
+        hook_facts["workerThreads"] = json!(true);
     }
     if let Some(family) = hook.event.route() {
         // The plan's budget: the runtime counts it from the delivery and has no default of its own.

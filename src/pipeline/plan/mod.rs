@@ -4,7 +4,7 @@
 
 mod command;
 
-pub use command::ANSWER_FD;
+pub use command::{ANSWER_FD, HostCommand, KeyedCommand, LOADER};
 mod matcher;
 mod module;
 
@@ -121,8 +121,8 @@ pub enum Delivery {
         /// The wrapper file the host runs; `None` for a prebuilt handler, which runs as it is.
         #[serde(skip_serializing_if = "Option::is_none")]
         wrapper: Option<String>,
-        /// The command line in the host's document.
-        command: String,
+        /// What the host's document runs: its command, an exec form's arguments, its Windows command.
+        command: HostCommand,
         /// The hook's selectors this host lacks, each with why, left out of its matcher by
         /// `onMissingSelector: 'skip-selector'`.
         #[serde(rename = "skippedSelectors", skip_serializing_if = "Vec::is_empty")]
@@ -165,15 +165,26 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
         let reached = targets.iter().filter(|t| matches!(t.delivery, Delivery::Native { .. })).count();
         let mut targets = targets;
         for plan in &mut targets {
-            let surface = hosts::table(plan.target).hooks.as_ref();
-            let root_token = surface.map(|s| s.root_token.as_str()).unwrap_or_default();
-            let folder = surface.and_then(|s| s.folder.as_deref());
-            if let (Delivery::Native { wrapper, command, .. }, Some(surface)) = (&mut plan.delivery, surface) {
+            let table = hosts::table(plan.target);
+            if let (Delivery::Native { wrapper, command, .. }, Some(surface)) =
+                (&mut plan.delivery, table.hooks.as_ref())
+            {
                 if matches!(hook.handler, Handler::Module { .. }) {
-                    *wrapper = Some(command::wrapper_path(hook, plan.target, reached, folder));
+                    *wrapper = Some(command::wrapper_path(hook, plan.target, reached, surface.folder.as_deref()));
                 }
-                *command = command::host_command(hook, root_token, wrapper.as_deref(), folder, surface.command_shell);
+                match command::host_command(hook, surface, wrapper.as_deref()) {
+                    Ok(made) => *command = made,
+                    Err(refused) => diagnostics.push(messages::arg_unquotable(
+                        &hook.site(),
+                        &table.name(),
+                        &refused.arg,
+                        &refused.shells,
+                    )),
+                }
             }
+        }
+        if diagnostics.len() > errors_before {
+            continue;
         }
         if reached == 0 {
             let reasons: Vec<(Target, String)> = targets
@@ -335,7 +346,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             route_budget: hook.event.route().map(|_| route_budget(hook.budget_ms, shared, deadline)),
             // Filled in once every host of the hook is planned (the file name counts them).
             wrapper: None,
-            command: String::new(),
+            command: HostCommand::default(),
             skipped_selectors: missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect(),
             hooks_module: module::candidate(hook, surface.hooks_module.as_ref()),
         },

@@ -114,7 +114,10 @@ pub fn settle(plans: &mut [HookPlan], hooks: &[Hook], unmet: &dyn Fn(&str, &[Str
                 *fail_closed = mapping.fail_closed.clone();
             }
             let wrapper = wrapper.as_deref().expect("a handler module has a wrapper");
-            *command = crate::io::relative_specifier(&module.module, wrapper);
+            *command = super::HostCommand {
+                command: crate::io::relative_specifier(&module.module, wrapper),
+                ..super::HostCommand::default()
+            };
             *hooks_module = Some(ModuleRun::Runs);
         }
     }

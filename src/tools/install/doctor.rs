@@ -1,7 +1,10 @@
 //! `doctor`: per host, how far an installed plugin got — placed, registered, enabled, loaded —
 //! each observed (the files against the receipt, the host's own listing, the host's validator) or
 //! "unavailable" with the reason; plus a stale install (the receipt's artifact hash is not the
-//! artifact's any more) and a plugin the host lists more than once (delivered twice).
+//! artifact's any more), a plugin the host lists more than once (delivered twice), and an installed
+//! hook document whose entries a host would run on Windows through a shell they have no form for
+//! (D17: built by an older agent-bundle, or edited), or whose form the installed folder's path
+//! breaks (an unquoted root holding a space).
 
 use camino::Utf8Path;
 use serde::Serialize;
@@ -43,6 +46,9 @@ pub struct HostReport {
     pub registered: Stage,
     pub enabled: Stage,
     pub loaded: Stage,
+    /// Whether every entry of the installed hook document has the host's Windows form, holding
+    /// nothing the shells the host uses there cannot parse, for the folder it was placed in.
+    pub windows: Stage,
     /// Every listing entry that is this plugin, when there is more than one.
     pub delivered_twice: Vec<String>,
 }
@@ -62,7 +68,7 @@ impl Report {
     pub fn has_problems(&self) -> bool {
         self.stale.is_some()
             || self.hosts.iter().any(|h| {
-                [&h.placed, &h.registered, &h.enabled, &h.loaded].iter().any(|s| matches!(s, Stage::No(_)))
+                [&h.placed, &h.registered, &h.enabled, &h.loaded, &h.windows].iter().any(|s| matches!(s, Stage::No(_)))
                     || !h.delivered_twice.is_empty()
             })
     }
@@ -131,6 +137,7 @@ pub fn doctor(plugin: &str, options: &Options) -> Result<Report, crate::diagnost
             registered: Stage::Unavailable(String::new()),
             enabled: Stage::Unavailable(String::new()),
             loaded: Stage::Unavailable(String::new()),
+            windows: on_windows(record.host, &record.placed),
             delivered_twice: Vec::new(),
         };
         match distribution::distribution(record.host).and_then(|d| d.install.supported().ok()) {
@@ -175,6 +182,34 @@ pub fn doctor(plugin: &str, options: &Options) -> Result<Report, crate::diagnost
         hosts.push(report);
     }
     Ok(Report { plugin: plugin.to_string(), receipt: receipt_path, stale, hosts })
+}
+
+/// Whether the installed hook document of `host` in `placed` runs on Windows: each entry that would
+/// not, named with why.
+fn on_windows(host: Target, placed: &Utf8Path) -> Stage {
+    let Some(paths) = crate::hosts::layout::layout().host(host) else {
+        return Stage::Unavailable(format!("{host} has no hook document"));
+    };
+    // A host with a folder of its own is placed from that folder: its document is inside it.
+    let inside = paths.folder.map_or(paths.document, |folder| {
+        paths.document.strip_prefix(folder).and_then(|p| p.strip_prefix('/')).unwrap_or(paths.document)
+    });
+    let path = placed.join(inside);
+    let document = match fs_err::read_to_string(&path).map(|text| serde_json::from_str::<Value>(&text)) {
+        Ok(Ok(document)) => document,
+        Ok(Err(e)) => return Stage::No(format!("{path} is not JSON: {e}")),
+        Err(_) if !placed.exists() => return Stage::Unavailable(format!("{placed} is gone")),
+        Err(e) => return Stage::No(format!("{path} cannot be read: {e}")),
+    };
+    let problems = crate::tools::windows::document_problems(host, &document, Some(placed.as_str()));
+    match problems.as_slice() {
+        [] => Stage::Yes,
+        [one] => Stage::No(format!("on Windows this entry would not run: {one}; rebuild it with this agent-bundle")),
+        [first, ..] => Stage::No(format!(
+            "on Windows {} entries would not run, the first: {first}; rebuild it with this agent-bundle",
+            problems.len()
+        )),
+    }
 }
 
 /// Fills registered and enabled from the host's JSON listing; the version the host lists for the

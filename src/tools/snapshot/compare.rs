@@ -53,7 +53,12 @@ fn entries(surface: &HookSurface, document: &Value) -> BTreeMap<(String, String)
                 }),
                 fail_closed: has_fail_closed_keys(surface, &written.extra),
             };
-            ((written.native_event, written.command), entry)
+            // The Windows command too, where the entry has one under its own key.
+            let command = match &written.command.windows {
+                Some(windows) => format!("{} ({}: {})", written.command, windows.key, windows.command),
+                None => written.command.to_string(),
+            };
+            ((written.native_event, command), entry)
         })
         .collect()
 }
@@ -127,12 +132,13 @@ fn stem(command: &str) -> String {
     file
 }
 
-/// The file a command runs, for naming it briefly (`hooks/x.claude.mjs`): the quoted path under the
-/// host's root token, wherever the command names it (`node "${ROOT}/…"`, `sh -c '…' sh "${ROOT}/…"`).
+/// The file a command runs, for naming it briefly (`hooks/x.claude.mjs`): the path under the host's
+/// root token, the last one the command names (`node "${ROOT}/…"`, `sh -c '…' sh "${ROOT}/…"`,
+/// `node -e <loader> ${ROOT}/…`).
 fn short_command(command: &str) -> String {
     command
-        .split('"')
-        .find_map(|part| part.split_once("}/").map(|(_, rest)| rest.to_string()))
+        .rsplit_once("}/")
+        .map(|(_, rest)| rest.split(['"', ' ']).next().unwrap_or(rest).to_string())
         .unwrap_or_else(|| command.to_string())
 }
 
@@ -174,10 +180,15 @@ fn describe_document_change(
     }
     for (old, new) in pairs {
         let (a, b) = (&then[old], &now[new]);
-        let file = format!("{} → {}", short_command(&old.1), short_command(&new.1));
-        if a == b {
+        let (from, to) = (short_command(&old.1), short_command(&new.1));
+        // The same wrapper run another way (its command's form changed, not the hook).
+        let file = if from == to { from.clone() } else { format!("{from} → {to}") };
+        if from == to {
+            lines.push(format!("{target} {} command of {from}: {} → {}", old.0, old.1, new.1));
+        } else if a == b {
             lines.push(format!("{target} {} renamed {file}", old.0));
-        } else {
+        }
+        if a != b {
             describe_entry_change(lines, target, &old.0, &file, a, b);
         }
     }

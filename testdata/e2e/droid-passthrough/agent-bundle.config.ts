@@ -1,7 +1,7 @@
 // A Claude Code plugin that Factory Droid installs from a Claude Code marketplace and runs: its
-// fail-closed guard's Claude matcher names Droid's shell tool, so Droid runs it with its own
-// envelope (no tool_use_id). The wrapper passes that envelope through rather than failing on it
-// (which, fail-closed, would block every command there).
+// fail-closed guard's Claude matcher names Droid's shell tool, so Droid runs the entry. Droid reads
+// its `command` alone (not the exec form's `args`), so the guard fails there without blocking every
+// command; a wrapper that does run on Droid's envelope (no tool_use_id) passes it through.
 export default {
   hooks: {
     beforeTool: { handler: './src/hooks/guard.ts', tools: ['claude:Execute'], failClosed: true },
