@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The real-host suite: installs the pinned host programs (Claude Code, Codex, Copilot CLI, Gemini CLI,
-# Qwen Code, OpenCode, Factory Droid) into a cache folder when missing (the only step that needs the npm registry), then runs
+# Qwen Code, OpenCode, Factory Droid) into a cache folder when missing (the only step that needs the npm registry),
+# and the Windows programs under Wine (scripts/windows-programs.sh: Wine and a compiler from apt when
+# missing, Windows Node and Codex and Claude Code for Windows from npm), then runs
 # tests/host_e2e inside a private
 # network namespace that has nothing but loopback, so the hosts run fully offline against the mock
 # model server. Prints one line per check and a closing "N passed, N failed" line.
@@ -49,6 +51,15 @@ if [ "$(installed_version @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" 
     "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@github/copilot@$COPILOT_VERSION" "@google/gemini-cli@$GEMINI_VERSION" \
     "@qwen-code/qwen-code@$QWEN_VERSION" "opencode-ai@$OPENCODE_VERSION" "@factory/cli-linux-x64@$DROID_VERSION")
 fi
+
+echo "== the Windows programs under Wine (Windows Node, Codex and Claude Code for Windows): scripts/windows-programs.sh"
+windows_env="$(scripts/windows-programs.sh)"
+while IFS="=" read -r key value; do
+  [ -n "$key" ] && export "$key=$value"
+done <<< "$windows_env"
+# A Windows program's sockets are the wineserver's: let any wineserver of the prefix left from outside
+# end, so that the suite's starts inside its network namespace, beside the mock.
+"$(dirname "$WINE")/wineserver" -w
 
 echo "== building the suite"
 cargo build --locked --features host-e2e --tests

@@ -90,7 +90,7 @@ pub struct HostRun {
     /// The session's working folder (tool calls write here).
     pub work: PathBuf,
     /// Keeps the run's folders alive until the checks are done.
-    _temp: tempfile::TempDir,
+    pub(crate) _temp: tempfile::TempDir,
 }
 
 impl HostRun {

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 /// A call the scripted model makes, in host-neutral terms.
 #[derive(Clone, Debug)]
 pub enum Call {
-    /// A shell command (Claude `Bash`, Codex `exec_command`).
+    /// A shell command (Claude `Bash`, or `PowerShell` on Windows; Codex `exec_command`).
     Shell(String),
     /// Create a file with this content (Claude `Write`, Codex `apply_patch`).
     WriteFile { path: String, content: String },
@@ -155,7 +155,10 @@ fn next_call(calls: &[Call], tool_results: usize) -> Option<&Call> {
 }
 
 fn anthropic_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<(String, Value)> {
-    let is_main_loop = request["tools"].as_array().is_some_and(|tools| tools.iter().any(|t| t["name"] == "Bash"));
+    // Claude Code's shell tool: `Bash`, or `PowerShell` where it runs on Windows without Git Bash.
+    let offered = |name: &str| request["tools"].as_array().is_some_and(|tools| tools.iter().any(|t| t["name"] == name));
+    let shell = if offered("Bash") { "Bash" } else { "PowerShell" };
+    let is_main_loop = offered(shell);
     let tool_results = request["messages"]
         .as_array()
         .into_iter()
@@ -166,7 +169,7 @@ fn anthropic_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> V
     let call = if is_main_loop { next_call(calls, tool_results) } else { None };
     let (block, stop_reason) = match call {
         Some(Call::Shell(command)) => (
-            json!({ "type": "tool_use", "id": format!("toolu_mock_{tool_results}"), "name": "Bash",
+            json!({ "type": "tool_use", "id": format!("toolu_mock_{tool_results}"), "name": shell,
                      "input": { "command": command, "description": "mock call from the agent-bundle suite" } }),
             "tool_use",
         ),
