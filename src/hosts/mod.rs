@@ -420,6 +420,26 @@ pub enum WindowsShell {
     GitBash,
 }
 
+impl WindowsShell {
+    pub fn name(self) -> &'static str {
+        match self {
+            WindowsShell::Cmd => "cmd.exe",
+            WindowsShell::PowerShell => "PowerShell",
+            WindowsShell::GitBash => "Git Bash",
+        }
+    }
+
+    /// Shells as a message names them: `cmd.exe, PowerShell or Git Bash`.
+    pub fn list(shells: &[WindowsShell]) -> String {
+        let names: Vec<&str> = shells.iter().map(|shell| shell.name()).collect();
+        match names.as_slice() {
+            [] => "no shell".to_string(),
+            [one] => (*one).to_string(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+}
+
 /// Where a fact about a host comes from, as the matrix marks it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -123,14 +123,15 @@ fn entry_problem(surface: &HookSurface, entry: &WrittenEntry, root: Option<&str>
         },
         WindowsForm::OwnKey { key, shells, .. } => match &command.windows {
             None => Some(format!("it has no `{key}`, the command its host runs on Windows")),
-            Some(windows) => posix_only(&windows.command, shells)
-                .map(|found| format!("its `{key}` holds {found}, which {} cannot parse or run", names(shells))),
+            Some(windows) => posix_only(&windows.command, shells).map(|found| {
+                format!("its `{key}` holds {found}, which {} cannot parse or run", WindowsShell::list(shells))
+            }),
         },
         WindowsForm::SameCommand { shells, quote_root } => {
             if let Some(found) = posix_only(&command.command, shells) {
                 return Some(format!(
                     "its command holds {found}, which {} cannot parse or run, and its host runs the same command on Windows",
-                    names(shells)
+                    WindowsShell::list(shells)
                 ));
             }
             match root {
@@ -195,22 +196,6 @@ fn shell_words(program: &str) -> Option<&'static str> {
         return Some("nothing");
     }
     program.chars().any(|c| c.is_whitespace() || "\"'|&;<>".contains(c)).then_some("spaces, quotes or operators")
-}
-
-fn names(shells: &[WindowsShell]) -> String {
-    let names: Vec<&str> = shells
-        .iter()
-        .map(|shell| match shell {
-            WindowsShell::Cmd => "cmd.exe",
-            WindowsShell::PowerShell => "PowerShell",
-            WindowsShell::GitBash => "Git Bash",
-        })
-        .collect();
-    match names.as_slice() {
-        [] => "no shell".to_string(),
-        [one] => (*one).to_string(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
 }
 
 #[cfg(test)]

@@ -236,35 +236,9 @@ pub fn run_codex(
     }
     let server = MockServer::start(Dialect::OpenAiResponses, calls, work.clone())?;
 
-    // A model catalog entry makes Codex offer its `apply_patch` tool to the mock model.
-    let catalog = serde_json::json!({ "models": [{
-        "slug": "mock-model", "display_name": "mock model", "apply_patch_tool_type": "freeform",
-        "supported_reasoning_levels": [], "shell_type": "default", "visibility": "list", "supported_in_api": true,
-        "priority": 1, "support_verbosity": false, "truncation_policy": { "mode": "bytes", "limit": 10000 },
-        "experimental_supported_tools": [], "base_instructions": "You are a mock model driven by the agent-bundle suite."
-    }]});
-    std::fs::write(codex_home.join("catalog.json"), catalog.to_string())?;
-    std::fs::write(
-        codex_home.join("config.toml"),
-        format!(
-            "model = \"mock-model\"\nmodel_provider = \"mock\"\nmodel_catalog_json = \"{catalog}\"\n\
-             check_for_update_on_startup = false\n\n\
-             [model_providers.mock]\nname = \"mock\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
-             wire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n\n\
-             [analytics]\nenabled = false\n\n\
-             [features]\nremote_plugin = false\napps = false\nplugin_sharing = false\n",
-            catalog = codex_home.join("catalog.json").display(),
-            port = server.port
-        ),
-    )?;
+    write_codex_config(&codex_home, &codex_home.join("catalog.json").display().to_string(), server.port)?;
     // Codex installs plugins only from a marketplace: a local one listing the artifact.
-    crate::copy_tree(artifact, &marketplace.join(plugin_name))?;
-    std::fs::write(
-        marketplace.join(".claude-plugin/marketplace.json"),
-        serde_json::json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
-            "plugins": [{ "name": plugin_name, "source": format!("./{plugin_name}") }] })
-        .to_string(),
-    )?;
+    write_marketplace(&marketplace, artifact, plugin_name)?;
     let codex = |args: &[OsString]| {
         let mut command = Command::new(&programs.codex);
         command
@@ -305,6 +279,42 @@ pub fn run_codex(
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Codex's home for a run against the mock on `port`: a model catalog entry (which makes Codex offer
+/// its `apply_patch` tool to the mock model) at `catalog` as Codex reads the path, and the config.
+pub fn write_codex_config(codex_home: &Path, catalog: &str, port: u16) -> std::io::Result<()> {
+    let entry = serde_json::json!({ "models": [{
+        "slug": "mock-model", "display_name": "mock model", "apply_patch_tool_type": "freeform",
+        "supported_reasoning_levels": [], "shell_type": "default", "visibility": "list", "supported_in_api": true,
+        "priority": 1, "support_verbosity": false, "truncation_policy": { "mode": "bytes", "limit": 10000 },
+        "experimental_supported_tools": [], "base_instructions": "You are a mock model driven by the agent-bundle suite."
+    }]});
+    std::fs::write(codex_home.join("catalog.json"), entry.to_string())?;
+    std::fs::write(
+        codex_home.join("config.toml"),
+        format!(
+            "model = \"mock-model\"\nmodel_provider = \"mock\"\nmodel_catalog_json = '{catalog}'\n\
+             check_for_update_on_startup = false\n\n\
+             [model_providers.mock]\nname = \"mock\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
+             wire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n\n\
+             [analytics]\nenabled = false\n\n\
+             [features]\nremote_plugin = false\napps = false\nplugin_sharing = false\n"
+        ),
+    )
+}
+
+/// A local marketplace (`.claude-plugin/marketplace.json`, which Claude Code and Codex read) listing a
+/// copy of the artifact as `plugin_name`, in `agent-bundle-e2e`.
+pub fn write_marketplace(marketplace: &Path, artifact: &Path, plugin_name: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(marketplace.join(".claude-plugin"))?;
+    crate::copy_tree(artifact, &marketplace.join(plugin_name))?;
+    std::fs::write(
+        marketplace.join(".claude-plugin/marketplace.json"),
+        serde_json::json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
+            "plugins": [{ "name": plugin_name, "source": format!("./{plugin_name}") }] })
+        .to_string(),
+    )
 }
 
 /// How a Copilot run gets the plugin.

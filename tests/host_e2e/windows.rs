@@ -19,7 +19,7 @@ use camino::Utf8Path;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::hosts::{HostRun, run_bounded};
+use crate::hosts::{HostRun, run_bounded, write_codex_config, write_marketplace};
 use crate::mock::{Call, Dialect, MockServer};
 
 /// A check run against the Windows programs.
@@ -484,33 +484,8 @@ pub fn run_codex_windows(
         std::fs::create_dir_all(dir)?;
     }
     let server = MockServer::start(Dialect::OpenAiResponses, calls, work.clone())?;
-    let catalog = json!({ "models": [{
-        "slug": "mock-model", "display_name": "mock model", "apply_patch_tool_type": "freeform",
-        "supported_reasoning_levels": [], "shell_type": "default", "visibility": "list", "supported_in_api": true,
-        "priority": 1, "support_verbosity": false, "truncation_policy": { "mode": "bytes", "limit": 10000 },
-        "experimental_supported_tools": [], "base_instructions": "You are a mock model driven by the agent-bundle suite."
-    }]});
-    std::fs::write(codex_home.join("catalog.json"), catalog.to_string())?;
-    std::fs::write(
-        codex_home.join("config.toml"),
-        format!(
-            "model = \"mock-model\"\nmodel_provider = \"mock\"\nmodel_catalog_json = '{catalog}'\n\
-             check_for_update_on_startup = false\n\n\
-             [model_providers.mock]\nname = \"mock\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
-             wire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n\n\
-             [analytics]\nenabled = false\n\n\
-             [features]\nremote_plugin = false\napps = false\nplugin_sharing = false\n",
-            catalog = windows_path(&codex_home.join("catalog.json")),
-            port = server.port
-        ),
-    )?;
-    crate::copy_tree(artifact, &marketplace.join(plugin_name))?;
-    std::fs::write(
-        marketplace.join(".claude-plugin/marketplace.json"),
-        json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
-            "plugins": [{ "name": plugin_name, "source": format!("./{plugin_name}") }] })
-        .to_string(),
-    )?;
+    write_codex_config(&codex_home, &windows_path(&codex_home.join("catalog.json")), server.port)?;
+    write_marketplace(&marketplace, artifact, plugin_name)?;
     let codex = |args: &[String]| {
         let mut command = wine.command(&wine.codex);
         command
@@ -564,16 +539,10 @@ pub fn run_claude_windows(
         temp.path().join("work"),
         temp.path().join("marketplace"),
     );
-    for dir in [&config, &tmp, &work, &marketplace.join(".claude-plugin")] {
+    for dir in [&config, &tmp, &work] {
         std::fs::create_dir_all(dir)?;
     }
-    crate::copy_tree(artifact, &marketplace.join(plugin_name))?;
-    std::fs::write(
-        marketplace.join(".claude-plugin/marketplace.json"),
-        json!({ "name": "agent-bundle-e2e", "owner": { "name": "agent-bundle tests" },
-            "plugins": [{ "name": plugin_name, "source": format!("./{plugin_name}") }] })
-        .to_string(),
-    )?;
+    write_marketplace(&marketplace, artifact, plugin_name)?;
     let server = MockServer::start(Dialect::Anthropic, calls, work.clone())?;
     let claude = |args: &[String]| {
         let mut command = wine.command(&wine.claude);

@@ -111,7 +111,7 @@ pub fn host_command(hook: &Hook, surface: &HookSurface, wrapper: Option<&str>) -
         line
     };
     let unquotable =
-        |arg: &str, shells: &[WindowsShell]| Unquotable { arg: arg.to_string(), shells: shell_names(shells) };
+        |arg: &str, shells: &[WindowsShell]| Unquotable { arg: arg.to_string(), shells: WindowsShell::list(shells) };
     match &surface.windows.form {
         // The host's entry module imports the wrapper: the document names it from the module's folder.
         WindowsForm::InProcess => Ok(HostCommand { command: format!("{root}/{file}"), ..HostCommand::default() }),
@@ -193,21 +193,6 @@ fn windows_quote(arg: &str, shells: &[WindowsShell], quotes: bool) -> Option<Str
             || (shells.contains(&WindowsShell::PowerShell) && matches!(c, '\u{201c}' | '\u{201d}' | '\u{201e}'))
     };
     (!arg.chars().any(special) && !arg.ends_with('\\')).then(|| format!("\"{arg}\""))
-}
-
-fn shell_names(shells: &[WindowsShell]) -> String {
-    let names: Vec<&str> = shells
-        .iter()
-        .map(|shell| match shell {
-            WindowsShell::Cmd => "cmd.exe",
-            WindowsShell::PowerShell => "PowerShell",
-            WindowsShell::GitBash => "Git Bash",
-        })
-        .collect();
-    match names.as_slice() {
-        [rest @ .., last] if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => names.join(""),
-    }
 }
 
 #[cfg(test)]
