@@ -24,10 +24,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use agent_bundle::vocabulary::target::Target;
-use camino::Utf8PathBuf;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -62,27 +60,11 @@ process.stdout.write(`${first} ${times[Math.floor(times.length / 2)]} ${times[Ma
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let runs: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(40);
-    let work = tempfile::tempdir().unwrap();
-    let bundle = work.path().join("bundle");
-    std::fs::create_dir_all(bundle.join("src/hooks")).unwrap();
-    std::fs::write(bundle.join("src/hooks/plain.ts"), HANDLER).unwrap();
-    std::fs::write(
-        bundle.join("agent-bundle.config.ts"),
+    let (away, artifact) = common::one_handler_artifact(
+        "plain.ts",
+        HANDLER,
         "export default {\n  hooks: { afterTool: { handler: './src/hooks/plain.ts', tools: ['shell'] } },\n  plugin: { name: 'bench', description: 'Benchmark.', version: '1.0.0' },\n  targets: ['claude', 'claude-mod', 'opencode'],\n};\n",
-    )
-    .unwrap();
-    let options = BuildOptions {
-        root: Utf8PathBuf::from_path_buf(bundle).unwrap(),
-        output: Some(Utf8PathBuf::from_path_buf(work.path().join("artifact")).unwrap()),
-        no_cache: true,
-        ..Default::default()
-    };
-    let report = build(&options, &RealDisk).unwrap();
-    assert!(!report.has_errors(), "{:?}", report.diagnostics());
-
-    let away = tempfile::tempdir().unwrap();
-    common::copy_tree(&work.path().join("artifact"), &away.path().join("artifact"));
-    let artifact = away.path().join("artifact");
+    );
     let manifest =
         agent_bundle::artifact::read_verified(camino::Utf8Path::from_path(&artifact).unwrap(), &RealDisk).unwrap();
     let claude = manifest.hooks.iter().find(|r| r.host == Target::Claude).unwrap();

@@ -747,9 +747,9 @@ fn the_envelope_validator_and_the_result_checker_hold_on_generated_inputs() {
 /// seeds cover every door; `AGENT_BUNDLE_FUZZ_SECONDS` runs more.
 #[test]
 fn no_door_to_stdout_reaches_the_answer_in_any_form() {
-    use common::doors::{DOORS, LEAK, PLAN, SHAPE, plan};
+    use common::doors::{DOORS, LEAK, PLAN, SHAPE, plan, unhurried_matrix};
     common::require_node();
-    let (_guard, artifact) = common::build_bundle("wrapper-matrix");
+    let (_guard, artifact) = unhurried_matrix();
     let rows: Vec<IndexRow> = read_verified(&artifact, &RealDisk)
         .unwrap()
         .hooks

@@ -1094,6 +1094,14 @@ mod tests {
             match &table.hooks {
                 None => assert!(table.no_hooks_reason.as_deref().is_some_and(|r| !r.trim().is_empty())),
                 Some(surface) => {
+                    // The Windows form agrees with how the host runs hooks, and says where it comes from.
+                    assert_eq!(
+                        surface.in_process(),
+                        surface.windows.form == WindowsForm::InProcess,
+                        "{}: commandShell and windows.form",
+                        table.target
+                    );
+                    assert!(!surface.windows.evidence.trim().is_empty(), "{}", table.target);
                     if surface.in_process() {
                         // Its document names wrappers from its entry module's folder.
                         assert_eq!(surface.root_token, ".", "{}", table.target);

@@ -565,16 +565,7 @@ impl Drop for SharedServer {
 /// caller.
 pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, SimulateError> {
     let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
-    let unreadable = |why: String| SimulateError::BadInput(format!("{}'s hook document: {why}", row.host));
-    let text = fs_err::read_to_string(artifact.join(&surface.document)).map_err(|e| unreadable(e.to_string()))?;
-    let document: Value = serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
-    let (root, file) = match &surface.folder {
-        Some(folder) => {
-            let file = row.path.strip_prefix(folder.as_str()).and_then(|p| p.strip_prefix('/')).unwrap_or(&row.path);
-            (artifact.join(folder), file)
-        }
-        None => (artifact.to_path_buf(), row.path.as_str()),
-    };
+    let (root, file) = plugin_folder(artifact, row);
     if row.hooks_module {
         // A hook of the host's hooks module: the module imports its wrapper (the document names the
         // module, not the hook), so node stands for the host's worker on that wrapper, as below.
@@ -582,22 +573,7 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         return Ok(in_process_command(artifact, &runtime, &root.join(file)));
     }
     let in_process = surface.in_process();
-    let named = format!("{}/{file}", surface.root_token);
-    let entry = crate::pipeline::emit::read_hook_document(surface, &document)
-        .into_iter()
-        .find(|entry| {
-            entry.native_event == row.native_event
-                && match in_process {
-                    true => entry.command.command == named,
-                    false => {
-                        let line = entry.command.to_string();
-                        line.contains(&format!("{named}\""))
-                            || line.ends_with(&named)
-                            || line.contains(&format!("{named} "))
-                    }
-                }
-        })
-        .ok_or_else(|| unreadable(format!("no {} entry runs {}", row.native_event, row.path)))?;
+    let entry = written_entry(artifact, row)?;
     if in_process {
         // The host's process is stood for by node running the entry module's decision for the
         // document's wrapper module: the runtime the entry module imports, on the envelope the entry
@@ -620,6 +596,47 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
     };
     command.current_dir(artifact).env(variable, root);
     Ok(command)
+}
+
+/// The host's plugin folder in `artifact` (its own folder where it has one) and `row`'s wrapper
+/// relative to it.
+fn plugin_folder<'r>(artifact: &Utf8Path, row: &'r IndexRow) -> (camino::Utf8PathBuf, &'r str) {
+    let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
+    match &surface.folder {
+        Some(folder) => {
+            let file = row.path.strip_prefix(folder.as_str()).and_then(|p| p.strip_prefix('/')).unwrap_or(&row.path);
+            (artifact.join(folder), file)
+        }
+        None => (artifact.to_path_buf(), row.path.as_str()),
+    }
+}
+
+/// The entry of the host's hook document in `artifact` that runs `row`'s wrapper (on an in-process
+/// host, the entry that names its module), read back by the host's table.
+pub(crate) fn written_entry(
+    artifact: &Utf8Path,
+    row: &IndexRow,
+) -> Result<crate::pipeline::emit::WrittenEntry, SimulateError> {
+    let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
+    let unreadable = |why: String| SimulateError::BadInput(format!("{}'s hook document: {why}", row.host));
+    let text = fs_err::read_to_string(artifact.join(&surface.document)).map_err(|e| unreadable(e.to_string()))?;
+    let document: Value = serde_json::from_str(&text).map_err(|e| unreadable(e.to_string()))?;
+    let named = format!("{}/{}", surface.root_token, plugin_folder(artifact, row).1);
+    crate::pipeline::emit::read_hook_document(surface, &document)
+        .into_iter()
+        .find(|entry| {
+            entry.native_event == row.native_event
+                && match surface.in_process() {
+                    true => entry.command.command == named,
+                    false => {
+                        let line = entry.command.to_string();
+                        line.contains(&format!("{named}\""))
+                            || line.ends_with(&named)
+                            || line.contains(&format!("{named} "))
+                    }
+                }
+        })
+        .ok_or_else(|| unreadable(format!("no {} entry runs {}", row.native_event, row.path)))
 }
 
 /// Node running the runtime's decision for an in-process hook's wrapper module, in the artifact.

@@ -43,18 +43,7 @@ pub enum Invocation {
 /// of the host's plugin folder: the artifact, or its folder for a host that has one).
 pub fn invocation(artifact: &Utf8Path, row: &crate::artifact::IndexRow, root: &str) -> Result<Invocation, String> {
     let surface = crate::hosts::table(row.host).hooks.as_ref().ok_or("the host has no hooks")?;
-    let path = artifact.join(&surface.document);
-    let text = fs_err::read_to_string(&path).map_err(|e| e.to_string())?;
-    let document: Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
-    let file = match &surface.folder {
-        Some(folder) => row.path.strip_prefix(folder.as_str()).and_then(|p| p.strip_prefix('/')).unwrap_or(&row.path),
-        None => row.path.as_str(),
-    };
-    let named = format!("{}/{file}", surface.root_token);
-    let entry = read_hook_document(surface, &document)
-        .into_iter()
-        .find(|entry| entry.native_event == row.native_event && entry.command.to_string().contains(&named))
-        .ok_or_else(|| format!("no {} entry of {} runs {}", row.native_event, surface.document, row.path))?;
+    let entry = crate::tools::simulate::written_entry(artifact, row).map_err(|e| e.to_string())?;
     let command = entry.command;
     match &surface.windows.form {
         WindowsForm::InProcess => Err(format!("{} runs hooks in its own process", row.host)),

@@ -71,3 +71,22 @@ pub fn plan(seed: u64) -> (Value, Value) {
     let result = result(&mut random);
     (json!({ "writes": writes, "result": result }), json!({ "writes": [], "result": result }))
 }
+
+/// testdata/bundles/wrapper-matrix built with a 60 s timeout on every hook instead of 2 s, for the
+/// generated handlers: a plan may start up to four node children and workers, which a loaded
+/// machine (or Wine) can stretch past the matrix's 1.6 s deadline, and a deadline the plain run
+/// meets and the writing run misses would be a difference of load, not of doors.
+pub fn unhurried_matrix() -> (tempfile::TempDir, camino::Utf8PathBuf) {
+    let source = tempfile::tempdir().unwrap();
+    let root = source.path().join("wrapper-matrix");
+    super::copy_tree(std::path::Path::new("testdata/bundles/wrapper-matrix"), &root);
+    let config = root.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.contains("timeout: 2 }"), "the matrix's hooks give their timeout as `timeout: 2`");
+    std::fs::write(&config, text.replace("timeout: 2 }", "timeout: 60 }").replace("timeout: 2,", "timeout: 60,"))
+        .unwrap();
+    let (built, artifact) = super::build_root(camino::Utf8Path::from_path(&root).unwrap());
+    // The source is not needed once built: the artifact runs without it.
+    drop(source);
+    (built, artifact)
+}

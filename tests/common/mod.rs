@@ -91,6 +91,28 @@ pub fn build_root(root: &Utf8Path) -> (tempfile::TempDir, Utf8PathBuf) {
     (temp, output)
 }
 
+/// A bundle of one handler (`src/hooks/<file>` holding `handler`) and `config`, built with no cache,
+/// and its artifact copied away from the source tree (no node_modules above it), as a host runs it:
+/// the guard that keeps the copy, and the copy's path.
+pub fn one_handler_artifact(file: &str, handler: &str, config: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    write_file(&bundle, &format!("src/hooks/{file}"), handler);
+    write_file(&bundle, "agent-bundle.config.ts", config);
+    let options = BuildOptions {
+        root: Utf8PathBuf::from_path_buf(bundle).unwrap(),
+        output: Some(Utf8PathBuf::from_path_buf(work.path().join("artifact")).unwrap()),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = build(&options, &RealDisk).unwrap();
+    assert!(!report.has_errors(), "{:?}", report.diagnostics());
+    let away = tempfile::tempdir().unwrap();
+    let artifact = away.path().join("artifact");
+    copy_tree(&work.path().join("artifact"), &artifact);
+    (away, artifact)
+}
+
 pub struct Run {
     pub code: Option<i32>,
     pub stdout: String,

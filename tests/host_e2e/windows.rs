@@ -223,11 +223,17 @@ pub fn wrappers_answer_as_on_linux(wine: &Wine) -> Result<(), String> {
     let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
     let recorded = crate::common::recorded_envelopes();
     let mut cases = Vec::new();
+    // The wrapper matrix with room for its children and workers under Wine (its own 2 s timeouts are
+    // for the Linux tests): a deadline missed under load is not a difference between the systems.
+    let (_matrix_guard, matrix_artifact) = crate::common::doors::unhurried_matrix();
     for (index, bundle) in crate::common::testdata_bundles().iter().enumerate() {
-        let artifact = crate::build_into(bundle, &temp.path().join(index.to_string()))?;
+        let matrix = bundle.ends_with("wrapper-matrix");
+        let artifact = match matrix {
+            true => matrix_artifact.clone().into_std_path_buf(),
+            false => crate::build_into(bundle, &temp.path().join(index.to_string()))?,
+        };
         let utf8 = Utf8Path::from_path(&artifact).ok_or("the artifact path is not UTF-8")?;
         let manifest = read_verified(utf8, &RealDisk).map_err(|e| e.to_string())?;
-        let matrix = bundle.ends_with("wrapper-matrix");
         for row in manifest.hooks {
             let surface = agent_bundle::hosts::table(row.host).hooks.as_ref().expect("rows have hooks");
             if surface.in_process() || row.hooks_module {
@@ -499,12 +505,7 @@ pub fn run_codex_windows(
         vec!["plugin".to_string(), "marketplace".into(), "add".into(), windows_path(&marketplace)],
         vec!["plugin".to_string(), "add".into(), format!("{plugin_name}@agent-bundle-e2e")],
     ];
-    for args in installs {
-        let (code, _, out, err) = run_bounded(codex(&args), Duration::from_secs(120))?;
-        if code != Some(0) {
-            return Err(std::io::Error::other(format!("codex.exe {args:?} failed: {out} {err}")));
-        }
-    }
+    install("codex.exe", &installs, codex)?;
     // Codex's Windows sandbox does not run under Wine (its workspace-write is read-only there), so a
     // call the hooks let through must run with full access to be seen.
     let exec: Vec<String> = vec![
@@ -570,12 +571,7 @@ pub fn run_claude_windows(
             "user".into(),
         ],
     ];
-    for args in installs {
-        let (code, _, out, err) = run_bounded(claude(&args), Duration::from_secs(120))?;
-        if code != Some(0) {
-            return Err(std::io::Error::other(format!("claude.exe {args:?} failed: {out} {err}")));
-        }
-    }
+    install("claude.exe", &installs, claude)?;
     let session: Vec<String> = vec![
         "-p".into(),
         "Run the scripted tool calls, then answer.".into(),
@@ -589,6 +585,18 @@ pub fn run_claude_windows(
     let (exit_code, timed_out, stdout, stderr) = run_bounded(claude(&session), Duration::from_secs(240))?;
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Runs a host's install commands (`steps`, each its arguments) in turn; the first that fails fails
+/// the run, naming `program`.
+fn install(program: &str, steps: &[Vec<String>], command: impl Fn(&[String]) -> Command) -> std::io::Result<()> {
+    for args in steps {
+        let (code, _, out, err) = run_bounded(command(args), Duration::from_secs(120))?;
+        if code != Some(0) {
+            return Err(std::io::Error::other(format!("{program} {args:?} failed: {out} {err}")));
+        }
+    }
+    Ok(())
 }
 
 /// A host's Windows build, as the Windows scenarios name it.
