@@ -122,6 +122,16 @@ catalogue! {
     PayloadOverlapsOutput = "AB4749", Error, "a payload folder and the build output overlap";
     PayloadLinkOutside = "AB4752", Error, "a payload holds a symlink whose target lies outside the bundle root and its node_modules";
     ArgUnquotable = "AB4753", Error, "a prebuilt handler's argument cannot be written so that every shell a host runs the command in on Windows reads it as one argument";
+    // The plugin's own MCP servers (AB476x).
+    McpServerName = "AB4760", Error, "an `mcpServers` name is not letters, digits, `_` and `-` (at most 64), which every host's tool names carry as is";
+    McpServerRuntimeClash = "AB4761", Error, "an `mcpServers` name is the shared runtime's own server's, `<plugin>-runtime`";
+    McpServerShape = "AB4762", Error, "an MCP server is not exactly one of `command`, `module` and `url`, or has a key of another kind";
+    McpServerModule = "AB4763", Error, "an MCP server's `module` is not a TypeScript or JavaScript file inside the bundle root";
+    McpServerRemote = "AB4764", Error, "an MCP server's `type` or `url` is not one a host takes (`stdio`, `http`, `sse`; an http(s) URL)";
+    McpServerHostRoot = "AB4765", Error, "an MCP server's value names one host's own root variable instead of `${pluginRoot}`";
+    McpServerUnplaced = "AB4766", Warning, "a host the MCP server is built for does not take it, so that host gets no such server";
+    McpSelectorUnknownServer = "AB4767", Error, "an `mcp:<server>` selector names no server of `mcpServers`, or a tool name with other characters";
+    McpSelectorUnplaced = "AB4768", Error, "an `mcp:<server>` selector on a host where that server is not placed";
     // Handler modules, their imports and the packages bundled with them (AB483x, AB484x).
     HandlerSyntaxError = "AB4830", Error, "a handler module does not parse or compile";
     UnresolvedImport = "AB4831", Error, "a handler imports a module or package that cannot be found";

@@ -53,6 +53,11 @@ pub fn wrapper_file(hook_name: &str, host: Option<Target>) -> String {
     }
 }
 
+/// The shared runtime's MCP server's name in the hosts' documents: `<plugin>-runtime`.
+pub fn shared_runtime_server(plugin: &str) -> String {
+    format!("{plugin}-runtime")
+}
+
 /// The shared runtime's entry, which the hosts' MCP documents start: `mcp/<plugin>-runtime.mjs`.
 pub fn shared_runtime_entry(plugin: &str) -> String {
     format!("{MCP_DIR}/{plugin}-runtime.mjs")
@@ -157,6 +162,9 @@ pub struct HostPaths<'t> {
     pub icon: Option<&'t str>,
     /// Where the host declares the shared runtime's MCP server, when agent-bundle generates one for it.
     pub mcp_document: Option<&'t str>,
+    /// Where the host reads the plugin's own MCP servers, when that is a file of its own (not the
+    /// plugin manifest).
+    pub plugin_mcp_document: Option<&'t str>,
     /// The module an in-process host loads, which agent-bundle writes.
     pub entry_module: Option<&'t str>,
 }
@@ -201,7 +209,9 @@ impl Layout {
             if let Some(icon) = paths.icon {
                 claim(icon, false, owner, Role::Icon);
             }
-            if let Some(document) = paths.mcp_document {
+            let mut documents: Vec<&str> = paths.mcp_document.into_iter().chain(paths.plugin_mcp_document).collect();
+            documents.dedup();
+            for document in documents {
                 claim(document, false, owner, Role::McpDocument);
             }
             if let Some(module) = paths.entry_module {
@@ -280,6 +290,12 @@ fn host_paths(table: &super::HostTable) -> Option<HostPaths<'_>> {
         manifest: &surface.manifest,
         icon: surface.icon.as_deref(),
         mcp_document: surface.mcp_server.supported().ok().map(|d| d.document.as_str()),
+        plugin_mcp_document: surface
+            .plugin_mcp
+            .supported()
+            .ok()
+            .map(|p| p.document.as_str())
+            .filter(|document| *document != surface.manifest.as_str()),
         entry_module: surface.entry_module.as_deref(),
     })
 }
@@ -307,9 +323,16 @@ mod tests {
     fn every_host_document_lies_in_its_own_folder_when_it_has_one() {
         for (target, folder) in layout().host_folders() {
             let paths = layout().host(target).unwrap();
-            for path in [Some(paths.document), Some(paths.manifest), paths.icon, paths.mcp_document, paths.entry_module]
-                .into_iter()
-                .flatten()
+            for path in [
+                Some(paths.document),
+                Some(paths.manifest),
+                paths.icon,
+                paths.mcp_document,
+                paths.plugin_mcp_document,
+                paths.entry_module,
+            ]
+            .into_iter()
+            .flatten()
             {
                 assert!(path.starts_with(&format!("{folder}/")), "{target}: {path} is outside {folder}/");
             }

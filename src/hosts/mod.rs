@@ -109,6 +109,10 @@ pub struct HookSurface {
     /// Where the plugin declares the MCP server that hosts shared routes (D12), or why agent-bundle
     /// generates none for this host.
     pub mcp_server: Support<McpServerDocument>,
+    /// Where the host reads the plugin's own MCP servers (the config's `mcpServers`), or why
+    /// agent-bundle places none there. Not the shared runtime's server (`mcpServer`): these servers
+    /// are started for the model to call, not for the first hook.
+    pub plugin_mcp: Support<PluginMcp>,
     /// Envelope fields every event carries (unless the event opts out).
     #[serde(default)]
     pub common_input: Vec<InputField>,
@@ -301,6 +305,70 @@ pub struct McpServerDocument {
     pub document: String,
     /// The placeholder the host replaces with the installed plugin's root in the server's arguments.
     pub root_token: String,
+}
+
+/// Where and how a host reads a plugin's own MCP servers.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PluginMcp {
+    /// Plugin-relative path of the file that lists the servers; the plugin manifest itself when it is
+    /// the manifest's path (Gemini's and Qwen's extension manifests).
+    pub document: String,
+    /// The key of the servers' object in that file.
+    pub key: String,
+    /// The manifest key that names the file (`"mcpServers": "./…"`), for hosts that read it only
+    /// when the manifest points at it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest_pointer: Option<String>,
+    /// The placeholder the host replaces with the installed plugin's root in a server's `command`,
+    /// `args`, `cwd` and `env`: what `${pluginRoot}` in the config becomes.
+    pub root_token: String,
+    /// Where the host expands its root variable in a local server's entry: everywhere (`command`,
+    /// `args`, `env`, `cwd`), or only in `cwd` (Codex: `args` are taken as written, so paths under
+    /// the root are written `./…` and the server runs in the root).
+    #[serde(default)]
+    pub root_in: RootIn,
+    /// Fixed keys every local (command) server entry also carries.
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub local_fields: serde_json::Map<String, serde_json::Value>,
+    /// The remote transports the host takes (`http`, `sse`), each with how its entry is written.
+    #[serde(default)]
+    pub remote: BTreeMap<String, RemoteForm>,
+    /// The name the host gives a tool of the plugin's server: `{plugin}`, `{server}` and `{tool}`
+    /// replaced by the plugin's, the server's and the tool's names.
+    pub tool_name: String,
+    /// Whether the host was seen running a plugin's server here, or it is read from its code or docs.
+    pub proof: Proof,
+    /// Where the facts come from.
+    pub evidence: String,
+}
+
+impl PluginMcp {
+    /// The host's name for tool `tool` of the plugin's server `server`.
+    pub fn tool_name(&self, plugin: &str, server: &str, tool: &str) -> String {
+        self.tool_name.replace("{plugin}", plugin).replace("{server}", server).replace("{tool}", tool)
+    }
+}
+
+/// Where a host expands its root variable in a local MCP server's entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RootIn {
+    #[default]
+    Everywhere,
+    /// Only in `cwd`, and in `env`.
+    Cwd,
+}
+
+/// How a host's entry for a remote MCP server is written.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RemoteForm {
+    /// The key of the server's URL (`url`; Gemini CLI's streamable HTTP: `httpUrl`).
+    pub url_key: String,
+    /// The entry's `type`, where the host names the transport so.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
 /// A matcher over a session's source: what a sessionStart entry's `sources` are written as.

@@ -36,6 +36,9 @@ pub struct Bundle {
     #[serde(flatten)]
     pub normalised: Normalised,
     pub plans: Vec<HookPlan>,
+    /// The plugin's own MCP servers, per host (`mcpServers`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mcp: Vec<plan::mcp::McpPlan>,
     /// Event routes found under `src/events/`; each judged one is also a hook.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<discover::Route>,
@@ -216,7 +219,14 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         let mut route_diagnostics = route_diagnostics;
         if judged && let Some(route_config) = route_config {
             let (hook, diagnostics) =
-                normalise::route_hook(route, &route_config, &normalised.targets, &canonical_root, disk);
+                normalise::route_hook(
+                    route,
+                    &route_config,
+                    &normalised.targets,
+                    &normalised.mcp_servers,
+                    &canonical_root,
+                    disk,
+                );
             route_diagnostics.extend(diagnostics);
             normalised.hooks.extend(hook);
         }
@@ -231,10 +241,12 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         normalised.hooks.clear();
     }
 
-    let Staged { value: plans, diagnostics } = plan::plan(&normalised.hooks);
+    let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
+    loaded.diagnostics.extend(normalise::mcp::runtime_clash(&mut normalised.mcp_servers, &plugin.name));
+    let mcp = plan::mcp::plan_servers(&normalised.mcp_servers, &plugin.name, &mut loaded.diagnostics);
+    let Staged { value: plans, diagnostics } = plan::plan_with_servers(&normalised.hooks, &mcp);
     loaded.diagnostics.extend(diagnostics);
 
-    let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
     plugin.files = plugin_files(config.plugin.as_ref(), &canonical_root, disk, &mut loaded.diagnostics);
     fill_from_package_json(&mut plugin, &canonical_root, disk);
     let missing: Vec<&str> = [
@@ -264,7 +276,7 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
             loaded.sources.push(SourceFile::new(file.to_string(), text));
         }
     }
-    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, routes });
+    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, mcp, routes });
     loaded.sources.push(source);
     finish(loaded)
 }

@@ -206,6 +206,9 @@ pub fn run_claude(
         .env("DISABLE_TELEMETRY", "1")
         .env("DISABLE_AUTOUPDATER", "1")
         .env("DISABLE_ERROR_REPORTING", "1")
+        // MCP tools offered up front, not behind ToolSearch, so the scripted model can call a plugin's
+        // own tool by the name it is offered.
+        .env("ENABLE_TOOL_SEARCH", "false")
         .current_dir(&work)
         .args(["-p", "Run the scripted tool calls, then answer."])
         .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"]);
@@ -249,6 +252,9 @@ pub fn run_codex(
             .env("MOCK_API_KEY", "mock-key")
             .current_dir(&work)
             .args(args);
+        if let Some(log) = std::env::var_os("E2E_CODEX_LOG") {
+            command.env("RUST_LOG", log);
+        }
         command
     };
     let installs: [Vec<OsString>; 2] = [
@@ -470,6 +476,9 @@ pub const QWEN: ExtensionHost = ExtensionHost {
         serde_json::json!({
             "security": { "auth": { "selectedType": "openai" } },
             "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
+            // MCP tools declared up front (a session-start budget for them), not behind tool_search,
+            // so the scripted model can call a plugin's own tool by the name it is offered.
+            "tools": { "toolSearch": { "threshold": 100 } },
             "privacy": { "usageStatisticsEnabled": false },
             "telemetry": { "enabled": false }
         })

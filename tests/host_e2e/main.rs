@@ -76,6 +76,17 @@ fn shell_marker() -> Vec<Call> {
     vec![Call::Shell(format!("echo hi > {MARKER}"))]
 }
 
+fn mcp_lookup() -> Vec<Call> {
+    vec![Call::Mcp { server: "docs".into(), tool: "lookup".into(), arguments: serde_json::json!({ "word": "hello" }) }]
+}
+
+/// The name the host's table says it gives tool `lookup` of the e2e plugin's server `docs`.
+fn mcp_tool_name(host: Host) -> String {
+    let target = agent_bundle::vocabulary::target::Target::from_name(host.name()).expect("a host is a target");
+    let surface = agent_bundle::hosts::table(target).hooks.as_ref().expect("a host with hooks");
+    surface.plugin_mcp.supported().map(|m| m.tool_name("e2e-mcp-tool", "docs", "lookup")).unwrap_or_default()
+}
+
 fn exists(run: &HostRun, file: &str) -> bool {
     run.work.join(file).is_file()
 }
@@ -739,6 +750,30 @@ fn scenarios() -> Vec<Scenario> {
                     run.any_request_contains("E2E_SHARED_DENY (1 in pid "),
                     "no model request carried the shared route's reason",
                 )
+            },
+        },
+        Scenario {
+            name: "a plugin's own MCP server (a bundled module): the model calls its tool, gets the answer, and the hook naming mcp:docs sees the host's name for it",
+            bundle: "e2e/mcp-tool",
+            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid],
+            calls: mcp_lookup,
+            claude_allowed_tools: Some("mcp__plugin_e2e-mcp-tool_docs__lookup"),
+            check: |host, run| {
+                if std::env::var_os("E2E_DUMP").is_some() {
+                    for r in &run.requests { eprintln!("REQ {}", r); }
+                    eprintln!("STDOUT {}", run.stdout);
+                    eprintln!("STDERR {}", run.stderr);
+                }
+                finished(run)?;
+                let expected = mcp_tool_name(host);
+                ensure(
+                    run.any_request_contains("E2E_MCP_ANSWER hello (rooted)"),
+                    "the tool's answer (with the plugin root in its environment) did not reach the model",
+                )?;
+                let seen = format!("E2E_MCP_HOOK_SAW {expected}");
+                ensure(run.any_request_contains(&seen), format!("no request carried `{seen}`"))?;
+                println!("  {}: tool `{expected}`", host.name());
+                Ok(())
             },
         },
         Scenario {

@@ -19,6 +19,41 @@ pub enum Call {
     Shell(String),
     /// Create a file with this content (Claude `Write`, Codex `apply_patch`).
     WriteFile { path: String, content: String },
+    /// Call tool `tool` of the plugin's MCP server `server`, under whatever name the host offers it:
+    /// the request's tool whose name contains the server's and ends with the tool's.
+    Mcp { server: String, tool: String, arguments: Value },
+}
+
+/// Every tool name a request offers the model, in any dialect (`tools[].name`,
+/// `tools[].function.name`, `tools[].functionDeclarations[].name`).
+pub fn offered_tools(request: &Value) -> Vec<String> {
+    fn walk(value: &Value, names: &mut Vec<String>) {
+        match value {
+            Value::Array(items) => items.iter().for_each(|item| walk(item, names)),
+            Value::Object(map) => {
+                if let Some(Value::String(name)) = map.get("name") {
+                    names.push(name.clone());
+                }
+                for (key, value) in map {
+                    if matches!(key.as_str(), "function" | "functionDeclarations" | "tools") {
+                        walk(value, names);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    walk(&request["tools"], &mut names);
+    names
+}
+
+/// The host's name of tool `tool` of the plugin's server `server`, as the request offers it.
+fn mcp_tool_name(request: &Value, server: &str, tool: &str) -> String {
+    offered_tools(request)
+        .into_iter()
+        .find(|name| name != tool && name.contains(server) && name.ends_with(tool))
+        .unwrap_or_else(|| format!("MISSING_MCP_TOOL_{server}_{tool}"))
 }
 
 pub const FINAL_TEXT: &str = "MOCK_FINAL_ANSWER";
@@ -178,6 +213,11 @@ fn anthropic_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> V
                      "input": { "file_path": work.join(path).to_string_lossy(), "content": content } }),
             "tool_use",
         ),
+        Some(Call::Mcp { server, tool, arguments }) => (
+            json!({ "type": "tool_use", "id": format!("toolu_mock_{tool_results}"),
+                     "name": mcp_tool_name(request, server, tool), "input": arguments }),
+            "tool_use",
+        ),
         None => (json!({ "type": "text", "text": FINAL_TEXT }), "end_turn"),
     };
     let mut events = vec![(
@@ -234,6 +274,9 @@ fn responses_reply(request: &Value, calls: &[Call], _work: &std::path::Path) -> 
                 "call_id": format!("call_mock_{tool_results}"), "name": "apply_patch",
                 "input": format!("*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch\n") })
         }
+        Some(Call::Mcp { server, tool, arguments }) => json!({ "type": "function_call",
+            "id": format!("fc_mock_{tool_results}"), "call_id": format!("call_mock_{tool_results}"),
+            "name": mcp_tool_name(request, server, tool), "arguments": arguments.to_string() }),
         None => json!({ "type": "message", "role": "assistant", "id": "msg_mock",
             "content": [{ "type": "output_text", "text": FINAL_TEXT, "annotations": [] }] }),
     };
@@ -290,10 +333,28 @@ const DROID_TOOLS: ChatTools = ChatTools {
     write_input: |path, content| json!({ "file_path": path.to_string_lossy(), "content": content }),
 };
 
+/// The ids of the mock's calls of a host's tool search, whose results are not the scenario's.
+const SEARCH_CALL: &str = "call_search_";
+
+/// A deferred tool's name the request mentions (a host's "deferred tools" reminder): a word that
+/// contains the server's name and ends with the tool's.
+fn deferred_name(request: &Value, server: &str, tool: &str) -> Option<String> {
+    let text = request["messages"].to_string();
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .find(|word| *word != tool && word.contains(server) && word.ends_with(tool))
+        .map(str::to_string)
+}
+
 fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path, tools: &ChatTools) -> Vec<(String, Value)> {
     let is_main_loop =
         request["tools"].as_array().is_some_and(|t| t.iter().any(|t| t["function"]["name"] == tools.shell));
-    let tool_results = request["messages"].as_array().into_iter().flatten().filter(|m| m["role"] == "tool").count();
+    let tool_results = request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool" && !m["tool_call_id"].as_str().is_some_and(|id| id.starts_with(SEARCH_CALL)))
+        .count();
+    let searches = request["messages"].as_array().into_iter().flatten().filter(|m| m["role"] == "tool").count() - tool_results;
     let call = if is_main_loop { next_call(calls, tool_results) } else { None };
     let chunk = |delta: Value, finish: Value| {
         json!({ "id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": 0, "model": request["model"],
@@ -312,6 +373,29 @@ fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path, tools: &C
             chunk(tool_call(tools.write, (tools.write_input)(&work.join(path), content)), Value::Null),
             chunk(json!({}), json!("tool_calls")),
         ],
+        Some(Call::Mcp { server, tool, arguments }) => {
+            let offered = offered_tools(request);
+            let search = offered.iter().find(|n| matches!(n.as_str(), "ToolSearch" | "tool_search"));
+            let name = mcp_tool_name(request, server, tool);
+            match (offered.contains(&name), search, deferred_name(request, server, tool)) {
+                // Loaded, and still hidden: called through the host's bridge (Qwen Code's `tool_call`).
+                (false, Some(_), Some(deferred)) if searches > 0 && offered.iter().any(|n| n == "tool_call") => vec![
+                    chunk(tool_call("tool_call", json!({ "name": deferred, "arguments": arguments })), Value::Null),
+                    chunk(json!({}), json!("tool_calls")),
+                ],
+                // Behind the host's tool search: load it by name first, as a model would.
+                (false, Some(search), Some(deferred)) => {
+                    let call = json!({ "role": "assistant", "tool_calls": [{ "index": 0,
+                        "id": format!("{SEARCH_CALL}{searches}"), "type": "function",
+                        "function": { "name": search, "arguments": json!({ "query": format!("select:{deferred}") }).to_string() } }] });
+                    vec![chunk(call, Value::Null), chunk(json!({}), json!("tool_calls"))]
+                }
+                _ => vec![
+                    chunk(tool_call(&name, arguments.clone()), Value::Null),
+                    chunk(json!({}), json!("tool_calls")),
+                ],
+            }
+        }
         None => {
             let mut last = chunk(json!({}), json!("stop"));
             last["usage"] = json!({ "prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2 });
@@ -341,6 +425,8 @@ fn gemini_reply(request: &Value, calls: &[Call], work: &std::path::Path) -> Vec<
             "args": { "command": command, "description": "mock call from the agent-bundle suite" } } }),
         Some(Call::WriteFile { path, content }) => json!({ "functionCall": { "name": "write_file",
             "args": { "file_path": work.join(path).to_string_lossy(), "content": content } } }),
+        Some(Call::Mcp { server, tool, arguments }) => json!({ "functionCall": {
+            "name": mcp_tool_name(request, server, tool), "args": arguments } }),
         None => json!({ "text": FINAL_TEXT }),
     };
     let response = json!({

@@ -334,7 +334,7 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
 
     // Each handler must default-export its function.
     let failed = out.iter().any(Diagnostic::is_error);
-    for handler in handlers.iter().filter(|_| !failed) {
+    for handler in handlers.iter().filter(|h| !failed && !h.server) {
         if let Some(chunk) = run.entry(&handler.path)
             && !chunk.exports.iter().any(|e| e == "default")
         {

@@ -38,6 +38,8 @@ use crate::io::{Disk, lexical_join};
 use crate::pipeline::Bundle;
 use crate::pipeline::normalise::ExternalPackage;
 use crate::pipeline::normalise::Handler;
+use crate::pipeline::normalise::mcp::McpServerSpec;
+use crate::pipeline::plan::mcp::McpDelivery;
 use crate::vocabulary::source::{Location, SourceFile};
 use crate::vocabulary::target::Target;
 
@@ -57,6 +59,9 @@ pub use crate::hosts::layout::HANDLERS_DIR;
 pub struct HandlerEntry {
     pub path: String,
     pub declared_at: Location,
+    /// An MCP server's module (`mcpServers.<name>.module`): it runs as a program, so it needs no
+    /// default export.
+    pub server: bool,
 }
 
 /// One handler, bundled: its entry file, and the shared chunks it loads.
@@ -153,7 +158,7 @@ pub fn bundle(
         }
         match &hook.handler {
             Handler::Module { path } if !modules.iter().any(|m| &m.path == path) => {
-                modules.push(HandlerEntry { path: path.clone(), declared_at: hook.declared_at.clone() })
+                modules.push(HandlerEntry { path: path.clone(), declared_at: hook.declared_at.clone(), server: false })
             }
             Handler::Prebuilt { path, .. } if !prebuilt.contains_key(path) => {
                 let absolute = lexical_join(root, path);
@@ -164,6 +169,21 @@ pub fn bundle(
                 prebuilt.insert(path.clone(), disk.read_recorded(&absolute).0);
             }
             _ => {}
+        }
+    }
+    // The modules of the plugin's MCP servers placed for one of `hosts`, bundled with the handlers.
+    for server in &bundle.normalised.mcp_servers {
+        let McpServerSpec::Module { module, .. } = &server.spec else { continue };
+        let placed = bundle.mcp.iter().filter(|p| p.server == server.name).any(|plan| {
+            plan.targets.iter().any(|(t, d)| hosts.contains(t) && matches!(d, McpDelivery::Placed { .. }))
+        });
+        if !placed {
+            continue;
+        }
+        match modules.iter_mut().find(|m| &m.path == module) {
+            // A module that is both a handler and a server is judged as a handler.
+            Some(_) => {}
+            None => modules.push(HandlerEntry { path: module.clone(), declared_at: server.declared_at.clone(), server: true }),
         }
     }
     let normalised = &bundle.normalised;
@@ -284,7 +304,10 @@ fn bundle_handlers(
     handlers.sort_by(|a, b| a.path.cmp(&b.path));
     let handlers = handlers.as_slice();
     let external_names: Vec<String> = external.iter().map(|e| e.name.clone()).collect();
-    let key = cache::key(handlers.iter().map(|h| h.path.as_str()), &external_names);
+    // A server's module is judged otherwise than a handler's (no default export needed): the key says which.
+    let keyed: Vec<String> =
+        handlers.iter().map(|h| if h.server { format!("{}\0mcp-server", h.path) } else { h.path.clone() }).collect();
+    let key = cache::key(keyed.iter().map(String::as_str), &external_names);
     match cache.map(|store| cache::lookup(store, &key, root)) {
         Some(cache::Found::Fresh(entry)) => {
             out.stats.cached += handlers.len();
@@ -456,7 +479,7 @@ mod tests {
     #[test]
     fn bundle_paths_mirror_handler_paths() {
         let at = Location { file: "agent-bundle.config.ts".into(), line: 1, column: 1, span: Default::default() };
-        let entry = |path: &str| HandlerEntry { path: path.to_string(), declared_at: at.clone() };
+        let entry = |path: &str| HandlerEntry { path: path.to_string(), declared_at: at.clone(), server: false };
         let all = [entry("src/hooks/a.ts"), entry("src/hooks/b.ts"), entry("src/hooks/b.js")];
         assert_eq!(bundle_path("src/hooks/a.ts", &all), "hooks/handlers/src/hooks/a.mjs");
         assert_eq!(bundle_path("src/hooks/b.js", &all), "hooks/handlers/src/hooks/b.js.mjs");

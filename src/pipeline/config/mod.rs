@@ -27,6 +27,33 @@ pub struct Config {
     pub targets: Option<Spanned<Vec<Spanned<String>>>>,
     pub payloads: Vec<PayloadDeclaration>,
     pub bundle: Option<BundleConfig>,
+    /// `mcpServers`: the plugin's own MCP servers, in declaration order.
+    pub mcp_servers: Vec<McpServerDeclaration>,
+}
+
+/// One entry of `mcpServers`: Claude Code's `.mcp.json` shape, or a module the build bundles.
+#[derive(Clone, Debug)]
+pub struct McpServerDeclaration {
+    /// The server's name (the key).
+    pub name: Spanned<String>,
+    /// The value, for diagnostics about the whole entry.
+    pub at: Location,
+    /// `command`: a program the host starts (a local server over stdio).
+    pub command: Option<Spanned<String>>,
+    /// `module`: a TypeScript or JavaScript module bundled like a handler and started with node.
+    pub module: Option<Spanned<String>>,
+    /// `url`: a remote server.
+    pub url: Option<Spanned<String>>,
+    /// `type`: `stdio`, `http` or `sse`.
+    pub transport: Option<Spanned<String>>,
+    pub args: Vec<Spanned<String>>,
+    /// `env` (local servers) in declaration order.
+    pub env: Vec<(Spanned<String>, Spanned<String>)>,
+    /// `headers` (remote servers) in declaration order.
+    pub headers: Vec<(Spanned<String>, Spanned<String>)>,
+    pub cwd: Option<Spanned<String>>,
+    /// The hosts the server is placed for; `None`: the config's targets.
+    pub targets: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// How handlers are bundled.

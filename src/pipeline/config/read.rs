@@ -2,14 +2,16 @@
 //! wrong types and missing keys are reported here, every one of them, not just the first.
 
 use super::{
-    Author, BundleConfig, Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, PluginConfig, Spanned,
+    Author, BundleConfig, Config, HandlerDeclaration, HookDeclaration, McpServerDeclaration, PayloadDeclaration,
+    PluginConfig, Spanned,
 };
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::pipeline::extract::{Node, Property, SPREAD_KEY, Value};
 use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::source::{Location, SourceFile};
 
-const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "payload", "plugin", "targets"];
+const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "mcpServers", "payload", "plugin", "targets"];
+const MCP_SERVER_KEYS: &[&str] = &["args", "command", "cwd", "env", "headers", "module", "targets", "type", "url"];
 const BUNDLE_KEYS: &[&str] = &["external", "keepOutsideLinks"];
 const ENTRY_KEYS: &[&str] =
     &["args", "failClosed", "handler", "maxInputBytes", "onMissingSelector", "sources", "targets", "timeout", "tools"];
@@ -55,6 +57,7 @@ impl<'a> Reader<'a> {
                 "targets" => config.targets = self.string_list(&property.value, "targets"),
                 "payload" => config.payloads = self.payloads(&property.value),
                 "bundle" => config.bundle = self.bundle(&property.value),
+                "mcpServers" => config.mcp_servers = self.mcp_servers(&property.value),
                 _ => self.unknown_key(property, CONFIG_KEYS, "the config"),
             }
         }
@@ -365,6 +368,69 @@ impl<'a> Reader<'a> {
             }
         }
         payloads
+    }
+
+    /// `mcpServers: { <name>: { command, args, env, cwd } | { type, url, headers } | { module, args, env } }`:
+    /// read as written; which keys go together is normalisation's judgement.
+    fn mcp_servers(&mut self, node: &Node) -> Vec<McpServerDeclaration> {
+        let mut servers = Vec::new();
+        let Some(properties) = self.object(node, "`mcpServers`") else { return servers };
+        for property in properties.iter().filter(|p| p.key != SPREAD_KEY) {
+            let name = Spanned { value: property.key.clone(), at: self.key_at(property) };
+            let what = format!("MCP server `{}`", property.key);
+            let Some(fields) = self.object(&property.value, &format!("`mcpServers.{}`", property.key)) else {
+                continue;
+            };
+            let mut server = McpServerDeclaration {
+                name,
+                at: self.at(&property.value),
+                command: None,
+                module: None,
+                url: None,
+                transport: None,
+                args: Vec::new(),
+                env: Vec::new(),
+                headers: Vec::new(),
+                cwd: None,
+                targets: None,
+            };
+            for field in fields {
+                let value = &field.value;
+                let key = format!("mcpServers.{}.{}", property.key, field.key);
+                let spanned = |reader: &mut Self| {
+                    reader.string(value, &key).map(|text| Spanned { value: text, at: reader.at(value) })
+                };
+                match field.key.as_str() {
+                    "command" => server.command = spanned(self),
+                    "module" => server.module = spanned(self),
+                    "url" => server.url = spanned(self),
+                    "type" => server.transport = spanned(self),
+                    "cwd" => server.cwd = spanned(self),
+                    "args" => server.args = self.string_list(value, &key).map(|l| l.value).unwrap_or_default(),
+                    "targets" => server.targets = self.string_list(value, "targets"),
+                    "env" => server.env = self.string_map(value, &key),
+                    "headers" => server.headers = self.string_map(value, &key),
+                    _ => self.unknown_key(field, MCP_SERVER_KEYS, &what),
+                }
+            }
+            servers.push(server);
+        }
+        servers
+    }
+
+    /// An object of string values (`env`, `headers`), in declaration order. Values of another type are
+    /// reported and left out.
+    fn string_map(&mut self, node: &Node, key: &str) -> Vec<(Spanned<String>, Spanned<String>)> {
+        let Some(properties) = self.object(node, &format!("`{key}`")) else { return Vec::new() };
+        let mut map = Vec::new();
+        for property in properties.iter().filter(|p| p.key != SPREAD_KEY) {
+            let Some(text) = self.string(&property.value, &format!("{key}.{}", property.key)) else { continue };
+            map.push((
+                Spanned { value: property.key.clone(), at: self.key_at(property) },
+                Spanned { value: text, at: self.at(&property.value) },
+            ));
+        }
+        map
     }
 
     fn object<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [Property]> {

@@ -166,7 +166,7 @@ pub(super) fn place(
     files: &mut Assembly,
     plugin: &PluginInfo,
     entries: &BTreeMap<Target, Vec<DocumentEntry>>,
-    mcp_documents: &BTreeMap<Target, String>,
+    mcp: &super::mcp::Placed,
     module_hooks: &BTreeMap<Target, Vec<super::module::ModuleHook>>,
 ) -> BTreeMap<Target, ManifestHost> {
     let mut placed = BTreeMap::new();
@@ -185,7 +185,11 @@ pub(super) fn place(
         }
         let document = ArtifactFile::new(super::json_bytes(&document));
         files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
-        let manifest = ArtifactFile::new(super::json_bytes(&plugin_manifest(surface, plugin)));
+        let mut manifest = plugin_manifest(surface, plugin);
+        for (key, value) in mcp.manifest_keys.get(target).into_iter().flatten() {
+            manifest[key] = value.clone();
+        }
+        let manifest = ArtifactFile::new(super::json_bytes(&manifest));
         files.add(paths.manifest.to_string(), manifest, host_file(Role::PluginManifest));
         if let Some(module) = paths.entry_module {
             let source = ArtifactFile::new(super::wrapper::OPENCODE_ENTRY_SOURCE.as_bytes().to_vec());
@@ -198,7 +202,7 @@ pub(super) fn place(
                 table_digest: hosts::table_digest(*target),
                 manifest: paths.manifest.to_string(),
                 document: paths.document.to_string(),
-                mcp_document: mcp_documents.get(target).cloned(),
+                mcp_document: mcp.documents.get(target).cloned(),
             },
         );
     }

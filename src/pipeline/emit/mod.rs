@@ -11,6 +11,7 @@ mod bundles;
 mod documents;
 mod hooks;
 mod manifest;
+mod mcp;
 mod module;
 mod payloads;
 mod shared;
@@ -80,13 +81,13 @@ pub fn emit(
     });
     let placed = hooks::place(&mut files, bundle, &bundled, &hosts, epoch.as_deref(), root, &mut read);
     bundles::place_runtime(&mut files, !placed.index.is_empty(), &placed.folders);
-    let mcp_documents = match &epoch {
+    let shared_servers = match &epoch {
         Some(epoch) => shared::place(&mut files, &bundle.plugin, epoch, &placed.shared_routes, &placed.shared_hosts),
         None => BTreeMap::new(),
     };
+    let mcp = mcp::place(&mut files, bundle, &bundled, &hosts, shared_servers);
     module::place(&mut files, &placed.module_hooks);
-    let manifest_hosts =
-        documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp_documents, &placed.module_hooks);
+    let manifest_hosts = documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp, &placed.module_hooks);
     payloads::place_plugin_files(&mut files, bundle, &hosts, root, disk, &mut read, &mut diagnostics);
     payloads::place(&mut files, payload_copies);
     if diagnostics.iter().any(Diagnostic::is_error) {

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::assembly::{Assembly, Producer};
 use crate::artifact::ArtifactFile;
 use crate::hosts::McpServerDocument;
-use crate::hosts::layout::{self, Role};
+use crate::hosts::layout;
 use crate::pipeline::PluginInfo;
 use crate::vocabulary::digest::Sha256Hex;
 use crate::vocabulary::target::Target;
@@ -21,7 +21,7 @@ pub use crate::hosts::layout::{SERVER_PATH, shared_runtime_entry as entry_path};
 
 /// The MCP server's name in the hosts' documents.
 pub fn server_name(plugin: &str) -> String {
-    format!("{plugin}-runtime")
+    layout::shared_runtime_server(plugin)
 }
 
 /// The artifact epoch: a digest of everything a shared route's answer depends on (the generator, the
@@ -86,28 +86,21 @@ pub fn server_entry(plugin: &str, version: &str, epoch: &str, routes: &[SharedRo
     out
 }
 
-/// A host's MCP document naming the server.
-pub fn mcp_document(plugin: &str, document: &McpServerDocument) -> Value {
-    json!({
-        "mcpServers": {
-            server_name(plugin): {
-                "command": "node",
-                "args": [format!("{}/{}", document.root_token, entry_path(plugin))],
-            }
-        }
-    })
+/// A host's entry for the shared runtime's server.
+pub fn server_entry_json(plugin: &str, document: &McpServerDocument) -> Value {
+    json!({ "command": "node", "args": [format!("{}/{}", document.root_token, entry_path(plugin))] })
 }
 
-/// Places the shared runtime when a route renders in it: the server, its entry (naming `epoch` and
-/// every shared route's contracts), and the MCP document of each host in `hosts` that starts it.
-/// Returns each such host's MCP document path.
+/// Places the shared runtime when a route renders in it: the server and its entry (naming `epoch`
+/// and every shared route's contracts). Returns, for each host in `hosts` that starts it, its MCP
+/// document's path and the server's entry there, which [`super::mcp::place`] writes.
 pub(super) fn place(
     files: &mut Assembly,
     plugin: &PluginInfo,
     epoch: &str,
     routes: &[SharedRoute],
     hosts: &[Target],
-) -> BTreeMap<Target, String> {
+) -> BTreeMap<Target, (String, String, Value)> {
     let version = plugin.version.as_deref().unwrap_or("0.0.0");
     let server = ArtifactFile::new(SERVER_SOURCE.as_bytes().to_vec());
     files.add(SERVER_PATH.to_string(), server, Producer::SharedServer);
@@ -118,13 +111,10 @@ pub(super) fn place(
         let surface = crate::hosts::table(*target).hooks.as_ref().expect("built hosts have hooks");
         let document = surface.mcp_server.supported().expect("shared deliveries only where a server is hosted");
         let path = layout::layout().host(*target).and_then(|paths| paths.mcp_document).expect("a hosted server");
-        let bytes = super::json_bytes(&mcp_document(&plugin.name, document));
-        files.add(
-            path.to_string(),
-            ArtifactFile::new(bytes),
-            Producer::HostFile { target: *target, role: Role::McpDocument },
+        documents.insert(
+            *target,
+            (path.to_string(), server_name(&plugin.name), server_entry_json(&plugin.name, document)),
         );
-        documents.insert(*target, path.to_string());
     }
     documents
 }

@@ -17,6 +17,8 @@ pub struct Identity<'a> {
     pub targets: &'a [Target],
     pub tools: &'a [Selector],
     pub native_tools: &'a [NativeSelector],
+    /// `mcp:<server>` selectors; hashed only when non-empty, so other hooks keep their names.
+    pub mcp_tools: &'a [super::mcp::McpToolSelector],
     pub timeout: Timeout,
     /// Only for prebuilt handlers; hashed when non-empty.
     pub args: &'a [String],
@@ -54,6 +56,10 @@ impl Identity<'_> {
             let native: Vec<Value> =
                 self.native_tools.iter().map(|n| json!({ "name": n.name, "target": n.target.name() })).collect();
             object.insert("nativeTools".into(), Value::Array(native));
+        }
+        if !self.mcp_tools.is_empty() {
+            let own: Vec<String> = self.mcp_tools.iter().map(|m| m.written()).collect();
+            object.insert("mcpTools".into(), json!(own));
         }
         if let Some(prebuilt) = self.prebuilt_path {
             object.insert("prebuiltPath".into(), json!(prebuilt));
@@ -124,6 +130,7 @@ mod tests {
             targets,
             tools,
             native_tools: &[],
+            mcp_tools: &[],
             timeout,
             args: &[],
             prebuilt_path: None,

@@ -4,6 +4,7 @@
 //! Host-specific questions (does a selector map on this host?) belong to [`crate::pipeline::plan`].
 
 mod identity;
+pub mod mcp;
 mod route;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -41,6 +42,9 @@ pub struct Hook {
     pub tools: Vec<Selector>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub native_tools: Vec<NativeSelector>,
+    /// `mcp:<server>` and `mcp:<server>/<tool>`: tools of the plugin's own MCP servers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mcp_tools: Vec<mcp::McpToolSelector>,
     pub timeout: Timeout,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
@@ -188,6 +192,9 @@ pub struct Normalised {
     /// `bundle.keepOutsideLinks`: a package's symlinks that lead outside ship as links.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub keep_outside_links: bool,
+    /// The plugin's own MCP servers (`mcpServers`), sorted by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<mcp::McpServer>,
 }
 
 impl Normalised {
@@ -204,10 +211,11 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     let mut n = Normaliser { root, disk, diagnostics: Vec::new() };
     let targets = n.config_targets(config);
     let payloads = n.payloads(&config.payloads, &targets);
+    let mcp_servers = n.mcp_servers(&config.mcp_servers, &targets);
     let mut hooks: Vec<Hook> = Vec::new();
     let mut first_declared: BTreeMap<String, Location> = BTreeMap::new();
     for declaration in &config.hooks {
-        let Some(hook) = n.hook(declaration, &targets, &payloads) else { continue };
+        let Some(hook) = n.hook(declaration, &targets, &payloads, &mcp_servers) else { continue };
         if let Some(first) = first_declared.get(&hook.id) {
             n.diagnostics.push(messages::duplicate_hook(&hook.name, &hook.declared_at, first));
             continue;
@@ -219,7 +227,10 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     let external = n.external(config.bundle.as_ref().map_or(&[][..], |b| &b.external));
     let keep_outside_links =
         config.bundle.as_ref().and_then(|b| b.keep_outside_links.as_ref()).is_some_and(|keep| keep.value);
-    Staged { value: Normalised { targets, hooks, payloads, external, keep_outside_links }, diagnostics: n.diagnostics }
+    Staged {
+        value: Normalised { targets, hooks, payloads, external, keep_outside_links, mcp_servers },
+        diagnostics: n.diagnostics,
+    }
 }
 
 struct Normaliser<'a> {
@@ -333,7 +344,13 @@ impl Normaliser<'_> {
         }
     }
 
-    fn hook(&mut self, declaration: &HookDeclaration, selected: &[Target], payloads: &[Payload]) -> Option<Hook> {
+    fn hook(
+        &mut self,
+        declaration: &HookDeclaration,
+        selected: &[Target],
+        payloads: &[Payload],
+        servers: &[mcp::McpServer],
+    ) -> Option<Hook> {
         let errors_before = self.error_count();
         let event = declaration.event;
         let handler = self.handler(declaration, payloads);
@@ -372,7 +389,7 @@ impl Normaliser<'_> {
             }
         };
 
-        let (tools, native_tools) = self.selectors(&declaration.tools, &targets);
+        let (tools, native_tools, mcp_tools) = self.selectors(&declaration.tools, &targets, servers);
         let on_missing_selector = self.missing_selector(declaration.on_missing_selector.as_ref(), &tools);
         let timeout = self.timeout(declaration);
         let fail_closed = match &declaration.fail_closed {
@@ -426,6 +443,7 @@ impl Normaliser<'_> {
             targets: &targets,
             tools: &tools,
             native_tools: &native_tools,
+            mcp_tools: &mcp_tools,
             timeout,
             args: &args,
             prebuilt_path,
@@ -445,6 +463,7 @@ impl Normaliser<'_> {
             targets_declared,
             tools,
             native_tools,
+            mcp_tools,
             timeout,
             args,
             fail_closed,
@@ -576,13 +595,21 @@ impl Normaliser<'_> {
         &mut self,
         tools: &[Spanned<String>],
         hook_targets: &[Target],
-    ) -> (Vec<Selector>, Vec<NativeSelector>) {
+        servers: &[mcp::McpServer],
+    ) -> (Vec<Selector>, Vec<NativeSelector>, Vec<mcp::McpToolSelector>) {
         let mut canonical = BTreeSet::new();
         let mut native = BTreeSet::new();
+        let mut own = BTreeSet::new();
         let mut only_wildcards: Vec<(Target, &str, &Location)> = Vec::new();
         for tool in tools {
             if let Some(selector) = Selector::from_name(&tool.value) {
                 canonical.insert(selector);
+                continue;
+            }
+            if let Some(selector) = self.mcp_selector(tool, servers) {
+                if !selector.server.is_empty() {
+                    own.insert(selector);
+                }
                 continue;
             }
             let parsed = tool.value.split_once(':').map(|(t, n)| (t.trim(), n.trim()));
@@ -658,7 +685,7 @@ impl Normaliser<'_> {
             refused.push(NativeSelector { target, name: name.to_string() });
         }
         native.retain(|n| !refused.contains(n));
-        (canonical.into_iter().collect(), native.into_iter().collect())
+        (canonical.into_iter().collect(), native.into_iter().collect(), own.into_iter().collect())
     }
 
     /// The `sources` of a sessionStart entry, each one a source some host sends.

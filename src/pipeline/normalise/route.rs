@@ -56,6 +56,7 @@ pub fn route_hook(
     route: &Route,
     config: &RouteConfig,
     selected: &[Target],
+    servers: &[super::mcp::McpServer],
     root: &camino::Utf8Path,
     disk: &dyn Disk,
 ) -> (Option<Hook>, Vec<Diagnostic>) {
@@ -111,7 +112,7 @@ pub fn route_hook(
             targets
         }
     };
-    let (tools, native_tools) = n.selectors(&config.tools, &targets);
+    let (tools, native_tools, mcp_tools) = n.selectors(&config.tools, &targets, servers);
     let on_missing_selector = n.missing_selector(config.on_missing_selector.as_ref(), &tools);
     let budget_ms = config.timeout_ms.as_ref().map(|ms| ms.value.ceil() as u32);
     let max_input_bytes = n.max_input_bytes(config.max_input_bytes.as_ref());
@@ -135,6 +136,9 @@ pub fn route_hook(
     if let Some(bytes) = max_input_bytes {
         identity["maxInputBytes"] = serde_json::json!(bytes);
     }
+    if !mcp_tools.is_empty() {
+        identity["mcpTools"] = serde_json::json!(mcp_tools.iter().map(|m| m.written()).collect::<Vec<_>>());
+    }
     if on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error {
         identity["onMissingSelector"] = serde_json::json!(on_missing_selector.name());
     }
@@ -148,6 +152,7 @@ pub fn route_hook(
         targets_declared: config.targets.is_some() || !config.requires.is_empty(),
         tools,
         native_tools,
+        mcp_tools,
         timeout: Timeout::HostDefault,
         args: Vec::new(),
         fail_closed,

@@ -3,6 +3,7 @@
 //! the host tables; this module only combines it.
 
 mod command;
+pub mod mcp;
 
 pub use command::{ANSWER_FD, HostCommand, KeyedCommand, LOADER};
 mod matcher;
@@ -16,7 +17,7 @@ pub use module::{ModuleRun, candidate_handlers, settle, unsettled};
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
-use crate::vocabulary::canonical::{DEFAULT_MAX_INPUT_BYTES, MissingSelector, Selector};
+use crate::vocabulary::canonical::{DEFAULT_MAX_INPUT_BYTES, MissingSelector};
 use crate::vocabulary::target::Target;
 
 /// What a hook may run for when neither the declaration nor the host documents a timeout (Cursor):
@@ -153,12 +154,21 @@ pub struct HookPlan {
 
 /// Plans every hook. A hook with a planning error gets no plan.
 pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
+    plan_with_servers(hooks, &[])
+}
+
+/// Plans every hook, whose `mcp:<server>` selectors name the plugin's servers as `servers` places
+/// them. A hook with a planning error gets no plan.
+pub fn plan_with_servers(hooks: &[Hook], servers: &[mcp::McpPlan]) -> Staged<Vec<HookPlan>> {
     let mut diagnostics = Vec::new();
     let mut plans = Vec::new();
     for hook in hooks {
         let errors_before = diagnostics.len();
-        let targets: Vec<TargetPlan> =
-            hook.targets.iter().filter_map(|&target| plan_target(hook, target, &mut diagnostics)).collect();
+        let targets: Vec<TargetPlan> = hook
+            .targets
+            .iter()
+            .filter_map(|&target| plan_target(hook, target, servers, &mut diagnostics))
+            .collect();
         if diagnostics.len() > errors_before {
             continue;
         }
@@ -210,7 +220,12 @@ pub fn plan(hooks: &[Hook]) -> Staged<Vec<HookPlan>> {
 /// How the reason of a delivery the author chose to leave out (`onMissingSelector`) begins.
 pub const SKIPPED: &str = "skipped";
 
-fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -> Option<TargetPlan> {
+fn plan_target(
+    hook: &Hook,
+    target: Target,
+    servers: &[mcp::McpPlan],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<TargetPlan> {
     let table = hosts::table(target);
     let surface = table.hooks.as_ref()?;
     let mapping = match table.mapping(hook.event) {
@@ -230,7 +245,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
 
     let mut alternatives: Vec<String> = Vec::new();
     let mut failed = false;
-    let mut missing: Vec<(Selector, &str)> = Vec::new();
+    let mut missing: Vec<(String, String)> = Vec::new();
     for &selector in &hook.tools {
         match table.selector(selector) {
             Ok(mapping) => alternatives.extend(mapping.matches.iter().cloned()),
@@ -239,7 +254,19 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
                 diagnostics.push(messages::selector_unmapped(&hook.site(), selector, at, &table.name(), reason));
                 failed = true;
             }
-            Err(reason) => missing.push((selector, reason)),
+            Err(reason) => missing.push((selector.name().to_string(), reason.to_string())),
+        }
+    }
+    for selector in &hook.mcp_tools {
+        match mcp::selector_alternative(selector, servers, target) {
+            Ok(alternative) => alternatives.push(alternative),
+            Err(reason) if hook.on_missing_selector == MissingSelector::Error => {
+                let at = hook.tools_at.as_ref();
+                let written = selector.written();
+                diagnostics.push(messages::mcp_selector_unplaced(&hook.site(), &written, at, &table.name(), &reason));
+                failed = true;
+            }
+            Err(reason) => missing.push((selector.written(), reason)),
         }
     }
     alternatives
@@ -285,7 +312,7 @@ fn plan_target(hook: &Hook, target: Target, diagnostics: &mut Vec<Diagnostic>) -
             }
         }
     }
-    let has_any_selector = !hook.tools.is_empty() || !hook.native_tools.is_empty();
+    let has_any_selector = !hook.tools.is_empty() || !hook.native_tools.is_empty() || !hook.mcp_tools.is_empty();
     if has_any_selector && alternatives.is_empty() {
         diagnostics.push(messages::no_applicable_selector(&hook.site(), target));
         return None;
