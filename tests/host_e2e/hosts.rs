@@ -237,6 +237,9 @@ pub fn run_codex(
     for dir in [&codex_home, &work, &marketplace.join(".claude-plugin")] {
         std::fs::create_dir_all(dir)?;
     }
+    // `codex exec` asks before an MCP tool call and, with no one to ask, refuses it: a scenario whose
+    // model calls a plugin's MCP tool runs with approvals bypassed.
+    let calls_mcp = calls.iter().any(|call| matches!(call, Call::Mcp { .. }));
     let server = MockServer::start(Dialect::OpenAiResponses, calls, work.clone())?;
 
     write_codex_config(&codex_home, &codex_home.join("catalog.json").display().to_string(), server.port)?;
@@ -270,17 +273,19 @@ pub fn run_codex(
             return Err(std::io::Error::other(format!("codex {args:?} failed: {out} {err}")));
         }
     }
-    let exec: Vec<OsString> = vec![
-        "exec".into(),
-        "--json".into(),
-        "--skip-git-repo-check".into(),
-        "-s".into(),
-        "workspace-write".into(),
+    let sandbox: Vec<OsString> = if calls_mcp {
+        vec!["--dangerously-bypass-approvals-and-sandbox".into()]
+    } else {
+        vec!["-s".into(), "workspace-write".into()]
+    };
+    let mut exec: Vec<OsString> = vec!["exec".into(), "--json".into(), "--skip-git-repo-check".into()];
+    exec.extend(sandbox);
+    exec.extend::<Vec<OsString>>(vec![
         "-C".into(),
         work.clone().into_os_string(),
         "--dangerously-bypass-hook-trust".into(),
         "Run the scripted tool calls, then answer.".into(),
-    ];
+    ]);
     let command = codex(&exec);
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
     let requests = server.requests();

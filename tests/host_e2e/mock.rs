@@ -274,9 +274,22 @@ fn responses_reply(request: &Value, calls: &[Call], _work: &std::path::Path) -> 
                 "call_id": format!("call_mock_{tool_results}"), "name": "apply_patch",
                 "input": format!("*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch\n") })
         }
-        Some(Call::Mcp { server, tool, arguments }) => json!({ "type": "function_call",
-            "id": format!("fc_mock_{tool_results}"), "call_id": format!("call_mock_{tool_results}"),
-            "name": mcp_tool_name(request, server, tool), "arguments": arguments.to_string() }),
+        Some(Call::Mcp { server, tool, arguments }) => {
+            // Codex offers an MCP server's tools as a namespace (`mcp__<server>`) of functions.
+            let namespace = request["tools"].as_array().into_iter().flatten().find(|t| {
+                t["type"] == "namespace"
+                    && t["name"].as_str().is_some_and(|n| n.contains(server.as_str()))
+                    && t["tools"].as_array().is_some_and(|f| f.iter().any(|f| f["name"] == tool.as_str()))
+            });
+            let mut call = json!({ "type": "function_call",
+                "id": format!("fc_mock_{tool_results}"), "call_id": format!("call_mock_{tool_results}"),
+                "name": mcp_tool_name(request, server, tool), "arguments": arguments.to_string() });
+            if let Some(namespace) = namespace {
+                call["name"] = tool.as_str().into();
+                call["namespace"] = namespace["name"].clone();
+            }
+            call
+        }
         None => json!({ "type": "message", "role": "assistant", "id": "msg_mock",
             "content": [{ "type": "output_text", "text": FINAL_TEXT, "annotations": [] }] }),
     };

@@ -51,8 +51,9 @@ fn rooted(value: &str, mcp: &PluginMcp) -> String {
     value.replace(PLUGIN_ROOT_TOKEN, &mcp.root_token)
 }
 
-/// A `command` or argument on a host that expands its root only in `cwd` (`RootIn::Cwd`): the
-/// server runs in the root, so `${pluginRoot}/x` is `./x` and `${pluginRoot}` alone is `.`.
+/// A `command`, argument or `env` value on a host that expands its root only in `cwd`
+/// (`RootIn::Cwd`): the server starts in the root, so `${pluginRoot}/x` is `./x` and `${pluginRoot}`
+/// alone is `.` (relative to the folder the server starts in).
 fn relative(value: &str) -> Result<String, String> {
     if !value.contains(PLUGIN_ROOT_TOKEN) {
         return Ok(value.to_string());
@@ -118,9 +119,8 @@ fn local(
             cwd.map(|c| rooted(c, mcp)),
         ),
         RootIn::Cwd => {
-            let names_root = command.is_some_and(|c| c.contains(PLUGIN_ROOT_TOKEN))
-                || args.iter().any(|a| a.contains(PLUGIN_ROOT_TOKEN))
-                || command.is_none();
+            let names_root = command.is_none_or(|c| c.contains(PLUGIN_ROOT_TOKEN))
+                || args.iter().chain(env.values()).any(|a| a.contains(PLUGIN_ROOT_TOKEN));
             let cwd = match cwd {
                 Some(cwd) if names_root && cwd != PLUGIN_ROOT_TOKEN => {
                     return Err(format!(
@@ -128,7 +128,7 @@ fn local(
                     ));
                 }
                 Some(cwd) => Some(rooted(cwd, mcp)),
-                None if names_root => Some(mcp.root_token.clone()),
+                None if names_root => Some("./".to_string()),
                 None => None,
             };
             let command = match command {
@@ -139,12 +139,16 @@ fn local(
             (command, args, cwd)
         }
     };
+    let env: Map<String, Value> = match mcp.root_in {
+        RootIn::Everywhere => env.iter().map(|(k, v)| (k.clone(), rooted(v, mcp).into())).collect(),
+        RootIn::Cwd => env.iter().map(|(k, v)| Ok((k.clone(), relative(v)?.into()))).collect::<Result<_, String>>()?,
+    };
     entry.insert("command".into(), command.into());
     if !args.is_empty() || module {
         entry.insert("args".into(), json!(args));
     }
     if !env.is_empty() {
-        entry.insert("env".into(), string_map(env, mcp));
+        entry.insert("env".into(), Value::Object(env));
     }
     if let Some(cwd) = cwd {
         entry.insert("cwd".into(), cwd.into());

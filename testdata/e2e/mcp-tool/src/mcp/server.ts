@@ -37,7 +37,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       return send({ jsonrpc: '2.0', id, result: { tools } });
     case 'tools/call': {
       const word = String(params?.arguments?.word ?? '');
-      // `${pluginRoot}` in the config's env: the host's root, where the server's own bundle lies.
+      // `${pluginRoot}` in the config's env: the host's root (or, where a host expands it only in `cwd`,
+      // `.`, the folder the server starts in), where the server's own bundle lies.
       const root = process.env.E2E_MCP_ROOT ?? '';
       const rooted = existsSync(join(root, 'hooks/handlers/src/mcp/server.mjs')) ? 'rooted' : `unrooted: ${root}`;
       const text = `E2E_MCP_ANSWER ${word} (${rooted})`;
