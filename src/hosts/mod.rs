@@ -323,11 +323,14 @@ pub struct PluginMcp {
     /// The placeholder the host replaces with the installed plugin's root in a server's `command`,
     /// `args`, `cwd` and `env`: what `${pluginRoot}` in the config becomes.
     pub root_token: String,
-    /// Where the host expands its root variable in a local server's entry: everywhere (`command`,
-    /// `args`, `env`, `cwd`), or only in `cwd` (Codex: `args` are taken as written, so paths under
-    /// the root are written `./…` and the server runs in the root).
-    #[serde(default)]
-    pub root_in: RootIn,
+    /// Where the host expands its root variable in a local server's entry (default: `command`,
+    /// `args`, `env` and `cwd`). A value naming `${pluginRoot}` anywhere else is written relative to
+    /// the root (`./…`), and the server is started in the root: `cwd` is then `rootCwd`.
+    #[serde(default = "every_root_place")]
+    pub root_expanded_in: Vec<RootPlace>,
+    /// The `cwd` that starts a server in the plugin's root (Codex takes `./`, relative to it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_cwd: Option<String>,
     /// Fixed keys every local (command) server entry also carries.
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub local_fields: serde_json::Map<String, serde_json::Value>,
@@ -350,14 +353,18 @@ impl PluginMcp {
     }
 }
 
-/// Where a host expands its root variable in a local MCP server's entry.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+/// A key of a local MCP server's entry where a host may expand its root variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum RootIn {
-    #[default]
-    Everywhere,
-    /// Only in `cwd`, and in `env`.
+pub enum RootPlace {
+    Command,
+    Args,
+    Env,
     Cwd,
+}
+
+fn every_root_place() -> Vec<RootPlace> {
+    vec![RootPlace::Command, RootPlace::Args, RootPlace::Env, RootPlace::Cwd]
 }
 
 /// How a host's entry for a remote MCP server is written.

@@ -255,6 +255,7 @@ pub fn run_codex(
             .env("MOCK_API_KEY", "mock-key")
             .current_dir(&work)
             .args(args);
+        // Codex's own log on its stderr (`E2E_CODEX_LOG=info`): where an MCP server's start fails.
         if let Some(log) = std::env::var_os("E2E_CODEX_LOG") {
             command.env("RUST_LOG", log);
         }

@@ -755,15 +755,12 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "a plugin's own MCP server (a bundled module): the model calls its tool, gets the answer, and the hook naming mcp:docs sees the host's name for it",
             bundle: "e2e/mcp-tool",
-            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid],
+            // Factory Droid 0.225.2 expands no root variable in a plugin's MCP servers, so a module
+            // server is not placed there (its table says why).
+            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen],
             calls: mcp_lookup,
             claude_allowed_tools: Some("mcp__plugin_e2e-mcp-tool_docs__lookup"),
             check: |host, run| {
-                if std::env::var_os("E2E_DUMP").is_some() {
-                    for r in &run.requests { eprintln!("REQ {}", r); }
-                    eprintln!("STDOUT {}", run.stdout);
-                    eprintln!("STDERR {}", run.stderr);
-                }
                 finished(run)?;
                 let expected = mcp_tool_name(host);
                 ensure(

@@ -64,10 +64,11 @@ pub(super) fn place(
                         super::bundles::place_loaded_copy(files, bundled, folder, chunk);
                     }
                 }
-                let bundle_arg = Value::String(match mcp.root_in {
-                    crate::hosts::RootIn::Everywhere => format!("{}/{}", mcp.root_token, built.path),
-                    // The server runs in the root (`cwd`), where the host expands it.
-                    crate::hosts::RootIn::Cwd => format!("./{}", built.path),
+                // Where the host expands no root in `args`, the plan starts the server in the root.
+                let bundle_arg = Value::String(if mcp.root_expanded_in.contains(&crate::hosts::RootPlace::Args) {
+                    format!("{}/{}", mcp.root_token, built.path)
+                } else {
+                    format!("./{}", built.path)
                 });
                 if let Some(Value::Array(args)) = entry.get_mut("args") {
                     args.insert(0, bundle_arg);

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, messages};
-use crate::hosts::{self, PluginMcp, RootIn};
+use crate::hosts::{self, PluginMcp, RootPlace};
 use crate::pipeline::normalise::mcp::{McpServer, McpServerSpec, McpToolSelector, PLUGIN_ROOT_TOKEN};
 use crate::vocabulary::target::Target;
 
@@ -51,9 +51,9 @@ fn rooted(value: &str, mcp: &PluginMcp) -> String {
     value.replace(PLUGIN_ROOT_TOKEN, &mcp.root_token)
 }
 
-/// A `command`, argument or `env` value on a host that expands its root only in `cwd`
-/// (`RootIn::Cwd`): the server starts in the root, so `${pluginRoot}/x` is `./x` and `${pluginRoot}`
-/// alone is `.` (relative to the folder the server starts in).
+/// A value where the host expands no root variable: the server starts in the root, so
+/// `${pluginRoot}/x` is `./x` and `${pluginRoot}` alone is `.` (relative to the folder the server
+/// starts in).
 fn relative(value: &str) -> Result<String, String> {
     if !value.contains(PLUGIN_ROOT_TOKEN) {
         return Ok(value.to_string());
@@ -102,7 +102,9 @@ fn entry(server: &McpServer, mcp: &PluginMcp) -> Result<Value, String> {
 }
 
 /// A local server's keys: `command` (`None`: `node`, whose bundle emit puts first in `args`), `args`,
-/// `env`, `cwd`, with the host's root where `${pluginRoot}` is written, and the host's fixed keys.
+/// `env`, `cwd`, with the host's root where `${pluginRoot}` is written and the host expands it there;
+/// elsewhere such a value is relative to the root (`./…`) and the server starts in the root. Then the
+/// host's fixed keys.
 fn local(
     entry: &mut Map<String, Value>,
     mcp: &PluginMcp,
@@ -111,40 +113,46 @@ fn local(
     env: &std::collections::BTreeMap<String, String>,
     cwd: Option<&str>,
 ) -> Result<(), String> {
-    let module = command.is_none();
-    let (command, args, cwd) = match mcp.root_in {
-        RootIn::Everywhere => (
-            command.map_or_else(|| "node".to_string(), |c| rooted(c, mcp)),
-            args.iter().map(|a| rooted(a, mcp)).collect::<Vec<_>>(),
-            cwd.map(|c| rooted(c, mcp)),
-        ),
-        RootIn::Cwd => {
-            let names_root = command.is_none_or(|c| c.contains(PLUGIN_ROOT_TOKEN))
-                || args.iter().chain(env.values()).any(|a| a.contains(PLUGIN_ROOT_TOKEN));
-            let cwd = match cwd {
-                Some(cwd) if names_root && cwd != PLUGIN_ROOT_TOKEN => {
-                    return Err(format!(
-                        "it expands its root variable only in `cwd`, so a server whose command or arguments name `{PLUGIN_ROOT_TOKEN}` must run in it, not in `{cwd}`"
-                    ));
-                }
-                Some(cwd) => Some(rooted(cwd, mcp)),
-                None if names_root => Some("./".to_string()),
-                None => None,
-            };
-            let command = match command {
-                Some(command) => relative(command)?,
-                None => "node".to_string(),
-            };
-            let args = args.iter().map(|a| relative(a)).collect::<Result<Vec<_>, _>>()?;
-            (command, args, cwd)
+    let expands = |place: RootPlace| mcp.root_expanded_in.contains(&place);
+    // A module server's bundle is an argument under the root.
+    let needs_root_cwd = std::cell::Cell::new(command.is_none() && !expands(RootPlace::Args));
+    let write = |value: &str, place: RootPlace| -> Result<String, String> {
+        if expands(place) {
+            return Ok(rooted(value, mcp));
         }
+        let written = relative(value)?;
+        if written != value {
+            needs_root_cwd.set(true);
+        }
+        Ok(written)
     };
-    let env: Map<String, Value> = match mcp.root_in {
-        RootIn::Everywhere => env.iter().map(|(k, v)| (k.clone(), rooted(v, mcp).into())).collect(),
-        RootIn::Cwd => env.iter().map(|(k, v)| Ok((k.clone(), relative(v)?.into()))).collect::<Result<_, String>>()?,
+    let command = match command {
+        Some(command) => write(command, RootPlace::Command)?,
+        None => "node".to_string(),
+    };
+    let args = args.iter().map(|a| write(a, RootPlace::Args)).collect::<Result<Vec<_>, _>>()?;
+    let env: Map<String, Value> =
+        env.iter().map(|(k, v)| Ok((k.clone(), write(v, RootPlace::Env)?.into()))).collect::<Result<_, String>>()?;
+    let cwd = match (cwd, needs_root_cwd.get()) {
+        (Some(cwd), true) if cwd != PLUGIN_ROOT_TOKEN => {
+            return Err(format!(
+                "it expands its root variable only in some keys, so a server that names `{PLUGIN_ROOT_TOKEN}` elsewhere must start in it, not in `{cwd}`"
+            ));
+        }
+        (_, true) => match (&mcp.root_cwd, expands(RootPlace::Cwd)) {
+            (Some(root_cwd), _) => Some(root_cwd.clone()),
+            (None, true) => Some(mcp.root_token.clone()),
+            (None, false) => {
+                return Err(format!(
+                    "it expands no root variable in a server's entry and starts it in the session's folder, so a server that names `{PLUGIN_ROOT_TOKEN}` (as a module server does) cannot reach the plugin's files there"
+                ));
+            }
+        },
+        (Some(cwd), false) => Some(write(cwd, RootPlace::Cwd)?),
+        (None, false) => None,
     };
     entry.insert("command".into(), command.into());
-    if !args.is_empty() || module {
+    if !args.is_empty() || entry["command"] == "node" {
         entry.insert("args".into(), json!(args));
     }
     if !env.is_empty() {

@@ -10,5 +10,5 @@ export default defineConfig({
     afterTool: { handler: './src/hooks/seen.ts', tools: ['mcp:docs'] },
   },
   plugin: { name: 'e2e-mcp-tool', description: 'agent-bundle real-host scenario mcp-tool.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini', 'qwen'],
 });
