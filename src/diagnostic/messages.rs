@@ -1666,7 +1666,9 @@ pub fn mcp_selector_unknown_server(written: &str, server: &str, declared: &[&str
         format!("selector `{written}` names no server of `mcpServers`")
     };
     let mut diagnostic = Diagnostic::new(Code::McpSelectorUnknownServer, message).at(Some(at), known);
-    if let Some(meant) = crate::vocabulary::suggest::did_you_mean(server, declared.iter().copied()) {
+    if let Some(meant) = crate::vocabulary::suggest::did_you_mean(server, declared.iter().copied())
+        .filter(|_| !declared.contains(&server))
+    {
         diagnostic = diagnostic.note(format!("did you mean `mcp:{meant}`?"));
     }
     diagnostic.hint("write `mcp:<server>` (every tool of one of the plugin's servers) or `mcp:<server>/<tool>`, or `mcp` for every MCP tool")

@@ -372,7 +372,12 @@ mod tests {
         assert_eq!(owners("qwen"), [Owner::Host(Target::Qwen)]);
         assert_eq!(owners("qwen-extension.json"), [Owner::Host(Target::Qwen)]);
         assert_eq!(owners("gemini-extension.json"), [Owner::Host(Target::Gemini)]);
-        assert_eq!(owners(".plugin"), [Owner::Host(Target::Copilot), Owner::Host(Target::Copilot)]);
+        assert_eq!(
+            owners(".plugin"),
+            [Owner::Host(Target::Copilot); 3],
+            "Copilot CLI's hook document, manifest and MCP document"
+        );
+        assert_eq!(owners("mcp.json"), [Owner::Host(Target::Droid)], "Factory Droid's MCP document, in its folder");
         assert!(layout().claims_over("hooks").iter().any(|c| c.owner == Owner::Host(Target::Claude)));
         assert!(layout().claims_on_name("scripts").is_empty());
     }

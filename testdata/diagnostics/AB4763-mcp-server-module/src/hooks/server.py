@@ -1,0 +1,1 @@
+print("an MCP server in another language")
