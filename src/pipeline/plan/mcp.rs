@@ -217,3 +217,138 @@ pub fn selector_alternative(
         None => Err(format!("the server `{}` is not declared for this host (its `targets`)", selector.server)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocabulary::source::Location;
+
+    fn server(spec: McpServerSpec) -> McpServer {
+        McpServer {
+            name: "docs".into(),
+            targets: Target::ALL.into_iter().filter(|t| hosts::table(*t).has_hooks()).collect(),
+            spec,
+            declared_at: Location { file: "agent-bundle.config.ts".into(), line: 1, column: 1, span: Default::default() },
+        }
+    }
+
+    fn planned(spec: McpServerSpec) -> (McpPlan, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let mut plans = plan_servers(&[server(spec)], "my-plugin", &mut diagnostics);
+        (plans.remove(0), diagnostics)
+    }
+
+    fn placed(plan: &McpPlan, target: Target) -> &Value {
+        match plan.on(target) {
+            Some(McpDelivery::Placed { entry, .. }) => entry,
+            other => panic!("{target}: {other:?}"),
+        }
+    }
+
+    /// `${pluginRoot}` becomes each host's own variable where it expands one, and a path relative to
+    /// the root where the server starts in it (Codex); a host that can reach the root nowhere gets no
+    /// such server, and says why.
+    #[test]
+    fn each_host_gets_its_own_root_or_a_reason() {
+        let (plan, diagnostics) = planned(McpServerSpec::Module {
+            module: "src/mcp/server.ts".into(),
+            args: vec!["--data".into(), "${pluginRoot}/data".into()],
+            env: [("ROOT".to_string(), "${pluginRoot}".to_string())].into(),
+        });
+        let claude = placed(&plan, Target::Claude);
+        assert_eq!(claude["command"], "node");
+        assert_eq!(claude["args"], json!(["--data", "${CLAUDE_PLUGIN_ROOT}/data"]), "emit puts the bundle first");
+        assert_eq!(claude["env"]["ROOT"], "${CLAUDE_PLUGIN_ROOT}");
+        assert!(claude.get("cwd").is_none());
+        let gemini = placed(&plan, Target::Gemini);
+        assert_eq!(gemini["env"]["ROOT"], "${extensionPath}");
+        let codex = placed(&plan, Target::Codex);
+        assert_eq!(codex["args"], json!(["--data", "./data"]));
+        assert_eq!(codex["env"]["ROOT"], ".");
+        assert_eq!(codex["cwd"], "./", "the server starts in the root");
+        for target in [Target::Droid, Target::Opencode] {
+            assert!(matches!(plan.on(target), Some(McpDelivery::Absent { .. })), "{target}");
+        }
+        assert_eq!(diagnostics.len(), 1, "one warning for the server: {diagnostics:?}");
+        assert_eq!(diagnostics[0].code, crate::diagnostic::Code::McpServerUnplaced);
+    }
+
+    /// A program that needs nothing of the plugin's is written as declared, on Factory Droid too.
+    #[test]
+    fn a_server_that_names_no_root_is_placed_as_written() {
+        let (plan, _) = planned(McpServerSpec::Command {
+            command: "npx".into(),
+            args: vec!["-y".into(), "docs-index".into()],
+            env: Default::default(),
+            cwd: None,
+        });
+        for target in [Target::Claude, Target::Codex, Target::Droid, Target::Copilot] {
+            let entry = placed(&plan, target);
+            assert_eq!((entry["command"].as_str(), &entry["args"]), (Some("npx"), &json!(["-y", "docs-index"])));
+            assert!(entry.get("cwd").is_none(), "{target}");
+        }
+        // A declared `cwd` elsewhere than the root, with the root in the arguments: Codex cannot.
+        let (plan, _) = planned(McpServerSpec::Command {
+            command: "node".into(),
+            args: vec!["${pluginRoot}/server.js".into()],
+            env: Default::default(),
+            cwd: Some("/tmp".into()),
+        });
+        assert!(matches!(plan.on(Target::Codex), Some(McpDelivery::Absent { .. })));
+        assert_eq!(placed(&plan, Target::Claude)["cwd"], "/tmp");
+    }
+
+    /// Remote servers take each host's keys, and a transport a host lacks is a reason.
+    #[test]
+    fn remote_servers_take_each_hosts_keys() {
+        let (plan, _) = planned(McpServerSpec::Remote {
+            transport: "http".into(),
+            url: "https://mcp.example.com/mcp".into(),
+            headers: [("Authorization".to_string(), "Bearer ${TOKEN}".to_string())].into(),
+        });
+        assert_eq!(
+            placed(&plan, Target::Claude),
+            &json!({ "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer ${TOKEN}" } })
+        );
+        assert_eq!(placed(&plan, Target::Gemini)["httpUrl"], "https://mcp.example.com/mcp");
+        let (plan, _) =
+            planned(McpServerSpec::Remote { transport: "sse".into(), url: "https://x/sse".into(), headers: Default::default() });
+        match plan.on(Target::Codex) {
+            Some(McpDelivery::Absent { reason }) => assert!(reason.contains("http only"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(placed(&plan, Target::Gemini)["url"], "https://x/sse");
+    }
+
+    /// `mcp:<server>` is each host's own tool name, anchored, with the tool or any tool.
+    #[test]
+    fn a_selector_of_the_plugins_server_is_each_hosts_tool_name() {
+        let (plan, _) = planned(McpServerSpec::Command {
+            command: "npx".into(),
+            args: Vec::new(),
+            env: Default::default(),
+            cwd: None,
+        });
+        let plans = [plan];
+        let lookup = McpToolSelector { server: "docs".into(), tool: Some("lookup".into()) };
+        let every = McpToolSelector { server: "docs".into(), tool: None };
+        let expected = [
+            (Target::Claude, "mcp__plugin_my-plugin_docs__lookup"),
+            (Target::Codex, "mcp__docs__lookup"),
+            (Target::Copilot, "docs-lookup"),
+            (Target::Gemini, "mcp_docs_lookup"),
+            (Target::Qwen, "mcp__docs__lookup"),
+            (Target::Droid, "docs___lookup"),
+        ];
+        for (target, name) in expected {
+            let alternative = selector_alternative(&lookup, &plans, target).unwrap();
+            let matcher = regex::Regex::new(&format!("^(?:{alternative})$")).unwrap();
+            assert!(matcher.is_match(name), "{target}: {alternative} against {name}");
+            assert!(!matcher.is_match(&format!("{name}2")), "{target}: {alternative}");
+            let any = selector_alternative(&every, &plans, target).unwrap();
+            let any = regex::Regex::new(&format!("^(?:{any})$")).unwrap();
+            assert!(any.is_match(name) && !any.is_match("Bash"), "{target}");
+        }
+        assert!(selector_alternative(&lookup, &plans, Target::Opencode).is_err());
+    }
+}
