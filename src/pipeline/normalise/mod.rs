@@ -390,7 +390,8 @@ impl Normaliser<'_> {
         };
 
         let (tools, native_tools, mcp_tools) = self.selectors(&declaration.tools, &targets, servers);
-        let on_missing_selector = self.missing_selector(declaration.on_missing_selector.as_ref(), &tools);
+        let skippable = !tools.is_empty() || !mcp_tools.is_empty();
+        let on_missing_selector = self.missing_selector(declaration.on_missing_selector.as_ref(), skippable);
         let timeout = self.timeout(declaration);
         let fail_closed = match &declaration.fail_closed {
             Some(flag) if flag.value && event != CanonicalEvent::BeforeTool => {
@@ -481,19 +482,16 @@ impl Normaliser<'_> {
         })
     }
 
-    /// The declared `onMissingSelector`, judged: a known value, on a hook with canonical selectors.
-    pub(super) fn missing_selector(
-        &mut self,
-        declared: Option<&Spanned<String>>,
-        tools: &[Selector],
-    ) -> MissingSelector {
+    /// The declared `onMissingSelector`, judged: a known value, on a hook with canonical selectors or
+    /// selectors of the plugin's own servers (`skippable`), which a host may lack.
+    pub(super) fn missing_selector(&mut self, declared: Option<&Spanned<String>>, skippable: bool) -> MissingSelector {
         let Some(declared) = declared else { return MissingSelector::Error };
         match MissingSelector::from_name(declared.value.trim()) {
             None => {
                 self.diagnostics.push(messages::missing_selector_invalid(&declared.value, &declared.at));
                 MissingSelector::Error
             }
-            Some(_) if tools.is_empty() => {
+            Some(_) if !skippable => {
                 self.diagnostics.push(messages::missing_selector_without_tools(&declared.at));
                 MissingSelector::Error
             }

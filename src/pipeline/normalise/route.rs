@@ -113,7 +113,8 @@ pub fn route_hook(
         }
     };
     let (tools, native_tools, mcp_tools) = n.selectors(&config.tools, &targets, servers);
-    let on_missing_selector = n.missing_selector(config.on_missing_selector.as_ref(), &tools);
+    let on_missing_selector =
+        n.missing_selector(config.on_missing_selector.as_ref(), !tools.is_empty() || !mcp_tools.is_empty());
     let budget_ms = config.timeout_ms.as_ref().map(|ms| ms.value.ceil() as u32);
     let max_input_bytes = n.max_input_bytes(config.max_input_bytes.as_ref());
     // A family that cannot deny was refused when the route's config was judged (AB4829).

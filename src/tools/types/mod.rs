@@ -181,7 +181,9 @@ export type CanonicalEvent = {events};
 export type Selector = {selectors};
 /** `<host>:<native tool name>`, case-sensitive; `*` or `.*` stands for any run of characters (`claude:mcp__github__*`). */
 export type NativeSelector = {native};
-export type ToolSelector = Selector | NativeSelector;
+/** `mcp:<server>` (every tool of one of the plugin's own `mcpServers`) or `mcp:<server>/<tool>`: each host's own name for it. */
+export type McpToolSelector = `mcp:${{string}}`;
+export type ToolSelector = Selector | NativeSelector | McpToolSelector;
 /** A session source some host sends on sessionStart. */
 export type SessionSource = {sources};
 /** The events whose hooks may filter by `tools`. */
@@ -248,8 +250,37 @@ export interface BundleConfig {{
   keepOutsideLinks?: boolean;
 }}
 
+/** `${{pluginRoot}}` in `command`, `args`, `env` and `cwd` is each host's own root of the installed plugin. */
+export type McpServer =
+  | {{
+      /** A program the host starts, speaking MCP on stdio. */
+      command: string;
+      args?: string[];
+      env?: Record<string, string>;
+      cwd?: string;
+      type?: 'stdio';
+      targets?: HookTarget[];
+    }}
+  | {{
+      /** A module of the bundle (relative to its root), bundled like a handler and started with node. */
+      module: string;
+      args?: string[];
+      env?: Record<string, string>;
+      type?: 'stdio';
+      targets?: HookTarget[];
+    }}
+  | {{
+      /** A remote server. */
+      type?: 'http' | 'sse';
+      url: string;
+      headers?: Record<string, string>;
+      targets?: HookTarget[];
+    }};
+
 export interface AgentBundleConfig {{
   hooks?: Hooks;
+  /** The plugin's own MCP servers, by name, written where each host reads them. */
+  mcpServers?: Record<string, McpServer>;
   plugin?: PluginConfig;
   /** Default: `['claude', 'codex']`. */
   targets?: Target[];
