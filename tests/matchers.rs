@@ -20,6 +20,7 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         targets_declared: true,
         tools: tools.to_vec(),
         native_tools: native_tools.to_vec(),
+        mcp_tools: Vec::new(),
         timeout: Timeout::HostDefault,
         args: Vec::new(),
         fail_closed: false,

@@ -373,6 +373,56 @@ pub fn markdown() -> String {
         surface.mcp_server.supported().map(|d| format!("`{}`", d.document))
     });
 
+    out.push_str("\n**The plugin's MCP servers** (`mcpServers`): where each host reads them, how `${pluginRoot}`\n");
+    out.push_str("reaches a server, the name the host gives a tool of the plugin's server `<server>` (what an\n");
+    out.push_str("`mcp:<server>` selector matches), and where each fact comes from (*observed*: the real-host suite\n");
+    out.push_str("ran a module server there, the model called its tool and a hook saw that name).\n\n");
+    out.push_str(&header("plugin MCP", &hosts));
+    fn plugin_mcp(host: &HostTable) -> Result<&hosts::PluginMcp, &str> {
+        host.hooks.as_ref().expect("hook hosts have hooks").plugin_mcp.supported()
+    }
+    let mcp_marked = |mcp: &hosts::PluginMcp, text: String| format!("{} *({})*", text.replace('|', "\\|"), mcp.proof.word());
+    table_row(&mut out, &mut reasons, "document", &hosts, |host| {
+        plugin_mcp(host).map(|mcp| {
+            let pointer = mcp.manifest_pointer.as_ref().map(|key| format!(", named by the manifest's `{key}`")).unwrap_or_default();
+            mcp_marked(mcp, format!("`{}` `{}`{pointer}", mcp.document, mcp.key))
+        })
+    });
+    table_row(&mut out, &mut reasons, "root", &hosts, |host| {
+        plugin_mcp(host).map(|mcp| {
+            let places: Vec<String> = mcp.root_expanded_in.iter().map(|p| format!("`{}`", serde_json::to_value(p).expect("places serialise").as_str().unwrap_or_default())).collect();
+            let text = match (places.is_empty(), &mcp.root_cwd) {
+                (false, _) if places.len() == 4 => format!("`{}`", mcp.root_token),
+                (false, _) => format!("`{}` in {}; elsewhere `./…`, the server started in the root", mcp.root_token, places.join(", ")),
+                (true, Some(cwd)) => format!("`./…`, the server started in the root (`cwd: {cwd}`)"),
+                (true, None) => "none: a server that needs the plugin's files is not placed".to_string(),
+            };
+            mcp_marked(mcp, text)
+        })
+    });
+    table_row(&mut out, &mut reasons, "remote", &hosts, |host| {
+        plugin_mcp(host).map(|mcp| {
+            let kinds: Vec<String> = mcp.remote.keys().map(|k| format!("`{k}`")).collect();
+            if kinds.is_empty() { "—".to_string() } else { kinds.join(", ") }
+        })
+    });
+    table_row(&mut out, &mut reasons, "tool name", &hosts, |host| {
+        plugin_mcp(host).map(|mcp| mcp_marked(mcp, format!("`{}`", mcp.tool_name("<plugin>", "<server>", "<tool>"))))
+    });
+    let _ = write!(out, "| `evidence` |");
+    for host in &hosts {
+        match plugin_mcp(host) {
+            Ok(mcp) => {
+                reasons.push(format!("{}'s plugin MCP servers ({}): {}", host.host, mcp.proof.word(), mcp.evidence));
+                let _ = write!(out, " ({}) |", reasons.len());
+            }
+            Err(_) => {
+                let _ = write!(out, " — |");
+            }
+        }
+    }
+    out.push('\n');
+
     out.push_str(
         "\n**On Windows**: what runs a hook's command there, what agent-bundle writes so that every shell the\n",
     );
@@ -528,6 +578,7 @@ pub fn json() -> serde_json::Value {
         "results": results,
         "routeResults": route_results,
         "windows": per_host(&|h| serde_json::to_value(&h.hooks.as_ref().expect("hook hosts have hooks").windows).expect("tables serialise")),
+        "pluginMcp": per_host(&|h| cell(h.hooks.as_ref().expect("hook hosts have hooks").plugin_mcp.supported().map(|m| serde_json::to_value(m).expect("tables serialise")))),
         "sharedRuntime": per_host(&|h| cell(h.hooks.as_ref().expect("hook hosts have hooks").mcp_server.supported().map(|d| json!({ "document": d.document })))),
         "payloadFields": payload_fields,
         "configFields": config_field_rows()
