@@ -753,7 +753,7 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
-            name: "a plugin's own MCP server (a bundled module): the model calls its tool, gets the answer, and the hook naming mcp:docs sees the host's name for it",
+            name: "a plugin's own MCP server (a bundled module): the model calls its tool, gets the answer, and the hook naming mcp:docs sees the host's name for it, its server, and the same name from mcpToolName",
             bundle: "e2e/mcp-tool",
             // Factory Droid 0.225.2 expands no root variable in a plugin's MCP servers, so a module
             // server is not placed there (its table says why).
@@ -767,7 +767,7 @@ fn scenarios() -> Vec<Scenario> {
                     run.any_request_contains("E2E_MCP_ANSWER hello (rooted)"),
                     "the tool's answer (with the plugin root in its environment) did not reach the model",
                 )?;
-                let seen = format!("E2E_MCP_HOOK_SAW {expected}");
+                let seen = format!("E2E_MCP_HOOK_SAW {expected} own docs/lookup named {expected}");
                 ensure(run.any_request_contains(&seen), format!("no request carried `{seen}`"))?;
                 println!("  {}: tool `{expected}`", host.name());
                 Ok(())

@@ -145,7 +145,17 @@ fn place_module_hook(
         .iter()
         .filter_map(|path| bundled.loaded(path))
         .fold(Doors::of(&handler.code).or(shipped), |doors, (code, _, _)| doors.or(Doors::of(code)));
-    let contract = contract(hook, table, mapping, delivery, doors, shared_facts);
+    let own_servers: Vec<(&str, &str)> = bundle
+        .mcp
+        .iter()
+        .filter_map(|plan| match plan.on(target) {
+            Some(crate::pipeline::plan::mcp::McpDelivery::Placed { tool_name, .. }) => {
+                Some((plan.server.as_str(), tool_name.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    let contract = contract(hook, table, mapping, delivery, doors, shared_facts, &own_servers);
     if *shared && let Some(family) = hook.event.route() {
         let position = placed.shared_routes.iter().position(|r| r.family == family.name);
         let route = match position {

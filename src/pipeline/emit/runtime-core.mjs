@@ -124,6 +124,7 @@ export async function checkedResult(contract, envelope, payload, loadHandler, st
         target: contract.hook.target,
         nativeEvent: contract.hook.nativeEvent,
         nativeInput: deepFrozenCopy(envelope),
+        mcpToolName: (server, tool) => mcpToolName(contract, server, tool),
       }));
     } catch (error) {
       throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
@@ -434,6 +435,15 @@ function canonicalTool(contract, envelope) {
         if (groups.server !== undefined) tool.server = groups.server;
         if (groups.tool !== undefined) tool.tool = groups.tool;
       }
+      // One of the plugin's own servers (`mcpServers`), whatever the host calls its tools.
+      for (const [ownServer, { match }] of Object.entries(contract.pluginMcp ?? {})) {
+        const groups = new RegExp(match).exec(name)?.groups;
+        if (groups?.tool !== undefined) {
+          tool.ownServer = ownServer;
+          tool.tool = groups.tool;
+          break;
+        }
+      }
       tool.arguments = object ? input : {};
       if (inputKey !== undefined) tool.nativeKeys.arguments = inputKey;
       break;
@@ -444,6 +454,14 @@ function canonicalTool(contract, envelope) {
   for (const field of Object.keys(unreadable)) delete tool[field];
   if (Object.keys(unreadable).length > 0) tool[UNREADABLE] = unreadable;
   return { tool, nameKey, identity, inputKey, input: object ? input : undefined };
+}
+
+// The host's name for tool `tool` of the plugin's own MCP server `server` (an `mcpServers` name), or
+// undefined where that server is not placed.
+function mcpToolName(contract, server, tool) {
+  const own = contract.pluginMcp;
+  if (typeof server !== 'string' || typeof tool !== 'string' || !own || !Object.hasOwn(own, server)) return undefined;
+  return own[server].name.split('{tool}').join(tool);
 }
 
 // A rewrite may be given in canonical words: a key that is one of the canonical tool's fields and

@@ -69,6 +69,7 @@ pub fn contract(
     delivery: &Delivery,
     doors: Doors,
     shared: Option<(&str, bool)>,
+    own_servers: &[(&str, &str)],
 ) -> serde_json::Value {
     let Delivery::Native { effective_timeout_seconds, fail_closed, route_budget, max_input_bytes, .. } = delivery
     else {
@@ -120,6 +121,20 @@ pub fn contract(
     });
     if let Some(key) = &mapping.pass_when_present {
         contract["passWhenPresent"] = json!(key);
+    }
+    // The plugin's own MCP servers placed on this host: the name the host gives each one's tools
+    // (`{tool}` standing for the tool's), for the handler's `mcpToolName` and the canonical tool's
+    // `ownServer`. Absent when the plugin has none, so other wrappers are as they were.
+    if !own_servers.is_empty() {
+        let servers: serde_json::Map<String, serde_json::Value> = own_servers
+            .iter()
+            .map(|(server, template)| {
+                let (before, after) = template.split_once("{tool}").unwrap_or((template, ""));
+                let pattern = format!("^{}(?<tool>.+?){}$", regex::escape(before), regex::escape(after));
+                (server.to_string(), json!({ "name": template, "match": pattern }))
+            })
+            .collect();
+        contract["pluginMcp"] = serde_json::Value::Object(servers);
     }
     // Only a command's envelope may come from another host: a hooks module's is made by agent-bundle.
     if !surface.foreign_envelopes.is_empty() && !in_module {

@@ -367,6 +367,8 @@ fn main_module() -> String {
          \x20 readonly nativeEvent: string;\n\
          \x20 /** The host's envelope as received (deep-frozen). */\n\
          \x20 readonly nativeInput: Readonly<Record<string, unknown>>;\n\
+         \x20 /** The host's name for tool `tool` of the plugin's own MCP server `server` (an `mcpServers` name), or undefined where the server is not placed. */\n\
+         \x20 mcpToolName(server: string, tool: string): string | undefined;\n\
          }\n\n\
          /** A config handler: `export default (async (event) => { … }) satisfies HookHandler<'beforeTool'>;` */\n\
          export type HookHandler<E extends CanonicalEvent> = (\n\
@@ -520,6 +522,8 @@ export interface McpToolCall extends ToolCallBase {{
   readonly server?: string;
   /** The server's own name of the tool. */
   readonly tool?: string;
+  /** The plugin's own MCP server (its `mcpServers` name) the tool belongs to, on every host. */
+  readonly ownServer?: string;
   readonly arguments: Readonly<Record<string, unknown>>;
 }}
 
