@@ -1624,7 +1624,9 @@ pub fn mcp_server_module(name: &str, written: &str, why: &str, at: &Location) ->
     Diagnostic::new(Code::McpServerModule, format!("MCP server `{name}`'s module `{written}` cannot be bundled: {why}"))
         .at(Some(at), "this module")
         .note("a server's module is bundled like a handler, with what it imports, and started with `node`")
-        .hint("name a `.ts`, `.mts`, `.js` or `.mjs` file inside the bundle root, relative to it (`./src/mcp/server.ts`)")
+        .hint(
+            "name a `.ts`, `.mts`, `.js` or `.mjs` file inside the bundle root, relative to it (`./src/mcp/server.ts`)",
+        )
 }
 
 pub fn mcp_server_remote(name: &str, written: &str, allowed: &str, at: &Location) -> Diagnostic {
@@ -1643,11 +1645,9 @@ pub fn mcp_server_host_root(name: &str, token: &str, portable: &str, at: &Locati
 /// `unplaced`: each host (as named) with why it gets no such server.
 pub fn mcp_server_unplaced(name: &str, unplaced: &[(HostName, String)], at: &Location) -> Diagnostic {
     let hosts: Vec<String> = unplaced.iter().map(|(host, _)| format!("{} {}", host.host, host.version)).collect();
-    let mut diagnostic = Diagnostic::new(
-        Code::McpServerUnplaced,
-        format!("MCP server `{name}` is not placed for {}", hosts.join(", ")),
-    )
-    .at(Some(at), "this server");
+    let mut diagnostic =
+        Diagnostic::new(Code::McpServerUnplaced, format!("MCP server `{name}` is not placed for {}", hosts.join(", ")))
+            .at(Some(at), "this server");
     for (host, reason) in unplaced {
         diagnostic = diagnostic.note(format!("{}: {reason}", host.target));
     }
@@ -1659,7 +1659,11 @@ pub fn mcp_server_unplaced(name: &str, unplaced: &[(HostName, String)], at: &Loc
 }
 
 pub fn mcp_selector_unknown_server(written: &str, server: &str, declared: &[&str], at: &Location) -> Diagnostic {
-    let known = if declared.is_empty() { "the config declares no `mcpServers`".to_string() } else { format!("declared: {}", list(declared)) };
+    let known = if declared.is_empty() {
+        "the config declares no `mcpServers`".to_string()
+    } else {
+        format!("declared: {}", list(declared))
+    };
     let message = if declared.contains(&server) {
         format!("selector `{written}` names a tool with characters no tool name has")
     } else {

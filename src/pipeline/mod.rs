@@ -218,15 +218,14 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
         let judged = !diagnostic::has_errors(&route_diagnostics);
         let mut route_diagnostics = route_diagnostics;
         if judged && let Some(route_config) = route_config {
-            let (hook, diagnostics) =
-                normalise::route_hook(
-                    route,
-                    &route_config,
-                    &normalised.targets,
-                    &normalised.mcp_servers,
-                    &canonical_root,
-                    disk,
-                );
+            let (hook, diagnostics) = normalise::route_hook(
+                route,
+                &route_config,
+                &normalised.targets,
+                &normalised.mcp_servers,
+                &canonical_root,
+                disk,
+            );
             route_diagnostics.extend(diagnostics);
             normalised.hooks.extend(hook);
         }

@@ -381,19 +381,34 @@ pub fn markdown() -> String {
     fn plugin_mcp(host: &HostTable) -> Result<&hosts::PluginMcp, &str> {
         host.hooks.as_ref().expect("hook hosts have hooks").plugin_mcp.supported()
     }
-    let mcp_marked = |mcp: &hosts::PluginMcp, text: String| format!("{} *({})*", text.replace('|', "\\|"), mcp.proof.word());
+    let mcp_marked =
+        |mcp: &hosts::PluginMcp, text: String| format!("{} *({})*", text.replace('|', "\\|"), mcp.proof.word());
     table_row(&mut out, &mut reasons, "document", &hosts, |host| {
         plugin_mcp(host).map(|mcp| {
-            let pointer = mcp.manifest_pointer.as_ref().map(|key| format!(", named by the manifest's `{key}`")).unwrap_or_default();
+            let pointer = mcp
+                .manifest_pointer
+                .as_ref()
+                .map(|key| format!(", named by the manifest's `{key}`"))
+                .unwrap_or_default();
             mcp_marked(mcp, format!("`{}` `{}`{pointer}", mcp.document, mcp.key))
         })
     });
     table_row(&mut out, &mut reasons, "root", &hosts, |host| {
         plugin_mcp(host).map(|mcp| {
-            let places: Vec<String> = mcp.root_expanded_in.iter().map(|p| format!("`{}`", serde_json::to_value(p).expect("places serialise").as_str().unwrap_or_default())).collect();
+            let places: Vec<String> = mcp
+                .root_expanded_in
+                .iter()
+                .map(|p| {
+                    format!("`{}`", serde_json::to_value(p).expect("places serialise").as_str().unwrap_or_default())
+                })
+                .collect();
             let text = match (places.is_empty(), &mcp.root_cwd) {
                 (false, _) if places.len() == 4 => format!("`{}`", mcp.root_token),
-                (false, _) => format!("`{}` in {}; elsewhere `./…`, the server started in the root", mcp.root_token, places.join(", ")),
+                (false, _) => format!(
+                    "`{}` in {}; elsewhere `./…`, the server started in the root",
+                    mcp.root_token,
+                    places.join(", ")
+                ),
                 (true, Some(cwd)) => format!("`./…`, the server started in the root (`cwd: {cwd}`)"),
                 (true, None) => "none: a server that needs the plugin's files is not placed".to_string(),
             };

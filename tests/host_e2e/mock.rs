@@ -367,7 +367,8 @@ fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path, tools: &C
         .flatten()
         .filter(|m| m["role"] == "tool" && !m["tool_call_id"].as_str().is_some_and(|id| id.starts_with(SEARCH_CALL)))
         .count();
-    let searches = request["messages"].as_array().into_iter().flatten().filter(|m| m["role"] == "tool").count() - tool_results;
+    let searches =
+        request["messages"].as_array().into_iter().flatten().filter(|m| m["role"] == "tool").count() - tool_results;
     let call = if is_main_loop { next_call(calls, tool_results) } else { None };
     let chunk = |delta: Value, finish: Value| {
         json!({ "id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": 0, "model": request["model"],
@@ -403,10 +404,9 @@ fn chat_reply(request: &Value, calls: &[Call], work: &std::path::Path, tools: &C
                         "function": { "name": search, "arguments": json!({ "query": format!("select:{deferred}") }).to_string() } }] });
                     vec![chunk(call, Value::Null), chunk(json!({}), json!("tool_calls"))]
                 }
-                _ => vec![
-                    chunk(tool_call(&name, arguments.clone()), Value::Null),
-                    chunk(json!({}), json!("tool_calls")),
-                ],
+                _ => {
+                    vec![chunk(tool_call(&name, arguments.clone()), Value::Null), chunk(json!({}), json!("tool_calls"))]
+                }
             }
         }
         None => {

@@ -174,16 +174,21 @@ pub fn bundle(
     // The modules of the plugin's MCP servers placed for one of `hosts`, bundled with the handlers.
     for server in &bundle.normalised.mcp_servers {
         let McpServerSpec::Module { module, .. } = &server.spec else { continue };
-        let placed = bundle.mcp.iter().filter(|p| p.server == server.name).any(|plan| {
-            plan.targets.iter().any(|(t, d)| hosts.contains(t) && matches!(d, McpDelivery::Placed { .. }))
-        });
+        let placed =
+            bundle.mcp.iter().filter(|p| p.server == server.name).any(|plan| {
+                plan.targets.iter().any(|(t, d)| hosts.contains(t) && matches!(d, McpDelivery::Placed { .. }))
+            });
         if !placed {
             continue;
         }
         match modules.iter_mut().find(|m| &m.path == module) {
             // A module that is both a handler and a server is judged as a handler.
             Some(_) => {}
-            None => modules.push(HandlerEntry { path: module.clone(), declared_at: server.declared_at.clone(), server: true }),
+            None => modules.push(HandlerEntry {
+                path: module.clone(),
+                declared_at: server.declared_at.clone(),
+                server: true,
+            }),
         }
     }
     let normalised = &bundle.normalised;

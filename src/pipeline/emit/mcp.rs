@@ -17,6 +17,9 @@ use crate::pipeline::normalise::mcp::McpServerSpec;
 use crate::pipeline::plan::mcp::McpDelivery;
 use crate::vocabulary::target::Target;
 
+/// One MCP document's servers: the key of their object there, and each server's entry by name.
+type Servers = (String, Map<String, Value>);
+
 /// What [`place`] leaves to the manifests and the artifact manifest.
 #[derive(Default)]
 pub(super) struct Placed {
@@ -36,13 +39,10 @@ pub(super) fn place(
     shared: BTreeMap<Target, (String, String, Value)>,
 ) -> Placed {
     // Per host, per document: the key of the servers' object and the servers.
-    let mut documents: BTreeMap<Target, BTreeMap<String, (String, Map<String, Value>)>> = BTreeMap::new();
+    let mut documents: BTreeMap<Target, BTreeMap<String, Servers>> = BTreeMap::new();
     for (target, (path, name, entry)) in shared {
-        let (_, servers) = documents
-            .entry(target)
-            .or_default()
-            .entry(path)
-            .or_insert_with(|| ("mcpServers".to_string(), Map::new()));
+        let (_, servers) =
+            documents.entry(target).or_default().entry(path).or_insert_with(|| ("mcpServers".to_string(), Map::new()));
         servers.insert(name, entry);
     }
     for plan in &bundle.mcp {
@@ -74,8 +74,11 @@ pub(super) fn place(
                     args.insert(0, bundle_arg);
                 }
             }
-            let (_, servers) =
-                documents.entry(*target).or_default().entry(document.clone()).or_insert_with(|| (key.clone(), Map::new()));
+            let (_, servers) = documents
+                .entry(*target)
+                .or_default()
+                .entry(document.clone())
+                .or_insert_with(|| (key.clone(), Map::new()));
             servers.insert(server.name.clone(), entry);
         }
     }

@@ -111,10 +111,8 @@ pub(super) fn place(
         let surface = crate::hosts::table(*target).hooks.as_ref().expect("built hosts have hooks");
         let document = surface.mcp_server.supported().expect("shared deliveries only where a server is hosted");
         let path = layout::layout().host(*target).and_then(|paths| paths.mcp_document).expect("a hosted server");
-        documents.insert(
-            *target,
-            (path.to_string(), server_name(&plugin.name), server_entry_json(&plugin.name, document)),
-        );
+        documents
+            .insert(*target, (path.to_string(), server_name(&plugin.name), server_entry_json(&plugin.name, document)));
     }
     documents
 }

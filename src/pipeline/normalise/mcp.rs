@@ -125,7 +125,9 @@ impl Normaliser<'_> {
                     for target in &targets.value {
                         match Target::from_name(&target.value) {
                             Some(t) if selected.contains(&t) => chosen.push(t),
-                            Some(t) => self.diagnostics.push(messages::entry_target_not_selected(t, selected, &target.at)),
+                            Some(t) => {
+                                self.diagnostics.push(messages::entry_target_not_selected(t, selected, &target.at))
+                            }
                             None => self.diagnostics.push(messages::unknown_entry_target(&target.value, &target.at)),
                         }
                     }
@@ -139,12 +141,7 @@ impl Normaliser<'_> {
             if let Some(spec) = spec
                 && self.error_count() == errors_before
             {
-                servers.push(McpServer {
-                    name: name.value.clone(),
-                    targets,
-                    spec,
-                    declared_at: name.at.clone(),
-                });
+                servers.push(McpServer { name: name.value.clone(), targets, spec, declared_at: name.at.clone() });
             }
         }
         servers.sort_by(|a, b| a.name.cmp(&b.name));
@@ -154,20 +151,26 @@ impl Normaliser<'_> {
     /// The kind of one server: exactly one of `command`, `module` and `url`, with only its own keys.
     fn mcp_spec(&mut self, d: &McpServerDeclaration) -> Option<McpServerSpec> {
         let name = &d.name.value;
-        let kinds: Vec<(&str, &Spanned<String>)> =
-            [("command", &d.command), ("module", &d.module), ("url", &d.url)]
-                .into_iter()
-                .filter_map(|(key, value)| value.as_ref().map(|v| (key, v)))
-                .collect();
+        let kinds: Vec<(&str, &Spanned<String>)> = [("command", &d.command), ("module", &d.module), ("url", &d.url)]
+            .into_iter()
+            .filter_map(|(key, value)| value.as_ref().map(|v| (key, v)))
+            .collect();
         let (kind, value) = match kinds.as_slice() {
             [one] => *one,
             [] => {
-                self.diagnostics.push(messages::mcp_server_shape(name, "it has none of `command`, `module` and `url`", &d.at));
+                self.diagnostics.push(messages::mcp_server_shape(
+                    name,
+                    "it has none of `command`, `module` and `url`",
+                    &d.at,
+                ));
                 return None;
             }
             [_, (second, value), ..] => {
                 let keys: Vec<&str> = kinds.iter().map(|(k, _)| *k).collect();
-                let why = format!("it has {}, and a server is one of them", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and "));
+                let why = format!(
+                    "it has {}, and a server is one of them",
+                    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")
+                );
                 let _ = second;
                 self.diagnostics.push(messages::mcp_server_shape(name, &why, &value.at));
                 return None;
@@ -219,13 +222,23 @@ impl Normaliser<'_> {
                     self.diagnostics.push(messages::mcp_server_shape(name, "its `command` is empty", &value.at));
                     return None;
                 }
-                McpServerSpec::Command { command: value.value.clone(), args, env, cwd: d.cwd.as_ref().map(|c| c.value.clone()) }
+                McpServerSpec::Command {
+                    command: value.value.clone(),
+                    args,
+                    env,
+                    cwd: d.cwd.as_ref().map(|c| c.value.clone()),
+                }
             }
             "module" => McpServerSpec::Module { module: self.mcp_module(name, value)?, args, env },
             _ => {
                 let url = value.value.trim();
                 if !(url.starts_with("https://") || url.starts_with("http://")) || url.contains(char::is_whitespace) {
-                    self.diagnostics.push(messages::mcp_server_remote(name, &format!("`url: '{url}'`"), "an `http://` or `https://` URL", &value.at));
+                    self.diagnostics.push(messages::mcp_server_remote(
+                        name,
+                        &format!("`url: '{url}'`"),
+                        "an `http://` or `https://` URL",
+                        &value.at,
+                    ));
                     return None;
                 }
                 McpServerSpec::Remote {
@@ -244,7 +257,9 @@ impl Normaliser<'_> {
             n.diagnostics.push(messages::mcp_server_module(server, &path.value, why, &path.at));
             None
         };
-        let Some(relative) = self.inside_root(&absolute) else { return refuse(self, "it lies outside the bundle root") };
+        let Some(relative) = self.inside_root(&absolute) else {
+            return refuse(self, "it lies outside the bundle root");
+        };
         let extension = relative.rsplit_once('.').map(|(_, ext)| ext).unwrap_or("");
         if !HANDLER_EXTENSIONS.contains(&extension) {
             return refuse(self, "it is not a TypeScript or JavaScript module (`.ts`, `.mts`, `.js`, `.mjs`, …)");

@@ -63,7 +63,9 @@ fn relative(value: &str) -> Result<String, String> {
     {
         return Ok(format!(".{rest}"));
     }
-    Err(format!("`{value}`: its `{PLUGIN_ROOT_TOKEN}` is not at the start, and the host expands no root variable there"))
+    Err(format!(
+        "`{value}`: its `{PLUGIN_ROOT_TOKEN}` is not at the start, and the host expands no root variable there"
+    ))
 }
 
 fn string_map(map: &std::collections::BTreeMap<String, String>, mcp: &PluginMcp) -> Value {
@@ -202,11 +204,7 @@ pub fn plan_servers(servers: &[McpServer], plugin: &str, diagnostics: &mut Vec<D
 
 /// The native matcher alternative of an `mcp:<server>` selector on `target`, or why the host has none:
 /// the server is not placed there.
-pub fn selector_alternative(
-    selector: &McpToolSelector,
-    plans: &[McpPlan],
-    target: Target,
-) -> Result<String, String> {
+pub fn selector_alternative(selector: &McpToolSelector, plans: &[McpPlan], target: Target) -> Result<String, String> {
     let plan = plans.iter().find(|p| p.server == selector.server);
     match plan.and_then(|p| p.on(target)) {
         Some(McpDelivery::Placed { tool_name, .. }) => {
@@ -228,7 +226,12 @@ mod tests {
             name: "docs".into(),
             targets: Target::ALL.into_iter().filter(|t| hosts::table(*t).has_hooks()).collect(),
             spec,
-            declared_at: Location { file: "agent-bundle.config.ts".into(), line: 1, column: 1, span: Default::default() },
+            declared_at: Location {
+                file: "agent-bundle.config.ts".into(),
+                line: 1,
+                column: 1,
+                span: Default::default(),
+            },
         }
     }
 
@@ -311,8 +314,11 @@ mod tests {
             &json!({ "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer ${TOKEN}" } })
         );
         assert_eq!(placed(&plan, Target::Gemini)["httpUrl"], "https://mcp.example.com/mcp");
-        let (plan, _) =
-            planned(McpServerSpec::Remote { transport: "sse".into(), url: "https://x/sse".into(), headers: Default::default() });
+        let (plan, _) = planned(McpServerSpec::Remote {
+            transport: "sse".into(),
+            url: "https://x/sse".into(),
+            headers: Default::default(),
+        });
         match plan.on(Target::Codex) {
             Some(McpDelivery::Absent { reason }) => assert!(reason.contains("http only"), "{reason}"),
             other => panic!("{other:?}"),

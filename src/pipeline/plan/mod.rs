@@ -164,11 +164,8 @@ pub fn plan_with_servers(hooks: &[Hook], servers: &[mcp::McpPlan]) -> Staged<Vec
     let mut plans = Vec::new();
     for hook in hooks {
         let errors_before = diagnostics.len();
-        let targets: Vec<TargetPlan> = hook
-            .targets
-            .iter()
-            .filter_map(|&target| plan_target(hook, target, servers, &mut diagnostics))
-            .collect();
+        let targets: Vec<TargetPlan> =
+            hook.targets.iter().filter_map(|&target| plan_target(hook, target, servers, &mut diagnostics)).collect();
         if diagnostics.len() > errors_before {
             continue;
         }
