@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::pipeline::Bundle;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
+use crate::pipeline::plan::mcp::McpDelivery;
 use crate::pipeline::plan::{Delivery, HookPlan, ModuleRun, RouteBudget, TargetPlan};
 use crate::vocabulary::target::Target;
 
@@ -62,6 +63,20 @@ pub fn render_summary(bundle: &Bundle, filter: Option<Target>) -> String {
         let names: Vec<_> = bundle.normalised.payloads.iter().map(|p| format!("{} <- {}", p.name, p.source)).collect();
         let _ = writeln!(out, "payloads {}", names.join(", "));
     }
+    // The plugin's own MCP servers, each with the hosts that get it (and those that do not).
+    for plan in &bundle.mcp {
+        let placed = |want: bool| -> Vec<&str> {
+            plan.targets
+                .iter()
+                .filter(|t| filter.is_none_or(|f| t.target == f))
+                .filter(|t| matches!(t.delivery, McpDelivery::Placed { .. }) == want)
+                .map(|t| t.target.name())
+                .collect()
+        };
+        let (on, off) = (placed(true), placed(false));
+        let without = if off.is_empty() { String::new() } else { format!("; not for {}", off.join(", ")) };
+        let _ = writeln!(out, "mcp      {} ({}{without})", plan.server, on.join(", "));
+    }
     out
 }
 
@@ -104,6 +119,7 @@ pub fn render_routes(bundle: &Bundle, filter: Option<Target>) -> String {
         }
         let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
         tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));
+        tools.extend(hook.mcp_tools.iter().map(|m| m.written()));
         if !tools.is_empty() {
             let _ = writeln!(out, "  tools    {}", tools.join(", "));
         }
@@ -211,6 +227,7 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         let _ = writeln!(out, "  targets  {}", hook.targets.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "));
         let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
         tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));
+        tools.extend(hook.mcp_tools.iter().map(|m| m.written()));
         if !tools.is_empty() {
             let _ = writeln!(out, "  tools    {}", tools.join(", "));
         }
@@ -342,6 +359,9 @@ pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool, with_r
         "payloads": bundle.normalised.payloads,
         "hookCount": hooks.len(),
     });
+    if !bundle.mcp.is_empty() {
+        document["mcpServers"] = serde_json::to_value(&bundle.mcp).expect("plans serialise");
+    }
     if with_hooks {
         document["hooks"] = Value::Array(hooks);
     }

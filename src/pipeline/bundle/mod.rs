@@ -174,10 +174,9 @@ pub fn bundle(
     // The modules of the plugin's MCP servers placed for one of `hosts`, bundled with the handlers.
     for server in &bundle.normalised.mcp_servers {
         let McpServerSpec::Module { module, .. } = &server.spec else { continue };
-        let placed =
-            bundle.mcp.iter().filter(|p| p.server == server.name).any(|plan| {
-                plan.targets.iter().any(|(t, d)| hosts.contains(t) && matches!(d, McpDelivery::Placed { .. }))
-            });
+        let placed = bundle.mcp.iter().filter(|p| p.server == server.name).any(|plan| {
+            plan.targets.iter().any(|t| hosts.contains(&t.target) && matches!(t.delivery, McpDelivery::Placed { .. }))
+        });
         if !placed {
             continue;
         }

@@ -47,7 +47,8 @@ pub(super) fn place(
     }
     for plan in &bundle.mcp {
         let Some(server) = bundle.normalised.mcp_servers.iter().find(|s| s.name == plan.server) else { continue };
-        for (target, delivery) in &plan.targets {
+        for planned in &plan.targets {
+            let (target, delivery) = (&planned.target, &planned.delivery);
             let McpDelivery::Placed { document, key, entry, .. } = delivery else { continue };
             if !hosts.contains(target) {
                 continue;

@@ -36,13 +36,21 @@ pub enum McpDelivery {
 #[serde(rename_all = "camelCase")]
 pub struct McpPlan {
     pub server: String,
-    pub targets: Vec<(Target, McpDelivery)>,
+    pub targets: Vec<McpTarget>,
+}
+
+/// What one host gets of a server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct McpTarget {
+    pub target: Target,
+    #[serde(flatten)]
+    pub delivery: McpDelivery,
 }
 
 impl McpPlan {
     /// What `target` gets, when it is among the server's hosts.
     pub fn on(&self, target: Target) -> Option<&McpDelivery> {
-        self.targets.iter().find(|(t, _)| *t == target).map(|(_, d)| d)
+        self.targets.iter().find(|t| t.target == target).map(|t| &t.delivery)
     }
 }
 
@@ -192,7 +200,7 @@ pub fn plan_servers(servers: &[McpServer], plugin: &str, diagnostics: &mut Vec<D
             if let McpDelivery::Absent { reason } = &delivery {
                 unplaced.push((table.name(), reason.clone()));
             }
-            targets.push((target, delivery));
+            targets.push(McpTarget { target, delivery });
         }
         if !unplaced.is_empty() {
             diagnostics.push(messages::mcp_server_unplaced(&server.name, &unplaced, &server.declared_at));

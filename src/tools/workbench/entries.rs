@@ -53,6 +53,7 @@ pub fn list(artifact: &Utf8Path, loaded: &Loaded) -> Listed {
             ResultPart::ALL.iter().filter(|part| hook.event.refuses(**part).is_none()).map(|p| p.short()).collect();
         let mut tools: Vec<String> = hook.tools.iter().map(|s| s.name().to_string()).collect();
         tools.extend(hook.native_tools.iter().map(|n| format!("{}:{}", n.target, n.name)));
+        tools.extend(hook.mcp_tools.iter().map(|m| m.written()));
         let at = &hook.declared_at;
         entries.push(json!({
             "name": hook.name,
