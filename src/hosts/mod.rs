@@ -86,6 +86,10 @@ pub struct HookSurface {
     /// Whether the plugin manifest carries `license` (an SPDX id): Claude Code's plugin directory
     /// requires it or a LICENSE file; the other hosts' manifest models have no such key.
     pub manifest_license: bool,
+    /// The plugin's descriptive keys its manifest carries (`homepage`, `repository`, `keywords`), as
+    /// the host's manifest model has them.
+    #[serde(default)]
+    pub manifest_metadata: Vec<MetadataKey>,
     /// Where the host looks for the plugin's icon (a square PNG), if it shows one.
     #[serde(default)]
     pub icon: Option<String>,
@@ -305,6 +309,15 @@ pub struct McpServerDocument {
     pub document: String,
     /// The placeholder the host replaces with the installed plugin's root in the server's arguments.
     pub root_token: String,
+}
+
+/// A descriptive key of a plugin manifest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum MetadataKey {
+    Homepage,
+    Repository,
+    Keywords,
 }
 
 /// Where and how a host reads a plugin's own MCP servers.

@@ -61,6 +61,13 @@ pub struct PluginInfo {
     /// From `plugin.license`, else from `license` in the bundle's package.json.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
+    /// `plugin.homepage`, `plugin.repository` and `plugin.keywords`, for the manifests that carry them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub homepage: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
     /// The bundle's own files that describe the plugin and reach the artifact: its README, its
     /// license file and its icon, by root-relative path.
     #[serde(skip_serializing_if = "PluginFiles::is_empty")]
@@ -381,6 +388,9 @@ fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut
         version: plugin.and_then(|p| p.version.clone()),
         author: plugin.and_then(|p| p.author.clone()),
         license: plugin.and_then(|p| p.license.clone()),
+        homepage: plugin.and_then(|p| p.homepage.clone()),
+        repository: plugin.and_then(|p| p.repository.clone()),
+        keywords: plugin.and_then(|p| p.keywords.clone()).unwrap_or_default(),
         files: PluginFiles::default(),
     }
 }

@@ -76,6 +76,10 @@ pub struct PluginConfig {
     pub license: Option<String>,
     /// A square PNG in the bundle, shown by hosts that show plugin icons.
     pub icon: Option<Spanned<String>>,
+    /// The plugin's home page, source repository and search keywords, for the manifests that carry them.
+    pub homepage: Option<String>,
+    pub repository: Option<String>,
+    pub keywords: Option<Vec<String>>,
     pub at: Location,
 }
 

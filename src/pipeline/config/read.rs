@@ -16,7 +16,8 @@ const BUNDLE_KEYS: &[&str] = &["external", "keepOutsideLinks"];
 const ENTRY_KEYS: &[&str] =
     &["args", "failClosed", "handler", "maxInputBytes", "onMissingSelector", "sources", "targets", "timeout", "tools"];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
-const PLUGIN_KEYS: &[&str] = &["author", "description", "icon", "license", "name", "version"];
+const PLUGIN_KEYS: &[&str] =
+    &["author", "description", "homepage", "icon", "keywords", "license", "name", "repository", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
 const PAYLOAD_KEYS: &[&str] = &["keepOutsideLinks", "source", "targets"];
 
@@ -218,6 +219,9 @@ impl<'a> Reader<'a> {
             author: None,
             license: None,
             icon: None,
+            homepage: None,
+            repository: None,
+            keywords: None,
             at: self.at(node),
         };
         let mut saw_name = false;
@@ -225,6 +229,13 @@ impl<'a> Reader<'a> {
             let key = property.key.as_str();
             match key {
                 "license" => plugin.license = self.string(&property.value, "plugin.license"),
+                "homepage" => plugin.homepage = self.string(&property.value, "plugin.homepage"),
+                "repository" => plugin.repository = self.string(&property.value, "plugin.repository"),
+                "keywords" => {
+                    plugin.keywords = self
+                        .string_list(&property.value, "plugin.keywords")
+                        .map(|list| list.value.into_iter().map(|k| k.value).collect())
+                }
                 "icon" => {
                     plugin.icon = self
                         .string(&property.value, "plugin.icon")

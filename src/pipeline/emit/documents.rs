@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::assembly::{Assembly, Producer};
 use crate::artifact::{ArtifactFile, ManifestHost};
 use crate::hosts::layout::{self, Role};
-use crate::hosts::{self, DocumentFormat, HookSurface, WindowsForm};
+use crate::hosts::{self, DocumentFormat, HookSurface, MetadataKey, WindowsForm};
 use crate::pipeline::PluginInfo;
 use crate::pipeline::plan::HostCommand;
 use crate::vocabulary::target::Target;
@@ -224,6 +224,25 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
     if let (Some(author), true) = (&plugin.author, surface.manifest_author) {
         manifest["author"] = serde_json::to_value(author).expect("authors serialise");
     }
+    for key in &surface.manifest_metadata {
+        match key {
+            MetadataKey::Homepage => {
+                if let Some(homepage) = &plugin.homepage {
+                    manifest["homepage"] = homepage.clone().into();
+                }
+            }
+            MetadataKey::Repository => {
+                if let Some(repository) = &plugin.repository {
+                    manifest["repository"] = repository.clone().into();
+                }
+            }
+            MetadataKey::Keywords => {
+                if !plugin.keywords.is_empty() {
+                    manifest["keywords"] = json!(plugin.keywords);
+                }
+            }
+        }
+    }
     if surface.manifest_points_to_document {
         manifest["hooks"] = format!("./{}", surface.document).into();
     }
@@ -267,6 +286,35 @@ mod tests {
             assert_eq!((read[1].matcher.as_ref(), read[1].timeout.as_ref()), (None, None));
             assert!(read[1].extra.is_empty(), "{}: {:?}", table.target, read[1].extra);
         }
+    }
+
+    /// `homepage`, `repository` and `keywords` reach the manifests whose model has them, and no other.
+    #[test]
+    fn descriptive_keys_reach_only_the_manifests_that_carry_them() {
+        let plugin = PluginInfo {
+            name: "p".into(),
+            name_from_folder: false,
+            description: None,
+            version: None,
+            author: None,
+            license: None,
+            homepage: Some("https://example.com".into()),
+            repository: Some("https://example.com/repo".into()),
+            keywords: vec!["a".into(), "b".into()],
+            files: Default::default(),
+        };
+        let manifest = |target| plugin_manifest(hosts::table(target).hooks.as_ref().unwrap(), &plugin);
+        let claude = manifest(Target::Claude);
+        assert_eq!(
+            (&claude["homepage"], &claude["repository"]),
+            (&json!("https://example.com"), &json!("https://example.com/repo"))
+        );
+        assert_eq!(claude["keywords"], json!(["a", "b"]));
+        let codex = manifest(Target::Codex);
+        assert_eq!(codex["keywords"], json!(["a", "b"]));
+        assert!(codex.get("homepage").is_none() && codex.get("repository").is_none(), "{codex}");
+        let gemini = manifest(Target::Gemini);
+        assert!(gemini.get("keywords").is_none() && gemini.get("homepage").is_none(), "{gemini}");
     }
 
     #[test]

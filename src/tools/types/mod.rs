@@ -232,6 +232,12 @@ export interface PluginConfig {{
   license?: string;
   /** A square PNG inside the bundle. */
   icon?: string;
+  /** The plugin's home page, for the manifests that carry one (Claude Code, Copilot CLI, Cursor, OpenCode). */
+  homepage?: string;
+  /** The plugin's source repository URL, for the same manifests. */
+  repository?: string;
+  /** Search keywords, for the manifests that carry them (and Codex's). */
+  keywords?: string[];
 }}
 
 export type PayloadDeclaration =

@@ -24,6 +24,9 @@ export default defineConfig({
     version: '1.0.0',
     author: 'agent-bundle examples',
     license: 'MIT',
+    homepage: 'https://example.com/mcp-servers',
+    repository: 'https://github.com/example/mcp-servers',
+    keywords: ['notes', 'search', 'mcp'],
   },
   targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],
 });

@@ -9,6 +9,6 @@ export default defineConfig({
   hooks: {
     afterTool: { handler: './src/hooks/seen.ts', tools: ['mcp:docs'] },
   },
-  plugin: { name: 'e2e-mcp-tool', description: 'agent-bundle real-host scenario mcp-tool.', version: '0.0.1', author: 'agent-bundle tests' },
+  plugin: { name: 'e2e-mcp-tool', description: 'agent-bundle real-host scenario mcp-tool.', version: '0.0.1', author: 'agent-bundle tests', homepage: 'https://example.com/e2e-mcp-tool', repository: 'https://github.com/example/e2e-mcp-tool', keywords: ['e2e', 'mcp'] },
   targets: ['claude', 'codex', 'copilot', 'cursor', 'gemini', 'qwen'],
 });
