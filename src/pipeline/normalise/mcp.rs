@@ -165,13 +165,10 @@ impl Normaliser<'_> {
                 ));
                 return None;
             }
-            [_, (second, value), ..] => {
-                let keys: Vec<&str> = kinds.iter().map(|(k, _)| *k).collect();
-                let why = format!(
-                    "it has {}, and a server is one of them",
-                    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")
-                );
-                let _ = second;
+            // Pointing at the second kind's value: the first is taken as what was meant.
+            [_, (_, value), ..] => {
+                let keys: Vec<String> = kinds.iter().map(|(k, _)| format!("`{k}`")).collect();
+                let why = format!("it has {}, and a server is one of them", keys.join(" and "));
                 self.diagnostics.push(messages::mcp_server_shape(name, &why, &value.at));
                 return None;
             }
