@@ -152,3 +152,48 @@ fn mcp_selectors_are_each_hosts_own_names_and_the_wrappers_know_them() {
     assert!(text.contains("\"pluginMcp\""), "the wrapper's contract names the plugin's servers");
     assert!(text.contains("mcp__plugin_mcp-servers_notes__{tool}"));
 }
+
+/// A module server that imports a package shipped whole (`bundle.external`), for a host with a
+/// folder of its own and no hooks there: the package ships into that folder too, and the server runs
+/// from it.
+#[test]
+fn a_module_servers_packages_shipped_whole_reach_a_host_folder_without_hooks() {
+    common::require_node();
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  mcpServers: { s: { module: './src/mcp/s.ts' } },\n  bundle: { external: ['tiny-greeting'] },\n  plugin: { name: 'server-only', description: 'd', version: '1.0.0', author: 'a' },\n  targets: ['gemini'],\n};\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/mcp/s.ts",
+        "import { greet } from 'tiny-greeting';\nprocess.stdout.write(greet('server'));\n",
+    );
+    common::write_file(
+        &bundle,
+        "node_modules/tiny-greeting/package.json",
+        r#"{ "name": "tiny-greeting", "version": "1.0.0", "type": "module", "exports": "./index.js" }"#,
+    );
+    common::write_file(
+        &bundle,
+        "node_modules/tiny-greeting/index.js",
+        "export const greet = (who) => `hello from ${who}`;\n",
+    );
+    let (_temp, artifact) = common::build_root(&common::utf8(&bundle));
+    assert!(artifact.join("gemini/hooks/node_modules/tiny-greeting/index.js").is_file());
+    let away = tempfile::tempdir().unwrap();
+    common::copy_tree(artifact.join("gemini").as_std_path(), &away.path().join("gemini"));
+    let output = Command::new("node")
+        .arg(away.path().join("gemini/hooks/handlers/src/mcp/s.mjs"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "hello from server",
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -27,6 +27,9 @@ pub(super) struct Placed {
     pub manifest_keys: BTreeMap<Target, Map<String, Value>>,
     /// Per host, the file that lists its MCP servers (for the artifact manifest).
     pub documents: BTreeMap<Target, String>,
+    /// The hosts' own folders a module server's bundle was copied into: they need the packages
+    /// shipped whole there too.
+    pub folders: std::collections::BTreeSet<String>,
 }
 
 /// Places every host's MCP servers among `hosts`: the shared runtime's (`shared`: its document path,
@@ -40,6 +43,7 @@ pub(super) fn place(
 ) -> Placed {
     // Per host, per document: the key of the servers' object and the servers.
     let mut documents: BTreeMap<Target, BTreeMap<String, Servers>> = BTreeMap::new();
+    let mut copied = std::collections::BTreeSet::new();
     for (target, (path, name, entry)) in shared {
         let (_, servers) =
             documents.entry(target).or_default().entry(path).or_insert_with(|| ("mcpServers".to_string(), Map::new()));
@@ -60,6 +64,7 @@ pub(super) fn place(
                 let surface = table.hooks.as_ref().expect("placed only for hosts with hooks");
                 let mcp = surface.plugin_mcp.supported().expect("placed only where the host takes servers");
                 if let Some(folder) = &surface.folder {
+                    copied.insert(folder.clone());
                     super::bundles::place_loaded_copy(files, bundled, folder, &built.path);
                     for chunk in &built.chunks {
                         super::bundles::place_loaded_copy(files, bundled, folder, chunk);
@@ -83,7 +88,7 @@ pub(super) fn place(
             servers.insert(server.name.clone(), entry);
         }
     }
-    let mut placed = Placed::default();
+    let mut placed = Placed { folders: copied, ..Placed::default() };
     for (target, by_document) in documents {
         let paths = layout::layout().host(target).expect("built hosts have hooks");
         let surface = crate::hosts::table(target).hooks.as_ref().expect("built hosts have hooks");

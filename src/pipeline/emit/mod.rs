@@ -80,12 +80,13 @@ pub fn emit(
         shared::epoch(&generator(), handlers.chain(chunks))
     });
     let placed = hooks::place(&mut files, bundle, &bundled, &hosts, epoch.as_deref(), root, &mut read);
-    bundles::place_runtime(&mut files, !placed.index.is_empty(), &placed.folders);
     let shared_servers = match &epoch {
         Some(epoch) => shared::place(&mut files, &bundle.plugin, epoch, &placed.shared_routes, &placed.shared_hosts),
         None => BTreeMap::new(),
     };
     let mcp = mcp::place(&mut files, bundle, &bundled, &hosts, shared_servers);
+    let folders = placed.folders.union(&mcp.folders).cloned().collect();
+    bundles::place_runtime(&mut files, !placed.index.is_empty(), &folders);
     module::place(&mut files, &placed.module_hooks);
     let manifest_hosts = documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp, &placed.module_hooks);
     payloads::place_plugin_files(&mut files, bundle, &hosts, root, disk, &mut read, &mut diagnostics);
