@@ -383,3 +383,50 @@ fn a_routes_result_value_is_read_as_plain_data() {
         assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (Some(0), "", ""), "{}", row.path);
     }
 }
+
+/// A route declares the host's timeout for its entry in seconds, as a config hook does (issue 43): a
+/// SessionEnd route that needs 5 s on Claude Code (whose default there is 1 s) says so, the hook
+/// documents carry it in each host's unit, and the wrapper's deadline follows it; a timeout that is
+/// not whole seconds is refused with the config hooks' code, at the value.
+#[test]
+fn a_route_declares_its_hosts_timeout_in_seconds() {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  plugin: { name: 'route-timeout', description: 'A slow session end.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude', 'gemini'],\n};\n",
+    );
+    let route = |timeout: &str| {
+        format!(
+            "export const config = {{ timeout: {timeout} }};\nexport default async function End() {{\n  return null;\n}}\n"
+        )
+    };
+    common::write_file(&bundle, "src/events/session/end.tsx", &route("5"));
+    let (_guard, artifact) = common::build_root(&common::utf8(&bundle));
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let rows: Vec<_> = manifest.hooks.iter().filter(|r| r.event.name() == "session/end").collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r.effective_timeout == 5), "{rows:?}");
+    let claude: Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact.join("hooks/hooks.json")).unwrap()).unwrap();
+    assert_eq!(claude["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 5, "{claude}");
+    let gemini: Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact.join("gemini/hooks/hooks.json")).unwrap()).unwrap();
+    assert_eq!(gemini["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 5000, "Gemini counts milliseconds: {gemini}");
+    let wrapper = std::fs::read_to_string(artifact.join(&rows[0].path)).unwrap();
+    assert!(wrapper.contains("\"deadlineMs\": 4"), "the deadline follows the timeout: {wrapper}");
+
+    common::write_file(&bundle, "src/events/session/end.tsx", &route("1.5"));
+    let options = agent_bundle::build::BuildOptions {
+        root: common::utf8(&bundle),
+        output: Some(common::utf8(&work.path().join("refused"))),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    let refused: Vec<_> = report.diagnostics().iter().filter(|d| d.is_error()).collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0].code.as_str(), "AB4205", "{:?}", refused[0]);
+    assert!(format!("{:?}", refused[0]).contains("end.tsx"), "{:?}", refused[0]);
+}

@@ -577,3 +577,136 @@ fn a_config_stop_handler_gets_reentry_and_its_old_name() {
         assert!(run.stdout.contains(&format!("reentry {active}, stopHookActive {active}")), "{file}: {}", run.stdout);
     }
 }
+
+/// A handler ported from a hook script reads its envelope from stdin itself, in every way node offers,
+/// and gets the bytes the host sent; a handler finds its payloads through `pluginRoot`, its state
+/// through `dataDir` (the host's own folder where the host names one, else agent-bundle's default,
+/// created when first read) and the project through `projectDir` (the host's variable, else the
+/// envelope's folder), on every command host, each wrapper copied away from the source tree.
+#[test]
+fn handlers_read_stdin_and_find_the_plugins_places_on_every_host() {
+    require_node();
+    let hosts = ["claude", "codex", "copilot", "cursor", "droid", "gemini", "qwen"];
+    let config = format!(
+        "export default {{\n  hooks: {{\n    beforeTool: './src/hooks/reads-stdin.ts',\n    sessionStart: './src/hooks/places.ts',\n  }},\n  \
+         payload: {{ notes: {{ source: './notes' }} }},\n  \
+         plugin: {{ name: 'places', description: 'Finds its files.', version: '1.0.0', author: 'agent-bundle tests' }},\n  \
+         targets: {hosts:?},\n}};\n"
+    );
+    let reads_stdin = r#"import fs, { readFileSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+export default async () => {
+  const seen = [readFileSync(0, 'utf8'), fs.readFileSync('/dev/stdin').toString('utf8'), await readFile('/dev/stdin', 'utf8')];
+  const chunks = [];
+  const buffer = Buffer.alloc(7);
+  for (let n; (n = readSync(0, buffer, 0, 7)) > 0; ) chunks.push(Buffer.from(buffer.subarray(0, n)));
+  seen.push(Buffer.concat(chunks).toString('utf8'));
+  let streamed = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) streamed += chunk;
+  seen.push(streamed);
+  fs.writeFileSync(process.env.AGENT_BUNDLE_TEST_OUT, JSON.stringify(seen));
+};
+"#;
+    let places = r#"import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+export default (_event: unknown, context: { pluginRoot: string; projectDir?: string; dataDir: string }) => {
+  const rules = readFileSync(join(context.pluginRoot, 'notes', 'rules.md'), 'utf8').trim();
+  const dataDir = context.dataDir;
+  writeFileSync(join(dataDir, 'state'), 'kept');
+  writeFileSync(process.env.AGENT_BUNDLE_TEST_OUT, JSON.stringify({ rules, projectDir: context.projectDir ?? null, dataDir, made: existsSync(join(dataDir, 'state')) }));
+};
+"#;
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(&bundle, "src/hooks/reads-stdin.ts", reads_stdin);
+    common::write_file(&bundle, "src/hooks/places.ts", places);
+    common::write_file(&bundle, "notes/rules.md", "keep the tests green\n");
+    common::write_file(&bundle, "agent-bundle.config.ts", &config);
+    let options = agent_bundle::build::BuildOptions {
+        root: common::utf8(&bundle),
+        output: Some(common::utf8(&work.path().join("artifact"))),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    assert!(!report.has_errors(), "{:?}", report.diagnostics());
+    let away = tempfile::tempdir().unwrap();
+    let artifact = common::utf8(&away.path().join("artifact"));
+    common::copy_tree(&work.path().join("artifact"), artifact.as_std_path());
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let mut checked = std::collections::BTreeSet::new();
+    for row in &manifest.hooks {
+        let out = away.path().join(format!("{}.json", row.path.replace('/', "_")));
+        let out_text = out.to_str().unwrap().to_string();
+        let surface = hosts::table(row.host).hooks.as_ref().unwrap();
+        let places = &surface.places;
+        if row.event.name() == "beforeTool" {
+            let envelope = envelope_for(row).to_string();
+            let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_OUT", &out_text)]);
+            assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+            let seen: Vec<String> = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+            assert_eq!(seen, vec![envelope.clone(); 5], "{}: every read of stdin gets the envelope", row.path);
+        } else {
+            // Once with the host's own variables where it has them, once with none of them.
+            for with_variables in [true, false] {
+                let data_home = away.path().join(format!("data-home-{}-{with_variables}", row.host));
+                let host_data = away.path().join(format!("host-data-{}", row.host));
+                let data_home_text = data_home.to_str().unwrap().to_string();
+                let host_data_text = host_data.to_str().unwrap().to_string();
+                let mut env: Vec<(&str, &str)> =
+                    vec![("AGENT_BUNDLE_TEST_OUT", &out_text), ("XDG_DATA_HOME", &data_home_text)];
+                let mut expected_data = data_home.join("agent-bundle/plugins/places");
+                let envelope = envelope_for(row);
+                // The envelope's folder: the first of the table's keys it holds (a list's first item).
+                let mut expected_project = places
+                    .project_keys
+                    .iter()
+                    .find_map(|key| match &envelope[key] {
+                        Value::String(folder) => Some(json!(folder)),
+                        Value::Array(folders) => folders.first().cloned(),
+                        _ => None,
+                    })
+                    .unwrap_or(Value::Null);
+                if with_variables {
+                    if let Some(name) = places.data_env.first() {
+                        env.push((name, &host_data_text));
+                        expected_data = host_data.clone();
+                    }
+                    if let Some(name) = places.project_env.first() {
+                        env.push((name, "/tmp/project-from-the-host"));
+                        expected_project = json!("/tmp/project-from-the-host");
+                    }
+                }
+                let mut command_env = env.clone();
+                // Variables the test process may have: none of them is the host's here.
+                let cleared: Vec<&str> = places
+                    .data_env
+                    .iter()
+                    .chain(&places.project_env)
+                    .map(String::as_str)
+                    .filter(|name| !env.iter().any(|(set, _)| set == name))
+                    .collect();
+                for name in &cleared {
+                    command_env.push((name, ""));
+                }
+                let run = run_wrapper(&artifact, &row.path, envelope.to_string().as_bytes(), &command_env);
+                assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+                let seen: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+                assert_eq!(
+                    seen,
+                    json!({
+                        "rules": "keep the tests green",
+                        "projectDir": expected_project,
+                        "dataDir": expected_data.to_str().unwrap(),
+                        "made": true,
+                    }),
+                    "{} (host variables set: {with_variables})",
+                    row.path
+                );
+            }
+        }
+        checked.insert((row.host.to_string(), row.event.name().to_string()));
+    }
+    assert_eq!(checked.len(), hosts.len() * 2, "{checked:?}");
+}

@@ -349,6 +349,21 @@ pub fn payload_field_unsent(
     .hint(format!("give `{field}` a fallback where it is absent, or narrow the hook's `targets`"))
 }
 
+pub fn stdin_without_envelope(handler: &str, module: &str, hosts: &[String], at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::StdinWithoutEnvelope,
+        format!("`{handler}` reads stdin, which carries no envelope on {}", hosts.join(" and ")),
+    )
+    .at(Some(at), format!("reads stdin ({module})"))
+    .note(
+        "a wrapper process serves a handler's own stdin reads the envelope it read; a hook run in the host's own \
+         process (OpenCode) or a route rendered in the shared runtime would read that process's stdin instead",
+    )
+    .hint(
+        "read the payload, or the host's envelope as `context.nativeInput` (a route's `native` prop), instead of stdin",
+    )
+}
+
 pub fn fail_closed_on_other_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::FailClosedOnOtherEvent,

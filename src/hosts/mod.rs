@@ -109,6 +109,8 @@ pub struct HookSurface {
     /// Where the plugin declares the MCP server that hosts shared routes (D12), or why agent-bundle
     /// generates none for this host.
     pub mcp_server: Support<McpServerDocument>,
+    /// Where a handler's context finds the plugin's data folder and the session's project.
+    pub places: Places,
     /// Envelope fields every event carries (unless the event opts out).
     #[serde(default)]
     pub common_input: Vec<InputField>,
@@ -438,6 +440,24 @@ impl WindowsShell {
             [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
         }
     }
+}
+
+/// Where a hook finds the plugin's persistent data folder and the session's project folder on this
+/// host: the variables the host sets for a plugin's hooks and the envelope keys naming the project,
+/// each list in the order tried. A host with no data variable gets agent-bundle's default folder
+/// (the runtime's `defaultDataDir`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Places {
+    /// Variables naming the plugin's data folder; the first one set and not empty wins.
+    pub data_env: Vec<String>,
+    /// Variables naming the session's project folder; the first one set and not empty wins.
+    pub project_env: Vec<String>,
+    /// Envelope keys holding the project folder when no variable does: a string, or a list whose
+    /// first item is one (Cursor's `workspace_roots`).
+    pub project_keys: Vec<String>,
+    pub proof: Proof,
+    pub evidence: String,
 }
 
 /// Where a fact about a host comes from, as the matrix marks it.

@@ -77,6 +77,11 @@ pub struct BundledHandler {
     /// bundle's cache key).
     #[serde(default)]
     pub payload_reads: Vec<(String, crate::vocabulary::source::Span)>,
+    /// Where one of its own modules (root-relative) first reads stdin itself: judged per host after
+    /// bundling, as `payload_reads` are (a wrapper serves such reads the envelope it read; a host
+    /// that runs the hook in its own process, or the shared runtime, has no envelope on stdin).
+    #[serde(default)]
+    pub stdin_read: Option<(String, crate::vocabulary::source::Span)>,
 }
 
 impl BundledHandler {
@@ -180,6 +185,7 @@ pub fn bundle(
     bundled.failed = diagnostics.iter().any(Diagnostic::is_error);
     if !bundled.failed {
         unsent_reads(bundle, root, hosts, disk, &mut bundled, &mut diagnostics);
+        stdin_without_envelope(bundle, root, hosts, disk, &mut bundled, &mut diagnostics);
     }
     Staged { value: bundled, diagnostics }
 }
@@ -253,6 +259,44 @@ fn unsent_reads(
             &names,
             &at,
         ));
+        if !bundled.sources.iter().any(|s| s.path() == file.path()) {
+            bundled.sources.push(file);
+        }
+    }
+}
+
+/// AB4853: a handler whose own code reads stdin, on a host where no envelope arrives there: one
+/// that runs hooks in its own process, or a route rendered in the shared runtime.
+fn stdin_without_envelope(
+    bundle: &Bundle,
+    root: &Utf8Path,
+    hosts: &[Target],
+    disk: &dyn Disk,
+    bundled: &mut Bundled,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let mut found: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for hook in bundle.normalised.hooks_in_document_order() {
+        let Handler::Module { path } = &hook.handler else { continue };
+        if bundled.handlers.get(path).is_none_or(|handler| handler.stdin_read.is_none()) {
+            continue;
+        }
+        for (target, delivery) in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts) {
+            let table = crate::hosts::table(target);
+            let in_process = table.hooks.as_ref().is_some_and(|surface| surface.in_process());
+            let shared = matches!(delivery, crate::pipeline::plan::Delivery::Native { shared: true, .. });
+            let place = if shared { "the shared runtime".to_string() } else { table.host.clone() };
+            let places = found.entry(path.as_str()).or_default();
+            if (in_process || shared) && !places.contains(&place) {
+                places.push(place);
+            }
+        }
+    }
+    for (path, places) in found.into_iter().filter(|(_, places)| !places.is_empty()) {
+        let (module, span) = bundled.handlers[path].stdin_read.clone().expect("only handlers that read stdin");
+        let Ok(text) = disk.read_to_string(&lexical_join(root, &module)) else { continue };
+        let file = SourceFile::new(module.clone(), text);
+        diagnostics.push(messages::stdin_without_envelope(path, &module, &places, &file.locate(span)));
         if !bundled.sources.iter().any(|s| s.path() == file.path()) {
             bundled.sources.push(file);
         }
@@ -401,6 +445,12 @@ fn build(
             .flat_map(|c| c.modules.iter().map(String::as_str))
             .collect();
         let summary = packages::summary(root, &bundled.inputs, &run, &modules);
+        let stdin_read = modules
+            .iter()
+            .filter_map(|module| {
+                Some((display_path(root, Utf8Path::new(module)).to_string(), *found.stdin_reads.get(*module)?))
+            })
+            .min();
         bundled.handlers.insert(
             handler.path.clone(),
             BundledHandler {
@@ -410,6 +460,7 @@ fn build(
                 chunks: loaded.into_iter().collect(),
                 summary,
                 payload_reads: found.payload_reads.get(&handler.path).cloned().unwrap_or_default(),
+                stdin_read,
             },
         );
     }

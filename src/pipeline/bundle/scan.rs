@@ -33,6 +33,9 @@ pub(super) struct ModuleScan {
     /// The payload fields the default export destructures from its first parameter
     /// (`({ cwd, tool }) => …`), each where it is written.
     pub payload_reads: Vec<(String, Span)>,
+    /// Where the module first reads stdin itself (`process.stdin`, `readFileSync(0)`,
+    /// `readFileSync('/dev/stdin')`), in code, not in comments or strings.
+    pub stdin_read: Option<Span>,
 }
 
 pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
@@ -50,6 +53,7 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
     out.decorators = decorators_in(&parsed.program);
     out.uncallable_default = uncallable_default(&parsed.program);
     out.payload_reads = payload_reads(&parsed.program);
+    out.stdin_read = stdin_read(&parsed.program);
     let record = &parsed.module_record;
     for (specifier, requests) in &record.requested_modules {
         if let Some(first) = requests.iter().map(|r| r.span).min_by_key(|s| s.start) {
@@ -214,6 +218,53 @@ fn uncallable_default(program: &oxc::ast::ast::Program<'_>) -> Option<(&'static 
 
 /// The keys the default export's first parameter destructures, when the default export is (or names
 /// a top-level const or function that is) a function whose first parameter is an object pattern.
+/// The first place a program reads stdin itself: `process.stdin`, or a node:fs read of descriptor 0
+/// or of `/dev/stdin`.
+fn stdin_read(program: &oxc::ast::ast::Program<'_>) -> Option<Span> {
+    use oxc::ast::ast::{Argument, CallExpression, Expression, StaticMemberExpression};
+    use oxc::ast_visit::Visit;
+    const READS: &[&str] = &["readFileSync", "readFile", "readSync", "read", "createReadStream"];
+    #[derive(Default)]
+    struct Reads(Option<Span>);
+    impl Reads {
+        fn found(&mut self, span: oxc::span::Span) {
+            if self.0.is_none_or(|first| span.start < first.start) {
+                self.0 = Some(Span::new(span.start, span.end));
+            }
+        }
+    }
+    impl<'a> Visit<'a> for Reads {
+        fn visit_static_member_expression(&mut self, member: &StaticMemberExpression<'a>) {
+            if let Expression::Identifier(object) = &member.object
+                && object.name == "process"
+                && member.property.name == "stdin"
+            {
+                self.found(member.span);
+            }
+            oxc::ast_visit::walk::walk_static_member_expression(self, member);
+        }
+        fn visit_call_expression(&mut self, call: &CallExpression<'a>) {
+            let name = match &call.callee {
+                Expression::Identifier(callee) => Some(callee.name.as_str()),
+                Expression::StaticMemberExpression(member) => Some(member.property.name.as_str()),
+                _ => None,
+            };
+            let stdin = match call.arguments.first() {
+                Some(Argument::NumericLiteral(number)) => number.value == 0.0,
+                Some(Argument::StringLiteral(text)) => text.value == "/dev/stdin",
+                _ => false,
+            };
+            if name.is_some_and(|name| READS.contains(&name)) && stdin {
+                self.found(call.span);
+            }
+            oxc::ast_visit::walk::walk_call_expression(self, call);
+        }
+    }
+    let mut reads = Reads::default();
+    reads.visit_program(program);
+    reads.0
+}
+
 fn payload_reads(program: &oxc::ast::ast::Program<'_>) -> Vec<(String, Span)> {
     use oxc::ast::ast::{
         BindingPattern, Declaration, ExportDefaultDeclarationKind, Expression, FormalParameters, Statement,
@@ -367,6 +418,30 @@ mod tests {
         assert_eq!(reads("export default ({ cwd } = {}) => undefined;"), ["cwd"]);
         assert!(reads("export default (event) => event.cwd;").is_empty(), "no pattern, nothing seen statically");
         assert!(reads("export default ({ ...rest }) => rest;").is_empty());
+    }
+
+    #[test]
+    fn a_read_of_stdin_is_found_in_code_and_not_in_comments_or_strings() {
+        fn found(text: &str) -> Option<&str> {
+            scan("x.ts", text).stdin_read.map(|span| &text[span.start as usize..span.end as usize])
+        }
+        let cases = [
+            (
+                "import { readFileSync } from 'node:fs';\nconst e = readFileSync(0, 'utf8');",
+                Some("readFileSync(0, 'utf8')"),
+            ),
+            ("import fs from 'node:fs';\nfs.readFileSync('/dev/stdin');", Some("fs.readFileSync('/dev/stdin')")),
+            ("export default async () => { for await (const c of process.stdin) {} };", Some("process.stdin")),
+            ("import fs from 'node:fs';\nfs.readSync(0, buf);", Some("fs.readSync(0, buf)")),
+            ("// readFileSync(0) and process.stdin in a comment\nconst s = 'process.stdin';", None),
+            (
+                "import { readFileSync } from 'node:fs';\nreadFileSync(1); readFileSync('/dev/stdout'); other.stdin;",
+                None,
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(found(text), expected, "{text}");
+        }
     }
 
     #[test]

@@ -145,7 +145,7 @@ fn place_module_hook(
         .iter()
         .filter_map(|path| bundled.loaded(path))
         .fold(Doors::of(&handler.code).or(shipped), |doors, (code, _, _)| doors.or(Doors::of(code)));
-    let contract = contract(hook, table, mapping, delivery, doors, shared_facts);
+    let contract = contract(&bundle.plugin.name, hook, table, mapping, delivery, doors, shared_facts);
     if *shared && let Some(family) = hook.event.route() {
         let position = placed.shared_routes.iter().position(|r| r.family == family.name);
         let route = match position {

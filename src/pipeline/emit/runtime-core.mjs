@@ -63,6 +63,14 @@ const DEFAULT_SERVICES = Object.freeze({
   },
   // `after(ms, fn)`: calls fn once after ms milliseconds, and returns a function that cancels it.
   after: undefined,
+  // The folder the hook runs from (the host's plugin folder, where its payloads lie), or undefined
+  // where there is no file system.
+  pluginRoot: () => undefined,
+  // `dataDir(own, plugin)`: the plugin's persistent data folder, created when missing: `own` (the
+  // host's, from its variable) when it names one, else agent-bundle's default for `plugin`.
+  dataDir: () => {
+    throw new Error('there is no file system here, so no data folder');
+  },
 });
 
 let services = { __proto__: null, ...DEFAULT_SERVICES };
@@ -120,17 +128,43 @@ export async function checkedResult(contract, envelope, payload, loadHandler, st
     result = await renderRoute(contract, envelope, payload, handler, startedAt, timer);
   } else {
     try {
-      result = await handler(deepFreeze(armTool(structuredClone(payload), false)), Object.freeze({
+      result = await handler(deepFreeze(armTool(structuredClone(payload), false)), Object.freeze(withPlaces({
         target: contract.hook.target,
         nativeEvent: contract.hook.nativeEvent,
         nativeInput: deepFrozenCopy(envelope),
-      }));
+      }, contract, envelope)));
     } catch (error) {
       throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
     }
   }
   // From here on only this copy is read: the checks and the projection see the same plain data.
   return checkResult(contract, envelope, resultSnapshot(result, `the ${author(contract)}'s result`));
+}
+
+// The plugin's places on a handler's context or a route's props (`fields` gains them): `pluginRoot`
+// (the host folder the hook runs from), `projectDir` (the session's project: the host's variable for
+// it, else the envelope's key, per the host table) and `dataDir` (the plugin's persistent folder: the
+// host's own where its variable names one, else agent-bundle's default; made when first read, so a
+// hook that never reads it touches no disk).
+function withPlaces(fields, contract, envelope) {
+  const places = contract.places ?? {};
+  const set = (value) => typeof value === 'string' && value !== '';
+  let projectDir = (places.projectEnv ?? []).map((name) => services.env(name)).find(set);
+  for (const key of projectDir === undefined ? places.projectKeys ?? [] : []) {
+    const value = own(envelope, key);
+    projectDir = Array.isArray(value) ? value[0] : value;
+    if (set(projectDir)) break;
+    projectDir = undefined;
+  }
+  fields.pluginRoot = services.pluginRoot();
+  fields.projectDir = projectDir;
+  let dataDir;
+  Object.defineProperty(fields, 'dataDir', {
+    __proto__: null,
+    enumerable: true,
+    get: () => (dataDir ??= services.dataDir((places.dataEnv ?? []).map((name) => services.env(name)).find(set), places.plugin)),
+  });
+  return fields;
 }
 
 // The answer for a checked result: the host's own, with a note for each dropped part, or the
@@ -694,7 +728,7 @@ async function renderRoute(contract, envelope, payload, component, startedAt, ti
   // Aborts when the route's budget (the plan's: its timeoutMs, else the shared default or the
   // wrapper's deadline) has run, counted from the delivery's start.
   const budget = budgetSignal(Math.max(1, Math.floor(budgetMs - (performance.now() - startedAt))), timer);
-  const props = Object.freeze({ canonical, native, signal: budget.signal });
+  const props = Object.freeze(withPlaces({ canonical, native, signal: budget.signal }, contract, envelope));
   const rendered = { value: undefined, results: 0, contexts: [] };
   try {
     await renderNode(await component(props), rendered, false);

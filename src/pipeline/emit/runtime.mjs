@@ -19,6 +19,7 @@ import fs, { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { types } from 'node:util';
+import { dirname, join } from 'node:path';
 
 // The core's services (installServices), from Node, installed when this module is evaluated.
 installServices({
@@ -43,7 +44,28 @@ installServices({
     const timer = setTimeout(fn, ms);
     return () => clearTimeout(timer);
   },
+  // This file is <plugin folder>/hooks/agent-bundle-runtime.mjs on every host.
+  pluginRoot: () => dirname(dirname(fileURLToPath(import.meta.url))),
+  dataDir: (own, plugin) => {
+    const dir = own ?? defaultDataDir(plugin);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  },
 });
+
+// agent-bundle's data folder for a plugin whose host names none: the system's place for an
+// application's per-user data, in a folder of agent-bundle's, one per plugin.
+function defaultDataDir(plugin) {
+  const home = () => createRequire(import.meta.url)('node:os').homedir();
+  const set = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+  if (process.platform === 'win32') {
+    return join(set(process.env.LOCALAPPDATA) ?? join(home(), 'AppData', 'Local'), 'agent-bundle', 'plugins', plugin);
+  }
+  if (process.platform === 'darwin') {
+    return join(home(), 'Library', 'Application Support', 'agent-bundle', 'plugins', plugin);
+  }
+  return join(set(process.env.XDG_DATA_HOME) ?? join(home(), '.local', 'share'), 'agent-bundle', 'plugins', plugin);
+}
 
 export async function runHook(contract, loadHandler) {
   contract = ownData(contract);
@@ -123,6 +145,9 @@ export async function runHook(contract, loadHandler) {
   );
   try {
     const bytes = await readStdin(contract.hook.maxInputBytes);
+    if (contract.hook.readsStdin) {
+      serveStdinAgain(bytes);
+    }
     if (contract.hook.childProcesses) {
       keepChildrenOffTheAnswer();
     }
@@ -631,6 +656,68 @@ function keepChildrenOffTheAnswer() {
 
 // Reads stdin to its end. Past `limit` bytes the rest is still read (so the host's write completes)
 // but not kept, and the hook fails: an envelope too large to judge is never taken as nothing to say.
+// A handler that reads stdin itself, as a hook script does, gets the envelope the wrapper read (to
+// the end, before the handler loaded): every JavaScript way of reading fd 0 (node:fs by descriptor
+// or by /dev/stdin, and process.stdin) is served these bytes again, from the start. Installed only
+// for handlers whose bundle reads stdin (the build knows).
+function serveStdinAgain(bytes) {
+  const isStdin = (file) =>
+    file === 0
+    || file === '/dev/stdin'
+    || (file instanceof URL && file.href === 'file:///dev/stdin');
+  const served = (options) => {
+    const encoding = typeof options === 'string' ? options : options?.encoding;
+    return encoding ? bytes.toString(encoding) : Buffer.from(bytes);
+  };
+  const { readFileSync: fileSync, readSync, readFile } = fs;
+  fs.readFileSync = function readFileSync(file, options) {
+    return isStdin(file) ? served(options) : fileSync.apply(this, arguments);
+  };
+  fs.readFile = function (file, options, callback) {
+    if (!isStdin(file)) return readFile.apply(this, arguments);
+    const done = typeof options === 'function' ? options : callback;
+    const value = served(typeof options === 'function' ? undefined : options);
+    process.nextTick(() => done(null, value));
+  };
+  const promised = fs.promises.readFile;
+  fs.promises.readFile = function (file, options) {
+    return isStdin(file) ? Promise.resolve(served(options)) : promised.apply(this, arguments);
+  };
+  // readSync(0, buffer, offset?, length?, position?) or readSync(0, buffer, { offset, length }):
+  // the bytes in order, then 0 (the end), as a pipe reads.
+  let next = 0;
+  fs.readSync = function (fd, buffer, offsetOrOptions, length) {
+    if (fd !== 0) return readSync.apply(this, arguments);
+    const options = typeof offsetOrOptions === 'object' && offsetOrOptions !== null ? offsetOrOptions : { offset: offsetOrOptions, length };
+    const offset = options.offset ?? 0;
+    const room = Math.min(options.length ?? buffer.byteLength - offset, buffer.byteLength - offset);
+    const count = Math.max(0, Math.min(room, bytes.length - next));
+    bytes.copy(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength), offset, next, next + count);
+    next += count;
+    return count;
+  };
+  syncBuiltinESMExports();
+  let stream;
+  Object.defineProperty(process, 'stdin', {
+    __proto__: null,
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      if (stream === undefined) {
+        const { Readable } = createRequire(import.meta.url)('node:stream');
+        stream = new Readable({
+          read() {
+            this.push(bytes);
+            this.push(null);
+          },
+        });
+        stream.fd = 0;
+      }
+      return stream;
+    },
+  });
+}
+
 async function readStdin(limit) {
   const chunks = [];
   let size = 0;

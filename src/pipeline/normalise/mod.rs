@@ -374,7 +374,7 @@ impl Normaliser<'_> {
 
         let (tools, native_tools) = self.selectors(&declaration.tools, &targets);
         let on_missing_selector = self.missing_selector(declaration.on_missing_selector.as_ref(), &tools);
-        let timeout = self.timeout(declaration);
+        let timeout = self.timeout(declaration.timeout.as_ref());
         let fail_closed = match &declaration.fail_closed {
             Some(flag) if flag.value && event != CanonicalEvent::BeforeTool => {
                 self.diagnostics.push(messages::fail_closed_on_other_event(event, &flag.at));
@@ -683,8 +683,9 @@ impl Normaliser<'_> {
         sources.into_iter().collect()
     }
 
-    fn timeout(&mut self, declaration: &HookDeclaration) -> Timeout {
-        let Some(timeout) = &declaration.timeout else { return Timeout::HostDefault };
+    /// A declared `timeout` (a config entry's, or a route's), checked to be whole seconds in range.
+    pub(super) fn timeout(&mut self, declared: Option<&crate::pipeline::config::Spanned<f64>>) -> Timeout {
+        let Some(timeout) = declared else { return Timeout::HostDefault };
         let seconds = timeout.value;
         let max = crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS;
         let shown = crate::pipeline::extract::format_number(seconds);

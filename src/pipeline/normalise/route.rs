@@ -114,6 +114,7 @@ pub fn route_hook(
     let (tools, native_tools) = n.selectors(&config.tools, &targets);
     let on_missing_selector = n.missing_selector(config.on_missing_selector.as_ref(), &tools);
     let budget_ms = config.timeout_ms.as_ref().map(|ms| ms.value.ceil() as u32);
+    let timeout = n.timeout(config.timeout.as_ref());
     let max_input_bytes = n.max_input_bytes(config.max_input_bytes.as_ref());
     // A family that cannot deny was refused when the route's config was judged (AB4829).
     let fail_closed = family.deny && config.fail_closed.as_ref().is_some_and(|flag| flag.value);
@@ -135,6 +136,9 @@ pub fn route_hook(
     if let Some(bytes) = max_input_bytes {
         identity["maxInputBytes"] = serde_json::json!(bytes);
     }
+    if let Timeout::Seconds(seconds) = timeout {
+        identity["timeout"] = serde_json::json!(seconds);
+    }
     if on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error {
         identity["onMissingSelector"] = serde_json::json!(on_missing_selector.name());
     }
@@ -148,7 +152,7 @@ pub fn route_hook(
         targets_declared: config.targets.is_some() || !config.requires.is_empty(),
         tools,
         native_tools,
-        timeout: Timeout::HostDefault,
+        timeout,
         args: Vec::new(),
         fail_closed,
         fail_closed_at: config.fail_closed.as_ref().map(|flag| flag.at.clone()),

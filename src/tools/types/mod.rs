@@ -336,6 +336,12 @@ fn main_module() -> String {
          \x20 readonly nativeEvent: string;\n\
          \x20 /** The host's envelope as received (deep-frozen). */\n\
          \x20 readonly nativeInput: Readonly<Record<string, unknown>>;\n\
+         \x20 /** The plugin folder this host runs the hook from, where the bundle's payloads lie (undefined in Claude Code's hooks module, which has no file system). */\n\
+         \x20 readonly pluginRoot: string | undefined;\n\
+         \x20 /** The session's project folder: the host's variable for it, else the envelope's folder. */\n\
+         \x20 readonly projectDir: string | undefined;\n\
+         \x20 /** The plugin's persistent per-user folder (the host's own where it has one), created when first read. */\n\
+         \x20 readonly dataDir: string;\n\
          }\n\n\
          /** A config handler: `export default (async (event) => { … }) satisfies HookHandler<'beforeTool'>;` */\n\
          export type HookHandler<E extends CanonicalEvent> = (\n\
@@ -365,6 +371,8 @@ export interface AgentEventRouteConfig {{
   requires?: Capability[];
   /** The route's budget in milliseconds: its `signal` aborts then. */
   timeoutMs?: number;
+  /** The host's timeout for the route's entry, in whole seconds (as a config hook's `timeout`); the route's wrapper answers within it. Default: the host's own. */
+  timeout?: number;
   /** Tool families only. */
   tools?: ToolSelector[];
   /** On a host that lacks one of `tools`: fail the build (`'error'`, the default), leave the host out (`'skip-host'`), or give it the selectors it has (`'skip-selector'`). */
@@ -421,6 +429,12 @@ export interface AgentEventRouteProps<F extends Family = Family> {
   readonly native: Readonly<Record<string, unknown>>;
   /** Aborts at `timeoutMs`, else at the wrapper's deadline. */
   readonly signal: AbortSignal;
+  /** The plugin folder this host runs the route from, where the bundle's payloads lie. */
+  readonly pluginRoot: string | undefined;
+  /** The session's project folder: the host's variable for it, else the envelope's folder. */
+  readonly projectDir: string | undefined;
+  /** The plugin's persistent per-user folder (the host's own where it has one), created when first read. */
+  readonly dataDir: string;
 }
 "#,
     );
