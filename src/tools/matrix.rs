@@ -374,6 +374,30 @@ pub fn markdown() -> String {
     });
 
     out.push_str(
+        "\n**Places**: where a handler's `context.dataDir` and `context.projectDir` come from on each host (the\n",
+    );
+    out.push_str(
+        "first variable set wins, then the envelope's keys; with no data variable, agent-bundle's own folder,\n",
+    );
+    out.push_str("`$XDG_DATA_HOME/agent-bundle/plugins/<plugin>`), and how that is known.\n\n");
+    out.push_str(&header("context", &hosts));
+    let names = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    fn places(host: &HostTable) -> &crate::hosts::Places {
+        &host.hooks.as_ref().expect("hook hosts have hooks").places
+    }
+    table_row(&mut out, &mut reasons, "dataDir", &hosts, |host| {
+        let found = names(&places(host).data_env);
+        Ok(if found.is_empty() { "agent-bundle's folder".to_string() } else { format!("{found}, else agent-bundle's folder") })
+    });
+    table_row(&mut out, &mut reasons, "projectDir", &hosts, |host| {
+        let places = places(host);
+        let keys: Vec<String> = places.project_keys.iter().map(|k| format!("envelope `{k}`")).collect();
+        let variables = names(&places.project_env);
+        Ok([variables].into_iter().filter(|v| !v.is_empty()).chain(keys).collect::<Vec<_>>().join(", then "))
+    });
+    table_row(&mut out, &mut reasons, "proof", &hosts, |host| Ok(places(host).proof.word().to_string()));
+
+    out.push_str(
         "\n**On Windows**: what runs a hook's command there, what agent-bundle writes so that every shell the\n",
     );
     out.push_str(
