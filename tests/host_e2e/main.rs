@@ -238,6 +238,28 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "a handler's places: its payload through pluginRoot, state in dataDir, a file in projectDir; a guard reads its envelope from stdin",
+            bundle: "e2e/places",
+            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Opencode],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |host, run| {
+                finished(run)?;
+                ensure(
+                    run.first_request_index_containing("E2E_PLACES_PAYLOAD: the payload found through pluginRoot; data kept: true")
+                        == Some(0),
+                    "the first request did not carry the payload read through pluginRoot",
+                )?;
+                let data = std::fs::read_to_string(run.work.join("places.txt"))
+                    .map_err(|e| format!("the hook wrote no places.txt into the project ({e})"))?;
+                ensure(std::path::Path::new(data.trim()).join("state").is_file(), format!("no state in the data folder {data}"))?;
+                if host != Host::Opencode {
+                    ensure(!exists(run, MARKER), "the command the stdin guard denied ran")?;
+                }
+                Ok(())
+            },
+        },
+        Scenario {
             name: "sessionStart sources ['startup'] runs on a new session",
             bundle: "e2e/session-sources-startup",
             hosts: SOURCE_MATCHING,
