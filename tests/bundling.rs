@@ -341,3 +341,46 @@ fn real_packages_build_to_the_same_bytes_every_time() {
     let (_b, second, _) = build_relocated(&npm.join("bundles/packages"));
     assert_eq!(read_tree(&first), read_tree(&second));
 }
+
+/// `bundle.define` (issue 43) replaces names where the bundle's code reads them, as tsup's and
+/// esbuild's `define` do, and is part of the bundle cache's key: a build with other values, from the
+/// same cache, carries the new ones.
+#[test]
+fn defined_constants_are_replaced_at_bundling_and_key_the_cache() {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    let cache = Utf8PathBuf::from_path_buf(work.path().join("cache")).unwrap();
+    let config = |mode: &str| {
+        format!(
+            "export default {{\n  hooks: {{ sessionStart: './src/hooks/start.ts' }},\n  \
+             bundle: {{ define: {{ __VERSION__: '\"1.2.3\"', 'process.env.MODE': '{mode}', DEBUG: false }} }},\n  \
+             plugin: {{ name: 'defines', description: 'Constants.', version: '1.0.0', author: 'agent-bundle tests' }},\n  \
+             targets: ['claude'],\n}};\n"
+        )
+    };
+    common::write_file(
+        &bundle,
+        "src/hooks/start.ts",
+        "declare const __VERSION__: string;\ndeclare const DEBUG: boolean;\n\
+         export default () => ({ additionalContext: `v${__VERSION__} ${process.env.MODE} debug ${DEBUG}` });\n",
+    );
+    let mut seen = Vec::new();
+    for mode in ["\"\\\"production\\\"\"", "\"\\\"staging\\\"\""] {
+        common::write_file(&bundle, "agent-bundle.config.ts", &config(&serde_json::from_str::<String>(mode).unwrap()));
+        let output = Utf8PathBuf::from_path_buf(work.path().join("artifact")).unwrap();
+        let options = BuildOptions {
+            root: Utf8PathBuf::from_path_buf(bundle.clone()).unwrap(),
+            output: Some(output.clone()),
+            cache_dir: Some(cache.clone()),
+            ..Default::default()
+        };
+        let report = build(&options, &RealDisk).unwrap();
+        assert!(!report.has_errors(), "{:?}", report.diagnostics());
+        let code = std::fs::read_to_string(output.join("hooks/handlers/src/hooks/start.mjs")).unwrap();
+        assert!(!code.contains("__VERSION__") && !code.contains("process.env.MODE"), "{code}");
+        seen.push(code);
+    }
+    // The bundler folds the constants into the template.
+    assert!(seen[0].contains("v1.2.3 production debug false"), "{}", seen[0]);
+    assert!(seen[1].contains("v1.2.3 staging debug false"), "the cache kept the old value: {}", seen[1]);
+}

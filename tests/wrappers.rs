@@ -710,3 +710,190 @@ export default (_event: unknown, context: { pluginRoot: string; projectDir?: str
     }
     assert_eq!(checked.len(), hosts.len() * 2, "{checked:?}");
 }
+
+/// An `async` hook (issue 43) does not hold its host up: the wrapper answers at once with nothing
+/// and the handler runs in a detached copy of the wrapper,
+/// which does its work after the host has its answer. The handler waits for a file the test writes
+/// only once the wrapper has exited, so a wrapper that waited for it would end by its deadline with a
+/// failure instead. `statusMessage` lands as the key of the hosts that show one, and nowhere else.
+#[test]
+fn an_async_hook_does_not_hold_its_host_up() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: {\n    afterTool: { handler: './src/hooks/record.ts', async: true, statusMessage: 'Recording the edit', timeout: 30 },\n  },\n  \
+         plugin: { name: 'async-record', description: 'Records in the background.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
+         targets: ['claude', 'codex', 'cursor', 'gemini'],\n};\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/hooks/record.ts",
+        r#"import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+export default async () => {
+  const dir = process.env.AGENT_BUNDLE_TEST_DIR!;
+  // Waits (bounded by the hook's deadline) for the test's go-ahead, written after the wrapper exited.
+  while (!existsSync(join(dir, 'go'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  writeFileSync(join(dir, 'done'), String(process.pid));
+  return { additionalContext: 'recorded' };
+};
+"#,
+    );
+    let options = agent_bundle::build::BuildOptions {
+        root: common::utf8(&bundle),
+        output: Some(common::utf8(&work.path().join("artifact"))),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    assert!(!report.has_errors(), "{:?}", report.diagnostics());
+    let away = tempfile::tempdir().unwrap();
+    let artifact = common::utf8(&away.path().join("artifact"));
+    common::copy_tree(&work.path().join("artifact"), artifact.as_std_path());
+
+    let entry = |document: &str, pointer: &str| -> Value {
+        let text = std::fs::read_to_string(artifact.join(document)).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap().pointer(pointer).cloned().unwrap_or(Value::Null)
+    };
+    let claude = entry("hooks/hooks.json", "/hooks/PostToolUse/0/hooks/0");
+    assert_eq!((&claude["async"], &claude["statusMessage"]), (&Value::Null, &json!("Recording the edit")), "{claude}");
+    let codex = entry(".codex-plugin/hooks.json", "/hooks/PostToolUse/0/hooks/0");
+    assert_eq!((&codex["async"], &codex["statusMessage"]), (&Value::Null, &json!("Recording the edit")), "{codex}");
+    let cursor = entry(".cursor-plugin/hooks.json", "/hooks/postToolUse/0");
+    assert_eq!((&cursor["async"], &cursor["statusMessage"]), (&Value::Null, &Value::Null), "{cursor}");
+
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    for host in [Target::Claude, Target::Codex, Target::Cursor, Target::Gemini] {
+        let row = manifest.hooks.iter().find(|r| r.host == host).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dir_text = dir.path().to_str().unwrap().to_string();
+        let envelope = envelope_for(row).to_string();
+        let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_DIR", &dir_text)]);
+        assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (Some(0), "", ""), "{host}: answered at once");
+        assert!(!dir.path().join("done").exists(), "{host}: the handler cannot have finished before the go-ahead");
+        std::fs::write(dir.path().join("go"), "").unwrap();
+        // Bounded: the detached run ends by the hook's deadline (30 s) whatever happens.
+        let done = (0..1500).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            dir.path().join("done").exists()
+        });
+        assert!(done, "{host}: the detached run did the handler's work after the host had its answer");
+    }
+}
+
+/// A result's `extra` (issue 43): `systemMessage` reaches the hosts whose answers show the user a line
+/// (as their own field, beside the canonical parts) and is dropped with a note elsewhere; `env` is
+/// Cursor's sessionStart `env` field and Claude Code's `export` lines in `$CLAUDE_ENV_FILE`; on stop,
+/// `env` fails the hook (the page's rule), and so does an extra no host takes.
+#[test]
+fn extra_answers_reach_the_hosts_that_take_them() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: {\n    sessionStart: './src/hooks/start.ts',\n    afterTool: './src/hooks/after.ts',\n    stop: './src/hooks/stop.ts',\n  },\n  \
+         plugin: { name: 'extras', description: 'Extra answers.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
+         targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],\n};\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/hooks/start.ts",
+        "export default () => ({ additionalContext: 'ctx', extra: { systemMessage: 'Loaded 3 notes', env: { NOTES_DIR: \"/tmp/it's here\" } } });\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/hooks/after.ts",
+        "export default () => ({ extra: { systemMessage: 'Saved' } });\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/hooks/stop.ts",
+        "export default () => (process.env.AGENT_BUNDLE_TEST_SHAPE === 'env' ? { extra: { env: { A: 'b' } } } : { extra: { banner: 'x' } });\n",
+    );
+    let options = agent_bundle::build::BuildOptions {
+        root: common::utf8(&bundle),
+        output: Some(common::utf8(&work.path().join("artifact"))),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    assert!(!report.has_errors(), "{:?}", report.diagnostics());
+    let away = tempfile::tempdir().unwrap();
+    let artifact = common::utf8(&away.path().join("artifact"));
+    common::copy_tree(&work.path().join("artifact"), artifact.as_std_path());
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let shows_messages = [Target::Claude, Target::Codex, Target::Droid, Target::Gemini, Target::Qwen];
+    let mut seen = 0;
+    for row in &manifest.hooks {
+        let envelope = envelope_for(row).to_string();
+        match row.event.name() {
+            "afterTool" => {
+                let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[]);
+                assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+                if shows_messages.contains(&row.host) {
+                    let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+                    assert_eq!(answer, json!({ "systemMessage": "Saved" }), "{}", row.path);
+                    assert_eq!(run.stderr, "", "{}", row.path);
+                } else {
+                    assert_eq!(run.stdout, "", "{}", row.path);
+                    assert!(run.stderr.contains("dropped extra.systemMessage ("), "{}: {}", row.path, run.stderr);
+                }
+            }
+            "sessionStart" => {
+                let env_file = away.path().join(format!("env-{}.sh", row.host));
+                let env_text = env_file.to_str().unwrap().to_string();
+                let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("CLAUDE_ENV_FILE", &env_text)]);
+                assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+                let answer: Value = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
+                assert_eq!(
+                    answer.get("systemMessage").is_some(),
+                    shows_messages.contains(&row.host),
+                    "{}: {}",
+                    row.path,
+                    run.stdout
+                );
+                assert_eq!(
+                    answer.get("env").cloned(),
+                    (row.host == Target::Cursor).then(|| json!({ "NOTES_DIR": "/tmp/it's here" })),
+                    "{}: {}",
+                    row.path,
+                    run.stdout
+                );
+                let written = std::fs::read_to_string(&env_file).ok();
+                assert_eq!(
+                    written.as_deref(),
+                    (row.host == Target::Claude).then_some("export NOTES_DIR='/tmp/it'\\''s here'\n"),
+                    "{}",
+                    row.path
+                );
+                if row.host == Target::Claude {
+                    // What Claude Code does with the file: source it before a shell command.
+                    let echoed = std::process::Command::new("sh")
+                        .arg("-c")
+                        .arg(format!(". '{env_text}'; printf %s \"$NOTES_DIR\""))
+                        .output()
+                        .unwrap();
+                    assert_eq!(String::from_utf8_lossy(&echoed.stdout), "/tmp/it's here");
+                }
+            }
+            "stop" => {
+                for (shape, expected) in
+                    [("env", "env sets variables for the session"), ("unknown", "unknown key \"banner\"")]
+                {
+                    let run =
+                        run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
+                    assert_eq!((run.code, run.stdout.as_str()), (Some(1), ""), "{} {shape}: {}", row.path, run.stderr);
+                    assert!(run.stderr.contains(expected), "{} {shape}: {}", row.path, run.stderr);
+                }
+            }
+            _ => unreachable!(),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 21);
+}

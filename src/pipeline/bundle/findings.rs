@@ -132,6 +132,11 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
         {
             out.push(messages::module_reads_own_files(&at));
         }
+        for &span in &scan.process_exits {
+            if let Some(at) = modules.locate(&path, span) {
+                out.push(messages::process_exit_in_handler(&at));
+            }
+        }
     }
 
     // What the bundler reported.

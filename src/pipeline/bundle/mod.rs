@@ -175,8 +175,7 @@ pub fn bundle(
     let mut bundled = bundle_handlers(
         root,
         &modules,
-        &normalised.external,
-        normalised.keep_outside_links,
+        normalised,
         cache,
         disk,
         &mut diagnostics,
@@ -303,20 +302,22 @@ fn stdin_without_envelope(
     }
 }
 
-/// Bundles every handler of a bundle rooted at `root` (canonical) in one bundler build, and ships
-/// `external` packages (`keep_outside_links`: `bundle.keepOutsideLinks`). The build is cached as a
+/// Bundles every handler of a bundle rooted at `root` (canonical) in one bundler build, with the
+/// bundle's settings (`bundle.define`), and ships its `bundle.external` packages (as
+/// `bundle.keepOutsideLinks` says). The build is cached as a
 /// whole: it is redone when anything any of its handlers read changed (it then yields the same
 /// bytes for every handler whose inputs did not change, so the artifact writer leaves them as
 /// they were).
 fn bundle_handlers(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
-    external: &[ExternalPackage],
-    keep_outside_links: bool,
+    settings: &crate::pipeline::normalise::Normalised,
     cache: Option<&CacheStore>,
     disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Bundled {
+    let (external, keep_outside_links, define) =
+        (&settings.external, settings.keep_outside_links, settings.define.as_slice());
     let mut out = Bundled::default();
     if handlers.is_empty() {
         return out;
@@ -328,7 +329,7 @@ fn bundle_handlers(
     handlers.sort_by(|a, b| a.path.cmp(&b.path));
     let handlers = handlers.as_slice();
     let external_names: Vec<String> = external.iter().map(|e| e.name.clone()).collect();
-    let key = cache::key(handlers.iter().map(|h| h.path.as_str()), &external_names);
+    let key = cache::key(handlers.iter().map(|h| h.path.as_str()), &external_names, define);
     match cache.map(|store| cache::lookup(store, &key, root)) {
         Some(cache::Found::Fresh(entry)) => {
             out.stats.cached += handlers.len();
@@ -340,7 +341,7 @@ fn bundle_handlers(
             if matches!(found, Some(cache::Found::Corrupt)) {
                 out.stats.corrupt += 1;
             }
-            if let Some(built) = build(root, handlers, &external_names, disk, diagnostics, &mut out.sources) {
+            if let Some(built) = build(root, handlers, &external_names, define, disk, diagnostics, &mut out.sources) {
                 out.stats.bundled += handlers.len();
                 if let Some(store) = cache {
                     cache::store(store, &key, root, &built.bundled, &built.warnings, &out.sources);
@@ -377,6 +378,7 @@ fn build(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
     external: &[String],
+    define: &[(String, String)],
     disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
     sources: &mut Vec<SourceFile>,
@@ -386,6 +388,7 @@ fn build(
         root: root.to_path_buf(),
         entries: handlers.iter().map(|h| (names(h), h.path.clone())).collect(),
         external: external.to_vec(),
+        define: define.to_vec(),
     };
     // Recorded before the bundler reads: what decides resolution that is known in advance.
     let pre = resolution::preread(root, disk);

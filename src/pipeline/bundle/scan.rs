@@ -21,8 +21,12 @@ pub(super) struct ModuleScan {
     /// Uses of a CommonJS variable (`require`, `__dirname`, `__filename`) nothing in the module
     /// declares, in an ES module: the name and where.
     pub free_commonjs: Vec<(&'static str, Span)>,
-    /// Where the module refers to its own location to read a file (`import.meta.url` with a file read).
+    /// Where the module first reads a file located from its own location (`readFileSync(join(__dirname,
+    /// 'x'))`, directly or through a variable holding such a path), in code, not comments.
     pub reads_own_files: Option<Span>,
+    /// Where the module calls `process.exit` outside a "run as a script" branch (`if
+    /// (import.meta.url === pathToFileURL(process.argv[1]).href)`, `require.main === module`).
+    pub process_exits: Vec<Span>,
     /// Where each statically imported specifier is first written (the string, quotes included).
     pub specifiers: BTreeMap<String, Span>,
     /// Decorators (`@name` on a class or member).
@@ -81,7 +85,9 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
         }
         out.free_commonjs.sort_by_key(|(_, span)| *span);
     }
-    out.reads_own_files = super::packages::reads_own_files(text).map(|offset| Span::new(offset as u32, offset as u32));
+    let places = own_places(&parsed.program, text);
+    out.reads_own_files = places.reads;
+    out.process_exits = places.exits;
     out
 }
 
@@ -218,6 +224,114 @@ fn uncallable_default(program: &oxc::ast::ast::Program<'_>) -> Option<(&'static 
 
 /// The keys the default export's first parameter destructures, when the default export is (or names
 /// a top-level const or function that is) a function whose first parameter is an object pattern.
+/// What a module does with its own place: reads of files located from it, and exits of the process.
+#[derive(Default)]
+struct OwnPlaces {
+    reads: Option<Span>,
+    exits: Vec<Span>,
+}
+
+/// The names that locate a module's own files: Node's CommonJS variables and `import.meta`'s.
+const OWN_LOCATION: &[&str] =
+    &["__dirname", "__filename", "import.meta.url", "import.meta.dirname", "import.meta.filename"];
+/// node:fs calls that read a file or folder by path (the first argument).
+const PATH_READS: &[&str] =
+    &["readFileSync", "readFile", "readdirSync", "readdir", "createReadStream", "openSync", "open", "statSync"];
+
+/// Reads of files beside the module and `process.exit` calls, found in its syntax tree: variables
+/// whose initialiser mentions the module's location (or another such variable) count as locations
+/// too, to a fixed point; a read whose path argument mentions one is a read beside the module. Text
+/// is only looked at inside the nodes found, so comments and strings elsewhere never count.
+fn own_places(program: &oxc::ast::ast::Program<'_>, text: &str) -> OwnPlaces {
+    use oxc::ast::ast::{BindingPattern, CallExpression, Expression, IfStatement, VariableDeclarator};
+    use oxc::ast_visit::Visit;
+    let slice = |span: oxc::span::Span| &text[span.start as usize..span.end as usize];
+    let mentions = |code: &str, names: &[String]| {
+        OWN_LOCATION.iter().any(|needle| code.contains(needle))
+            || names.iter().any(|name| super::packages::find_identifier(code, name).is_some())
+    };
+    #[derive(Default)]
+    struct Declarators(Vec<(String, oxc::span::Span)>);
+    impl<'a> Visit<'a> for Declarators {
+        fn visit_variable_declarator(&mut self, declarator: &VariableDeclarator<'a>) {
+            if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&declarator.id, &declarator.init) {
+                self.0.push((id.name.to_string(), oxc::span::GetSpan::span(init)));
+            }
+            oxc::ast_visit::walk::walk_variable_declarator(self, declarator);
+        }
+    }
+    let mut declarators = Declarators::default();
+    declarators.visit_program(program);
+    let mut located: Vec<String> = Vec::new();
+    loop {
+        let more: Vec<String> = declarators
+            .0
+            .iter()
+            .filter(|(name, init)| !located.contains(name) && mentions(slice(*init), &located))
+            .map(|(name, _)| name.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        located.extend(more);
+    }
+    struct Calls<'t> {
+        text: &'t str,
+        located: Vec<String>,
+        out: OwnPlaces,
+        script_branch: u32,
+    }
+    impl<'a> Visit<'a> for Calls<'_> {
+        fn visit_if_statement(&mut self, statement: &IfStatement<'a>) {
+            let test = &self.text[statement.test.span().start as usize..statement.test.span().end as usize];
+            let runs_as_script =
+                (test.contains("process.argv") && test.contains("import.meta")) || test.contains("require.main");
+            self.visit_expression(&statement.test);
+            self.script_branch += u32::from(runs_as_script);
+            self.visit_statement(&statement.consequent);
+            self.script_branch -= u32::from(runs_as_script);
+            if let Some(alternate) = &statement.alternate {
+                self.visit_statement(alternate);
+            }
+        }
+        fn visit_call_expression(&mut self, call: &CallExpression<'a>) {
+            let member = match &call.callee {
+                Expression::StaticMemberExpression(member) => Some(member),
+                _ => None,
+            };
+            let name = match &call.callee {
+                Expression::Identifier(callee) => Some(callee.name.as_str()),
+                _ => member.map(|m| m.property.name.as_str()),
+            };
+            let is_exit = member.is_some_and(|m| {
+                m.property.name == "exit"
+                    && matches!(&m.object, Expression::Identifier(object) if object.name == "process")
+            });
+            if is_exit && self.script_branch == 0 {
+                self.out.exits.push(Span::new(call.span.start, call.span.end));
+            }
+            if name.is_some_and(|name| PATH_READS.contains(&name))
+                && self.script_branch == 0
+                && self.out.reads.is_none()
+                && let Some(first) = call.arguments.first()
+            {
+                let span = oxc::span::GetSpan::span(first);
+                let code = &self.text[span.start as usize..span.end as usize];
+                let own = OWN_LOCATION.iter().any(|needle| code.contains(needle))
+                    || self.located.iter().any(|name| super::packages::find_identifier(code, name).is_some());
+                if own {
+                    self.out.reads = Some(Span::new(call.span.start, call.span.end));
+                }
+            }
+            oxc::ast_visit::walk::walk_call_expression(self, call);
+        }
+    }
+    use oxc::span::GetSpan;
+    let mut calls = Calls { text, located, out: OwnPlaces::default(), script_branch: 0 };
+    calls.visit_program(program);
+    calls.out
+}
+
 /// The first place a program reads stdin itself: `process.stdin`, or a node:fs read of descriptor 0
 /// or of `/dev/stdin`.
 fn stdin_read(program: &oxc::ast::ast::Program<'_>) -> Option<Span> {

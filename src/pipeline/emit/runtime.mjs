@@ -46,6 +46,7 @@ installServices({
   },
   // This file is <plugin folder>/hooks/agent-bundle-runtime.mjs on every host.
   pluginRoot: () => dirname(dirname(fileURLToPath(import.meta.url))),
+  appendFile: (path, text) => fs.appendFileSync(path, text),
   dataDir: (own, plugin) => {
     const dir = own ?? defaultDataDir(plugin);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -67,7 +68,13 @@ function defaultDataDir(plugin) {
   return join(set(process.env.XDG_DATA_HOME) ?? join(home(), '.local', 'share'), 'agent-bundle', 'plugins', plugin);
 }
 
-export async function runHook(contract, loadHandler) {
+// The variable a detached run of a hook carries (the hook's id): it runs the handler instead of
+// detaching again.
+const DETACHED = 'AGENT_BUNDLE_DETACHED';
+
+// `ownFile`: the wrapper's URL, given by a wrapper whose hook runs detached (`async` on a host that
+// has no key for it).
+export async function runHook(contract, loadHandler, ownFile = undefined) {
   contract = ownData(contract);
   const answer = openAnswerChannel(contract.hook.answerFd, { workerThreads: contract.hook.workerThreads === true });
   const failureCode = contract.hook.failClosed?.exit ?? 1;
@@ -145,6 +152,14 @@ export async function runHook(contract, loadHandler) {
   );
   try {
     const bytes = await readStdin(contract.hook.maxInputBytes);
+    if (contract.hook.detach && process.env[DETACHED] !== contract.hook.id) {
+      // An async hook where the host has no async of its own: the wrapper starts itself again,
+      // detached, hands it the envelope and answers at once with nothing, so the host goes on; the
+      // detached run decides alone, within the hook's deadline, and nobody reads its answer.
+      await detachedRun(contract, ownFile, bytes);
+      settle(0, [], undefined);
+      return;
+    }
     if (contract.hook.readsStdin) {
       serveStdinAgain(bytes);
     }
@@ -715,6 +730,24 @@ function serveStdinAgain(bytes) {
       }
       return stream;
     },
+  });
+}
+
+function detachedRun(contract, ownFile, bytes) {
+  const { spawn } = createRequire(import.meta.url)('node:child_process');
+  const child = spawn(process.execPath, [fileURLToPath(ownFile)], {
+    detached: true,
+    windowsHide: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { ...process.env, [DETACHED]: contract.hook.id },
+  });
+  child.unref();
+  // The envelope is handed over before the wrapper exits; a child that fails to start is reported
+  // by the promise's rejection (the hook then fails with its policy).
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdin.once('error', reject);
+    child.stdin.end(bytes, () => resolve());
   });
 }
 

@@ -3,10 +3,10 @@
 
 use serde_json::json;
 
-use crate::hosts::{EventMapping, HostTable, InputField, PartSupport, answer};
+use crate::hosts::{EventMapping, ExtraSupport, ExtraWrite, HostTable, InputField, PartSupport, answer};
 use crate::pipeline::normalise::Hook;
 use crate::pipeline::plan::{ANSWER_FD, Delivery, ModuleRun, deadline_ms};
-use crate::vocabulary::canonical::ResultPart;
+use crate::vocabulary::canonical::{Extra, ResultPart};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
@@ -111,6 +111,9 @@ pub fn contract(
     if doors.stdin {
         hook_facts["readsStdin"] = json!(true);
     }
+    if let Delivery::Native { detached: true, .. } = delivery {
+        hook_facts["detach"] = json!(true);
+    }
     if let Some(family) = hook.event.route() {
         // The plan's budget: the runtime counts it from the delivery and has no default of its own.
         let budget = route_budget.expect("the plan gives every route a budget");
@@ -160,6 +163,22 @@ pub fn contract(
     }
     if !tools.is_null() {
         contract["tools"] = tools;
+    }
+    // A config handler's `extra` answers: per name, where this host takes it on this event, or why not.
+    if let Some(event) = hook.event.config() {
+        let extras: serde_json::Map<String, serde_json::Value> = Extra::ALL
+            .iter()
+            .map(|&extra| {
+                let support = match table.extra_in(event, in_module, extra) {
+                    ExtraSupport::Deliver(ExtraWrite::Field(path)) => json!({ "field": path }),
+                    ExtraSupport::Deliver(ExtraWrite::EnvFile(variable)) => json!({ "envFile": variable }),
+                    ExtraSupport::Drop(reason) => json!({ "drop": reason }),
+                    ExtraSupport::Refuse(rule) => json!({ "refuse": rule }),
+                };
+                (extra.name().to_string(), support)
+            })
+            .collect();
+        contract["extras"] = serde_json::Value::Object(extras);
     }
     // A config handler also gets each canonical field under its old name, for one release.
     if hook.event.route().is_none() {
@@ -244,6 +263,7 @@ pub fn wrapper_source(
         version = table.host_version,
         native = mapping.native,
     );
+    let own_file = if contract["hook"]["detach"] == json!(true) { ", import.meta.url" } else { "" };
     let contract = crate::vocabulary::json::pretty_value(contract);
     let handler = serde_json::to_string(handler_specifier).expect("strings serialise");
     if in_module {
@@ -272,12 +292,13 @@ pub fn wrapper_source(
              export const loadHandler = () => import({handler});\n"
         );
     }
+    // A detached hook's wrapper starts itself again, detached: the runtime needs its file (above).
     format!(
         "{header}.\n\
          import {{ runHook }} from './agent-bundle-runtime.mjs';\n\
          \n\
          const contract = {contract};\n\
          \n\
-         await runHook(contract, () => import({handler}));\n"
+         await runHook(contract, () => import({handler}){own_file});\n"
     )
 }

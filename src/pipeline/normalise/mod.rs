@@ -18,7 +18,7 @@ use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
-use crate::vocabulary::canonical::{CanonicalEvent, MissingSelector, Selector};
+use crate::vocabulary::canonical::{CanonicalEvent, MAX_STATUS_MESSAGE_CHARS, MissingSelector, ResultPart, Selector};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::native_name;
 use crate::vocabulary::source::Location;
@@ -77,6 +77,12 @@ pub struct Hook {
     /// What the hook does on a host that lacks one of its selectors (`onMissingSelector`).
     #[serde(skip_serializing_if = "is_default")]
     pub on_missing_selector: MissingSelector,
+    /// `async: true`: the host does not wait for the hook (its own key, or the wrapper detaches).
+    #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    pub run_async: bool,
+    /// What a host that shows one displays while the hook runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
     /// The stable JSON the name's hash is taken over: what "the declaration" is for `--explain`.
     #[serde(skip)]
     pub identity: String,
@@ -188,6 +194,8 @@ pub struct Normalised {
     /// `bundle.keepOutsideLinks`: a package's symlinks that lead outside ship as links.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub keep_outside_links: bool,
+    /// `bundle.define`: (name, replacement code), sorted by name; part of the bundle cache's key.
+    pub define: Vec<(String, String)>,
 }
 
 impl Normalised {
@@ -219,7 +227,11 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     let external = n.external(config.bundle.as_ref().map_or(&[][..], |b| &b.external));
     let keep_outside_links =
         config.bundle.as_ref().and_then(|b| b.keep_outside_links.as_ref()).is_some_and(|keep| keep.value);
-    Staged { value: Normalised { targets, hooks, payloads, external, keep_outside_links }, diagnostics: n.diagnostics }
+    let define = n.defines(config.bundle.as_ref().map_or(&[][..], |b| b.define.as_slice()));
+    Staged {
+        value: Normalised { targets, hooks, payloads, external, keep_outside_links, define },
+        diagnostics: n.diagnostics,
+    }
 }
 
 struct Normaliser<'a> {
@@ -384,6 +396,30 @@ impl Normaliser<'_> {
             None => false,
         };
         let sources = self.sources(declaration);
+        let run_async = match (&declaration.run_async, &handler) {
+            (Some(flag), _) if flag.value && CanonicalEvent::refuses(event, ResultPart::Deny).is_none() => {
+                self.diagnostics.push(messages::async_on_deciding_event(event, &flag.at));
+                false
+            }
+            (Some(flag), Some(Handler::Prebuilt { .. })) if flag.value => {
+                self.diagnostics.push(messages::async_prebuilt(&flag.at));
+                false
+            }
+            (Some(flag), _) => flag.value,
+            (None, _) => false,
+        };
+        let status_message = match &declaration.status_message {
+            Some(text) if text.value.trim().is_empty() || text.value.chars().count() > MAX_STATUS_MESSAGE_CHARS => {
+                self.diagnostics.push(messages::invalid_status_message(
+                    &text.value,
+                    MAX_STATUS_MESSAGE_CHARS,
+                    &text.at,
+                ));
+                None
+            }
+            Some(text) => Some(text.value.trim().to_string()),
+            None => None,
+        };
         let max_input_bytes = match (&declaration.max_input_bytes, &handler) {
             (Some(declared), Some(Handler::Prebuilt { .. })) => {
                 self.diagnostics.push(messages::max_input_bytes_on_prebuilt(&declared.at));
@@ -433,6 +469,8 @@ impl Normaliser<'_> {
             sources: &sources,
             max_input_bytes,
             on_missing_selector,
+            run_async,
+            status_message: status_message.as_deref(),
         };
         let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
         let identity = identity.stable_json();
@@ -458,6 +496,8 @@ impl Normaliser<'_> {
             tools_at,
             selector_at: selector_locations(&declaration.tools),
             on_missing_selector,
+            run_async,
+            status_message,
             identity,
         })
     }
@@ -681,6 +721,34 @@ impl Normaliser<'_> {
             }
         }
         sources.into_iter().collect()
+    }
+
+    /// `bundle.define`, judged as esbuild judges it: each name an identifier or a member chain
+    /// (`process.env.NODE_ENV`), each replacement a JSON literal or such a name; sorted by name, each
+    /// once.
+    fn defines(&mut self, declared: &[(Spanned<String>, Spanned<String>)]) -> Vec<(String, String)> {
+        let is_name = |text: &str| {
+            !text.is_empty()
+                && text.split('.').all(|part| {
+                    let mut chars = part.chars();
+                    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                })
+        };
+        let mut defines = BTreeMap::new();
+        for (name, code) in declared {
+            if !is_name(&name.value) {
+                self.diagnostics.push(messages::define_name_invalid(&name.value, &name.at));
+                continue;
+            }
+            let code_text = code.value.trim();
+            if serde_json::from_str::<serde_json::Value>(code_text).is_err() && !is_name(code_text) {
+                self.diagnostics.push(messages::define_value_invalid(&name.value, &code.value, &code.at));
+                continue;
+            }
+            defines.insert(name.value.clone(), code_text.to_string());
+        }
+        defines.into_iter().collect()
     }
 
     /// A declared `timeout` (a config entry's, or a route's), checked to be whole seconds in range.

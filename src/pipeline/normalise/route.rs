@@ -168,6 +168,8 @@ pub fn route_hook(
         tools_at: config.tools.first().map(|t| t.at.clone()),
         selector_at: super::selector_locations(&config.tools),
         on_missing_selector,
+        run_async: false,
+        status_message: None,
         identity,
     };
     (Some(hook), n.diagnostics)

@@ -207,6 +207,10 @@ export interface HookEntry<E extends CanonicalEvent = CanonicalEvent> {{
   maxInputBytes?: number;
   /** Extra command arguments, prebuilt handlers only. */
   args?: string[];
+  /** The host goes on without waiting for the hook (the wrapper answers at once and runs the handler detached; OpenCode starts it without awaiting it); events whose hook cannot deny only. */
+  async?: E extends 'sessionStart' | 'afterTool' | 'agentStart' | 'workspaceOpen' ? boolean : never;
+  /** A line hosts that show one (Claude Code, Codex) display while the hook runs; 1 to 200 characters. */
+  statusMessage?: string;
 }}
 
 export type HookDeclaration<E extends CanonicalEvent = CanonicalEvent> = string | HookEntry<E>;
@@ -271,6 +275,17 @@ fn result_type(event: CanonicalEvent) -> String {
     let allowed = |part: ResultPart| event.refuses(part).is_none();
     let context =
         if allowed(ResultPart::AdditionalContext) { "additionalContext?: string" } else { "additionalContext?: never" };
+    // The answers beyond the canonical parts (the matrix's *Extra answers* says which host takes which).
+    let extras: Vec<String> = crate::vocabulary::canonical::Extra::ALL
+        .iter()
+        .filter(|extra| extra.refuses(event).is_none())
+        .map(|extra| match extra {
+            crate::vocabulary::canonical::Extra::SystemMessage => "systemMessage?: string".to_string(),
+            crate::vocabulary::canonical::Extra::Env => "env?: Record<string, string>".to_string(),
+        })
+        .collect();
+    let context = format!("{context}; extra?: {{ {} }}", extras.join("; "));
+    let context = context.as_str();
     let mut variants = Vec::new();
     let rewrite = |with: bool| {
         if with && allowed(ResultPart::UpdatedInput) {
@@ -607,7 +622,12 @@ mod tests {
         for outcome in ["'deny'", "'allow'", "'ask'"] {
             assert!(before.contains(outcome), "{before}");
         }
-        assert!(before.contains("outcome: 'deny'; reason: string; additionalContext?: string; updatedInput?: never"));
+        assert!(
+            before.contains("outcome: 'deny'; reason: string; additionalContext?: string; extra?: { systemMessage?: string }; updatedInput?: never"),
+            "{before}"
+        );
+        assert!(session.contains("extra?: { systemMessage?: string; env?: Record<string, string> }"), "{session}");
+        assert!(!stop.contains("env?:"), "only sessionStart returns env: {stop}");
     }
 
     #[test]
