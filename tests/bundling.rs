@@ -232,15 +232,42 @@ fn packages_shipped_whole_run_relocated_with_their_dependencies() {
     let shipped: Vec<String> = manifest
         .shipped
         .iter()
-        .map(|p| format!("{}@{} {} {}", p.name, p.version, p.path, p.native_platform.as_deref().unwrap_or("-")))
+        .map(|p| {
+            let native: Vec<String> =
+                p.native.iter().map(|b| format!("{} {} {}", b.path, b.systems.join("+"), b.abi)).collect();
+            format!("{}@{} {} [{}]", p.name, p.version, p.path, native.join(", "))
+        })
         .collect();
+    // Each compiled addon with what its header and symbols say it was built for.
     assert_eq!(
         shipped,
         [
-            format!("bufferutil@4.0.9 hooks/node_modules/bufferutil {}", node_platform()),
-            "figlet@1.8.0 hooks/node_modules/figlet -".to_string(),
-            "node-gyp-build@4.8.4 hooks/node_modules/node-gyp-build -".to_string(),
+            "bufferutil@4.0.9 hooks/node_modules/bufferutil [prebuilds/darwin-x64+arm64/bufferutil.node darwin-arm64+darwin-x64 napi, \
+             prebuilds/linux-x64/bufferutil.node linux-x64 napi, prebuilds/win32-ia32/bufferutil.node win32-ia32 napi, \
+             prebuilds/win32-x64/bufferutil.node win32-x64 napi]"
+                .to_string(),
+            "figlet@1.8.0 hooks/node_modules/figlet []".to_string(),
+            "node-gyp-build@4.8.4 hooks/node_modules/node-gyp-build []".to_string(),
         ]
+    );
+    // What they leave out is said at build time: bufferutil has no linux-arm64 build.
+    let report = build(
+        &BuildOptions {
+            root: npm.join("bundles/shipped"),
+            output: Some(Utf8PathBuf::from_path_buf(tempfile::tempdir().unwrap().path().join("a")).unwrap()),
+            no_cache: true,
+            ..Default::default()
+        },
+        &RealDisk,
+    )
+    .unwrap();
+    let coverage: Vec<String> =
+        report.diagnostics().iter().filter(|d| d.code.as_str() == "AB4857").map(|d| format!("{d:?}")).collect();
+    assert_eq!(coverage.len(), 1, "{coverage:?}");
+    assert!(
+        coverage[0].contains("bufferutil") && coverage[0].contains("on linux-arm64 the hook cannot load it"),
+        "{}",
+        coverage[0]
     );
     // Modes travel: figlet's command-line entry stays executable, with exactly its installed mode.
     let record = manifest.files.iter().find(|f| f.path == "hooks/node_modules/figlet/bin/index.js").unwrap();
@@ -248,11 +275,6 @@ fn packages_shipped_whole_run_relocated_with_their_dependencies() {
     assert!(record.mode.is_some_and(|mode| mode & 0o111 != 0), "{record:?}");
     assert_eq!(record.mode, installed);
     assert_eq!(agent_bundle::io::mode(&artifact.join(&record.path)), installed);
-}
-
-fn node_platform() -> String {
-    let output = Command::new("node").args(["-p", "process.platform + '-' + process.arch"]).output().unwrap();
-    String::from_utf8(output.stdout).unwrap().trim().to_string()
 }
 
 #[test]

@@ -133,6 +133,7 @@ catalogue! {
     PackageUnreadable = "AB4835", Error, "a package `bundle.external` ships whole cannot be read";
     NativeAddon = "AB4836", Error, "a handler imports a native addon, which cannot be bundled";
     ReadsOwnFiles = "AB4837", Warning, "a bundled package reads files next to itself at run time";
+    NativeAddonCoverage = "AB4857", Warning, "a package shipped whole holds native addons for fewer systems than hosts run on, or for one Node release line only";
     ModuleReadsBesideItself = "AB4855", Error, "a handler's own module reads a file located from its own place, which the artifact does not hold there";
     ProcessExitInHandler = "AB4856", Error, "a handler's own module calls `process.exit`, which ends the hook before it answers";
     SubpathNotExported = "AB4838", Error, "a handler imports a package subpath the package does not export";

@@ -1212,6 +1212,24 @@ pub fn module_reads_own_files(at: &Location) -> Diagnostic {
     .hint("ship the file in a payload and read it through the handler's context, `readFileSync(join(context.pluginRoot, '<payload>', '<file>'))`, or import it (JSON and modules are bundled)")
 }
 
+pub fn native_addon_coverage(package: &str, built: &[String], missing: &[&str], at: &Location) -> Diagnostic {
+    let message = if built.is_empty() {
+        format!(
+            "`{package}` holds no compiled native addon to ship: it was never built here, so the hook cannot load it anywhere"
+        )
+    } else {
+        format!("`{package}` ships native addons built for {} only", built.join("; "))
+    };
+    let mut diagnostic = Diagnostic::new(Code::NativeAddonCoverage, message).at(Some(at), "shipped whole");
+    if !missing.is_empty() && !built.is_empty() {
+        diagnostic = diagnostic
+            .note(format!("a plugin runs on its users' machines: on {} the hook cannot load it", missing.join(", ")));
+    }
+    diagnostic
+        .note("a Node-ABI build loads only in the Node release line it was built for; a Node-API (napi) build loads in any later Node")
+        .hint("use a package that ships Node-API prebuilds for every system (`prebuilds/<os>-<arch>/`, loaded by node-gyp-build), or install it on first run into `context.dataDir` (README: Native addons)")
+}
+
 pub fn process_exit_in_handler(at: &Location) -> Diagnostic {
     Diagnostic::new(Code::ProcessExitInHandler, "a handler's module calls `process.exit`, which ends the hook before it answers")
         .at(Some(at), "ends the hook")

@@ -15,6 +15,7 @@ mod closure;
 mod environment;
 mod findings;
 mod fold;
+mod native;
 mod packages;
 mod plugin;
 mod resolution;
@@ -172,14 +173,7 @@ pub fn bundle(
         }
     }
     let normalised = &bundle.normalised;
-    let mut bundled = bundle_handlers(
-        root,
-        &modules,
-        normalised,
-        cache,
-        disk,
-        &mut diagnostics,
-    );
+    let mut bundled = bundle_handlers(root, &modules, normalised, cache, disk, &mut diagnostics);
     bundled.prebuilt = prebuilt;
     bundled.failed = diagnostics.iter().any(Diagnostic::is_error);
     if !bundled.failed {
