@@ -897,3 +897,80 @@ fn extra_answers_reach_the_hosts_that_take_them() {
     }
     assert_eq!(seen, 21);
 }
+
+/// Property (issue 43): whatever envelope a host sends (any size, any characters, any spacing), a
+/// handler that reads stdin itself reads exactly its bytes, by whichever way node offers and in any
+/// chunk size: generated envelopes, each read by a randomly chosen way, compared byte for byte.
+#[test]
+fn every_way_of_reading_stdin_gets_the_envelope_byte_for_byte() {
+    require_node();
+    let handler = r#"import fs from 'node:fs';
+export default async () => {
+  const way = process.env.AGENT_BUNDLE_TEST_SHAPE;
+  const chunk = Number(process.env.AGENT_BUNDLE_TEST_CHUNK);
+  let bytes;
+  if (way === 'readFileSync(0)') bytes = fs.readFileSync(0);
+  else if (way === 'readFileSync(/dev/stdin, utf8)') bytes = Buffer.from(fs.readFileSync('/dev/stdin', 'utf8'));
+  else if (way === 'promises.readFile') bytes = await fs.promises.readFile('/dev/stdin');
+  else if (way === 'readFile callback') bytes = await new Promise((resolve, reject) => fs.readFile(0, (e, b) => (e ? reject(e) : resolve(b))));
+  else if (way === 'readSync chunks') {
+    const parts = [];
+    const buffer = new Uint8Array(chunk);
+    for (let n; (n = fs.readSync(0, buffer, { offset: 0, length: chunk })) > 0; ) parts.push(Buffer.from(buffer.subarray(0, n)));
+    bytes = Buffer.concat(parts);
+  } else {
+    const parts = [];
+    for await (const part of process.stdin) parts.push(Buffer.from(part));
+    bytes = Buffer.concat(parts);
+  }
+  fs.writeFileSync(process.env.AGENT_BUNDLE_TEST_OUT, bytes);
+};
+"#;
+    let config = "export default {\n  hooks: { afterTool: './src/hooks/echo.ts' },\n  \
+                  plugin: { name: 'stdin-echo', description: 'Echoes stdin.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
+                  targets: ['claude', 'gemini'],\n};\n";
+    let (away, artifact) = common::one_handler_artifact("echo.ts", handler, config);
+    let artifact = common::utf8(&artifact);
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let ways = [
+        "readFileSync(0)",
+        "readFileSync(/dev/stdin, utf8)",
+        "promises.readFile",
+        "readFile callback",
+        "readSync chunks",
+        "process.stdin",
+    ];
+    let alphabet = ["a", " ", "\\", "\"", "\n", "é", "€", "😀", "\u{2028}", "漢", "\t", "}"];
+    let out = away.path().join("read.bin");
+    let out_text = out.to_str().unwrap().to_string();
+    for seed in 1..=36u64 {
+        let mut random = common::Random::seeded(seed);
+        let row = &manifest.hooks[random.below(manifest.hooks.len())];
+        let mut envelope = envelope_for(row);
+        // A command of random characters and size (up to about 200 KB), and random spacing.
+        let length = if random.chance(20) { 50_000 + random.below(150_000) } else { random.below(300) };
+        let text: String = (0..length).map(|_| random.pick(&alphabet)).collect();
+        envelope["tool_input"] = json!({ "command": text });
+        let mut bytes = if random.chance(50) {
+            serde_json::to_string_pretty(&envelope).unwrap()
+        } else {
+            envelope.to_string()
+        }
+        .into_bytes();
+        if random.chance(30) {
+            bytes.extend(b"\n\n  ");
+        }
+        let way = random.pick(&ways);
+        let chunk = (1 + random.below(9000)).to_string();
+        let _ = std::fs::remove_file(&out);
+        let run = run_wrapper(
+            &artifact,
+            &row.path,
+            &bytes,
+            &[("AGENT_BUNDLE_TEST_SHAPE", way), ("AGENT_BUNDLE_TEST_CHUNK", &chunk), ("AGENT_BUNDLE_TEST_OUT", &out_text)],
+        );
+        assert_eq!(run.code, Some(0), "seed {seed} ({way}, {} bytes): {}", bytes.len(), run.stderr);
+        let read = std::fs::read(&out).unwrap();
+        assert!(read == bytes, "seed {seed} ({way}, chunk {chunk}): read {} bytes of {}", read.len(), bytes.len());
+    }
+}
