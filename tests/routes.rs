@@ -430,3 +430,57 @@ fn a_route_declares_its_hosts_timeout_in_seconds() {
     assert_eq!(refused[0].code.as_str(), "AB4205", "{:?}", refused[0]);
     assert!(format!("{:?}", refused[0]).contains("end.tsx"), "{:?}", refused[0]);
 }
+
+/// A route's `<Agent.Result value>` carries `extra` as a config handler's result does (issue 43): on
+/// session/start, the user's line and the session's variables reach the hosts that take them
+/// (Claude Code's answer and `$CLAUDE_ENV_FILE`, Cursor's `env`); on tool/after, `env` fails the route.
+#[test]
+fn a_routes_extra_answers_reach_the_hosts_that_take_them() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  plugin: { name: 'route-extras', description: 'Extra answers.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude', 'cursor'],\n};\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/events/session/start.tsx",
+        "import { Agent } from '@agent-bundle/runtime';\n\
+         export default async function Start() {\n  return (\n    <Agent.Result value={{ extra: { systemMessage: 'Loaded', env: { ROUTE_VAR: 'on' } } }}>\n      <Agent.Context>ctx</Agent.Context>\n    </Agent.Result>\n  );\n}\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/events/tool/after.tsx",
+        "import { Agent } from '@agent-bundle/runtime';\n\
+         export default async function After() {\n  return <Agent.Result value={{ extra: { env: { X: 'y' } } }} />;\n}\n",
+    );
+    let (_guard, artifact) = common::build_root(&common::utf8(&bundle));
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let env_file = work.path().join("claude-env.sh");
+    let env_text = env_file.to_str().unwrap().to_string();
+    for row in &manifest.hooks {
+        let stdin = common::envelope_with(row, serde_json::json!({})).to_string();
+        let run = common::run_wrapper(&artifact, &row.path, stdin.as_bytes(), &[("CLAUDE_ENV_FILE", &env_text)]);
+        match (row.host, row.event.name()) {
+            (Target::Claude, "session/start") => {
+                assert_eq!(run.code, Some(0), "{}", run.stderr);
+                let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+                assert_eq!(answer["systemMessage"], "Loaded", "{answer}");
+                assert_eq!(std::fs::read_to_string(&env_file).unwrap(), "export ROUTE_VAR='on'\n");
+            }
+            (Target::Cursor, "session/start") => {
+                assert_eq!(run.code, Some(0), "{}", run.stderr);
+                let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+                assert_eq!(answer["env"], serde_json::json!({ "ROUTE_VAR": "on" }), "{answer}");
+                assert!(run.stderr.contains("dropped extra.systemMessage ("), "{}", run.stderr);
+            }
+            (_, "tool/after") => {
+                assert_eq!((run.code, run.stdout.as_str()), (Some(1), ""), "{}", run.stderr);
+                assert!(run.stderr.contains("env sets variables for the session"), "{}", run.stderr);
+            }
+            other => panic!("unexpected row {other:?}"),
+        }
+    }
+}

@@ -951,12 +951,9 @@ export default async () => {
         let length = if random.chance(20) { 50_000 + random.below(150_000) } else { random.below(300) };
         let text: String = (0..length).map(|_| random.pick(&alphabet)).collect();
         envelope["tool_input"] = json!({ "command": text });
-        let mut bytes = if random.chance(50) {
-            serde_json::to_string_pretty(&envelope).unwrap()
-        } else {
-            envelope.to_string()
-        }
-        .into_bytes();
+        let mut bytes =
+            if random.chance(50) { serde_json::to_string_pretty(&envelope).unwrap() } else { envelope.to_string() }
+                .into_bytes();
         if random.chance(30) {
             bytes.extend(b"\n\n  ");
         }
@@ -967,7 +964,11 @@ export default async () => {
             &artifact,
             &row.path,
             &bytes,
-            &[("AGENT_BUNDLE_TEST_SHAPE", way), ("AGENT_BUNDLE_TEST_CHUNK", &chunk), ("AGENT_BUNDLE_TEST_OUT", &out_text)],
+            &[
+                ("AGENT_BUNDLE_TEST_SHAPE", way),
+                ("AGENT_BUNDLE_TEST_CHUNK", &chunk),
+                ("AGENT_BUNDLE_TEST_OUT", &out_text),
+            ],
         );
         assert_eq!(run.code, Some(0), "seed {seed} ({way}, {} bytes): {}", bytes.len(), run.stderr);
         let read = std::fs::read(&out).unwrap();

@@ -1033,11 +1033,11 @@ impl HostTable {
     /// What a wrapper of a config hook on `event` does with the extra answer `extra` here: deliver
     /// it as the table says, drop it (the host has no channel for it there), or refuse it (the page's
     /// rule). A hooks module carries only its own answers.
-    pub fn extra_in(&self, event: CanonicalEvent, in_module: bool, extra: Extra) -> ExtraSupport {
-        if let Some(rule) = extra.refuses(event) {
+    pub fn extra_in(&self, event: HookEvent, in_module: bool, extra: Extra) -> ExtraSupport {
+        if let Some(rule) = event.refuses_extra(extra) {
             return ExtraSupport::Refuse(rule);
         }
-        let Ok(mapping) = self.mapping_for(event.into(), in_module) else {
+        let Ok(mapping) = self.mapping_for(event, in_module) else {
             return ExtraSupport::Drop(format!("{} does not receive {event}", self.host));
         };
         if in_module {

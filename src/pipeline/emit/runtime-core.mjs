@@ -700,7 +700,7 @@ async function loadDefaultExport(contract, loadHandler) {
 
 const ELEMENT = Symbol.for('agent-bundle.element');
 const FRAGMENT = Symbol.for('agent-bundle.fragment');
-const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput'];
+const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput', 'extra'];
 let sequence = 0;
 
 async function renderRoute(contract, envelope, payload, component, startedAt, timer) {

@@ -164,8 +164,9 @@ pub fn contract(
     if !tools.is_null() {
         contract["tools"] = tools;
     }
-    // A config handler's `extra` answers: per name, where this host takes it on this event, or why not.
-    if let Some(event) = hook.event.config() {
+    // A result's `extra` answers: per name, where this host takes it on this event, or why not.
+    {
+        let event = hook.event;
         let extras: serde_json::Map<String, serde_json::Value> = Extra::ALL
             .iter()
             .map(|&extra| {

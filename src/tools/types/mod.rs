@@ -554,14 +554,18 @@ export type { AgentElement, AgentNode, ElementNode } from './jsx-runtime';
  * What `<Agent.Result value>` carries: a denial with its reason, or another outcome; context goes
  * in `<Agent.Context>`. Which outcomes a family and host take is checked when the route renders.
  */
-export type ResultValue =
+export type ResultValue = (
   | { outcome: 'deny'; reason: string; updatedInput?: never }
   | {
       outcome?: 'continue' | 'allow' | 'ask';
       reason?: never;
       /** tool/before only. */
       updatedInput?: Record<string, unknown>;
-    };
+    }
+) & {
+  /** Answers beyond the canonical parts where the host takes them (the matrix's *Extra answers*): a line for the user; session/start's variables for the session. */
+  extra?: { systemMessage?: string; env?: Record<string, string> };
+};
 
 /** The elements an event route answers with. */
 export declare const Agent: {
