@@ -617,23 +617,13 @@ export default (_event: unknown, context: { pluginRoot: string; projectDir?: str
   writeFileSync(process.env.AGENT_BUNDLE_TEST_OUT, JSON.stringify({ rules, projectDir: context.projectDir ?? null, dataDir, made: existsSync(join(dataDir, 'state')) }));
 };
 "#;
-    let work = tempfile::tempdir().unwrap();
-    let bundle = work.path().join("bundle");
-    common::write_file(&bundle, "src/hooks/reads-stdin.ts", reads_stdin);
-    common::write_file(&bundle, "src/hooks/places.ts", places);
-    common::write_file(&bundle, "notes/rules.md", "keep the tests green\n");
-    common::write_file(&bundle, "agent-bundle.config.ts", &config);
-    let options = agent_bundle::build::BuildOptions {
-        root: common::utf8(&bundle),
-        output: Some(common::utf8(&work.path().join("artifact"))),
-        no_cache: true,
-        ..Default::default()
-    };
-    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
-    assert!(!report.has_errors(), "{:?}", report.diagnostics());
-    let away = tempfile::tempdir().unwrap();
-    let artifact = common::utf8(&away.path().join("artifact"));
-    common::copy_tree(&work.path().join("artifact"), artifact.as_std_path());
+    let (away, artifact) = common::bundle_artifact(&[
+        ("src/hooks/reads-stdin.ts", reads_stdin),
+        ("src/hooks/places.ts", places),
+        ("notes/rules.md", "keep the tests green\n"),
+        ("agent-bundle.config.ts", &config),
+    ]);
+    let artifact = common::utf8(&artifact);
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let mut checked = std::collections::BTreeSet::new();
     for row in &manifest.hooks {
@@ -719,19 +709,16 @@ export default (_event: unknown, context: { pluginRoot: string; projectDir?: str
 #[test]
 fn an_async_hook_does_not_hold_its_host_up() {
     require_node();
-    let work = tempfile::tempdir().unwrap();
-    let bundle = work.path().join("bundle");
-    common::write_file(
-        &bundle,
-        "agent-bundle.config.ts",
-        "export default {\n  hooks: {\n    afterTool: { handler: './src/hooks/record.ts', async: true, statusMessage: 'Recording the edit', timeout: 30 },\n  },\n  \
+    let (_away, artifact) = common::bundle_artifact(&[
+        (
+            "agent-bundle.config.ts",
+            "export default {\n  hooks: {\n    afterTool: { handler: './src/hooks/record.ts', async: true, statusMessage: 'Recording the edit', timeout: 30 },\n  },\n  \
          plugin: { name: 'async-record', description: 'Records in the background.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
          targets: ['claude', 'codex', 'cursor', 'gemini'],\n};\n",
-    );
-    common::write_file(
-        &bundle,
-        "src/hooks/record.ts",
-        r#"import { existsSync, writeFileSync } from 'node:fs';
+        ),
+        (
+            "src/hooks/record.ts",
+            r#"import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 export default async () => {
   const dir = process.env.AGENT_BUNDLE_TEST_DIR!;
@@ -741,18 +728,9 @@ export default async () => {
   return { additionalContext: 'recorded' };
 };
 "#,
-    );
-    let options = agent_bundle::build::BuildOptions {
-        root: common::utf8(&bundle),
-        output: Some(common::utf8(&work.path().join("artifact"))),
-        no_cache: true,
-        ..Default::default()
-    };
-    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
-    assert!(!report.has_errors(), "{:?}", report.diagnostics());
-    let away = tempfile::tempdir().unwrap();
-    let artifact = common::utf8(&away.path().join("artifact"));
-    common::copy_tree(&work.path().join("artifact"), artifact.as_std_path());
+        ),
+    ]);
+    let artifact = common::utf8(&artifact);
 
     let entry = |document: &str, pointer: &str| -> Value {
         let text = std::fs::read_to_string(artifact.join(document)).unwrap();
@@ -791,41 +769,24 @@ export default async () => {
 #[test]
 fn extra_answers_reach_the_hosts_that_take_them() {
     require_node();
-    let work = tempfile::tempdir().unwrap();
-    let bundle = work.path().join("bundle");
-    common::write_file(
-        &bundle,
-        "agent-bundle.config.ts",
-        "export default {\n  hooks: {\n    sessionStart: './src/hooks/start.ts',\n    afterTool: './src/hooks/after.ts',\n    stop: './src/hooks/stop.ts',\n  },\n  \
+    let (away, artifact) = common::bundle_artifact(&[
+        (
+            "agent-bundle.config.ts",
+            "export default {\n  hooks: {\n    sessionStart: './src/hooks/start.ts',\n    afterTool: './src/hooks/after.ts',\n    stop: './src/hooks/stop.ts',\n  },\n  \
          plugin: { name: 'extras', description: 'Extra answers.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
          targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],\n};\n",
-    );
-    common::write_file(
-        &bundle,
-        "src/hooks/start.ts",
-        "export default () => ({ additionalContext: 'ctx', extra: { systemMessage: 'Loaded 3 notes', env: { NOTES_DIR: \"/tmp/it's here\" } } });\n",
-    );
-    common::write_file(
-        &bundle,
-        "src/hooks/after.ts",
-        "export default () => ({ extra: { systemMessage: 'Saved' } });\n",
-    );
-    common::write_file(
-        &bundle,
-        "src/hooks/stop.ts",
-        "export default () => (process.env.AGENT_BUNDLE_TEST_SHAPE === 'env' ? { extra: { env: { A: 'b' } } } : { extra: { banner: 'x' } });\n",
-    );
-    let options = agent_bundle::build::BuildOptions {
-        root: common::utf8(&bundle),
-        output: Some(common::utf8(&work.path().join("artifact"))),
-        no_cache: true,
-        ..Default::default()
-    };
-    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
-    assert!(!report.has_errors(), "{:?}", report.diagnostics());
-    let away = tempfile::tempdir().unwrap();
-    let artifact = common::utf8(&away.path().join("artifact"));
-    common::copy_tree(&work.path().join("artifact"), artifact.as_std_path());
+        ),
+        (
+            "src/hooks/start.ts",
+            "export default () => ({ additionalContext: 'ctx', extra: { systemMessage: 'Loaded 3 notes', env: { NOTES_DIR: \"/tmp/it's here\" } } });\n",
+        ),
+        ("src/hooks/after.ts", "export default () => ({ extra: { systemMessage: 'Saved' } });\n"),
+        (
+            "src/hooks/stop.ts",
+            "export default () => (process.env.AGENT_BUNDLE_TEST_SHAPE === 'env' ? { extra: { env: { A: 'b' } } } : { extra: { banner: 'x' } });\n",
+        ),
+    ]);
+    let artifact = common::utf8(&artifact);
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let shows_messages = [Target::Claude, Target::Codex, Target::Droid, Target::Gemini, Target::Qwen];
     let mut seen = 0;

@@ -177,23 +177,41 @@ pub fn bundle(
     bundled.prebuilt = prebuilt;
     bundled.failed = diagnostics.iter().any(Diagnostic::is_error);
     if !bundled.failed {
-        unsent_reads(bundle, root, hosts, disk, &mut bundled, &mut diagnostics);
-        stdin_without_envelope(bundle, root, hosts, disk, &mut bundled, &mut diagnostics);
+        let per_host = PerHost { bundle, root, hosts, disk };
+        unsent_reads(&per_host, &mut bundled, &mut diagnostics);
+        stdin_without_envelope(&per_host, &mut bundled, &mut diagnostics);
     }
     Staged { value: bundled, diagnostics }
+}
+
+/// What judging the bundled handlers per host needs: which hosts a handler's hooks reach is not part
+/// of a bundle's cache key, so these judgements run after bundling, on every build.
+struct PerHost<'a> {
+    bundle: &'a Bundle,
+    root: &'a Utf8Path,
+    hosts: &'a [Target],
+    disk: &'a dyn Disk,
+}
+
+impl PerHost<'_> {
+    /// Where `span` is in the bundle's module `path` (root-relative), its source kept for the
+    /// diagnostic's rendering; `None` when the module cannot be read again.
+    fn locate(&self, bundled: &mut Bundled, path: &str, span: crate::vocabulary::source::Span) -> Option<Location> {
+        let text = self.disk.read_to_string(&lexical_join(self.root, path)).ok()?;
+        let file = SourceFile::new(path.to_string(), text);
+        let at = file.locate(span);
+        if !bundled.sources.iter().any(|s| s.path() == file.path()) {
+            bundled.sources.push(file);
+        }
+        Some(at)
+    }
 }
 
 /// AB4852: a config handler destructures a payload field that a host its hook reaches never sends
 /// on that event (another host does, or it would not be a field), so there it is always
 /// `undefined`. One warning per handler and field, naming those hosts.
-fn unsent_reads(
-    bundle: &Bundle,
-    root: &Utf8Path,
-    hosts: &[Target],
-    disk: &dyn Disk,
-    bundled: &mut Bundled,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+fn unsent_reads(per_host: &PerHost<'_>, bundled: &mut Bundled, diagnostics: &mut Vec<Diagnostic>) {
+    let PerHost { bundle, hosts, .. } = *per_host;
     let mut warned: BTreeMap<(String, String), Vec<Target>> = BTreeMap::new();
     let mut events: BTreeMap<(String, String), crate::vocabulary::canonical::CanonicalEvent> = BTreeMap::new();
     let mut sent_by_event: BTreeMap<crate::vocabulary::canonical::CanonicalEvent, BTreeSet<String>> = BTreeMap::new();
@@ -240,10 +258,8 @@ fn unsent_reads(
     }
     for ((path, field), targets) in warned {
         let handler = &bundled.handlers[&path];
-        let Some((_, span)) = handler.payload_reads.iter().find(|(f, _)| *f == field) else { continue };
-        let Ok(text) = disk.read_to_string(&lexical_join(root, &path)) else { continue };
-        let file = SourceFile::new(path.clone(), text);
-        let at = file.locate(*span);
+        let Some(&(_, span)) = handler.payload_reads.iter().find(|(f, _)| *f == field) else { continue };
+        let Some(at) = per_host.locate(bundled, &path, span) else { continue };
         let names: Vec<String> = targets.iter().map(|t| crate::hosts::table(*t).host.clone()).collect();
         diagnostics.push(messages::payload_field_unsent(
             &path,
@@ -252,22 +268,13 @@ fn unsent_reads(
             &names,
             &at,
         ));
-        if !bundled.sources.iter().any(|s| s.path() == file.path()) {
-            bundled.sources.push(file);
-        }
     }
 }
 
 /// AB4853: a handler whose own code reads stdin, on a host where no envelope arrives there: one
 /// that runs hooks in its own process, or a route rendered in the shared runtime.
-fn stdin_without_envelope(
-    bundle: &Bundle,
-    root: &Utf8Path,
-    hosts: &[Target],
-    disk: &dyn Disk,
-    bundled: &mut Bundled,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+fn stdin_without_envelope(per_host: &PerHost<'_>, bundled: &mut Bundled, diagnostics: &mut Vec<Diagnostic>) {
+    let PerHost { bundle, hosts, .. } = *per_host;
     let mut found: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for hook in bundle.normalised.hooks_in_document_order() {
         let Handler::Module { path } = &hook.handler else { continue };
@@ -287,12 +294,8 @@ fn stdin_without_envelope(
     }
     for (path, places) in found.into_iter().filter(|(_, places)| !places.is_empty()) {
         let (module, span) = bundled.handlers[path].stdin_read.clone().expect("only handlers that read stdin");
-        let Ok(text) = disk.read_to_string(&lexical_join(root, &module)) else { continue };
-        let file = SourceFile::new(module.clone(), text);
-        diagnostics.push(messages::stdin_without_envelope(path, &module, &places, &file.locate(span)));
-        if !bundled.sources.iter().any(|s| s.path() == file.path()) {
-            bundled.sources.push(file);
-        }
+        let Some(at) = per_host.locate(bundled, &module, span) else { continue };
+        diagnostics.push(messages::stdin_without_envelope(path, &module, &places, &at));
     }
 }
 
