@@ -48,13 +48,25 @@ pub struct ShippedPackage {
     pub version: String,
     /// Its folder in the artifact.
     pub path: String,
-    /// Compiled for one platform: `<os>-<arch>` as Node names them, where it was installed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub native_platform: Option<String>,
+    /// Its compiled addons (`.node` files), each with what it was built for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub native: Vec<NativeBinary>,
     /// What of the installed package was not shipped (what it does not need at run time), by its
     /// top-level entries, sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left_out: Vec<LeftOut>,
+}
+
+/// A compiled addon of a package shipped whole, as read from its header.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NativeBinary {
+    /// Relative to the package.
+    pub path: String,
+    /// The systems it runs on, as Node names them (`linux-x64`, `darwin-arm64`, `win32-x64`).
+    pub systems: Vec<String>,
+    /// `napi` (Node-API: any later Node), `node-<ABI>` (one Node release line), or `unknown`.
+    pub abi: String,
 }
 
 /// One top-level entry of a package shipped whole, as far as it was left out.

@@ -256,7 +256,7 @@ fn inspect_shows_the_commands_the_built_documents_hold() {
             }
         }
     }
-    assert_eq!(checked, 18);
+    assert_eq!(checked, 21);
 }
 
 #[test]

@@ -232,15 +232,42 @@ fn packages_shipped_whole_run_relocated_with_their_dependencies() {
     let shipped: Vec<String> = manifest
         .shipped
         .iter()
-        .map(|p| format!("{}@{} {} {}", p.name, p.version, p.path, p.native_platform.as_deref().unwrap_or("-")))
+        .map(|p| {
+            let native: Vec<String> =
+                p.native.iter().map(|b| format!("{} {} {}", b.path, b.systems.join("+"), b.abi)).collect();
+            format!("{}@{} {} [{}]", p.name, p.version, p.path, native.join(", "))
+        })
         .collect();
+    // Each compiled addon with what its header and symbols say it was built for.
     assert_eq!(
         shipped,
         [
-            format!("bufferutil@4.0.9 hooks/node_modules/bufferutil {}", node_platform()),
-            "figlet@1.8.0 hooks/node_modules/figlet -".to_string(),
-            "node-gyp-build@4.8.4 hooks/node_modules/node-gyp-build -".to_string(),
+            "bufferutil@4.0.9 hooks/node_modules/bufferutil [prebuilds/darwin-x64+arm64/bufferutil.node darwin-arm64+darwin-x64 napi, \
+             prebuilds/linux-x64/bufferutil.node linux-x64 napi, prebuilds/win32-ia32/bufferutil.node win32-ia32 napi, \
+             prebuilds/win32-x64/bufferutil.node win32-x64 napi]"
+                .to_string(),
+            "figlet@1.8.0 hooks/node_modules/figlet []".to_string(),
+            "node-gyp-build@4.8.4 hooks/node_modules/node-gyp-build []".to_string(),
         ]
+    );
+    // What they leave out is said at build time: bufferutil has no linux-arm64 build.
+    let report = build(
+        &BuildOptions {
+            root: npm.join("bundles/shipped"),
+            output: Some(Utf8PathBuf::from_path_buf(tempfile::tempdir().unwrap().path().join("a")).unwrap()),
+            no_cache: true,
+            ..Default::default()
+        },
+        &RealDisk,
+    )
+    .unwrap();
+    let coverage: Vec<String> =
+        report.diagnostics().iter().filter(|d| d.code.as_str() == "AB4857").map(|d| format!("{d:?}")).collect();
+    assert_eq!(coverage.len(), 1, "{coverage:?}");
+    assert!(
+        coverage[0].contains("bufferutil") && coverage[0].contains("on linux-arm64 the hook cannot load it"),
+        "{}",
+        coverage[0]
     );
     // Modes travel: figlet's command-line entry stays executable, with exactly its installed mode.
     let record = manifest.files.iter().find(|f| f.path == "hooks/node_modules/figlet/bin/index.js").unwrap();
@@ -248,11 +275,6 @@ fn packages_shipped_whole_run_relocated_with_their_dependencies() {
     assert!(record.mode.is_some_and(|mode| mode & 0o111 != 0), "{record:?}");
     assert_eq!(record.mode, installed);
     assert_eq!(agent_bundle::io::mode(&artifact.join(&record.path)), installed);
-}
-
-fn node_platform() -> String {
-    let output = Command::new("node").args(["-p", "process.platform + '-' + process.arch"]).output().unwrap();
-    String::from_utf8(output.stdout).unwrap().trim().to_string()
 }
 
 #[test]
@@ -340,4 +362,47 @@ fn real_packages_build_to_the_same_bytes_every_time() {
     let (_a, first, _) = build_relocated(&npm.join("bundles/packages"));
     let (_b, second, _) = build_relocated(&npm.join("bundles/packages"));
     assert_eq!(read_tree(&first), read_tree(&second));
+}
+
+/// `bundle.define` (issue 43) replaces names where the bundle's code reads them, as tsup's and
+/// esbuild's `define` do, and is part of the bundle cache's key: a build with other values, from the
+/// same cache, carries the new ones.
+#[test]
+fn defined_constants_are_replaced_at_bundling_and_key_the_cache() {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    let cache = Utf8PathBuf::from_path_buf(work.path().join("cache")).unwrap();
+    let config = |mode: &str| {
+        format!(
+            "export default {{\n  hooks: {{ sessionStart: './src/hooks/start.ts' }},\n  \
+             bundle: {{ define: {{ __VERSION__: '\"1.2.3\"', 'process.env.MODE': '{mode}', DEBUG: false }} }},\n  \
+             plugin: {{ name: 'defines', description: 'Constants.', version: '1.0.0', author: 'agent-bundle tests' }},\n  \
+             targets: ['claude'],\n}};\n"
+        )
+    };
+    common::write_file(
+        &bundle,
+        "src/hooks/start.ts",
+        "declare const __VERSION__: string;\ndeclare const DEBUG: boolean;\n\
+         export default () => ({ additionalContext: `v${__VERSION__} ${process.env.MODE} debug ${DEBUG}` });\n",
+    );
+    let mut seen = Vec::new();
+    for mode in ["\"\\\"production\\\"\"", "\"\\\"staging\\\"\""] {
+        common::write_file(&bundle, "agent-bundle.config.ts", &config(&serde_json::from_str::<String>(mode).unwrap()));
+        let output = Utf8PathBuf::from_path_buf(work.path().join("artifact")).unwrap();
+        let options = BuildOptions {
+            root: Utf8PathBuf::from_path_buf(bundle.clone()).unwrap(),
+            output: Some(output.clone()),
+            cache_dir: Some(cache.clone()),
+            ..Default::default()
+        };
+        let report = build(&options, &RealDisk).unwrap();
+        assert!(!report.has_errors(), "{:?}", report.diagnostics());
+        let code = std::fs::read_to_string(output.join("hooks/handlers/src/hooks/start.mjs")).unwrap();
+        assert!(!code.contains("__VERSION__") && !code.contains("process.env.MODE"), "{code}");
+        seen.push(code);
+    }
+    // The bundler folds the constants into the template.
+    assert!(seen[0].contains("v1.2.3 production debug false"), "{}", seen[0]);
+    assert!(seen[1].contains("v1.2.3 staging debug false"), "the cache kept the old value: {}", seen[1]);
 }

@@ -319,7 +319,7 @@ fn simulate_behaves_like_the_host() {
         let output = cli().args(["hooks", "simulate", "--artifact"]).arg(&artifact).args(args).output().unwrap();
         (output.status.code(), String::from_utf8(output.stdout).unwrap(), String::from_utf8(output.stderr).unwrap())
     };
-    let guard = "before-tool-guard-shell-1fff5159";
+    let guard = "before-tool-guard-shell-c564ae45";
 
     // A tool the matcher does not admit: the host would not run the hook, so neither does simulate.
     let (code, _, stderr) = simulate(&[

@@ -84,9 +84,9 @@ fn editing_one_handler_writes_only_its_bundle_and_the_manifest() {
         "hooks/handlers/src/hooks/record-edit.mjs.map",
     ];
     assert_eq!(written(&summary), expected);
-    // The bundle's seven handlers are bundled together, in one bundler build; only what changed is
+    // The bundle's eight handlers are bundled together, in one bundler build; only what changed is
     // written.
-    assert_eq!(summary["bundles"]["bundled"], 7, "{summary}");
+    assert_eq!(summary["bundles"]["bundled"], 8, "{summary}");
     let after = mtimes(&ws.output);
     let changed: Vec<&String> = before.iter().zip(&after).filter(|(a, b)| a != b).map(|(a, _)| &a.0).collect();
     assert_eq!(changed, expected);
@@ -288,10 +288,10 @@ fn file_reason(summary: &serde_json::Value, path: &str) -> String {
 fn explain_says_why_each_hook_and_file_was_rebuilt_or_kept() {
     let ws = workspace("showcase");
     let first = build(&ws);
-    assert_eq!(first["hookCounts"]["rebuilt"], 7, "{first}");
+    assert_eq!(first["hookCounts"]["rebuilt"], 8, "{first}");
 
     let no_op = build(&ws);
-    assert_eq!(no_op["hookCounts"], serde_json::json!({ "fresh": 7, "rebuilt": 0, "removed": 0 }));
+    assert_eq!(no_op["hookCounts"], serde_json::json!({ "fresh": 8, "rebuilt": 0, "removed": 0 }));
     assert_eq!(no_op["bundles"]["bundled"], 0, "a no-op rebuild rebundled: {no_op}");
     assert_eq!(file_reason(&no_op, "hooks/hooks.json"), "kept fresh");
 
@@ -311,7 +311,7 @@ fn explain_says_why_each_hook_and_file_was_rebuilt_or_kept() {
         file_reason(&edited, "hooks/agent-stop-subagent-done-92f529a2.claude.mjs"),
         "removed no hook produces it any more"
     );
-    assert_eq!(edited["bundles"]["bundled"], 7, "the bundle's handlers are bundled together: {edited}");
+    assert_eq!(edited["bundles"]["bundled"], 8, "the bundle's handlers are bundled together: {edited}");
 
     std::fs::remove_file(ws.output.join("hooks/stop-keep-going-656ce693.codex.mjs")).unwrap();
     let repaired = build(&ws);
@@ -344,7 +344,7 @@ fn a_deleted_or_corrupted_cache_is_detected_and_never_changes_the_output() {
     std::fs::remove_dir_all(&ws.cache).unwrap();
     let summary = build(&ws);
     assert!(written(&summary).is_empty());
-    assert_eq!(summary["hookCounts"]["fresh"], 7, "{summary}");
+    assert_eq!(summary["hookCounts"]["fresh"], 8, "{summary}");
     assert_eq!(read_tree(camino::Utf8Path::from_path(&ws.output).unwrap()), reference);
 }
 

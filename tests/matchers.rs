@@ -34,6 +34,8 @@ fn hook(targets: &[Target], tools: &[Selector], native_tools: &[NativeSelector])
         tools_at: Some(at),
         selector_at: Vec::new(),
         on_missing_selector: Default::default(),
+        run_async: false,
+        status_message: None,
         identity: String::new(),
     }
 }

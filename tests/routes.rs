@@ -383,3 +383,104 @@ fn a_routes_result_value_is_read_as_plain_data() {
         assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (Some(0), "", ""), "{}", row.path);
     }
 }
+
+/// A route declares the host's timeout for its entry in seconds, as a config hook does (issue 43): a
+/// SessionEnd route that needs 5 s on Claude Code (whose default there is 1 s) says so, the hook
+/// documents carry it in each host's unit, and the wrapper's deadline follows it; a timeout that is
+/// not whole seconds is refused with the config hooks' code, at the value.
+#[test]
+fn a_route_declares_its_hosts_timeout_in_seconds() {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  plugin: { name: 'route-timeout', description: 'A slow session end.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude', 'gemini'],\n};\n",
+    );
+    let route = |timeout: &str| {
+        format!(
+            "export const config = {{ timeout: {timeout} }};\nexport default async function End() {{\n  return null;\n}}\n"
+        )
+    };
+    common::write_file(&bundle, "src/events/session/end.tsx", &route("5"));
+    let (_guard, artifact) = common::build_root(&common::utf8(&bundle));
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let rows: Vec<_> = manifest.hooks.iter().filter(|r| r.event.name() == "session/end").collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r.effective_timeout == 5), "{rows:?}");
+    let claude: Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact.join("hooks/hooks.json")).unwrap()).unwrap();
+    assert_eq!(claude["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 5, "{claude}");
+    let gemini: Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact.join("gemini/hooks/hooks.json")).unwrap()).unwrap();
+    assert_eq!(gemini["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 5000, "Gemini counts milliseconds: {gemini}");
+    let wrapper = std::fs::read_to_string(artifact.join(&rows[0].path)).unwrap();
+    assert!(wrapper.contains("\"deadlineMs\": 4"), "the deadline follows the timeout: {wrapper}");
+
+    common::write_file(&bundle, "src/events/session/end.tsx", &route("1.5"));
+    let options = agent_bundle::build::BuildOptions {
+        root: common::utf8(&bundle),
+        output: Some(common::utf8(&work.path().join("refused"))),
+        no_cache: true,
+        ..Default::default()
+    };
+    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    let refused: Vec<_> = report.diagnostics().iter().filter(|d| d.is_error()).collect();
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0].code.as_str(), "AB4205", "{:?}", refused[0]);
+    assert!(format!("{:?}", refused[0]).contains("end.tsx"), "{:?}", refused[0]);
+}
+
+/// A route's `<Agent.Result value>` carries `extra` as a config handler's result does (issue 43): on
+/// session/start, the user's line and the session's variables reach the hosts that take them
+/// (Claude Code's answer and `$CLAUDE_ENV_FILE`, Cursor's `env`); on tool/after, `env` fails the route.
+#[test]
+fn a_routes_extra_answers_reach_the_hosts_that_take_them() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  plugin: { name: 'route-extras', description: 'Extra answers.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude', 'cursor'],\n};\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/events/session/start.tsx",
+        "import { Agent } from '@agent-bundle/runtime';\n\
+         export default async function Start() {\n  return (\n    <Agent.Result value={{ extra: { systemMessage: 'Loaded', env: { ROUTE_VAR: 'on' } } }}>\n      <Agent.Context>ctx</Agent.Context>\n    </Agent.Result>\n  );\n}\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/events/tool/after.tsx",
+        "import { Agent } from '@agent-bundle/runtime';\n\
+         export default async function After() {\n  return <Agent.Result value={{ extra: { env: { X: 'y' } } }} />;\n}\n",
+    );
+    let (_guard, artifact) = common::build_root(&common::utf8(&bundle));
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let env_file = work.path().join("claude-env.sh");
+    let env_text = env_file.to_str().unwrap().to_string();
+    for row in &manifest.hooks {
+        let stdin = common::envelope_with(row, serde_json::json!({})).to_string();
+        let run = common::run_wrapper(&artifact, &row.path, stdin.as_bytes(), &[("CLAUDE_ENV_FILE", &env_text)]);
+        match (row.host, row.event.name()) {
+            (Target::Claude, "session/start") => {
+                assert_eq!(run.code, Some(0), "{}", run.stderr);
+                let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+                assert_eq!(answer["systemMessage"], "Loaded", "{answer}");
+                assert_eq!(std::fs::read_to_string(&env_file).unwrap(), "export ROUTE_VAR='on'\n");
+            }
+            (Target::Cursor, "session/start") => {
+                assert_eq!(run.code, Some(0), "{}", run.stderr);
+                let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+                assert_eq!(answer["env"], serde_json::json!({ "ROUTE_VAR": "on" }), "{answer}");
+                assert!(run.stderr.contains("dropped extra.systemMessage ("), "{}", run.stderr);
+            }
+            (_, "tool/after") => {
+                assert_eq!((run.code, run.stdout.as_str()), (Some(1), ""), "{}", run.stderr);
+                assert!(run.stderr.contains("env sets variables for the session"), "{}", run.stderr);
+            }
+            other => panic!("unexpected row {other:?}"),
+        }
+    }
+}

@@ -88,7 +88,7 @@ fn a_compiler_change_that_alters_a_matcher_is_summarised() {
     assert_eq!(
         summary_lines(&stdout),
         [
-            "claude PreToolUse matcher: ^(?:Bash)$ → ^(?:Bash|PowerShell)$ (hooks/before-tool-guard-shell-1fff5159.claude.mjs)"
+            "claude PreToolUse matcher: ^(?:Bash)$ → ^(?:Bash|PowerShell)$ (hooks/before-tool-guard-shell-c564ae45.claude.mjs)"
         ]
     );
     assert!(stdout.contains("-        \"matcher\": \"^(?:Bash)$\""), "{stdout}");

@@ -577,3 +577,362 @@ fn a_config_stop_handler_gets_reentry_and_its_old_name() {
         assert!(run.stdout.contains(&format!("reentry {active}, stopHookActive {active}")), "{file}: {}", run.stdout);
     }
 }
+
+/// A handler ported from a hook script reads its envelope from stdin itself, in every way node offers,
+/// and gets the bytes the host sent; a handler finds its payloads through `pluginRoot`, its state
+/// through `dataDir` (the host's own folder where the host names one, else agent-bundle's default,
+/// created when first read) and the project through `projectDir` (the host's variable, else the
+/// envelope's folder), on every command host, each wrapper copied away from the source tree.
+#[test]
+fn handlers_read_stdin_and_find_the_plugins_places_on_every_host() {
+    require_node();
+    let hosts = ["claude", "codex", "copilot", "cursor", "droid", "gemini", "qwen"];
+    let config = format!(
+        "export default {{\n  hooks: {{\n    beforeTool: './src/hooks/reads-stdin.ts',\n    sessionStart: './src/hooks/places.ts',\n  }},\n  \
+         payload: {{ notes: {{ source: './notes' }} }},\n  \
+         plugin: {{ name: 'places', description: 'Finds its files.', version: '1.0.0', author: 'agent-bundle tests' }},\n  \
+         targets: {hosts:?},\n}};\n"
+    );
+    let reads_stdin = r#"import fs, { readFileSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+export default async () => {
+  const seen = [readFileSync(0, 'utf8'), fs.readFileSync('/dev/stdin').toString('utf8'), await readFile('/dev/stdin', 'utf8')];
+  const chunks = [];
+  const buffer = Buffer.alloc(7);
+  for (let n; (n = readSync(0, buffer, 0, 7)) > 0; ) chunks.push(Buffer.from(buffer.subarray(0, n)));
+  seen.push(Buffer.concat(chunks).toString('utf8'));
+  let streamed = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) streamed += chunk;
+  seen.push(streamed);
+  fs.writeFileSync(process.env.AGENT_BUNDLE_TEST_OUT, JSON.stringify(seen));
+};
+"#;
+    let places = r#"import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+export default (_event: unknown, context: { pluginRoot: string; projectDir?: string; dataDir: string }) => {
+  const rules = readFileSync(join(context.pluginRoot, 'notes', 'rules.md'), 'utf8').trim();
+  const dataDir = context.dataDir;
+  writeFileSync(join(dataDir, 'state'), 'kept');
+  writeFileSync(process.env.AGENT_BUNDLE_TEST_OUT, JSON.stringify({ rules, projectDir: context.projectDir ?? null, dataDir, made: existsSync(join(dataDir, 'state')) }));
+};
+"#;
+    let (away, artifact) = common::bundle_artifact(&[
+        ("src/hooks/reads-stdin.ts", reads_stdin),
+        ("src/hooks/places.ts", places),
+        ("notes/rules.md", "keep the tests green\n"),
+        ("agent-bundle.config.ts", &config),
+    ]);
+    let artifact = common::utf8(&artifact);
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let mut checked = std::collections::BTreeSet::new();
+    for row in &manifest.hooks {
+        let out = away.path().join(format!("{}.json", row.path.replace('/', "_")));
+        let out_text = out.to_str().unwrap().to_string();
+        let surface = hosts::table(row.host).hooks.as_ref().unwrap();
+        let places = &surface.places;
+        if row.event.name() == "beforeTool" {
+            let envelope = envelope_for(row).to_string();
+            let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_OUT", &out_text)]);
+            assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+            let seen: Vec<String> = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+            assert_eq!(seen, vec![envelope.clone(); 5], "{}: every read of stdin gets the envelope", row.path);
+        } else {
+            // Once with the host's own variables where it has them, once with none of them.
+            for with_variables in [true, false] {
+                let data_home = away.path().join(format!("data-home-{}-{with_variables}", row.host));
+                let host_data = away.path().join(format!("host-data-{}", row.host));
+                let data_home_text = data_home.to_str().unwrap().to_string();
+                let host_data_text = host_data.to_str().unwrap().to_string();
+                let mut env: Vec<(&str, &str)> =
+                    vec![("AGENT_BUNDLE_TEST_OUT", &out_text), ("XDG_DATA_HOME", &data_home_text)];
+                let mut expected_data = data_home.join("agent-bundle/plugins/places");
+                let envelope = envelope_for(row);
+                // The envelope's folder: the first of the table's keys it holds (a list's first item).
+                let mut expected_project = places
+                    .project_keys
+                    .iter()
+                    .find_map(|key| match &envelope[key] {
+                        Value::String(folder) => Some(json!(folder)),
+                        Value::Array(folders) => folders.first().cloned(),
+                        _ => None,
+                    })
+                    .unwrap_or(Value::Null);
+                if with_variables {
+                    if let Some(name) = places.data_env.first() {
+                        env.push((name, &host_data_text));
+                        expected_data = host_data.clone();
+                    }
+                    if let Some(name) = places.project_env.first() {
+                        env.push((name, "/tmp/project-from-the-host"));
+                        expected_project = json!("/tmp/project-from-the-host");
+                    }
+                }
+                let mut command_env = env.clone();
+                // Variables the test process may have: none of them is the host's here.
+                let cleared: Vec<&str> = places
+                    .data_env
+                    .iter()
+                    .chain(&places.project_env)
+                    .map(String::as_str)
+                    .filter(|name| !env.iter().any(|(set, _)| set == name))
+                    .collect();
+                for name in &cleared {
+                    command_env.push((name, ""));
+                }
+                let run = run_wrapper(&artifact, &row.path, envelope.to_string().as_bytes(), &command_env);
+                assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+                let seen: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+                assert_eq!(
+                    seen,
+                    json!({
+                        "rules": "keep the tests green",
+                        "projectDir": expected_project,
+                        "dataDir": expected_data.to_str().unwrap(),
+                        "made": true,
+                    }),
+                    "{} (host variables set: {with_variables})",
+                    row.path
+                );
+            }
+        }
+        checked.insert((row.host.to_string(), row.event.name().to_string()));
+    }
+    assert_eq!(checked.len(), hosts.len() * 2, "{checked:?}");
+}
+
+/// An `async` hook (issue 43) does not hold its host up: the wrapper answers at once with nothing
+/// and the handler runs in a detached copy of the wrapper,
+/// which does its work after the host has its answer. The handler waits for a file the test writes
+/// only once the wrapper has exited, so a wrapper that waited for it would end by its deadline with a
+/// failure instead. `statusMessage` lands as the key of the hosts that show one, and nowhere else.
+#[test]
+fn an_async_hook_does_not_hold_its_host_up() {
+    require_node();
+    let (_away, artifact) = common::bundle_artifact(&[
+        (
+            "agent-bundle.config.ts",
+            "export default {\n  hooks: {\n    afterTool: { handler: './src/hooks/record.ts', async: true, statusMessage: 'Recording the edit', timeout: 30 },\n  },\n  \
+         plugin: { name: 'async-record', description: 'Records in the background.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
+         targets: ['claude', 'codex', 'cursor', 'gemini'],\n};\n",
+        ),
+        (
+            "src/hooks/record.ts",
+            r#"import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+export default async () => {
+  const dir = process.env.AGENT_BUNDLE_TEST_DIR!;
+  // Waits (bounded by the hook's deadline) for the test's go-ahead, written after the wrapper exited.
+  while (!existsSync(join(dir, 'go'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  writeFileSync(join(dir, 'done'), String(process.pid));
+  return { additionalContext: 'recorded' };
+};
+"#,
+        ),
+    ]);
+    let artifact = common::utf8(&artifact);
+
+    let entry = |document: &str, pointer: &str| -> Value {
+        let text = std::fs::read_to_string(artifact.join(document)).unwrap();
+        serde_json::from_str::<Value>(&text).unwrap().pointer(pointer).cloned().unwrap_or(Value::Null)
+    };
+    let claude = entry("hooks/hooks.json", "/hooks/PostToolUse/0/hooks/0");
+    assert_eq!((&claude["async"], &claude["statusMessage"]), (&Value::Null, &json!("Recording the edit")), "{claude}");
+    let codex = entry(".codex-plugin/hooks.json", "/hooks/PostToolUse/0/hooks/0");
+    assert_eq!((&codex["async"], &codex["statusMessage"]), (&Value::Null, &json!("Recording the edit")), "{codex}");
+    let cursor = entry(".cursor-plugin/hooks.json", "/hooks/postToolUse/0");
+    assert_eq!((&cursor["async"], &cursor["statusMessage"]), (&Value::Null, &Value::Null), "{cursor}");
+
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    for host in [Target::Claude, Target::Codex, Target::Cursor, Target::Gemini] {
+        let row = manifest.hooks.iter().find(|r| r.host == host).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let dir_text = dir.path().to_str().unwrap().to_string();
+        let envelope = envelope_for(row).to_string();
+        let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_DIR", &dir_text)]);
+        assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (Some(0), "", ""), "{host}: answered at once");
+        assert!(!dir.path().join("done").exists(), "{host}: the handler cannot have finished before the go-ahead");
+        std::fs::write(dir.path().join("go"), "").unwrap();
+        // Bounded: the detached run ends by the hook's deadline (30 s) whatever happens.
+        let done = (0..1500).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            dir.path().join("done").exists()
+        });
+        assert!(done, "{host}: the detached run did the handler's work after the host had its answer");
+    }
+}
+
+/// A result's `extra` (issue 43): `systemMessage` reaches the hosts whose answers show the user a line
+/// (as their own field, beside the canonical parts) and is dropped with a note elsewhere; `env` is
+/// Cursor's sessionStart `env` field and Claude Code's `export` lines in `$CLAUDE_ENV_FILE`; on stop,
+/// `env` fails the hook (the page's rule), and so does an extra no host takes.
+#[test]
+fn extra_answers_reach_the_hosts_that_take_them() {
+    require_node();
+    let (away, artifact) = common::bundle_artifact(&[
+        (
+            "agent-bundle.config.ts",
+            "export default {\n  hooks: {\n    sessionStart: './src/hooks/start.ts',\n    afterTool: './src/hooks/after.ts',\n    stop: './src/hooks/stop.ts',\n  },\n  \
+         plugin: { name: 'extras', description: 'Extra answers.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
+         targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],\n};\n",
+        ),
+        (
+            "src/hooks/start.ts",
+            "export default () => ({ additionalContext: 'ctx', extra: { systemMessage: 'Loaded 3 notes', env: { NOTES_DIR: \"/tmp/it's here\" } } });\n",
+        ),
+        ("src/hooks/after.ts", "export default () => ({ extra: { systemMessage: 'Saved' } });\n"),
+        (
+            "src/hooks/stop.ts",
+            "export default () => (process.env.AGENT_BUNDLE_TEST_SHAPE === 'env' ? { extra: { env: { A: 'b' } } } : { extra: { banner: 'x' } });\n",
+        ),
+    ]);
+    let artifact = common::utf8(&artifact);
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let shows_messages = [Target::Claude, Target::Codex, Target::Droid, Target::Gemini, Target::Qwen];
+    let mut seen = 0;
+    for row in &manifest.hooks {
+        let envelope = envelope_for(row).to_string();
+        match row.event.name() {
+            "afterTool" => {
+                let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[]);
+                assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+                if shows_messages.contains(&row.host) {
+                    let answer: Value = serde_json::from_str(&run.stdout).unwrap();
+                    assert_eq!(answer, json!({ "systemMessage": "Saved" }), "{}", row.path);
+                    assert_eq!(run.stderr, "", "{}", row.path);
+                } else {
+                    assert_eq!(run.stdout, "", "{}", row.path);
+                    assert!(run.stderr.contains("dropped extra.systemMessage ("), "{}: {}", row.path, run.stderr);
+                }
+            }
+            "sessionStart" => {
+                let env_file = away.path().join(format!("env-{}.sh", row.host));
+                let env_text = env_file.to_str().unwrap().to_string();
+                let run = run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("CLAUDE_ENV_FILE", &env_text)]);
+                assert_eq!(run.code, Some(0), "{}: {}", row.path, run.stderr);
+                let answer: Value = serde_json::from_str(&run.stdout).unwrap_or(Value::Null);
+                assert_eq!(
+                    answer.get("systemMessage").is_some(),
+                    shows_messages.contains(&row.host),
+                    "{}: {}",
+                    row.path,
+                    run.stdout
+                );
+                assert_eq!(
+                    answer.get("env").cloned(),
+                    (row.host == Target::Cursor).then(|| json!({ "NOTES_DIR": "/tmp/it's here" })),
+                    "{}: {}",
+                    row.path,
+                    run.stdout
+                );
+                let written = std::fs::read_to_string(&env_file).ok();
+                assert_eq!(
+                    written.as_deref(),
+                    (row.host == Target::Claude).then_some("export NOTES_DIR='/tmp/it'\\''s here'\n"),
+                    "{}",
+                    row.path
+                );
+                if row.host == Target::Claude {
+                    // What Claude Code does with the file: source it before a shell command.
+                    let echoed = std::process::Command::new("sh")
+                        .arg("-c")
+                        .arg(format!(". '{env_text}'; printf %s \"$NOTES_DIR\""))
+                        .output()
+                        .unwrap();
+                    assert_eq!(String::from_utf8_lossy(&echoed.stdout), "/tmp/it's here");
+                }
+            }
+            "stop" => {
+                for (shape, expected) in
+                    [("env", "env sets variables for the session"), ("unknown", "unknown key \"banner\"")]
+                {
+                    let run =
+                        run_wrapper(&artifact, &row.path, envelope.as_bytes(), &[("AGENT_BUNDLE_TEST_SHAPE", shape)]);
+                    assert_eq!((run.code, run.stdout.as_str()), (Some(1), ""), "{} {shape}: {}", row.path, run.stderr);
+                    assert!(run.stderr.contains(expected), "{} {shape}: {}", row.path, run.stderr);
+                }
+            }
+            _ => unreachable!(),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 21);
+}
+
+/// Property (issue 43): whatever envelope a host sends (any size, any characters, any spacing), a
+/// handler that reads stdin itself reads exactly its bytes, by whichever way node offers and in any
+/// chunk size: generated envelopes, each read by a randomly chosen way, compared byte for byte.
+#[test]
+fn every_way_of_reading_stdin_gets_the_envelope_byte_for_byte() {
+    require_node();
+    let handler = r#"import fs from 'node:fs';
+export default async () => {
+  const way = process.env.AGENT_BUNDLE_TEST_SHAPE;
+  const chunk = Number(process.env.AGENT_BUNDLE_TEST_CHUNK);
+  let bytes;
+  if (way === 'readFileSync(0)') bytes = fs.readFileSync(0);
+  else if (way === 'readFileSync(/dev/stdin, utf8)') bytes = Buffer.from(fs.readFileSync('/dev/stdin', 'utf8'));
+  else if (way === 'promises.readFile') bytes = await fs.promises.readFile('/dev/stdin');
+  else if (way === 'readFile callback') bytes = await new Promise((resolve, reject) => fs.readFile(0, (e, b) => (e ? reject(e) : resolve(b))));
+  else if (way === 'readSync chunks') {
+    const parts = [];
+    const buffer = new Uint8Array(chunk);
+    for (let n; (n = fs.readSync(0, buffer, { offset: 0, length: chunk })) > 0; ) parts.push(Buffer.from(buffer.subarray(0, n)));
+    bytes = Buffer.concat(parts);
+  } else {
+    const parts = [];
+    for await (const part of process.stdin) parts.push(Buffer.from(part));
+    bytes = Buffer.concat(parts);
+  }
+  fs.writeFileSync(process.env.AGENT_BUNDLE_TEST_OUT, bytes);
+};
+"#;
+    let config = "export default {\n  hooks: { afterTool: './src/hooks/echo.ts' },\n  \
+                  plugin: { name: 'stdin-echo', description: 'Echoes stdin.', version: '1.0.0', author: 'agent-bundle tests' },\n  \
+                  targets: ['claude', 'gemini'],\n};\n";
+    let (away, artifact) = common::one_handler_artifact("echo.ts", handler, config);
+    let artifact = common::utf8(&artifact);
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let ways = [
+        "readFileSync(0)",
+        "readFileSync(/dev/stdin, utf8)",
+        "promises.readFile",
+        "readFile callback",
+        "readSync chunks",
+        "process.stdin",
+    ];
+    let alphabet = ["a", " ", "\\", "\"", "\n", "é", "€", "😀", "\u{2028}", "漢", "\t", "}"];
+    let out = away.path().join("read.bin");
+    let out_text = out.to_str().unwrap().to_string();
+    for seed in 1..=36u64 {
+        let mut random = common::Random::seeded(seed);
+        let row = &manifest.hooks[random.below(manifest.hooks.len())];
+        let mut envelope = envelope_for(row);
+        // A command of random characters and size (up to about 200 KB), and random spacing.
+        let length = if random.chance(20) { 50_000 + random.below(150_000) } else { random.below(300) };
+        let text: String = (0..length).map(|_| random.pick(&alphabet)).collect();
+        envelope["tool_input"] = json!({ "command": text });
+        let mut bytes =
+            if random.chance(50) { serde_json::to_string_pretty(&envelope).unwrap() } else { envelope.to_string() }
+                .into_bytes();
+        if random.chance(30) {
+            bytes.extend(b"\n\n  ");
+        }
+        let way = random.pick(&ways);
+        let chunk = (1 + random.below(9000)).to_string();
+        let _ = std::fs::remove_file(&out);
+        let run = run_wrapper(
+            &artifact,
+            &row.path,
+            &bytes,
+            &[
+                ("AGENT_BUNDLE_TEST_SHAPE", way),
+                ("AGENT_BUNDLE_TEST_CHUNK", &chunk),
+                ("AGENT_BUNDLE_TEST_OUT", &out_text),
+            ],
+        );
+        assert_eq!(run.code, Some(0), "seed {seed} ({way}, {} bytes): {}", bytes.len(), run.stderr);
+        let read = std::fs::read(&out).unwrap();
+        assert!(read == bytes, "seed {seed} ({way}, chunk {chunk}): read {} bytes of {}", read.len(), bytes.len());
+    }
+}

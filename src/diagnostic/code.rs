@@ -59,6 +59,7 @@ catalogue! {
     UnknownEvent = "AB1024", Error, "a `hooks` key is not one of the seven canonical events";
     InvalidIcon = "AB1026", Error, "`plugin.icon` does not name a PNG file inside the bundle";
     TypesNotVisible = "AB1030", Warning, "a bundle imports agent-bundle's modules and its tsconfig cannot see their declarations";
+    InvalidDefine = "AB1032", Error, "`bundle.define` names something that is not an identifier or member chain, or replaces it with something that is not a JSON literal or such a name";
     TypesOutOfDate = "AB1031", Warning, "the bundle's agent-bundle declarations were written by another version";
     UnsuitableIcon = "AB1027", Warning, "the plugin icon is not a square PNG of 512 to 2048 pixels under 2 MB, which the Claude plugin directory requires";
     IncompletePluginMetadata = "AB1025", Warning, "the plugin lacks an author, description or version, which `claude plugin validate --strict` requires";
@@ -75,6 +76,8 @@ catalogue! {
     FailClosedOnOtherEvent = "AB4206", Error, "`failClosed` on an event other than beforeTool";
     InvalidSources = "AB4207", Error, "`sources` on an event other than sessionStart, or a source no host sends";
     InvalidMissingSelector = "AB4209", Error, "`onMissingSelector` is not `error`, `skip-host` or `skip-selector`, or is set on a hook without canonical `tools`";
+    AsyncNotDetachable = "AB4217", Error, "`async: true` on a hook that must be waited for: an event whose hook can deny, or a prebuilt handler";
+    InvalidStatusMessage = "AB4218", Error, "`statusMessage` is blank or longer than 200 characters";
     InvalidMaxInputBytes = "AB4208", Error, "`maxInputBytes` is not a whole number of bytes in range, or is set on a prebuilt handler";
     NativeSelectorUnknownTarget = "AB4210", Error, "a native selector names an unknown host";
     NativeSelectorHooklessTarget = "AB4211", Error, "a native selector names a host without hooks";
@@ -139,10 +142,14 @@ catalogue! {
     HandlerWithoutDefaultExport = "AB4834", Error, "a handler module has no default export";
     PackageUnreadable = "AB4835", Error, "a package `bundle.external` ships whole cannot be read";
     NativeAddon = "AB4836", Error, "a handler imports a native addon, which cannot be bundled";
-    ReadsOwnFiles = "AB4837", Warning, "bundled code reads files next to itself at run time";
+    ReadsOwnFiles = "AB4837", Warning, "a bundled package reads files next to itself at run time";
+    NativeAddonCoverage = "AB4857", Warning, "a package shipped whole holds native addons for fewer systems than hosts run on, or for one Node release line only";
+    ModuleReadsBesideItself = "AB4855", Error, "a handler's own module reads a file located from its own place, which the artifact does not hold there";
+    ProcessExitInHandler = "AB4856", Error, "a handler's own module calls `process.exit`, which ends the hook before it answers";
     SubpathNotExported = "AB4838", Error, "a handler imports a package subpath the package does not export";
     ComputedImport = "AB4839", Error, "`import()` of a computed specifier, which cannot be bundled";
     PayloadFieldUnsent = "AB4852", Warning, "a handler destructures a payload field that a host its hook reaches never sends on that event";
+    StdinWithoutEnvelope = "AB4853", Error, "a handler reads stdin where no envelope arrives on it: a host that runs hooks in its own process, or the shared runtime";
     RequireInEsModule = "AB4840", Error, "`require`, `__dirname` or `__filename` in an ES module, where Node does not define them";
     ExternalNotInstalled = "AB4841", Error, "`bundle.external` names a package that is not installed";
     ExternalUnused = "AB4842", Warning, "`bundle.external` names a package no handler imports";

@@ -349,6 +349,67 @@ pub fn payload_field_unsent(
     .hint(format!("give `{field}` a fallback where it is absent, or narrow the hook's `targets`"))
 }
 
+pub fn stdin_without_envelope(handler: &str, module: &str, hosts: &[String], at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::StdinWithoutEnvelope,
+        format!("`{handler}` reads stdin, which carries no envelope on {}", hosts.join(" and ")),
+    )
+    .at(Some(at), format!("reads stdin ({module})"))
+    .note(
+        "a wrapper process serves a handler's own stdin reads the envelope it read; a hook run in the host's own \
+         process (OpenCode) or a route rendered in the shared runtime would read that process's stdin instead",
+    )
+    .hint(
+        "read the payload, or the host's envelope as `context.nativeInput` (a route's `native` prop), instead of stdin",
+    )
+}
+
+pub fn async_on_deciding_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::AsyncNotDetachable,
+        format!("`async: true` on `{event}`, whose hook can deny: a denial is never async"),
+    )
+    .at(Some(at), "the host would not wait for the decision")
+    .note("an async hook's host goes on without its answer, so a denial it returned would be lost; only sessionStart, afterTool, agentStart and workspaceOpen hooks can be async")
+    .hint("remove `async`; work that need not be waited for can go in a hook of its own on afterTool or sessionStart, declared async there")
+}
+
+pub fn async_prebuilt(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::AsyncNotDetachable, "`async: true` on a prebuilt handler, which has no wrapper to detach it")
+        .at(Some(at), "runs as it is, without a wrapper")
+        .note("where a host has no `async` of its own, agent-bundle's wrapper answers at once and runs the handler detached; a prebuilt handler runs without one")
+        .hint("remove `async`, or declare the handler as a module")
+}
+
+pub fn invalid_status_message(text: &str, max: usize, at: &Location) -> Diagnostic {
+    let got =
+        if text.trim().is_empty() { "a blank one".to_string() } else { format!("{} characters", text.chars().count()) };
+    Diagnostic::new(
+        Code::InvalidStatusMessage,
+        format!("`statusMessage` must be a line of 1 to {max} characters, got {got}"),
+    )
+    .at(Some(at), "not a status line")
+    .note("hosts that show it display it while the hook runs (Claude Code, Codex)")
+    .hint("write a short line such as `'Checking the command…'`, or remove `statusMessage`")
+}
+
+pub fn define_name_invalid(name: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::InvalidDefine, format!("`bundle.define` cannot replace `{name}`: it is not a name"))
+        .at(Some(at), "not an identifier or member chain")
+        .note("the bundler replaces identifiers and member chains (`__VERSION__`, `process.env.NODE_ENV`) where code reads them")
+        .hint("name what the code reads, such as `'process.env.NODE_ENV'`")
+}
+
+pub fn define_value_invalid(name: &str, code: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidDefine,
+        format!("`bundle.define.{name}` is `{code}`, which is neither a JSON literal nor a name"),
+    )
+    .at(Some(at), "replaced as code")
+    .note("as in esbuild and tsup, a replacement is code: an unquoted word stands for a variable of that name, and other text does not parse")
+    .hint(format!("for a string constant, quote it inside the string: `'{name}': '{}'`", serde_json::to_string(code).unwrap_or_default()))
+}
+
 pub fn fail_closed_on_other_event(event: CanonicalEvent, at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::FailClosedOnOtherEvent,
@@ -1143,12 +1204,37 @@ pub fn commonjs_in_es_module(name: &str, at: &Location) -> Diagnostic {
 
 pub fn module_reads_own_files(at: &Location) -> Diagnostic {
     Diagnostic::new(
-        Code::ReadsOwnFiles,
-        "this module reads a file next to itself at run time, which its bundle does not carry",
+        Code::ModuleReadsBesideItself,
+        "this module reads a file located from its own place, which is not there once it is bundled",
     )
-    .at(Some(at), "its own location")
-    .note("a handler runs from hooks/handlers/ in the plugin; the files beside its sources are not there")
-    .hint("import JSON or modules instead (they are bundled), or ship the file in a payload and read it from there")
+    .at(Some(at), "read beside the module")
+    .note("bundled, a handler runs from hooks/handlers/ in each host's plugin folder; the files beside its source are not shipped there")
+    .hint("ship the file in a payload and read it through the handler's context, `readFileSync(join(context.pluginRoot, '<payload>', '<file>'))`, or import it (JSON and modules are bundled)")
+}
+
+pub fn native_addon_coverage(package: &str, built: &[String], missing: &[&str], at: &Location) -> Diagnostic {
+    let message = if built.is_empty() {
+        format!(
+            "`{package}` holds no compiled native addon to ship: it was never built here, so the hook cannot load it anywhere"
+        )
+    } else {
+        format!("`{package}` ships native addons built for {} only", built.join("; "))
+    };
+    let mut diagnostic = Diagnostic::new(Code::NativeAddonCoverage, message).at(Some(at), "shipped whole");
+    if !missing.is_empty() && !built.is_empty() {
+        diagnostic = diagnostic
+            .note(format!("a plugin runs on its users' machines: on {} the hook cannot load it", missing.join(", ")));
+    }
+    diagnostic
+        .note("a Node-ABI build loads only in the Node release line it was built for; a Node-API (napi) build loads in any later Node")
+        .hint("use a package that ships Node-API prebuilds for every system (`prebuilds/<os>-<arch>/`, loaded by node-gyp-build), or install it on first run into `context.dataDir` (README: Native addons)")
+}
+
+pub fn process_exit_in_handler(at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::ProcessExitInHandler, "a handler's module calls `process.exit`, which ends the hook before it answers")
+        .at(Some(at), "ends the hook")
+        .note("the wrapper runs the handler and answers the host itself; a process that ends before the answer is a failed hook (a fail-closed guard blocks)")
+        .hint("return the result instead (nothing to continue, `{ outcome: 'deny', reason }` to block); code that runs only as a script belongs in an `if (import.meta.url === pathToFileURL(process.argv[1]).href)` branch, which the build leaves alone")
 }
 
 pub fn unfollowed_require(
@@ -1190,7 +1276,7 @@ pub fn unsupported_import(specifier: &str, at: &Location) -> Diagnostic {
         format!("import `{specifier}` is not a JavaScript, TypeScript or JSON module"),
     )
     .at(Some(at), "cannot be bundled into a hook")
-    .hint("import modules and JSON only; ship other files in a payload and read them at run time")
+    .hint("import modules and JSON only; ship other files (texts, templates, assets) in a payload and read them at run time through the handler's context: `readFileSync(join(context.pluginRoot, '<payload>', '<file>'), 'utf8')`")
 }
 
 pub fn handler_without_default_export(path: &str, at: &Location) -> Diagnostic {

@@ -12,7 +12,7 @@ pub mod answer;
 pub mod distribution;
 pub mod layout;
 
-use crate::vocabulary::canonical::{CanonicalEvent, ResultPart, Selector};
+use crate::vocabulary::canonical::{CanonicalEvent, Extra, ResultPart, Selector};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
@@ -117,6 +117,13 @@ pub struct HookSurface {
     /// agent-bundle places none there. Not the shared runtime's server (`mcpServer`): these servers
     /// are started for the model to call, not for the first hook.
     pub plugin_mcp: Support<PluginMcp>,
+    /// Where a handler's context finds the plugin's data folder and the session's project.
+    pub places: Places,
+    /// The entry options a hook may declare that the host takes as keys of its entries.
+    pub entry_options: EntryOptions,
+    /// The answers beyond the canonical parts the host takes (a result's `extra`), each with where
+    /// and how, or why it has none; every table names every one.
+    pub answer_extras: BTreeMap<Extra, Support<AnswerExtra>>,
     /// Envelope fields every event carries (unless the event opts out).
     #[serde(default)]
     pub common_input: Vec<InputField>,
@@ -526,6 +533,78 @@ impl WindowsShell {
             [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
         }
     }
+}
+
+/// Where a hook finds the plugin's persistent data folder and the session's project folder on this
+/// host: the variables the host sets for a plugin's hooks and the envelope keys naming the project,
+/// each list in the order tried. A host with no data variable gets agent-bundle's default folder
+/// (the runtime's `defaultDataDir`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Places {
+    /// Variables naming the plugin's data folder; the first one set and not empty wins.
+    pub data_env: Vec<String>,
+    /// Variables naming the session's project folder; the first one set and not empty wins.
+    pub project_env: Vec<String>,
+    /// Envelope keys holding the project folder when no variable does: a string, or a list whose
+    /// first item is one (Cursor's `workspace_roots`).
+    pub project_keys: Vec<String>,
+    pub proof: Proof,
+    pub evidence: String,
+}
+
+/// Entry options a hook may declare, each the key the host's entries take it as, or why the host has
+/// none.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EntryOptions {
+    /// `statusMessage`: a line the host shows while the hook runs. Without it the line is simply not
+    /// shown.
+    pub status_message: Support<EntryOption>,
+    /// `async: true`: the host goes on without waiting for the hook. Without it the wrapper answers
+    /// at once and runs the handler detached (`detach` in its contract).
+    #[serde(rename = "async")]
+    pub run_async: Support<EntryOption>,
+}
+
+/// How a host takes an answer beyond the canonical parts, and on which of its events.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AnswerExtra {
+    pub write: ExtraWrite,
+    /// The native events that take it; empty: every event.
+    #[serde(default)]
+    pub events: Vec<String>,
+    pub proof: Proof,
+    pub evidence: String,
+}
+
+/// Where an extra answer goes.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExtraWrite {
+    /// A top-level field of the JSON answer.
+    Field(String),
+    /// `export NAME='value'` lines appended to the file the named variable holds (Claude Code's
+    /// `CLAUDE_ENV_FILE`, which it sources before each later shell command).
+    EnvFile(String),
+}
+
+/// What a wrapper does with an extra answer on one host event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExtraSupport {
+    Deliver(ExtraWrite),
+    Drop(String),
+    Refuse(&'static str),
+}
+
+/// An entry option the host takes: its key in the host's entry, and how that is known.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EntryOption {
+    pub key: String,
+    pub proof: Proof,
+    pub evidence: String,
 }
 
 /// Where a fact about a host comes from, as the matrix marks it.
@@ -1036,6 +1115,38 @@ impl HostTable {
             (_, true) => PartSupport::Drop(reason),
             (Some(blocking), false) => PartSupport::Block { reason, exit: blocking.exit },
             (None, false) => PartSupport::Refuse(reason),
+        }
+    }
+
+    /// What a wrapper of a config hook on `event` does with the extra answer `extra` here: deliver
+    /// it as the table says, drop it (the host has no channel for it there), or refuse it (the page's
+    /// rule). A hooks module carries only its own answers.
+    pub fn extra_in(&self, event: HookEvent, in_module: bool, extra: Extra) -> ExtraSupport {
+        if let Some(rule) = event.refuses_extra(extra) {
+            return ExtraSupport::Refuse(rule);
+        }
+        let Ok(mapping) = self.mapping_for(event, in_module) else {
+            return ExtraSupport::Drop(format!("{} does not receive {event}", self.host));
+        };
+        if in_module {
+            return ExtraSupport::Drop(format!(
+                "{}'s hooks module carries a denial, new arguments or context only",
+                self.host
+            ));
+        }
+        let surface = self.hooks.as_ref().expect("a mapped event has hooks");
+        match surface.answer_extras.get(&extra).map(Support::supported) {
+            Some(Ok(how)) if how.events.is_empty() || how.events.contains(&mapping.native) => {
+                ExtraSupport::Deliver(how.write.clone())
+            }
+            Some(Ok(_)) => ExtraSupport::Drop(format!(
+                "{} takes {} on other events than {}",
+                self.host,
+                extra.name(),
+                mapping.native
+            )),
+            Some(Err(reason)) => ExtraSupport::Drop(reason.to_string()),
+            None => ExtraSupport::Drop(format!("{} has no {}", self.host, extra.name())),
         }
     }
 

@@ -243,6 +243,12 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         if let Some(bytes) = hook.max_input_bytes {
             let _ = writeln!(out, "  input    at most {bytes} bytes (maxInputBytes)");
         }
+        if hook.run_async {
+            let _ = writeln!(out, "  async    the host goes on without waiting for it");
+        }
+        if let Some(message) = &hook.status_message {
+            let _ = writeln!(out, "  status   {message}");
+        }
         if let Some(family) = hook.event.route() {
             let _ = writeln!(out, "  route    {}", runtime_words(hook));
             let _ = writeln!(out, "  payload  {}", family.payload.join(", "));
@@ -334,6 +340,14 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
             }
             if !skipped_selectors.is_empty() {
                 let _ = write!(line, "  without {} (onMissingSelector: 'skip-selector')", skipped_selectors.join("; "));
+            }
+            if let Delivery::Native { detached: true, .. } = delivery {
+                line.push_str("  async (its wrapper answers at once and runs the handler detached)");
+            }
+            if let Delivery::Native { entry_options, .. } = delivery {
+                for (key, value) in entry_options {
+                    let _ = write!(line, "  {key}: {value}");
+                }
             }
             line
         }

@@ -439,6 +439,75 @@ pub fn markdown() -> String {
     out.push('\n');
 
     out.push_str(
+        "\n**Places**: where a handler's `context.dataDir` and `context.projectDir` come from on each host (the\n",
+    );
+    out.push_str(
+        "first variable set wins, then the envelope's keys; with no data variable, agent-bundle's own folder,\n",
+    );
+    out.push_str("`$XDG_DATA_HOME/agent-bundle/plugins/<plugin>`), and how that is known.\n\n");
+    out.push_str(&header("context", &hosts));
+    let names = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+    fn places(host: &HostTable) -> &crate::hosts::Places {
+        &host.hooks.as_ref().expect("hook hosts have hooks").places
+    }
+    table_row(&mut out, &mut reasons, "dataDir", &hosts, |host| {
+        let found = names(&places(host).data_env);
+        Ok(if found.is_empty() {
+            "agent-bundle's folder".to_string()
+        } else {
+            format!("{found}, else agent-bundle's folder")
+        })
+    });
+    table_row(&mut out, &mut reasons, "projectDir", &hosts, |host| {
+        let places = places(host);
+        let keys: Vec<String> = places.project_keys.iter().map(|k| format!("envelope `{k}`")).collect();
+        let variables = names(&places.project_env);
+        Ok([variables].into_iter().filter(|v| !v.is_empty()).chain(keys).collect::<Vec<_>>().join(", then "))
+    });
+    table_row(&mut out, &mut reasons, "proof", &hosts, |host| Ok(places(host).proof.word().to_string()));
+
+    out.push_str(
+        "\n**Entry options**: the key each host's entries take an entry option as, and how that is known. A\n",
+    );
+    out.push_str(
+        "`statusMessage` where there is none is not shown; an `async` hook where there is none still does not\n",
+    );
+    out.push_str("hold the host up: its wrapper answers at once and runs the handler detached.\n\n");
+    out.push_str(&header("option", &hosts));
+    let option = |support: &'static crate::hosts::Support<crate::hosts::EntryOption>| {
+        support.supported().map(|o| format!("`{}` ({})", o.key, o.proof.word()))
+    };
+    table_row(&mut out, &mut reasons, "statusMessage", &hosts, |host| {
+        option(&host.hooks.as_ref().expect("hook hosts have hooks").entry_options.status_message)
+    });
+    table_row(&mut out, &mut reasons, "async", &hosts, |host| {
+        option(&host.hooks.as_ref().expect("hook hosts have hooks").entry_options.run_async)
+    });
+
+    out.push_str(
+        "\n**Extra answers**: what a config handler's `extra` may carry beyond the canonical parts, and where\n",
+    );
+    out.push_str(
+        "each host takes it (a field of its answer, or a file it sources later), on which of its events, and how\n",
+    );
+    out.push_str(
+        "that is known; where a host has none the wrapper drops it with a note. `env` is sessionStart's only.\n\n",
+    );
+    out.push_str(&header("extra", &hosts));
+    for extra in crate::vocabulary::canonical::Extra::ALL {
+        table_row(&mut out, &mut reasons, extra.name(), &hosts, |host| {
+            let surface = host.hooks.as_ref().expect("hook hosts have hooks");
+            let how = surface.answer_extras.get(&extra).ok_or("not in its table")?.supported()?;
+            let write = match &how.write {
+                crate::hosts::ExtraWrite::Field(path) => format!("`{path}`"),
+                crate::hosts::ExtraWrite::EnvFile(variable) => format!("`export` lines in `${variable}`"),
+            };
+            let events = if how.events.is_empty() { "every event".to_string() } else { how.events.join(", ") };
+            Ok(format!("{write} on {events} ({})", how.proof.word()))
+        });
+    }
+
+    out.push_str(
         "\n**On Windows**: what runs a hook's command there, what agent-bundle writes so that every shell the\n",
     );
     out.push_str(

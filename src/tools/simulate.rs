@@ -685,6 +685,10 @@ fn run_wrapper(
     let started = Instant::now();
     let mut child = command
         .env("AGENT_BUNDLE_HOOK_SIMULATION", "1")
+        // An async hook's wrapper answers the host at once and runs its handler detached; simulated,
+        // it runs attached (as its detached run does), so the handler's own outcome is shown and
+        // nothing outlives the isolated copy.
+        .env("AGENT_BUNDLE_DETACHED", &row.id)
         .envs(server.iter().map(|s| ("AGENT_BUNDLE_RUNTIME_DIR", s.runtime_dir.as_str())))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

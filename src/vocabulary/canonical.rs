@@ -234,6 +234,50 @@ impl CanonicalEvent {
     }
 }
 
+/// An answer beyond the canonical parts that some hosts take, as a result's `extra` names it: a
+/// line shown to the user, and variables for the rest of the session. Each host table says which it
+/// takes, on which events and how; elsewhere it is dropped with a note.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Extra {
+    /// `systemMessage`: a line the host shows the user (not the model).
+    #[serde(rename = "systemMessage")]
+    SystemMessage,
+    /// `env`: variables (name to value) for the rest of the session.
+    #[serde(rename = "env")]
+    Env,
+}
+
+impl Extra {
+    pub const ALL: [Extra; 2] = [Extra::SystemMessage, Extra::Env];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Extra::SystemMessage => "systemMessage",
+            Extra::Env => "env",
+        }
+    }
+
+    /// What it is, for the matrix and notes.
+    pub fn described(self) -> &'static str {
+        match self {
+            Extra::SystemMessage => "a line shown to the user",
+            Extra::Env => "variables for the rest of the session",
+        }
+    }
+
+    /// The page's rule when `event` may not carry it at all.
+    pub fn refuses(self, event: CanonicalEvent) -> Option<&'static str> {
+        match (self, event) {
+            (Extra::Env, CanonicalEvent::SessionStart) | (Extra::SystemMessage, _) => None,
+            (Extra::Env, _) => Some("env sets variables for the session, so only sessionStart returns it"),
+        }
+    }
+}
+
+/// The longest `statusMessage` an entry may carry, in characters: a line a host shows while the
+/// hook runs.
+pub const MAX_STATUS_MESSAGE_CHARS: usize = 200;
+
 /// A canonical tool selector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Selector {

@@ -5,7 +5,7 @@
 
 use serde::{Serialize, Serializer};
 
-use super::canonical::{CanonicalEvent, ResultPart};
+use super::canonical::{CanonicalEvent, Extra, ResultPart};
 use super::family::Family;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -54,6 +54,16 @@ impl HookEvent {
         match self {
             HookEvent::Config(event) => event.refuses(part).map(str::to_string),
             HookEvent::Route(family) => family.refuses(part),
+        }
+    }
+
+    /// The rule that makes the extra answer `extra` illegal here: a config event's, or for a route the
+    /// same rule of the family's config event (`env` belongs to the session's start).
+    pub fn refuses_extra(self, extra: Extra) -> Option<&'static str> {
+        match self {
+            HookEvent::Config(event) => extra.refuses(event),
+            HookEvent::Route(family) if family.name == "session/start" => None,
+            HookEvent::Route(_) => extra.refuses(CanonicalEvent::Stop),
         }
     }
 }

@@ -95,10 +95,18 @@ pub fn build_root(root: &Utf8Path) -> (tempfile::TempDir, Utf8PathBuf) {
 /// and its artifact copied away from the source tree (no node_modules above it), as a host runs it:
 /// the guard that keeps the copy, and the copy's path.
 pub fn one_handler_artifact(file: &str, handler: &str, config: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    bundle_artifact(&[(&format!("src/hooks/{file}"), handler), ("agent-bundle.config.ts", config)])
+}
+
+/// A bundle of `files` (bundle-relative path, text), built with no cache, and its artifact copied
+/// away from the source tree (no node_modules above it), as a host runs it: the guard that keeps
+/// the copy, and the copy's path.
+pub fn bundle_artifact(files: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
     let work = tempfile::tempdir().unwrap();
     let bundle = work.path().join("bundle");
-    write_file(&bundle, &format!("src/hooks/{file}"), handler);
-    write_file(&bundle, "agent-bundle.config.ts", config);
+    for (path, text) in files {
+        write_file(&bundle, path, text);
+    }
     let options = BuildOptions {
         root: Utf8PathBuf::from_path_buf(bundle).unwrap(),
         output: Some(Utf8PathBuf::from_path_buf(work.path().join("artifact")).unwrap()),

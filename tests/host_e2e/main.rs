@@ -249,6 +249,84 @@ fn scenarios() -> Vec<Scenario> {
             },
         },
         Scenario {
+            name: "a handler's places: its payload through pluginRoot, state in dataDir, a file in projectDir; a guard reads its envelope from stdin",
+            bundle: "e2e/places",
+            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Opencode],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |host, run| {
+                finished(run)?;
+                ensure(
+                    run.first_request_index_containing(
+                        "E2E_PLACES_PAYLOAD: the payload found through pluginRoot; data kept: true",
+                    ) == Some(0),
+                    "the first request did not carry the payload read through pluginRoot",
+                )?;
+                let data = std::fs::read_to_string(run.work.join("places.txt"))
+                    .map_err(|e| format!("the hook wrote no places.txt into the project ({e})"))?;
+                ensure(
+                    std::path::Path::new(data.trim()).join("state").is_file(),
+                    format!("no state in the data folder {data}"),
+                )?;
+                if host != Host::Opencode {
+                    ensure(!exists(run, MARKER), "the command the stdin guard denied ran")?;
+                }
+                Ok(())
+            },
+        },
+        Scenario {
+            name: "an async afterTool hook with a status line: the host finishes without waiting, the hook's work is done after",
+            bundle: "e2e/async-after",
+            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Opencode],
+            calls: shell_marker,
+            claude_allowed_tools: Some("Bash"),
+            check: |host, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "the shell command did not run")?;
+                ensure(!exists(run, "async-done.txt"), "the hook finished before its go-ahead")?;
+                if host == Host::Opencode {
+                    // In OpenCode's own process: not awaited, and gone when `opencode run` exits.
+                    return ensure(exists(run, "async-started.txt"), "the async hook never started");
+                }
+                // Written once the host has finished: the hook, still waiting, then does its work.
+                std::fs::write(run.work.join("async-go.txt"), "go").map_err(|e| e.to_string())?;
+                let done = (0..600).any(|_| {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    exists(run, "async-done.txt")
+                });
+                ensure(exists(run, "async-started.txt"), "the async hook never started")?;
+                ensure(done, "the async hook did not finish its work after the host had finished")
+            },
+        },
+        Scenario {
+            name: "sessionStart extra answers: a line for the user (systemMessage), a variable for the session's shell commands (env)",
+            bundle: "e2e/extra-answers",
+            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid],
+            calls: || vec![Call::Shell("printf %s \"$E2E_SESSION_VAR\" > env.txt".to_string())],
+            claude_allowed_tools: Some("Bash"),
+            check: |host, run| {
+                finished(run)?;
+                ensure(
+                    run.first_request_index_containing("E2E_EXTRA_CONTEXT") == Some(0),
+                    "the first request did not carry the session context beside the extra answers",
+                )?;
+                let shown = run.stdout.contains("E2E_SYSTEM_MESSAGE") || run.stderr.contains("E2E_SYSTEM_MESSAGE");
+                let env = std::fs::read_to_string(run.work.join("env.txt")).unwrap_or_default();
+                // The hosts whose headless output shows the line (the others show it on their
+                // interactive screen, or have no such line: the matrix says which).
+                if matches!(host, Host::Claude | Host::Gemini) {
+                    ensure(shown, "the systemMessage was not shown")?;
+                }
+                if host == Host::Claude {
+                    ensure(
+                        env == "E2E_ENV_VALUE",
+                        format!("the session variable did not reach the shell command: {env:?}"),
+                    )?;
+                }
+                Ok(())
+            },
+        },
+        Scenario {
             name: "sessionStart sources ['startup'] runs on a new session",
             bundle: "e2e/session-sources-startup",
             hosts: SOURCE_MATCHING,

@@ -21,11 +21,19 @@ use crate::vocabulary::source::{SourceFile, Span};
 
 const KIND: &str = "bundles";
 
-pub(super) fn key<'h>(handlers: impl Iterator<Item = &'h str>, external: &[String]) -> String {
+pub(super) fn key<'h>(
+    handlers: impl Iterator<Item = &'h str>,
+    external: &[String],
+    define: &[(String, String)],
+) -> String {
     let compiler = crate::artifact::compiler_fingerprint();
     let mut handlers: Vec<&str> = handlers.collect();
     handlers.sort_unstable();
-    let text = format!("{compiler}\0{NODE_TARGET}\0{}\0\0{}", handlers.join("\0"), external.join("\0"));
+    let mut text = format!("{compiler}\0{NODE_TARGET}\0{}\0\0{}", handlers.join("\0"), external.join("\0"));
+    // Only when set, so that bundles without defines keep their keys.
+    for (name, code) in define {
+        text.push_str(&format!("\0\0define\0{name}\0{code}"));
+    }
     sha256_hex(text.as_bytes())
 }
 

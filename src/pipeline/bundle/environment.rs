@@ -27,6 +27,9 @@ pub(crate) struct ModuleNeeds {
     pub globals: Vec<String>,
     /// Whether it calls the global `eval` or `Function` (code generation).
     pub code_generation: bool,
+    /// Whether it names the plugin's folders on its context (`pluginRoot`, `dataDir`): a textual
+    /// test, as a word anywhere in the code (a false positive only keeps the hook a command).
+    pub plugin_folders: bool,
     /// The syntax error, when the code does not parse (the other fields are then empty).
     pub parse_error: Option<String>,
 }
@@ -81,8 +84,18 @@ pub(crate) fn module_needs(code: &str) -> ModuleNeeds {
         import_meta: !record.import_metas.is_empty(),
         globals,
         code_generation,
+        plugin_folders: ["pluginRoot", "dataDir"].iter().any(|name| names_word(code, name)),
         parse_error: None,
     }
+}
+
+/// Whether `word` occurs in `code` outside a longer identifier.
+fn names_word(code: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    code.match_indices(word).any(|(i, _)| {
+        !code[..i].chars().next_back().is_some_and(is_ident)
+            && !code[i + word.len()..].chars().next().is_some_and(is_ident)
+    })
 }
 
 /// Whether `callee` is the identifier reference node `node` (the reference is what is called, not an
@@ -122,6 +135,11 @@ pub(crate) fn unmet_needs(needs: &ModuleNeeds, globals: &[&str]) -> Vec<String> 
     }
     if needs.code_generation {
         reasons.push("it generates code with `eval` or `Function`, which throws there".to_string());
+    }
+    if needs.plugin_folders {
+        reasons.push(
+            "it reads the plugin's folders (`pluginRoot`, `dataDir`), and there is no file system there".to_string(),
+        );
     }
     reasons
 }

@@ -24,6 +24,8 @@ pub(super) struct Findings {
     pub sources: Vec<SourceFile>,
     /// By handler path: the payload fields its default export destructures, each where it is written.
     pub payload_reads: BTreeMap<String, Vec<(String, Span)>>,
+    /// By module (absolute path): where the bundle's own module first reads stdin itself.
+    pub stdin_reads: BTreeMap<String, Span>,
 }
 
 /// The modules of one run, as sources and scans, by absolute path.
@@ -129,6 +131,11 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
             && let Some(at) = modules.locate(&path, span)
         {
             out.push(messages::module_reads_own_files(&at));
+        }
+        for &span in &scan.process_exits {
+            if let Some(at) = modules.locate(&path, span) {
+                out.push(messages::process_exit_in_handler(&at));
+            }
         }
     }
 
@@ -355,8 +362,10 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
             Some((handler.path.clone(), scan.payload_reads.clone()))
         })
         .collect();
+    let stdin_reads =
+        modules.scans.iter().filter_map(|(path, scan)| Some((path.to_string(), scan.stdin_read?))).collect();
     let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();
-    Findings { diagnostics: out, sources, payload_reads }
+    Findings { diagnostics: out, sources, payload_reads, stdin_reads }
 }
 
 /// A named import the imported module does not export, at the name in the importing file, with the

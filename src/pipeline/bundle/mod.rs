@@ -15,6 +15,7 @@ mod closure;
 mod environment;
 mod findings;
 mod fold;
+mod native;
 mod packages;
 mod plugin;
 mod resolution;
@@ -82,6 +83,11 @@ pub struct BundledHandler {
     /// bundle's cache key).
     #[serde(default)]
     pub payload_reads: Vec<(String, crate::vocabulary::source::Span)>,
+    /// Where one of its own modules (root-relative) first reads stdin itself: judged per host after
+    /// bundling, as `payload_reads` are (a wrapper serves such reads the envelope it read; a host
+    /// that runs the hook in its own process, or the shared runtime, has no envelope on stdin).
+    #[serde(default)]
+    pub stdin_read: Option<(String, crate::vocabulary::source::Span)>,
 }
 
 impl BundledHandler {
@@ -191,34 +197,45 @@ pub fn bundle(
         }
     }
     let normalised = &bundle.normalised;
-    let mut bundled = bundle_handlers(
-        root,
-        &modules,
-        &normalised.external,
-        normalised.keep_outside_links,
-        cache,
-        disk,
-        &mut diagnostics,
-    );
+    let mut bundled = bundle_handlers(root, &modules, normalised, cache, disk, &mut diagnostics);
     bundled.prebuilt = prebuilt;
     bundled.failed = diagnostics.iter().any(Diagnostic::is_error);
     if !bundled.failed {
-        unsent_reads(bundle, root, hosts, disk, &mut bundled, &mut diagnostics);
+        let per_host = PerHost { bundle, root, hosts, disk };
+        unsent_reads(&per_host, &mut bundled, &mut diagnostics);
+        stdin_without_envelope(&per_host, &mut bundled, &mut diagnostics);
     }
     Staged { value: bundled, diagnostics }
+}
+
+/// What judging the bundled handlers per host needs: which hosts a handler's hooks reach is not part
+/// of a bundle's cache key, so these judgements run after bundling, on every build.
+struct PerHost<'a> {
+    bundle: &'a Bundle,
+    root: &'a Utf8Path,
+    hosts: &'a [Target],
+    disk: &'a dyn Disk,
+}
+
+impl PerHost<'_> {
+    /// Where `span` is in the bundle's module `path` (root-relative), its source kept for the
+    /// diagnostic's rendering; `None` when the module cannot be read again.
+    fn locate(&self, bundled: &mut Bundled, path: &str, span: crate::vocabulary::source::Span) -> Option<Location> {
+        let text = self.disk.read_to_string(&lexical_join(self.root, path)).ok()?;
+        let file = SourceFile::new(path.to_string(), text);
+        let at = file.locate(span);
+        if !bundled.sources.iter().any(|s| s.path() == file.path()) {
+            bundled.sources.push(file);
+        }
+        Some(at)
+    }
 }
 
 /// AB4852: a config handler destructures a payload field that a host its hook reaches never sends
 /// on that event (another host does, or it would not be a field), so there it is always
 /// `undefined`. One warning per handler and field, naming those hosts.
-fn unsent_reads(
-    bundle: &Bundle,
-    root: &Utf8Path,
-    hosts: &[Target],
-    disk: &dyn Disk,
-    bundled: &mut Bundled,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+fn unsent_reads(per_host: &PerHost<'_>, bundled: &mut Bundled, diagnostics: &mut Vec<Diagnostic>) {
+    let PerHost { bundle, hosts, .. } = *per_host;
     let mut warned: BTreeMap<(String, String), Vec<Target>> = BTreeMap::new();
     let mut events: BTreeMap<(String, String), crate::vocabulary::canonical::CanonicalEvent> = BTreeMap::new();
     let mut sent_by_event: BTreeMap<crate::vocabulary::canonical::CanonicalEvent, BTreeSet<String>> = BTreeMap::new();
@@ -265,10 +282,8 @@ fn unsent_reads(
     }
     for ((path, field), targets) in warned {
         let handler = &bundled.handlers[&path];
-        let Some((_, span)) = handler.payload_reads.iter().find(|(f, _)| *f == field) else { continue };
-        let Ok(text) = disk.read_to_string(&lexical_join(root, &path)) else { continue };
-        let file = SourceFile::new(path.clone(), text);
-        let at = file.locate(*span);
+        let Some(&(_, span)) = handler.payload_reads.iter().find(|(f, _)| *f == field) else { continue };
+        let Some(at) = per_host.locate(bundled, &path, span) else { continue };
         let names: Vec<String> = targets.iter().map(|t| crate::hosts::table(*t).host.clone()).collect();
         diagnostics.push(messages::payload_field_unsent(
             &path,
@@ -277,26 +292,53 @@ fn unsent_reads(
             &names,
             &at,
         ));
-        if !bundled.sources.iter().any(|s| s.path() == file.path()) {
-            bundled.sources.push(file);
-        }
     }
 }
 
-/// Bundles every handler of a bundle rooted at `root` (canonical) in one bundler build, and ships
-/// `external` packages (`keep_outside_links`: `bundle.keepOutsideLinks`). The build is cached as a
+/// AB4853: a handler whose own code reads stdin, on a host where no envelope arrives there: one
+/// that runs hooks in its own process, or a route rendered in the shared runtime.
+fn stdin_without_envelope(per_host: &PerHost<'_>, bundled: &mut Bundled, diagnostics: &mut Vec<Diagnostic>) {
+    let PerHost { bundle, hosts, .. } = *per_host;
+    let mut found: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for hook in bundle.normalised.hooks_in_document_order() {
+        let Handler::Module { path } = &hook.handler else { continue };
+        if bundled.handlers.get(path).is_none_or(|handler| handler.stdin_read.is_none()) {
+            continue;
+        }
+        for (target, delivery) in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts) {
+            let table = crate::hosts::table(target);
+            let in_process = table.hooks.as_ref().is_some_and(|surface| surface.in_process());
+            let shared = matches!(delivery, crate::pipeline::plan::Delivery::Native { shared: true, .. });
+            let place = if shared { "the shared runtime".to_string() } else { table.host.clone() };
+            let places = found.entry(path.as_str()).or_default();
+            if (in_process || shared) && !places.contains(&place) {
+                places.push(place);
+            }
+        }
+    }
+    for (path, places) in found.into_iter().filter(|(_, places)| !places.is_empty()) {
+        let (module, span) = bundled.handlers[path].stdin_read.clone().expect("only handlers that read stdin");
+        let Some(at) = per_host.locate(bundled, &module, span) else { continue };
+        diagnostics.push(messages::stdin_without_envelope(path, &module, &places, &at));
+    }
+}
+
+/// Bundles every handler of a bundle rooted at `root` (canonical) in one bundler build, with the
+/// bundle's settings (`bundle.define`), and ships its `bundle.external` packages (as
+/// `bundle.keepOutsideLinks` says). The build is cached as a
 /// whole: it is redone when anything any of its handlers read changed (it then yields the same
 /// bytes for every handler whose inputs did not change, so the artifact writer leaves them as
 /// they were).
 fn bundle_handlers(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
-    external: &[ExternalPackage],
-    keep_outside_links: bool,
+    settings: &crate::pipeline::normalise::Normalised,
     cache: Option<&CacheStore>,
     disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Bundled {
+    let (external, keep_outside_links, define) =
+        (&settings.external, settings.keep_outside_links, settings.define.as_slice());
     let mut out = Bundled::default();
     if handlers.is_empty() {
         return out;
@@ -311,7 +353,7 @@ fn bundle_handlers(
     // A server's module is judged otherwise than a handler's (no default export needed): the key says which.
     let keyed: Vec<String> =
         handlers.iter().map(|h| if h.server { format!("{}\0mcp-server", h.path) } else { h.path.clone() }).collect();
-    let key = cache::key(keyed.iter().map(String::as_str), &external_names);
+    let key = cache::key(keyed.iter().map(String::as_str), &external_names, define);
     match cache.map(|store| cache::lookup(store, &key, root)) {
         Some(cache::Found::Fresh(entry)) => {
             out.stats.cached += handlers.len();
@@ -323,7 +365,7 @@ fn bundle_handlers(
             if matches!(found, Some(cache::Found::Corrupt)) {
                 out.stats.corrupt += 1;
             }
-            if let Some(built) = build(root, handlers, &external_names, disk, diagnostics, &mut out.sources) {
+            if let Some(built) = build(root, handlers, &external_names, define, disk, diagnostics, &mut out.sources) {
                 out.stats.bundled += handlers.len();
                 if let Some(store) = cache {
                     cache::store(store, &key, root, &built.bundled, &built.warnings, &out.sources);
@@ -360,6 +402,7 @@ fn build(
     root: &Utf8Path,
     handlers: &[HandlerEntry],
     external: &[String],
+    define: &[(String, String)],
     disk: &dyn Disk,
     diagnostics: &mut Vec<Diagnostic>,
     sources: &mut Vec<SourceFile>,
@@ -369,6 +412,7 @@ fn build(
         root: root.to_path_buf(),
         entries: handlers.iter().map(|h| (names(h), h.path.clone())).collect(),
         external: external.to_vec(),
+        define: define.to_vec(),
     };
     // Recorded before the bundler reads: what decides resolution that is known in advance.
     let pre = resolution::preread(root, disk);
@@ -428,6 +472,12 @@ fn build(
             .flat_map(|c| c.modules.iter().map(String::as_str))
             .collect();
         let summary = packages::summary(root, &bundled.inputs, &run, &modules);
+        let stdin_read = modules
+            .iter()
+            .filter_map(|module| {
+                Some((display_path(root, Utf8Path::new(module)).to_string(), *found.stdin_reads.get(*module)?))
+            })
+            .min();
         bundled.handlers.insert(
             handler.path.clone(),
             BundledHandler {
@@ -437,6 +487,7 @@ fn build(
                 chunks: loaded.into_iter().collect(),
                 summary,
                 payload_reads: found.payload_reads.get(&handler.path).cloned().unwrap_or_default(),
+                stdin_read,
             },
         );
     }

@@ -42,6 +42,8 @@ pub(super) struct Job {
     pub entries: Vec<(String, String)>,
     /// Package names left as imports (shipped whole instead of bundled).
     pub external: Vec<String>,
+    /// `bundle.define`: names replaced by code where the bundle's code reads them.
+    pub define: Vec<(String, String)>,
 }
 
 /// One file rolldown produced, before agent-bundle post-processes it.
@@ -217,6 +219,7 @@ fn options(job: &Job) -> BundlerOptions {
         inject: Some(vec![shim("__dirname"), shim("__filename")]),
         comments: Some(COMMENTS),
         minify: Some(RawMinifyOptions::DeadCodeEliminationOnly),
+        define: (!job.define.is_empty()).then(|| job.define.iter().cloned().collect()),
         transform: Some(BundlerTransformOptions {
             target: Some(Either::Left(NODE_TARGET.to_string())),
             // JSX becomes calls of agent-bundle's own runtime (`<Agent.Result>`), whatever a tsconfig says.

@@ -21,8 +21,12 @@ pub(super) struct ModuleScan {
     /// Uses of a CommonJS variable (`require`, `__dirname`, `__filename`) nothing in the module
     /// declares, in an ES module: the name and where.
     pub free_commonjs: Vec<(&'static str, Span)>,
-    /// Where the module refers to its own location to read a file (`import.meta.url` with a file read).
+    /// Where the module first reads a file located from its own location (`readFileSync(join(__dirname,
+    /// 'x'))`, directly or through a variable holding such a path), in code, not comments.
     pub reads_own_files: Option<Span>,
+    /// Where the module calls `process.exit` outside a "run as a script" branch (`if
+    /// (import.meta.url === pathToFileURL(process.argv[1]).href)`, `require.main === module`).
+    pub process_exits: Vec<Span>,
     /// Where each statically imported specifier is first written (the string, quotes included).
     pub specifiers: BTreeMap<String, Span>,
     /// Decorators (`@name` on a class or member).
@@ -33,6 +37,9 @@ pub(super) struct ModuleScan {
     /// The payload fields the default export destructures from its first parameter
     /// (`({ cwd, tool }) => …`), each where it is written.
     pub payload_reads: Vec<(String, Span)>,
+    /// Where the module first reads stdin itself (`process.stdin`, `readFileSync(0)`,
+    /// `readFileSync('/dev/stdin')`), in code, not in comments or strings.
+    pub stdin_read: Option<Span>,
 }
 
 pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
@@ -50,6 +57,7 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
     out.decorators = decorators_in(&parsed.program);
     out.uncallable_default = uncallable_default(&parsed.program);
     out.payload_reads = payload_reads(&parsed.program);
+    out.stdin_read = stdin_read(&parsed.program);
     let record = &parsed.module_record;
     for (specifier, requests) in &record.requested_modules {
         if let Some(first) = requests.iter().map(|r| r.span).min_by_key(|s| s.start) {
@@ -77,7 +85,9 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
         }
         out.free_commonjs.sort_by_key(|(_, span)| *span);
     }
-    out.reads_own_files = super::packages::reads_own_files(text).map(|offset| Span::new(offset as u32, offset as u32));
+    let places = own_places(&parsed.program, text);
+    out.reads_own_files = places.reads;
+    out.process_exits = places.exits;
     out
 }
 
@@ -214,6 +224,161 @@ fn uncallable_default(program: &oxc::ast::ast::Program<'_>) -> Option<(&'static 
 
 /// The keys the default export's first parameter destructures, when the default export is (or names
 /// a top-level const or function that is) a function whose first parameter is an object pattern.
+/// What a module does with its own place: reads of files located from it, and exits of the process.
+#[derive(Default)]
+struct OwnPlaces {
+    reads: Option<Span>,
+    exits: Vec<Span>,
+}
+
+/// The names that locate a module's own files: Node's CommonJS variables and `import.meta`'s.
+const OWN_LOCATION: &[&str] =
+    &["__dirname", "__filename", "import.meta.url", "import.meta.dirname", "import.meta.filename"];
+/// node:fs calls that read a file or folder by path (the first argument).
+const PATH_READS: &[&str] =
+    &["readFileSync", "readFile", "readdirSync", "readdir", "createReadStream", "openSync", "open", "statSync"];
+
+/// Reads of files beside the module and `process.exit` calls, found in its syntax tree: variables
+/// whose initialiser mentions the module's location (or another such variable) count as locations
+/// too, to a fixed point; a read whose path argument mentions one is a read beside the module. Text
+/// is only looked at inside the nodes found, so comments and strings elsewhere never count.
+fn own_places(program: &oxc::ast::ast::Program<'_>, text: &str) -> OwnPlaces {
+    use oxc::ast::ast::{BindingPattern, CallExpression, Expression, IfStatement, VariableDeclarator};
+    use oxc::ast_visit::Visit;
+    let slice = |span: oxc::span::Span| &text[span.start as usize..span.end as usize];
+    let mentions = |code: &str, names: &[String]| {
+        OWN_LOCATION.iter().any(|needle| code.contains(needle))
+            || names.iter().any(|name| super::packages::find_identifier(code, name).is_some())
+    };
+    #[derive(Default)]
+    struct Declarators(Vec<(String, oxc::span::Span)>);
+    impl<'a> Visit<'a> for Declarators {
+        fn visit_variable_declarator(&mut self, declarator: &VariableDeclarator<'a>) {
+            if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&declarator.id, &declarator.init) {
+                self.0.push((id.name.to_string(), oxc::span::GetSpan::span(init)));
+            }
+            oxc::ast_visit::walk::walk_variable_declarator(self, declarator);
+        }
+    }
+    let mut declarators = Declarators::default();
+    declarators.visit_program(program);
+    let mut located: Vec<String> = Vec::new();
+    loop {
+        let more: Vec<String> = declarators
+            .0
+            .iter()
+            .filter(|(name, init)| !located.contains(name) && mentions(slice(*init), &located))
+            .map(|(name, _)| name.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        located.extend(more);
+    }
+    struct Calls<'t> {
+        text: &'t str,
+        located: Vec<String>,
+        out: OwnPlaces,
+        script_branch: u32,
+    }
+    impl<'a> Visit<'a> for Calls<'_> {
+        fn visit_if_statement(&mut self, statement: &IfStatement<'a>) {
+            let test = &self.text[statement.test.span().start as usize..statement.test.span().end as usize];
+            let runs_as_script =
+                (test.contains("process.argv") && test.contains("import.meta")) || test.contains("require.main");
+            self.visit_expression(&statement.test);
+            self.script_branch += u32::from(runs_as_script);
+            self.visit_statement(&statement.consequent);
+            self.script_branch -= u32::from(runs_as_script);
+            if let Some(alternate) = &statement.alternate {
+                self.visit_statement(alternate);
+            }
+        }
+        fn visit_call_expression(&mut self, call: &CallExpression<'a>) {
+            let member = match &call.callee {
+                Expression::StaticMemberExpression(member) => Some(member),
+                _ => None,
+            };
+            let name = match &call.callee {
+                Expression::Identifier(callee) => Some(callee.name.as_str()),
+                _ => member.map(|m| m.property.name.as_str()),
+            };
+            let is_exit = member.is_some_and(|m| {
+                m.property.name == "exit"
+                    && matches!(&m.object, Expression::Identifier(object) if object.name == "process")
+            });
+            if is_exit && self.script_branch == 0 {
+                self.out.exits.push(Span::new(call.span.start, call.span.end));
+            }
+            if name.is_some_and(|name| PATH_READS.contains(&name))
+                && self.script_branch == 0
+                && self.out.reads.is_none()
+                && let Some(first) = call.arguments.first()
+            {
+                let span = oxc::span::GetSpan::span(first);
+                let code = &self.text[span.start as usize..span.end as usize];
+                let own = OWN_LOCATION.iter().any(|needle| code.contains(needle))
+                    || self.located.iter().any(|name| super::packages::find_identifier(code, name).is_some());
+                if own {
+                    self.out.reads = Some(Span::new(call.span.start, call.span.end));
+                }
+            }
+            oxc::ast_visit::walk::walk_call_expression(self, call);
+        }
+    }
+    use oxc::span::GetSpan;
+    let mut calls = Calls { text, located, out: OwnPlaces::default(), script_branch: 0 };
+    calls.visit_program(program);
+    calls.out
+}
+
+/// The first place a program reads stdin itself: `process.stdin`, or a node:fs read of descriptor 0
+/// or of `/dev/stdin`.
+fn stdin_read(program: &oxc::ast::ast::Program<'_>) -> Option<Span> {
+    use oxc::ast::ast::{Argument, CallExpression, Expression, StaticMemberExpression};
+    use oxc::ast_visit::Visit;
+    const READS: &[&str] = &["readFileSync", "readFile", "readSync", "read", "createReadStream"];
+    #[derive(Default)]
+    struct Reads(Option<Span>);
+    impl Reads {
+        fn found(&mut self, span: oxc::span::Span) {
+            if self.0.is_none_or(|first| span.start < first.start) {
+                self.0 = Some(Span::new(span.start, span.end));
+            }
+        }
+    }
+    impl<'a> Visit<'a> for Reads {
+        fn visit_static_member_expression(&mut self, member: &StaticMemberExpression<'a>) {
+            if let Expression::Identifier(object) = &member.object
+                && object.name == "process"
+                && member.property.name == "stdin"
+            {
+                self.found(member.span);
+            }
+            oxc::ast_visit::walk::walk_static_member_expression(self, member);
+        }
+        fn visit_call_expression(&mut self, call: &CallExpression<'a>) {
+            let name = match &call.callee {
+                Expression::Identifier(callee) => Some(callee.name.as_str()),
+                Expression::StaticMemberExpression(member) => Some(member.property.name.as_str()),
+                _ => None,
+            };
+            let stdin = match call.arguments.first() {
+                Some(Argument::NumericLiteral(number)) => number.value == 0.0,
+                Some(Argument::StringLiteral(text)) => text.value == "/dev/stdin",
+                _ => false,
+            };
+            if name.is_some_and(|name| READS.contains(&name)) && stdin {
+                self.found(call.span);
+            }
+            oxc::ast_visit::walk::walk_call_expression(self, call);
+        }
+    }
+    let mut reads = Reads::default();
+    reads.visit_program(program);
+    reads.0
+}
+
 fn payload_reads(program: &oxc::ast::ast::Program<'_>) -> Vec<(String, Span)> {
     use oxc::ast::ast::{
         BindingPattern, Declaration, ExportDefaultDeclarationKind, Expression, FormalParameters, Statement,
@@ -367,6 +532,30 @@ mod tests {
         assert_eq!(reads("export default ({ cwd } = {}) => undefined;"), ["cwd"]);
         assert!(reads("export default (event) => event.cwd;").is_empty(), "no pattern, nothing seen statically");
         assert!(reads("export default ({ ...rest }) => rest;").is_empty());
+    }
+
+    #[test]
+    fn a_read_of_stdin_is_found_in_code_and_not_in_comments_or_strings() {
+        fn found(text: &str) -> Option<&str> {
+            scan("x.ts", text).stdin_read.map(|span| &text[span.start as usize..span.end as usize])
+        }
+        let cases = [
+            (
+                "import { readFileSync } from 'node:fs';\nconst e = readFileSync(0, 'utf8');",
+                Some("readFileSync(0, 'utf8')"),
+            ),
+            ("import fs from 'node:fs';\nfs.readFileSync('/dev/stdin');", Some("fs.readFileSync('/dev/stdin')")),
+            ("export default async () => { for await (const c of process.stdin) {} };", Some("process.stdin")),
+            ("import fs from 'node:fs';\nfs.readSync(0, buf);", Some("fs.readSync(0, buf)")),
+            ("// readFileSync(0) and process.stdin in a comment\nconst s = 'process.stdin';", None),
+            (
+                "import { readFileSync } from 'node:fs';\nreadFileSync(1); readFileSync('/dev/stdout'); other.stdin;",
+                None,
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(found(text), expected, "{text}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use super::ExternalPackage;
 use super::closure::Closure;
 use super::packages::{self, Package};
-use crate::artifact::{ArtifactFile, LeftOut};
+use crate::artifact::{ArtifactFile, LeftOut, NativeBinary};
 use crate::diagnostic::{Diagnostic, messages};
 use crate::io::stamp::{InputSet, Recorded};
 use crate::io::tree::{self, Decision};
@@ -102,13 +102,25 @@ pub(super) fn ship(
         let mut allowed = within.clone();
         allowed.push(dir.clone());
         let copy = Copy { root, package: &package, within: &allowed, keep_outside_links, declared_at: at };
-        let (native, left_out) = copy.run(&format!("{SHIPPED_DIR}/{slot}"), &mut shipped, &mut diagnostics);
-        let native = native || packages::native_addon(&package).is_some();
+        let folder = format!("{SHIPPED_DIR}/{slot}");
+        let (native, left_out) = copy.run(&folder, &mut shipped, &mut diagnostics);
+        let binaries: Vec<NativeBinary> = shipped
+            .files
+            .iter()
+            .filter_map(|(path, file)| {
+                let inside = path.strip_prefix(&format!("{folder}/"))?;
+                (inside.ends_with(".node") && !inside.contains("/node_modules/"))
+                    .then(|| super::native::read(inside, &file.bytes))?
+            })
+            .collect();
+        if native || packages::native_addon(&package).is_some() {
+            diagnostics.extend(native_coverage(&package.name, &binaries, at));
+        }
         shipped.packages.push(ShippedPackage {
             name: package.name.clone(),
             version: package.version.clone(),
-            path: format!("{SHIPPED_DIR}/{slot}"),
-            native_platform: native.then(node_platform),
+            path: folder,
+            native: binaries,
             left_out,
         });
     }
@@ -243,20 +255,21 @@ impl Copy<'_> {
     }
 }
 
-/// This machine's platform as Node spells it (`process.platform`-`process.arch`).
-fn node_platform() -> String {
-    let os = match std::env::consts::OS {
-        "macos" => "darwin",
-        "windows" => "win32",
-        other => other,
-    };
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "x64",
-        "aarch64" => "arm64",
-        "x86" => "ia32",
-        other => other,
-    };
-    format!("{os}-{arch}")
+/// AB4857: a shipped package's compiled addons cover less than the systems hosts run on, or tie
+/// the hook to one Node release line (or there is none: it builds at install); nothing when its
+/// binaries are Node-API ones for every host system.
+fn native_coverage(name: &str, binaries: &[NativeBinary], at: &Location) -> Option<Diagnostic> {
+    let (missing, tied) = super::native::missing(binaries);
+    if !binaries.is_empty() && missing.is_empty() && !tied {
+        return None;
+    }
+    let mut built: Vec<String> = binaries
+        .iter()
+        .map(|b| format!("{} ({})", b.systems.join(", "), super::native::describe_abi(&b.abi)))
+        .collect();
+    built.sort();
+    built.dedup();
+    Some(messages::native_addon_coverage(name, &built, &missing, at))
 }
 
 #[cfg(test)]

@@ -64,6 +64,8 @@ pub struct BundleConfig {
     /// `keepOutsideLinks: true`: a symlink in a package shipped whole whose target lies outside the
     /// bundle root and its node_modules is shipped as that link instead of being an error.
     pub keep_outside_links: Option<Spanned<bool>>,
+    /// `define`: names replaced at bundling by the code given (not yet checked).
+    pub define: Vec<(Spanned<String>, Spanned<String>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -138,6 +140,10 @@ pub struct HookDeclaration {
     pub sources: Option<Spanned<Vec<Spanned<String>>>>,
     /// `onMissingSelector`: what the hook does on a host that lacks one of its selectors.
     pub on_missing_selector: Option<Spanned<String>>,
+    /// `async: true`: the host does not wait for the hook (events that cannot deny only).
+    pub run_async: Option<Spanned<bool>>,
+    /// `statusMessage`: what a host that shows one displays while the hook runs.
+    pub status_message: Option<Spanned<String>>,
 }
 
 #[derive(Clone, Debug)]

@@ -12,9 +12,20 @@ use crate::vocabulary::source::{Location, SourceFile};
 
 const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "mcpServers", "payload", "plugin", "targets"];
 const MCP_SERVER_KEYS: &[&str] = &["args", "command", "cwd", "env", "headers", "module", "targets", "type", "url"];
-const BUNDLE_KEYS: &[&str] = &["external", "keepOutsideLinks"];
-const ENTRY_KEYS: &[&str] =
-    &["args", "failClosed", "handler", "maxInputBytes", "onMissingSelector", "sources", "targets", "timeout", "tools"];
+const BUNDLE_KEYS: &[&str] = &["define", "external", "keepOutsideLinks"];
+const ENTRY_KEYS: &[&str] = &[
+    "args",
+    "async",
+    "failClosed",
+    "handler",
+    "maxInputBytes",
+    "onMissingSelector",
+    "sources",
+    "statusMessage",
+    "targets",
+    "timeout",
+    "tools",
+];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] =
     &["author", "description", "homepage", "icon", "keywords", "license", "name", "repository", "version"];
@@ -105,6 +116,8 @@ impl<'a> Reader<'a> {
             max_input_bytes: None,
             sources: None,
             on_missing_selector: None,
+            run_async: None,
+            status_message: None,
         };
         match &node.value {
             Value::Unreadable => None,
@@ -122,6 +135,12 @@ impl<'a> Reader<'a> {
                         "targets" => hook.targets = self.string_list(value, "targets"),
                         "timeout" => hook.timeout = self.timeout(value),
                         "failClosed" => hook.fail_closed = self.boolean(value, "failClosed"),
+                        "async" => hook.run_async = self.boolean(value, "async"),
+                        "statusMessage" => {
+                            hook.status_message = self
+                                .string(value, "statusMessage")
+                                .map(|text| Spanned { value: text, at: self.at(value) })
+                        }
                         "maxInputBytes" => hook.max_input_bytes = self.number(value, "maxInputBytes"),
                         "sources" => hook.sources = self.string_list(value, "sources"),
                         "onMissingSelector" => {
@@ -322,10 +341,40 @@ impl<'a> Reader<'a> {
                 "keepOutsideLinks" => {
                     bundle.keep_outside_links = self.boolean(&property.value, "bundle.keepOutsideLinks")
                 }
+                "define" => bundle.define = self.defines(&property.value),
                 _ => self.unknown_key(property, BUNDLE_KEYS, "`bundle`"),
             }
         }
         Some(bundle)
+    }
+
+    /// `bundle.define`: name → replacement, the replacement as code (esbuild's and tsup's form: a
+    /// string holds an expression, so a string constant is written `'"production"'`), or a number,
+    /// boolean or null, which stand for themselves.
+    fn defines(&mut self, node: &Node) -> Vec<(Spanned<String>, Spanned<String>)> {
+        let Some(properties) = self.object(node, "`bundle.define`") else { return Vec::new() };
+        let mut defines = Vec::new();
+        for property in properties.iter().filter(|p| p.key != SPREAD_KEY) {
+            let name = Spanned { value: property.key.clone(), at: self.key_at(property) };
+            let code = match &property.value.value {
+                Value::String(code) => code.clone(),
+                Value::Number(number) => crate::pipeline::extract::format_number(*number),
+                Value::Bool(flag) => flag.to_string(),
+                Value::Null => "null".to_string(),
+                Value::Unreadable => continue,
+                other => {
+                    self.diagnostics.push(messages::wrong_type(
+                        &format!("`bundle.define.{}`", property.key),
+                        "a string of code (`'\"production\"'`), a number, a boolean or null",
+                        &other.found(),
+                        &self.at(&property.value),
+                    ));
+                    continue;
+                }
+            };
+            defines.push((name, Spanned { value: code, at: self.at(&property.value) }));
+        }
+        defines
     }
 
     fn payloads(&mut self, node: &Node) -> Vec<PayloadDeclaration> {

@@ -19,6 +19,7 @@ const ROUTE_KEYS: &[&str] = &[
     "requires",
     "runtime",
     "targets",
+    "timeout",
     "timeoutMs",
     "tools",
 ];
@@ -32,6 +33,9 @@ pub struct RouteConfig {
     pub fallback: Option<Spanned<String>>,
     pub targets: Option<Spanned<Vec<Spanned<String>>>>,
     pub timeout_ms: Option<Spanned<f64>>,
+    /// `timeout`: the host's timeout for the route's entry, in seconds, as a config hook declares
+    /// it (not yet checked to be a whole number in range).
+    pub timeout: Option<Spanned<f64>>,
     pub tools: Vec<Spanned<String>>,
     pub requires: Vec<Spanned<String>>,
     /// `failClosed: true`: any failure of the route blocks (families that can deny; D13).
@@ -100,6 +104,7 @@ pub fn read_route_config(file: &SourceFile, node: &Node) -> Staged<RouteConfig> 
                 Value::Unreadable => {}
                 other => reader.diagnostics.push(messages::route_timeout_invalid(&other.found(), &reader.at(value))),
             },
+            "timeout" => config.timeout = reader.number(value, "config.timeout"),
             "tools" => config.tools = strings(&mut reader, value, "tools").unwrap_or_default(),
             "requires" => config.requires = strings(&mut reader, value, "requires").unwrap_or_default(),
             "failClosed" => config.fail_closed = reader.boolean(value, "config.failClosed"),

@@ -19,8 +19,9 @@ pub struct DocumentEntry {
     pub native_event: String,
     pub matcher: Option<String>,
     pub timeout_seconds: Option<u32>,
-    /// The host's own fail-closed keys (`onFailure: "block"`, `failClosed: true`).
-    pub fail_closed_entry: Option<Map<String, Value>>,
+    /// The host's own keys the entry carries besides its command: fail-closed ones (`onFailure:
+    /// "block"`, `failClosed: true`) and entry options (`statusMessage`, `async`).
+    pub own_keys: Map<String, Value>,
     pub command: HostCommand,
 }
 
@@ -49,7 +50,7 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                 if let Some(timeout) = entry.timeout_seconds {
                     handler["timeout"] = surface.timeout_unit.of(timeout).into();
                 }
-                for (key, value) in entry.fail_closed_entry.iter().flatten() {
+                for (key, value) in &entry.own_keys {
                     handler[key] = value.clone();
                 }
                 let mut group = json!({ "hooks": [handler] });
@@ -69,7 +70,7 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                 if let Some(timeout) = entry.timeout_seconds {
                     flat[surface.entry_timeout_key.as_str()] = surface.timeout_unit.of(timeout).into();
                 }
-                for (key, value) in entry.fail_closed_entry.iter().flatten() {
+                for (key, value) in &entry.own_keys {
                     flat[key] = value.clone();
                 }
                 flat
@@ -261,7 +262,7 @@ mod tests {
             native_event: "BeforeTool".into(),
             matcher: Some("^(?:run_shell_command)$".into()),
             timeout_seconds,
-            fail_closed_entry: None,
+            own_keys: Map::new(),
             command: HostCommand { command: "node \"${extensionPath}/hooks/x.mjs\"".into(), ..HostCommand::default() },
         }
     }
@@ -271,7 +272,7 @@ mod tests {
         for table in hosts::tables().iter().filter(|t| t.has_hooks()) {
             let surface = table.hooks.as_ref().unwrap();
             let mut fail_closed = entry(Some(10));
-            fail_closed.fail_closed_entry = Some(Map::from_iter([("failClosed".to_string(), Value::Bool(true))]));
+            fail_closed.own_keys = Map::from_iter([("failClosed".to_string(), Value::Bool(true))]);
             let mut open = entry(None);
             open.native_event = "Stop".into();
             open.matcher = None;

@@ -64,8 +64,16 @@ pub(super) fn place(
         PlacedHooks { entries: hosts.iter().map(|t| (*t, Vec::new())).collect(), ..PlacedHooks::default() };
     for hook in bundle.normalised.hooks_in_document_order() {
         for (target, delivery) in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts) {
-            let Delivery::Native { native_event, matcher, timeout_seconds, fail_closed, command, wrapper, .. } =
-                delivery
+            let Delivery::Native {
+                native_event,
+                matcher,
+                timeout_seconds,
+                fail_closed,
+                command,
+                wrapper,
+                entry_options,
+                ..
+            } = delivery
             else {
                 continue;
             };
@@ -94,7 +102,13 @@ pub(super) fn place(
                 native_event: native_event.clone(),
                 matcher: matcher.clone(),
                 timeout_seconds: *timeout_seconds,
-                fail_closed_entry: fail_closed.as_ref().and_then(|how| how.entry.clone()),
+                own_keys: fail_closed
+                    .as_ref()
+                    .and_then(|how| how.entry.clone())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .chain(entry_options.iter().map(|(key, value)| (key.clone(), value.clone())))
+                    .collect(),
                 command: command.clone(),
             });
         }
@@ -155,7 +169,7 @@ fn place_module_hook(
             _ => None,
         })
         .collect();
-    let contract = contract(hook, table, mapping, delivery, doors, shared_facts, &own_servers);
+    let contract = contract(&bundle.plugin.name, hook, table, mapping, delivery, doors, shared_facts, &own_servers);
     if *shared && let Some(family) = hook.event.route() {
         let position = placed.shared_routes.iter().position(|r| r.family == family.name);
         let route = match position {

@@ -14,7 +14,9 @@
 //   - a decision with the blocking code (a fail-closed hook that failed, a guard part OpenCode has
 //     no channel for): thrown, so the tool is blocked; any other failure is logged and the call
 //     goes on (the hook fails open).
-// A later hook of the same call sees the arguments an earlier one rewrote.
+// A later hook of the same call sees the arguments an earlier one rewrote. An entry marked `async`
+// (a hook declared `async: true`, on an event that cannot deny) is started and not waited for: the
+// call goes on at once, and only the hook's lines are logged when it ends.
 
 import { readFileSync } from 'node:fs';
 import { decideInProcess } from './hooks/agent-bundle-runtime.mjs';
@@ -41,6 +43,10 @@ async function run(native, name, envelope, apply) {
   for (const entry of document.hooks[native] ?? []) {
     if (entry.matcher !== undefined && !new RegExp(entry.matcher).test(name ?? '')) continue;
     const { contract, loadHandler } = await wrapper(entry.module);
+    if (entry.async === true) {
+      decideInProcess(contract, envelope(), loadHandler).then(({ stderr }) => log(stderr), (error) => log([String(error)]));
+      continue;
+    }
     const { code, stderr, stdout } = await decideInProcess(contract, envelope(), loadHandler);
     if (code === 0) {
       log(stderr);

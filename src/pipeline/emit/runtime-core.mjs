@@ -25,7 +25,7 @@
 // route's own components) into a result, and answers through the very same checks and projection
 // (D13): what the family makes illegal fails the route, the rest is decided per part as above.
 
-const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput'];
+const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput', 'extra'];
 const OUTCOMES = ['continue', 'allow', 'ask', 'deny'];
 
 const TYPE_WORDS = {
@@ -63,6 +63,18 @@ const DEFAULT_SERVICES = Object.freeze({
   },
   // `after(ms, fn)`: calls fn once after ms milliseconds, and returns a function that cancels it.
   after: undefined,
+  // The folder the hook runs from (the host's plugin folder, where its payloads lie), or undefined
+  // where there is no file system.
+  pluginRoot: () => undefined,
+  // `dataDir(own, plugin)`: the plugin's persistent data folder, created when missing: `own` (the
+  // host's, from its variable) when it names one, else agent-bundle's default for `plugin`.
+  dataDir: () => {
+    throw new Error('there is no file system here, so no data folder');
+  },
+  // `appendFile(path, text)`: appends text to a file (an `env` answer's session file).
+  appendFile: () => {
+    throw new Error('there is no file system here');
+  },
 });
 
 let services = { __proto__: null, ...DEFAULT_SERVICES };
@@ -120,18 +132,44 @@ export async function checkedResult(contract, envelope, payload, loadHandler, st
     result = await renderRoute(contract, envelope, payload, handler, startedAt, timer);
   } else {
     try {
-      result = await handler(deepFreeze(armTool(structuredClone(payload), false)), Object.freeze({
+      result = await handler(deepFreeze(armTool(structuredClone(payload), false)), Object.freeze(withPlaces({
         target: contract.hook.target,
         nativeEvent: contract.hook.nativeEvent,
         nativeInput: deepFrozenCopy(envelope),
         mcpToolName: (server, tool) => mcpToolName(contract, server, tool),
-      }));
+      }, contract, envelope)));
     } catch (error) {
       throw new HookError(`the handler threw: ${describeError(error)}${whereThrown(error)}`);
     }
   }
   // From here on only this copy is read: the checks and the projection see the same plain data.
   return checkResult(contract, envelope, resultSnapshot(result, `the ${author(contract)}'s result`));
+}
+
+// The plugin's places on a handler's context or a route's props (`fields` gains them): `pluginRoot`
+// (the host folder the hook runs from), `projectDir` (the session's project: the host's variable for
+// it, else the envelope's key, per the host table) and `dataDir` (the plugin's persistent folder: the
+// host's own where its variable names one, else agent-bundle's default; made when first read, so a
+// hook that never reads it touches no disk).
+function withPlaces(fields, contract, envelope) {
+  const places = contract.places ?? {};
+  const set = (value) => typeof value === 'string' && value !== '';
+  let projectDir = (places.projectEnv ?? []).map((name) => services.env(name)).find(set);
+  for (const key of projectDir === undefined ? places.projectKeys ?? [] : []) {
+    const value = own(envelope, key);
+    projectDir = Array.isArray(value) ? value[0] : value;
+    if (set(projectDir)) break;
+    projectDir = undefined;
+  }
+  fields.pluginRoot = services.pluginRoot();
+  fields.projectDir = projectDir;
+  let dataDir;
+  Object.defineProperty(fields, 'dataDir', {
+    __proto__: null,
+    enumerable: true,
+    get: () => (dataDir ??= services.dataDir((places.dataEnv ?? []).map((name) => services.env(name)).find(set), places.plugin)),
+  });
+  return fields;
 }
 
 // The answer for a checked result: the host's own, with a note for each dropped part, or the
@@ -143,6 +181,7 @@ function answerFor(contract, checked) {
   }
   const output = project(contract, checked);
   const notes = dropped(contract, checked);
+  writeEnvFiles(contract, checked, notes);
   return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
 }
 
@@ -679,7 +718,7 @@ async function loadDefaultExport(contract, loadHandler) {
 
 const ELEMENT = Symbol.for('agent-bundle.element');
 const FRAGMENT = Symbol.for('agent-bundle.fragment');
-const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput'];
+const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput', 'extra'];
 let sequence = 0;
 
 async function renderRoute(contract, envelope, payload, component, startedAt, timer) {
@@ -712,7 +751,7 @@ async function renderRoute(contract, envelope, payload, component, startedAt, ti
   // Aborts when the route's budget (the plan's: its timeoutMs, else the shared default or the
   // wrapper's deadline) has run, counted from the delivery's start.
   const budget = budgetSignal(Math.max(1, Math.floor(budgetMs - (performance.now() - startedAt))), timer);
-  const props = Object.freeze({ canonical, native, signal: budget.signal });
+  const props = Object.freeze(withPlaces({ canonical, native, signal: budget.signal }, contract, envelope));
   const rendered = { value: undefined, results: 0, contexts: [] };
   try {
     await renderNode(await component(props), rendered, false);
@@ -887,12 +926,75 @@ function checkResult(contract, envelope, result) {
     reason,
     additionalContext,
     updatedInput === undefined ? undefined : nativeRewrite(contract, envelope, updatedInput),
+    checkExtra(contract, where, result.extra),
   );
 }
 
 // A checked result: every part an own key (undefined when absent) of an object with no prototype.
-function checkedParts(outcome, reason, additionalContext, updatedInput) {
-  return Object.assign(Object.create(null), { outcome, reason, additionalContext, updatedInput });
+function checkedParts(outcome, reason, additionalContext, updatedInput, extra) {
+  return Object.assign(Object.create(null), { outcome, reason, additionalContext, updatedInput, extra });
+}
+
+// A result's `extra`: the answers beyond the canonical parts some hosts take (the contract's
+// `extras` names every one, with this host's way of taking it), each checked for its type; one the
+// page refuses on this event fails the hook, as an illegal part does.
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function checkExtra(contract, where, extra) {
+  if (extra === undefined) return undefined;
+  if (!isPlainObject(extra)) {
+    throw new HookError(`extra must be a plain object, got ${show(extra)}`);
+  }
+  const known = Object.keys(contract.extras ?? {});
+  const checked = Object.create(null);
+  for (const name of Object.keys(extra)) {
+    if (!known.includes(name)) {
+      throw new HookError(`extra has unknown key ${JSON.stringify(name)}; allowed keys are ${known.join(', ') || 'none here'}`);
+    }
+    const value = extra[name];
+    if (value === undefined) continue;
+    const rule = contract.extras[name];
+    if (typeof rule.refuse === 'string') {
+      throw new HookError(`extra.${name} is not accepted on ${where}: ${rule.refuse}`);
+    }
+    if (name === 'systemMessage' && (typeof value !== 'string' || value.trim() === '')) {
+      throw new HookError(`extra.systemMessage must be a non-empty string, got ${show(value)}`);
+    }
+    if (name === 'env') {
+      if (!isPlainObject(value)) throw new HookError(`extra.env must be a plain object of variables, got ${show(value)}`);
+      for (const [variable, text] of Object.entries(value)) {
+        if (!ENV_NAME.test(variable)) throw new HookError(`extra.env has the variable name ${JSON.stringify(variable)}, which is not a shell variable's name`);
+        if (typeof text !== 'string' || text.includes('\0')) throw new HookError(`extra.env.${variable} must be a string without NUL, got ${show(text)}`);
+      }
+    }
+    checked[name] = value;
+  }
+  return checked;
+}
+
+// Each extra answer of a checked result with its rule on this host event ({ field }, { envFile },
+// { drop } or { refuse }) and its value.
+function extraRules(contract, checked) {
+  return Object.keys(checked.extra ?? {}).map((name) => [name, contract.extras[name], checked.extra[name]]);
+}
+
+// The `env` answers a host takes as a file of `export` lines it sources later (Claude Code's
+// CLAUDE_ENV_FILE): appended to that file; a note when the host named none.
+function writeEnvFiles(contract, checked, notes) {
+  for (const [name, rule, value] of extraRules(contract, checked)) {
+    if (typeof rule.envFile !== 'string') continue;
+    const file = services.env(rule.envFile);
+    if (typeof file !== 'string' || file === '') {
+      notes.push(`extra.${name} (${rule.envFile} is not set, so there is no session file to write)`);
+      continue;
+    }
+    const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+    const lines = Object.entries(value).map(([variable, text]) => `export ${variable}=${quote(text)}\n`).join('');
+    try {
+      services.appendFile(file, lines);
+    } catch (error) {
+      throw new HookError(`the ${name} answer could not be written to ${rule.envFile} (${file}): ${describeError(error)}`);
+    }
+  }
 }
 
 const PART_WORDS = {
@@ -959,6 +1061,9 @@ function dropped(contract, result) {
     if (!rewrite.some((write) => write.ifAbsent && write.value === result.outcome)) dropNote(result.outcome);
   }
   if (result.additionalContext !== undefined) dropNote('additionalContext');
+  for (const [name, rule] of extraRules(contract, result)) {
+    if (typeof rule.drop === 'string') notes.push(`extra.${name} (${rule.drop})`);
+  }
   return notes;
 }
 
@@ -997,6 +1102,10 @@ function project(contract, result) {
   }
   if (result.updatedInput !== undefined) {
     apply('updatedInput', result.updatedInput);
+  }
+  // Extra answers a host takes as top-level fields, beside the parts' (which they never replace).
+  for (const [, rule, value] of extraRules(contract, result)) {
+    if (typeof rule.field === 'string' && !Object.hasOwn(answer, rule.field)) answer[rule.field] = value;
   }
   if (Object.keys(answer).length === 0) return undefined;
   // Keys sorted in every object the answer's fields made; a value the handler gave stays as it is.

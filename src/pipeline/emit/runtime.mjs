@@ -19,6 +19,7 @@ import fs, { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { types } from 'node:util';
+import { dirname, join } from 'node:path';
 
 // The core's services (installServices), from Node, installed when this module is evaluated.
 installServices({
@@ -43,9 +44,37 @@ installServices({
     const timer = setTimeout(fn, ms);
     return () => clearTimeout(timer);
   },
+  // This file is <plugin folder>/hooks/agent-bundle-runtime.mjs on every host.
+  pluginRoot: () => dirname(dirname(fileURLToPath(import.meta.url))),
+  appendFile: (path, text) => fs.appendFileSync(path, text),
+  dataDir: (own, plugin) => {
+    const dir = own ?? defaultDataDir(plugin);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  },
 });
 
-export async function runHook(contract, loadHandler) {
+// agent-bundle's data folder for a plugin whose host names none: the system's place for an
+// application's per-user data, in a folder of agent-bundle's, one per plugin.
+function defaultDataDir(plugin) {
+  const home = () => createRequire(import.meta.url)('node:os').homedir();
+  const set = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+  if (process.platform === 'win32') {
+    return join(set(process.env.LOCALAPPDATA) ?? join(home(), 'AppData', 'Local'), 'agent-bundle', 'plugins', plugin);
+  }
+  if (process.platform === 'darwin') {
+    return join(home(), 'Library', 'Application Support', 'agent-bundle', 'plugins', plugin);
+  }
+  return join(set(process.env.XDG_DATA_HOME) ?? join(home(), '.local', 'share'), 'agent-bundle', 'plugins', plugin);
+}
+
+// The variable a detached run of a hook carries (the hook's id): it runs the handler instead of
+// detaching again.
+const DETACHED = 'AGENT_BUNDLE_DETACHED';
+
+// `ownFile`: the wrapper's URL, given by a wrapper whose hook runs detached (`async` on a host that
+// has no key for it).
+export async function runHook(contract, loadHandler, ownFile = undefined) {
   contract = ownData(contract);
   const answer = openAnswerChannel(contract.hook.answerFd, { workerThreads: contract.hook.workerThreads === true });
   const failureCode = contract.hook.failClosed?.exit ?? 1;
@@ -123,6 +152,17 @@ export async function runHook(contract, loadHandler) {
   );
   try {
     const bytes = await readStdin(contract.hook.maxInputBytes);
+    if (contract.hook.detach && process.env[DETACHED] !== contract.hook.id) {
+      // An async hook where the host has no async of its own: the wrapper starts itself again,
+      // detached, hands it the envelope and answers at once with nothing, so the host goes on; the
+      // detached run decides alone, within the hook's deadline, and nobody reads its answer.
+      await detachedRun(contract, ownFile, bytes);
+      settle(0, [], undefined);
+      return;
+    }
+    if (contract.hook.readsStdin) {
+      serveStdinAgain(bytes);
+    }
     if (contract.hook.childProcesses) {
       keepChildrenOffTheAnswer();
     }
@@ -631,6 +671,86 @@ function keepChildrenOffTheAnswer() {
 
 // Reads stdin to its end. Past `limit` bytes the rest is still read (so the host's write completes)
 // but not kept, and the hook fails: an envelope too large to judge is never taken as nothing to say.
+// A handler that reads stdin itself, as a hook script does, gets the envelope the wrapper read (to
+// the end, before the handler loaded): every JavaScript way of reading fd 0 (node:fs by descriptor
+// or by /dev/stdin, and process.stdin) is served these bytes again, from the start. Installed only
+// for handlers whose bundle reads stdin (the build knows).
+function serveStdinAgain(bytes) {
+  const isStdin = (file) =>
+    file === 0
+    || file === '/dev/stdin'
+    || (file instanceof URL && file.href === 'file:///dev/stdin');
+  const served = (options) => {
+    const encoding = typeof options === 'string' ? options : options?.encoding;
+    return encoding ? bytes.toString(encoding) : Buffer.from(bytes);
+  };
+  const { readFileSync: fileSync, readSync, readFile } = fs;
+  fs.readFileSync = function readFileSync(file, options) {
+    return isStdin(file) ? served(options) : fileSync.apply(this, arguments);
+  };
+  fs.readFile = function (file, options, callback) {
+    if (!isStdin(file)) return readFile.apply(this, arguments);
+    const done = typeof options === 'function' ? options : callback;
+    const value = served(typeof options === 'function' ? undefined : options);
+    process.nextTick(() => done(null, value));
+  };
+  const promised = fs.promises.readFile;
+  fs.promises.readFile = function (file, options) {
+    return isStdin(file) ? Promise.resolve(served(options)) : promised.apply(this, arguments);
+  };
+  // readSync(0, buffer, offset?, length?, position?) or readSync(0, buffer, { offset, length }):
+  // the bytes in order, then 0 (the end), as a pipe reads.
+  let next = 0;
+  fs.readSync = function (fd, buffer, offsetOrOptions, length) {
+    if (fd !== 0) return readSync.apply(this, arguments);
+    const options = typeof offsetOrOptions === 'object' && offsetOrOptions !== null ? offsetOrOptions : { offset: offsetOrOptions, length };
+    const offset = options.offset ?? 0;
+    const room = Math.min(options.length ?? buffer.byteLength - offset, buffer.byteLength - offset);
+    const count = Math.max(0, Math.min(room, bytes.length - next));
+    bytes.copy(Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength), offset, next, next + count);
+    next += count;
+    return count;
+  };
+  syncBuiltinESMExports();
+  let stream;
+  Object.defineProperty(process, 'stdin', {
+    __proto__: null,
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      if (stream === undefined) {
+        const { Readable } = createRequire(import.meta.url)('node:stream');
+        stream = new Readable({
+          read() {
+            this.push(bytes);
+            this.push(null);
+          },
+        });
+        stream.fd = 0;
+      }
+      return stream;
+    },
+  });
+}
+
+function detachedRun(contract, ownFile, bytes) {
+  const { spawn } = createRequire(import.meta.url)('node:child_process');
+  const child = spawn(process.execPath, [fileURLToPath(ownFile)], {
+    detached: true,
+    windowsHide: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { ...process.env, [DETACHED]: contract.hook.id },
+  });
+  child.unref();
+  // The envelope is handed over before the wrapper exits; a child that fails to start is reported
+  // by the promise's rejection (the hook then fails with its policy).
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdin.once('error', reject);
+    child.stdin.end(bytes, () => resolve());
+  });
+}
+
 async function readStdin(limit) {
   const chunks = [];
   let size = 0;

@@ -3,10 +3,10 @@
 
 use serde_json::json;
 
-use crate::hosts::{EventMapping, HostTable, InputField, PartSupport, answer};
+use crate::hosts::{EventMapping, ExtraSupport, ExtraWrite, HostTable, InputField, PartSupport, answer};
 use crate::pipeline::normalise::Hook;
 use crate::pipeline::plan::{ANSWER_FD, Delivery, ModuleRun, deadline_ms};
-use crate::vocabulary::canonical::ResultPart;
+use crate::vocabulary::canonical::{Extra, ResultPart};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
@@ -22,6 +22,9 @@ pub const OPENCODE_ENTRY_SOURCE: &str = include_str!("opencode-plugin.mjs");
 /// Its artifact path.
 pub use crate::hosts::layout::RUNTIME_PATH;
 
+/// Reads of fd 0 by number, as bundled code spells them (`/dev/stdin` and `process.stdin` hold the word).
+const STDIN_BY_FD: &[&str] = &["readFileSync(0", "readSync(0", "readFile(0", "createReadStream(null, { fd: 0"];
+
 /// The doors to fd 1 besides node:fs and process.stdout that a hook's code may open, each of which the
 /// runtime keeps off the answer channel only where the code may use it: the module it patches costs
 /// a load on every call.
@@ -32,11 +35,14 @@ pub struct Doors {
     /// Worker threads, whose own node:fs writes to fd 1 directly where the command hands nothing
     /// over (an exec form, a Windows form).
     pub worker_threads: bool,
+    /// Reading stdin itself (`readFileSync(0)`, `process.stdin`), as a hook script does: the wrapper
+    /// has read it to the end, so the runtime serves the envelope it read to those reads again.
+    pub stdin: bool,
 }
 
 impl Doors {
     /// Both doors, for code the build cannot read: a package shipped whole.
-    pub const ALL: Doors = Doors { child_processes: true, worker_threads: true };
+    pub const ALL: Doors = Doors { child_processes: true, worker_threads: true, stdin: true };
 
     /// What bundled code may open: a textual test over the bundle (a false positive only costs the
     /// module's load). `process.getBuiltinModule` loads any builtin by a name the text need not hold.
@@ -45,6 +51,7 @@ impl Doors {
         Doors {
             child_processes: any || code.contains("child_process"),
             worker_threads: any || code.contains("worker_threads"),
+            stdin: code.contains("stdin") || STDIN_BY_FD.iter().any(|read| code.contains(read)),
         }
     }
 
@@ -53,6 +60,7 @@ impl Doors {
         Doors {
             child_processes: self.child_processes || other.child_processes,
             worker_threads: self.worker_threads || other.worker_threads,
+            stdin: self.stdin || other.stdin,
         }
     }
 }
@@ -63,6 +71,7 @@ impl Doors {
 /// for this host (its timeout, failure policy and route budget); `shared`, for a route forwarded to
 /// the shared runtime, is the artifact epoch and whether it falls back.
 pub fn contract(
+    plugin: &str,
     hook: &Hook,
     table: &HostTable,
     mapping: &EventMapping,
@@ -100,6 +109,12 @@ pub fn contract(
     if doors.worker_threads {
         hook_facts["workerThreads"] = json!(true);
     }
+    if doors.stdin {
+        hook_facts["readsStdin"] = json!(true);
+    }
+    if let Delivery::Native { detached: true, .. } = delivery {
+        hook_facts["detach"] = json!(true);
+    }
     if let Some(family) = hook.event.route() {
         // The plan's budget: the runtime counts it from the delivery and has no default of its own.
         let budget = route_budget.expect("the plan gives every route a budget");
@@ -118,6 +133,13 @@ pub fn contract(
         "eventNamed": { "object": answer::EVENT_NAMED_OBJECT.0, "key": answer::EVENT_NAMED_OBJECT.1 },
         "denyWhen": mapping.result.deny_when,
         "eventNameKey": surface.event_name_key,
+        // Where the handler's context finds the plugin's data folder and the session's project.
+        "places": {
+            "plugin": plugin,
+            "dataEnv": surface.places.data_env,
+            "projectEnv": surface.places.project_env,
+            "projectKeys": surface.places.project_keys,
+        },
     });
     if let Some(key) = &mapping.pass_when_present {
         contract["passWhenPresent"] = json!(key);
@@ -156,6 +178,23 @@ pub fn contract(
     }
     if !tools.is_null() {
         contract["tools"] = tools;
+    }
+    // A result's `extra` answers: per name, where this host takes it on this event, or why not.
+    {
+        let event = hook.event;
+        let extras: serde_json::Map<String, serde_json::Value> = Extra::ALL
+            .iter()
+            .map(|&extra| {
+                let support = match table.extra_in(event, in_module, extra) {
+                    ExtraSupport::Deliver(ExtraWrite::Field(path)) => json!({ "field": path }),
+                    ExtraSupport::Deliver(ExtraWrite::EnvFile(variable)) => json!({ "envFile": variable }),
+                    ExtraSupport::Drop(reason) => json!({ "drop": reason }),
+                    ExtraSupport::Refuse(rule) => json!({ "refuse": rule }),
+                };
+                (extra.name().to_string(), support)
+            })
+            .collect();
+        contract["extras"] = serde_json::Value::Object(extras);
     }
     // A config handler also gets each canonical field under its old name, for one release.
     if hook.event.route().is_none() {
@@ -240,6 +279,7 @@ pub fn wrapper_source(
         version = table.host_version,
         native = mapping.native,
     );
+    let own_file = if contract["hook"]["detach"] == json!(true) { ", import.meta.url" } else { "" };
     let contract = crate::vocabulary::json::pretty_value(contract);
     let handler = serde_json::to_string(handler_specifier).expect("strings serialise");
     if in_module {
@@ -268,12 +308,13 @@ pub fn wrapper_source(
              export const loadHandler = () => import({handler});\n"
         );
     }
+    // A detached hook's wrapper starts itself again, detached: the runtime needs its file (above).
     format!(
         "{header}.\n\
          import {{ runHook }} from './agent-bundle-runtime.mjs';\n\
          \n\
          const contract = {contract};\n\
          \n\
-         await runHook(contract, () => import({handler}));\n"
+         await runHook(contract, () => import({handler}){own_file});\n"
     )
 }

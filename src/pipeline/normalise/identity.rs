@@ -32,6 +32,10 @@ pub struct Identity<'a> {
     pub max_input_bytes: Option<u64>,
     /// `onMissingSelector`; hashed only when not the default, like `failClosed`.
     pub on_missing_selector: crate::vocabulary::canonical::MissingSelector,
+    /// `async: true`; hashed only when set.
+    pub run_async: bool,
+    /// `statusMessage`; hashed only when set.
+    pub status_message: Option<&'a str>,
 }
 
 impl Identity<'_> {
@@ -40,6 +44,9 @@ impl Identity<'_> {
         let mut object = Map::new();
         if !self.args.is_empty() {
             object.insert("args".into(), json!(self.args));
+        }
+        if self.run_async {
+            object.insert("async".into(), json!(true));
         }
         object.insert("event".into(), json!(self.event.name()));
         if self.fail_closed {
@@ -66,6 +73,9 @@ impl Identity<'_> {
         }
         if !self.sources.is_empty() {
             object.insert("sources".into(), json!(self.sources));
+        }
+        if let Some(message) = self.status_message {
+            object.insert("statusMessage".into(), json!(message));
         }
         object.insert("targets".into(), json!(self.targets.iter().map(|t| t.name()).collect::<Vec<_>>()));
         object.insert(
@@ -138,6 +148,8 @@ mod tests {
             on_missing_selector: Default::default(),
             sources: &[],
             max_input_bytes: None,
+            run_async: false,
+            status_message: None,
         }
     }
 

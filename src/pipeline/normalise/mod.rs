@@ -19,7 +19,7 @@ use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
 use crate::io::{Disk, lexical_join, relative_to};
 use crate::pipeline::config::{Config, HandlerDeclaration, HookDeclaration, PayloadDeclaration, Spanned};
-use crate::vocabulary::canonical::{CanonicalEvent, MissingSelector, Selector};
+use crate::vocabulary::canonical::{CanonicalEvent, MAX_STATUS_MESSAGE_CHARS, MissingSelector, ResultPart, Selector};
 use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::native_name;
 use crate::vocabulary::source::Location;
@@ -81,6 +81,12 @@ pub struct Hook {
     /// What the hook does on a host that lacks one of its selectors (`onMissingSelector`).
     #[serde(skip_serializing_if = "is_default")]
     pub on_missing_selector: MissingSelector,
+    /// `async: true`: the host does not wait for the hook (its own key, or the wrapper detaches).
+    #[serde(rename = "async", skip_serializing_if = "std::ops::Not::not")]
+    pub run_async: bool,
+    /// What a host that shows one displays while the hook runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
     /// The stable JSON the name's hash is taken over: what "the declaration" is for `--explain`.
     #[serde(skip)]
     pub identity: String,
@@ -195,6 +201,8 @@ pub struct Normalised {
     /// The plugin's own MCP servers (`mcpServers`), sorted by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<mcp::McpServer>,
+    /// `bundle.define`: (name, replacement code), sorted by name; part of the bundle cache's key.
+    pub define: Vec<(String, String)>,
 }
 
 impl Normalised {
@@ -227,8 +235,9 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     let external = n.external(config.bundle.as_ref().map_or(&[][..], |b| &b.external));
     let keep_outside_links =
         config.bundle.as_ref().and_then(|b| b.keep_outside_links.as_ref()).is_some_and(|keep| keep.value);
+    let define = n.defines(config.bundle.as_ref().map_or(&[][..], |b| b.define.as_slice()));
     Staged {
-        value: Normalised { targets, hooks, payloads, external, keep_outside_links, mcp_servers },
+        value: Normalised { targets, hooks, payloads, external, keep_outside_links, define, mcp_servers },
         diagnostics: n.diagnostics,
     }
 }
@@ -392,7 +401,7 @@ impl Normaliser<'_> {
         let (tools, native_tools, mcp_tools) = self.selectors(&declaration.tools, &targets, servers);
         let skippable = !tools.is_empty() || !mcp_tools.is_empty();
         let on_missing_selector = self.missing_selector(declaration.on_missing_selector.as_ref(), skippable);
-        let timeout = self.timeout(declaration);
+        let timeout = self.timeout(declaration.timeout.as_ref());
         let fail_closed = match &declaration.fail_closed {
             Some(flag) if flag.value && event != CanonicalEvent::BeforeTool => {
                 self.diagnostics.push(messages::fail_closed_on_other_event(event, &flag.at));
@@ -402,6 +411,30 @@ impl Normaliser<'_> {
             None => false,
         };
         let sources = self.sources(declaration);
+        let run_async = match (&declaration.run_async, &handler) {
+            (Some(flag), _) if flag.value && CanonicalEvent::refuses(event, ResultPart::Deny).is_none() => {
+                self.diagnostics.push(messages::async_on_deciding_event(event, &flag.at));
+                false
+            }
+            (Some(flag), Some(Handler::Prebuilt { .. })) if flag.value => {
+                self.diagnostics.push(messages::async_prebuilt(&flag.at));
+                false
+            }
+            (Some(flag), _) => flag.value,
+            (None, _) => false,
+        };
+        let status_message = match &declaration.status_message {
+            Some(text) if text.value.trim().is_empty() || text.value.chars().count() > MAX_STATUS_MESSAGE_CHARS => {
+                self.diagnostics.push(messages::invalid_status_message(
+                    &text.value,
+                    MAX_STATUS_MESSAGE_CHARS,
+                    &text.at,
+                ));
+                None
+            }
+            Some(text) => Some(text.value.trim().to_string()),
+            None => None,
+        };
         let max_input_bytes = match (&declaration.max_input_bytes, &handler) {
             (Some(declared), Some(Handler::Prebuilt { .. })) => {
                 self.diagnostics.push(messages::max_input_bytes_on_prebuilt(&declared.at));
@@ -452,6 +485,8 @@ impl Normaliser<'_> {
             sources: &sources,
             max_input_bytes,
             on_missing_selector,
+            run_async,
+            status_message: status_message.as_deref(),
         };
         let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
         let identity = identity.stable_json();
@@ -478,6 +513,8 @@ impl Normaliser<'_> {
             tools_at,
             selector_at: selector_locations(&declaration.tools),
             on_missing_selector,
+            run_async,
+            status_message,
             identity,
         })
     }
@@ -708,8 +745,37 @@ impl Normaliser<'_> {
         sources.into_iter().collect()
     }
 
-    fn timeout(&mut self, declaration: &HookDeclaration) -> Timeout {
-        let Some(timeout) = &declaration.timeout else { return Timeout::HostDefault };
+    /// `bundle.define`, judged as esbuild judges it: each name an identifier or a member chain
+    /// (`process.env.NODE_ENV`), each replacement a JSON literal or such a name; sorted by name, each
+    /// once.
+    fn defines(&mut self, declared: &[(Spanned<String>, Spanned<String>)]) -> Vec<(String, String)> {
+        let is_name = |text: &str| {
+            !text.is_empty()
+                && text.split('.').all(|part| {
+                    let mut chars = part.chars();
+                    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                })
+        };
+        let mut defines = BTreeMap::new();
+        for (name, code) in declared {
+            if !is_name(&name.value) {
+                self.diagnostics.push(messages::define_name_invalid(&name.value, &name.at));
+                continue;
+            }
+            let code_text = code.value.trim();
+            if serde_json::from_str::<serde_json::Value>(code_text).is_err() && !is_name(code_text) {
+                self.diagnostics.push(messages::define_value_invalid(&name.value, &code.value, &code.at));
+                continue;
+            }
+            defines.insert(name.value.clone(), code_text.to_string());
+        }
+        defines.into_iter().collect()
+    }
+
+    /// A declared `timeout` (a config entry's, or a route's), checked to be whole seconds in range.
+    pub(super) fn timeout(&mut self, declared: Option<&crate::pipeline::config::Spanned<f64>>) -> Timeout {
+        let Some(timeout) = declared else { return Timeout::HostDefault };
         let seconds = timeout.value;
         let max = crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS;
         let shown = crate::pipeline::extract::format_number(seconds);

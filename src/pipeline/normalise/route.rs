@@ -116,6 +116,7 @@ pub fn route_hook(
     let on_missing_selector =
         n.missing_selector(config.on_missing_selector.as_ref(), !tools.is_empty() || !mcp_tools.is_empty());
     let budget_ms = config.timeout_ms.as_ref().map(|ms| ms.value.ceil() as u32);
+    let timeout = n.timeout(config.timeout.as_ref());
     let max_input_bytes = n.max_input_bytes(config.max_input_bytes.as_ref());
     // A family that cannot deny was refused when the route's config was judged (AB4829).
     let fail_closed = family.deny && config.fail_closed.as_ref().is_some_and(|flag| flag.value);
@@ -140,6 +141,9 @@ pub fn route_hook(
     if !mcp_tools.is_empty() {
         identity["mcpTools"] = serde_json::json!(mcp_tools.iter().map(|m| m.written()).collect::<Vec<_>>());
     }
+    if let Timeout::Seconds(seconds) = timeout {
+        identity["timeout"] = serde_json::json!(seconds);
+    }
     if on_missing_selector != crate::vocabulary::canonical::MissingSelector::Error {
         identity["onMissingSelector"] = serde_json::json!(on_missing_selector.name());
     }
@@ -154,7 +158,7 @@ pub fn route_hook(
         tools,
         native_tools,
         mcp_tools,
-        timeout: Timeout::HostDefault,
+        timeout,
         args: Vec::new(),
         fail_closed,
         fail_closed_at: config.fail_closed.as_ref().map(|flag| flag.at.clone()),
@@ -170,6 +174,8 @@ pub fn route_hook(
         tools_at: config.tools.first().map(|t| t.at.clone()),
         selector_at: super::selector_locations(&config.tools),
         on_missing_selector,
+        run_async: false,
+        status_message: None,
         identity,
     };
     (Some(hook), n.diagnostics)

@@ -9,6 +9,8 @@ pub use command::{ANSWER_FD, HostCommand, KeyedCommand, LOADER};
 mod matcher;
 mod module;
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 pub use matcher::{native_alternative, render_matcher};
@@ -132,6 +134,13 @@ pub enum Delivery {
         /// there or as a command, and why ([`settle`] decides after bundling). `None` elsewhere.
         #[serde(rename = "hooksModule", skip_serializing_if = "Option::is_none")]
         hooks_module: Option<ModuleRun>,
+        /// Entry options written as the host's own keys of the entry (`statusMessage`, `async`).
+        #[serde(rename = "entryOptions", skip_serializing_if = "BTreeMap::is_empty")]
+        entry_options: BTreeMap<String, serde_json::Value>,
+        /// An `async` hook on a host with no key for it: the wrapper answers at once and runs the
+        /// handler detached, so the host goes on without waiting.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        detached: bool,
     },
     /// The host lacks the event; the hook is simply absent from its document.
     Absent { reason: String },
@@ -355,6 +364,21 @@ fn plan_target(
     } else {
         None
     };
+    // Entry options: the host's own key where it has one; an async hook elsewhere is detached by its
+    // wrapper, and a status line elsewhere is simply not shown.
+    let mut entry_options = BTreeMap::new();
+    if let (Some(text), Ok(option)) = (&hook.status_message, surface.entry_options.status_message.supported()) {
+        entry_options.insert(option.key.clone(), serde_json::json!(text));
+    }
+    let mut detached = false;
+    if hook.run_async {
+        match surface.entry_options.run_async.supported() {
+            Ok(option) => {
+                entry_options.insert(option.key.clone(), serde_json::json!(true));
+            }
+            Err(_) => detached = true,
+        }
+    }
     Some(TargetPlan {
         target,
         delivery: Delivery::Native {
@@ -373,6 +397,8 @@ fn plan_target(
             command: HostCommand::default(),
             skipped_selectors: missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect(),
             hooks_module: module::candidate(hook, surface.hooks_module.as_ref()),
+            entry_options,
+            detached,
         },
     })
 }

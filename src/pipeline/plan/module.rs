@@ -31,6 +31,11 @@ pub(super) fn candidate(hook: &Hook, module: Option<&HooksModule>) -> Option<Mod
     if !module.events.contains_key(&event) {
         return None;
     }
+    if hook.run_async {
+        return Some(ModuleRun::Declined(
+            "it is async: the hooks module waits for every hook, and its command entry need not".into(),
+        ));
+    }
     Some(match &hook.handler {
         Handler::Module { .. } => ModuleRun::Candidate,
         Handler::Prebuilt { .. } => {

@@ -209,6 +209,10 @@ export interface HookEntry<E extends CanonicalEvent = CanonicalEvent> {{
   maxInputBytes?: number;
   /** Extra command arguments, prebuilt handlers only. */
   args?: string[];
+  /** The host goes on without waiting for the hook (the wrapper answers at once and runs the handler detached; OpenCode starts it without awaiting it); events whose hook cannot deny only. */
+  async?: E extends 'sessionStart' | 'afterTool' | 'agentStart' | 'workspaceOpen' ? boolean : never;
+  /** A line hosts that show one (Claude Code, Codex) display while the hook runs; 1 to 200 characters. */
+  statusMessage?: string;
 }}
 
 export type HookDeclaration<E extends CanonicalEvent = CanonicalEvent> = string | HookEntry<E>;
@@ -308,6 +312,17 @@ fn result_type(event: CanonicalEvent) -> String {
     let allowed = |part: ResultPart| event.refuses(part).is_none();
     let context =
         if allowed(ResultPart::AdditionalContext) { "additionalContext?: string" } else { "additionalContext?: never" };
+    // The answers beyond the canonical parts (the matrix's *Extra answers* says which host takes which).
+    let extras: Vec<String> = crate::vocabulary::canonical::Extra::ALL
+        .iter()
+        .filter(|extra| extra.refuses(event).is_none())
+        .map(|extra| match extra {
+            crate::vocabulary::canonical::Extra::SystemMessage => "systemMessage?: string".to_string(),
+            crate::vocabulary::canonical::Extra::Env => "env?: Record<string, string>".to_string(),
+        })
+        .collect();
+    let context = format!("{context}; extra?: {{ {} }}", extras.join("; "));
+    let context = context.as_str();
     let mut variants = Vec::new();
     let rewrite = |with: bool| {
         if with && allowed(ResultPart::UpdatedInput) {
@@ -373,6 +388,12 @@ fn main_module() -> String {
          \x20 readonly nativeEvent: string;\n\
          \x20 /** The host's envelope as received (deep-frozen). */\n\
          \x20 readonly nativeInput: Readonly<Record<string, unknown>>;\n\
+         \x20 /** The plugin folder this host runs the hook from, where the bundle's payloads lie (undefined in Claude Code's hooks module, which has no file system). */\n\
+         \x20 readonly pluginRoot: string | undefined;\n\
+         \x20 /** The session's project folder: the host's variable for it, else the envelope's folder. */\n\
+         \x20 readonly projectDir: string | undefined;\n\
+         \x20 /** The plugin's persistent per-user folder (the host's own where it has one), created when first read. */\n\
+         \x20 readonly dataDir: string;\n\
          \x20 /** The host's name for tool `tool` of the plugin's own MCP server `server` (an `mcpServers` name), or undefined where the server is not placed. */\n\
          \x20 mcpToolName(server: string, tool: string): string | undefined;\n\
          }\n\n\
@@ -404,6 +425,8 @@ export interface AgentEventRouteConfig {{
   requires?: Capability[];
   /** The route's budget in milliseconds: its `signal` aborts then. */
   timeoutMs?: number;
+  /** The host's timeout for the route's entry, in whole seconds (as a config hook's `timeout`); the route's wrapper answers within it. Default: the host's own. */
+  timeout?: number;
   /** Tool families only. */
   tools?: ToolSelector[];
   /** On a host that lacks one of `tools`: fail the build (`'error'`, the default), leave the host out (`'skip-host'`), or give it the selectors it has (`'skip-selector'`). */
@@ -460,6 +483,12 @@ export interface AgentEventRouteProps<F extends Family = Family> {
   readonly native: Readonly<Record<string, unknown>>;
   /** Aborts at `timeoutMs`, else at the wrapper's deadline. */
   readonly signal: AbortSignal;
+  /** The plugin folder this host runs the route from, where the bundle's payloads lie. */
+  readonly pluginRoot: string | undefined;
+  /** The session's project folder: the host's variable for it, else the envelope's folder. */
+  readonly projectDir: string | undefined;
+  /** The plugin's persistent per-user folder (the host's own where it has one), created when first read. */
+  readonly dataDir: string;
 }
 "#,
     );
@@ -566,14 +595,18 @@ export type { AgentElement, AgentNode, ElementNode } from './jsx-runtime';
  * What `<Agent.Result value>` carries: a denial with its reason, or another outcome; context goes
  * in `<Agent.Context>`. Which outcomes a family and host take is checked when the route renders.
  */
-export type ResultValue =
+export type ResultValue = (
   | { outcome: 'deny'; reason: string; updatedInput?: never }
   | {
       outcome?: 'continue' | 'allow' | 'ask';
       reason?: never;
       /** tool/before only. */
       updatedInput?: Record<string, unknown>;
-    };
+    }
+) & {
+  /** Answers beyond the canonical parts where the host takes them (the matrix's *Extra answers*): a line for the user; session/start's variables for the session. */
+  extra?: { systemMessage?: string; env?: Record<string, string> };
+};
 
 /** The elements an event route answers with. */
 export declare const Agent: {
@@ -634,7 +667,12 @@ mod tests {
         for outcome in ["'deny'", "'allow'", "'ask'"] {
             assert!(before.contains(outcome), "{before}");
         }
-        assert!(before.contains("outcome: 'deny'; reason: string; additionalContext?: string; updatedInput?: never"));
+        assert!(
+            before.contains("outcome: 'deny'; reason: string; additionalContext?: string; extra?: { systemMessage?: string }; updatedInput?: never"),
+            "{before}"
+        );
+        assert!(session.contains("extra?: { systemMessage?: string; env?: Record<string, string> }"), "{session}");
+        assert!(!stop.contains("env?:"), "only sessionStart returns env: {stop}");
     }
 
     #[test]

@@ -5,10 +5,13 @@ export default defineConfig({
   hooks: {
     sessionStart: './src/hooks/session-start.ts',
     beforeTool: [
-      { handler: './src/hooks/guard-shell.ts', tools: ['shell'], timeout: 10 },
+      { handler: './src/hooks/guard-shell.ts', tools: ['shell'], timeout: 10, statusMessage: 'Checking the command' },
       { handler: './src/hooks/protect-secrets.ts', tools: ['file.write', 'claude:NotebookEdit'], targets: ['claude', 'cursor'] },
     ],
-    afterTool: { handler: './src/hooks/record-edit.ts', tools: ['file.write', 'mcp'] },
+    afterTool: [
+      { handler: './src/hooks/record-edit.ts', tools: ['file.write', 'mcp'] },
+      { handler: './src/hooks/audit.ts', async: true },
+    ],
     stop: './src/hooks/keep-going.ts',
     agentStop: { handler: './src/hooks/subagent-done.ts', timeout: 30 },
     workspaceOpen: { handler: './src/hooks/workspace-open.ts', targets: ['cursor'] },

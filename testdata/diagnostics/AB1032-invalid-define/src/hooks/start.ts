@@ -1,0 +1,1 @@
+export default () => ({ additionalContext: String(process.env.MODE) });

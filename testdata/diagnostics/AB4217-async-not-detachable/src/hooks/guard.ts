@@ -1,0 +1,1 @@
+export default () => ({ outcome: 'deny' as const, reason: 'no' });

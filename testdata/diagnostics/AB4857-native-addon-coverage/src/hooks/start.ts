@@ -1,0 +1,3 @@
+import { open } from 'tiny-sqlite';
+
+export default () => ({ additionalContext: String(open(':memory:')) });
