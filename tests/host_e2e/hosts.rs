@@ -482,9 +482,6 @@ pub const QWEN: ExtensionHost = ExtensionHost {
         serde_json::json!({
             "security": { "auth": { "selectedType": "openai" } },
             "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
-            // MCP tools declared up front (a session-start budget for them), not behind tool_search,
-            // so the scripted model can call a plugin's own tool by the name it is offered.
-            "tools": { "toolSearch": { "threshold": 100 } },
             "privacy": { "usageStatisticsEnabled": false },
             "telemetry": { "enabled": false }
         })
