@@ -21,7 +21,7 @@ use super::documents::DocumentEntry;
 use super::module::ModuleHook;
 use super::relative_specifier;
 use super::shared::{self, SharedRoute};
-use super::wrapper::{Doors, contract, wrapper_source};
+use super::wrapper::{Doors, PluginFacts, contract, wrapper_source};
 
 /// Whether the plan settled `delivery` to run in its host's hooks module.
 fn runs_in_module(delivery: &Delivery) -> bool {
@@ -169,7 +169,15 @@ fn place_module_hook(
             _ => None,
         })
         .collect();
-    let contract = contract(&bundle.plugin.name, hook, table, mapping, delivery, doors, shared_facts, &own_servers);
+    let contract = contract(
+        PluginFacts { name: &bundle.plugin.name, mcp_servers: &own_servers },
+        hook,
+        table,
+        mapping,
+        delivery,
+        doors,
+        shared_facts,
+    );
     if *shared && let Some(family) = hook.event.route() {
         let position = placed.shared_routes.iter().position(|r| r.family == family.name);
         let route = match position {

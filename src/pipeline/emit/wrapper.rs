@@ -65,21 +65,31 @@ impl Doors {
     }
 }
 
+/// What a wrapper's contract says of the plugin itself.
+#[derive(Clone, Copy)]
+pub struct PluginFacts<'a> {
+    pub name: &'a str,
+    /// Each of the plugin's own MCP servers placed on the wrapper's host, with the host's name for a
+    /// tool of it (`{tool}` standing for the tool's own).
+    pub mcp_servers: &'a [(&'a str, &'a str)],
+}
+
 /// The contract object a wrapper passes to the runtime: the plan's facts for this hook on this host
 /// and the host table's slice for its event, with what happens to each part of a result decided
 /// here ([`HostTable::result_part`]), so the runtime only carries it out. `delivery` is the plan's
 /// for this host (its timeout, failure policy and route budget); `shared`, for a route forwarded to
-/// the shared runtime, is the artifact epoch and whether it falls back.
+/// the shared runtime, is the artifact epoch and whether it falls back. `plugin` is the plugin's
+/// name and, for each of its own MCP servers placed on this host, the host's name for its tools.
 pub fn contract(
-    plugin: &str,
+    plugin: PluginFacts<'_>,
     hook: &Hook,
     table: &HostTable,
     mapping: &EventMapping,
     delivery: &Delivery,
     doors: Doors,
     shared: Option<(&str, bool)>,
-    own_servers: &[(&str, &str)],
 ) -> serde_json::Value {
+    let PluginFacts { name: plugin, mcp_servers: own_servers } = plugin;
     let Delivery::Native { effective_timeout_seconds, fail_closed, route_budget, max_input_bytes, .. } = delivery
     else {
         panic!("only a delivered hook has a wrapper");
