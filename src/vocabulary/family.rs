@@ -22,6 +22,8 @@ pub struct Family {
     pub context: bool,
     /// The family sees tool calls, so a route may filter by `tools`.
     pub tools: bool,
+    /// The family starts a session, so a route may answer variables for it (`extra.env`).
+    pub session_env: bool,
     /// The canonical payload fields a route of this family may receive (each as `{ value, nativeKey }`,
     /// absent when the host did not send it).
     pub payload: &'static [&'static str],
@@ -70,6 +72,7 @@ const OBSERVES: Family = Family {
     rewrite: false,
     context: false,
     tools: false,
+    session_env: false,
     payload: &[],
 };
 
@@ -95,7 +98,7 @@ const MODEL_SWITCH: [&str; 10] = s(["fromModel", "toModel", "requestedModel", "s
 
 /// Every family, in the order the original lists them.
 pub const FAMILIES: [Family; 22] = [
-    Family { name: "session/start", context: true, payload: &SESSION_START, ..OBSERVES },
+    Family { name: "session/start", context: true, session_env: true, payload: &SESSION_START, ..OBSERVES },
     Family {
         name: "tool/before",
         deny: true,
@@ -105,6 +108,7 @@ pub const FAMILIES: [Family; 22] = [
         context: true,
         tools: true,
         payload: &TOOL_BEFORE,
+        ..OBSERVES
     },
     Family { name: "tool/after", context: true, tools: true, payload: &TOOL_AFTER, ..OBSERVES },
     Family { name: "stop", deny: true, payload: &STOP, ..OBSERVES },

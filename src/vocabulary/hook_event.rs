@@ -58,11 +58,11 @@ impl HookEvent {
     }
 
     /// The rule that makes the extra answer `extra` illegal here: a config event's, or for a route the
-    /// same rule of the family's config event (`env` belongs to the session's start).
+    /// same rule read from its family (`env` belongs to a session's start).
     pub fn refuses_extra(self, extra: Extra) -> Option<&'static str> {
         match self {
             HookEvent::Config(event) => extra.refuses(event),
-            HookEvent::Route(family) if family.name == "session/start" => None,
+            HookEvent::Route(family) if family.session_env => None,
             HookEvent::Route(_) => extra.refuses(CanonicalEvent::Stop),
         }
     }
