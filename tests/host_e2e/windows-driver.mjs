@@ -12,7 +12,10 @@
 //   'cmd-escaped' cmd.exe /d /s /c <command> with node quoting the argument, every `"` escaped as
 //                 `\"` (Qwen Code's own spawn),
 //   'exec'        <program> <args…> through no shell (Claude Code's exec form).
-// A result: { id, code, signal, stdout, stderr, ms, timedOut }. At most two jobs run at once.
+// A result: { id, code, signal, stdout, stderr, ms, timedOut, spawnRetries }. At most two jobs run at
+// once. Wine's CreateProcess now and then fails under load before the program starts (`spawn
+// UNKNOWN`, thrown by spawn itself); the hook has not run then, so the driver starts it again, at
+// most twice, and counts it in `spawnRetries` (the suite prints the count).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -20,7 +23,21 @@ const [jobsFile, resultsFile] = process.argv.slice(2);
 const jobs = JSON.parse(readFileSync(jobsFile, 'utf8'));
 const comspec = process.env.ComSpec || 'C:\\windows\\system32\\cmd.exe';
 
-function run(job) {
+const SPAWN_ATTEMPTS = 3;
+
+async function run(job) {
+  let result;
+  for (let attempt = 0; attempt < SPAWN_ATTEMPTS; attempt++) {
+    result = await runOnce(job);
+    result.spawnRetries = attempt;
+    if (!result.spawnFailed) break;
+    await new Promise((resolve) => setTimeout(resolve, 250 * (attempt + 1)));
+  }
+  delete result.spawnFailed;
+  return result;
+}
+
+function runOnce(job) {
   return new Promise((resolve) => {
     const env = { ...process.env, ...job.env };
     const options = { cwd: job.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true };
@@ -36,7 +53,7 @@ function run(job) {
         throw new Error(`unknown job kind ${job.how}`);
       }
     } catch (error) {
-      resolve({ id: job.id, code: null, signal: null, stdout: '', stderr: `spawn failed: ${error.message}`, ms: 0, timedOut: false });
+      resolve({ id: job.id, code: null, signal: null, stdout: '', stderr: `spawn failed: ${error.message}`, ms: 0, timedOut: false, spawnFailed: true });
       return;
     }
     const started = performance.now();

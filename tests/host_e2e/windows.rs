@@ -109,6 +109,8 @@ struct JobResult {
     stderr: String,
     ms: u64,
     timed_out: bool,
+    /// How often Wine failed to start the process before it ran (the driver starts it again).
+    spawn_retries: u32,
 }
 
 /// Runs `jobs` in one Windows Node process under Wine (two at a time), as a host would start them.
@@ -369,8 +371,9 @@ pub fn wrappers_answer_as_on_linux(wine: &Wine) -> Result<(), String> {
         .filter(|(_, w)| w.code == Some(2) || w.stdout.contains("deny") || w.stdout.contains("block"))
         .count();
     let mean_ms = windows.iter().map(|w| w.ms).sum::<u64>() / windows.len().max(1) as u64;
+    let retries = windows.iter().map(|w| w.spawn_retries).sum::<u32>();
     println!(
-        "  {} runs of {} hooks' wrappers ({}); {denials} of them denials or blocks; under Wine {:.0} s, {mean_ms} ms a run",
+        "  {} runs of {} hooks' wrappers ({}); {denials} of them denials or blocks; under Wine {:.0} s, {mean_ms} ms a run; {retries} process starts Wine refused and the driver repeated",
         cases.len(),
         cases.iter().map(|c| (&c.artifact, &c.row.path)).collect::<std::collections::BTreeSet<_>>().len(),
         hosts.iter().map(|(h, n)| format!("{h} {n}")).collect::<Vec<_>>().join(", "),
