@@ -410,3 +410,70 @@ fn every_artifact_has_a_windows_form_on_every_entry() {
         agent_bundle::tools::windows::document_problems(agent_bundle::vocabulary::target::Target::Copilot, &old, None);
     assert!(found.len() == 1 && found[0].why.contains("no `powershell`"), "{found:?}");
 }
+
+/// The plugin's skills, commands, agents and context file land where each host's table places
+/// them, in its form: Gemini CLI's commands as TOML holding the prompt, Copilot CLI's agents as
+/// `.agent.md` named by its manifest, Gemini CLI's agents without the keys it refuses, the context
+/// file named by `contextFileName`, Codex's `interface`; and a changed skill file is rebuilt.
+#[test]
+fn plugin_parts_land_where_each_host_reads_them() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = common::utf8(&temp.path().join("parts"));
+    copy_tree(std::path::Path::new("testdata/e2e/parts"), root.as_std_path());
+    common::write_file(
+        root.as_std_path(),
+        "agents/e2e-reviewer.md",
+        "---\nname: e2e-reviewer\ndescription: Reviews.\ntools: Read, Grep\n---\nReview.\n",
+    );
+    let (_guard, artifact) = common::build_root(&root);
+    let files = read_tree(&artifact);
+    let text = |path: &str| String::from_utf8(files.get(path).unwrap_or_else(|| panic!("no {path}")).clone()).unwrap();
+    // The shared root serves Claude Code, Codex, Copilot CLI and Cursor: one copy each.
+    assert!(text("skills/e2e-parts-checklist/SKILL.md").contains("E2E_SKILL_MARK"));
+    assert!(files.contains_key("skills/e2e-parts-checklist/checklist.md"), "a skill's other files go with it");
+    assert!(text("commands/e2e-hello.md").contains("$ARGUMENTS"), "Claude Code's command keeps its own form");
+    assert!(text("agents/e2e-reviewer.md").contains("tools: Read, Grep"), "Claude Code's agent keeps every key");
+    // Copilot CLI: `.agent.md`, named by its manifest.
+    assert!(files.contains_key(".plugin/agents/e2e-reviewer.agent.md"));
+    let copilot: serde_json::Value = serde_json::from_str(&text(".plugin/plugin.json")).unwrap();
+    assert_eq!(copilot["agents"], ".plugin/agents");
+    // Gemini CLI: TOML commands, agents without the keys it refuses, the context file named.
+    assert_eq!(
+        text("gemini/commands/e2e-hello.toml"),
+        "description = \"E2E_COMMAND_MARK Greets whoever is named.\"\nprompt = \"\"\"\nE2E_COMMAND_BODY Say hello to {{args}}.\n\"\"\"\n"
+    );
+    let gemini_agent = text("gemini/agents/e2e-reviewer.md");
+    assert!(!gemini_agent.contains("tools:") && gemini_agent.contains("name: e2e-reviewer\n"), "{gemini_agent}");
+    let gemini: serde_json::Value = serde_json::from_str(&text("gemini/gemini-extension.json")).unwrap();
+    assert_eq!(gemini["contextFileName"], "CONTEXT.md");
+    assert!(text("gemini/CONTEXT.md").contains("E2E_CONTEXT_MARK"));
+    // Qwen Code: TOML too (it replaces `{{args}}` only); Factory Droid: agents are droids.
+    assert!(text("qwen/commands/e2e-hello.toml").contains("{{args}}"));
+    assert!(files.contains_key("droid/droids/e2e-reviewer.md") && files.contains_key("droid/commands/e2e-hello.md"));
+    // Codex: the interface; no agents or commands of its own, nor a context file.
+    let codex: serde_json::Value = serde_json::from_str(&text(".codex-plugin/plugin.json")).unwrap();
+    assert_eq!(codex["interface"]["displayName"], "E2E parts");
+    let claude: serde_json::Value = serde_json::from_str(&text(".claude-plugin/plugin.json")).unwrap();
+    assert!(claude.get("interface").is_none() && claude.get("agents").is_none(), "{claude}");
+    assert!(!files.keys().any(|p| p.ends_with("CONTEXT.md") && !p.starts_with("gemini/") && !p.starts_with("qwen/")));
+
+    // A changed skill file reaches every copy on the next build into the same folder.
+    common::write_file(
+        root.as_std_path(),
+        "skills/e2e-parts-checklist/checklist.md",
+        "1. The tests pass.\n2. CHANGED_ITEM\n",
+    );
+    let options = agent_bundle::build::BuildOptions {
+        root: root.clone(),
+        output: Some(artifact.clone()),
+        cache_dir: Some(common::utf8(&temp.path().join("cache"))),
+        ..Default::default()
+    };
+    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    assert!(!report.has_errors());
+    let files = read_tree(&artifact);
+    for copy in ["", "gemini/", "qwen/", "droid/"] {
+        let path = format!("{copy}skills/e2e-parts-checklist/checklist.md");
+        assert!(String::from_utf8_lossy(&files[&path]).contains("CHANGED_ITEM"), "{path} was not rebuilt");
+    }
+}

@@ -135,6 +135,15 @@ catalogue! {
     McpServerUnplaced = "AB4766", Warning, "a host the MCP server is built for does not take it, so that host gets no such server";
     McpSelectorUnknownServer = "AB4767", Error, "an `mcp:<server>` selector names no server of `mcpServers`, or a tool name with other characters";
     McpSelectorUnplaced = "AB4768", Error, "an `mcp:<server>` selector on a host where that server is not placed";
+    // The plugin's skills, commands, agents and context file (AB477x).
+    PartSource = "AB4770", Error, "a `skills`, `commands` or `agents` source is not a folder inside the bundle root, or `contextFile` is not a Markdown file there";
+    SkillShape = "AB4771", Error, "a skill is not a folder holding `SKILL.md` whose front matter gives `name` (the folder's own name: lowercase letters, digits and `-`) and `description`";
+    CommandShape = "AB4772", Error, "a command is not a `<name>.md` file (letters, digits, `_` and `-`) whose front matter, when it has one, is `key: value` lines";
+    AgentShape = "AB4773", Error, "an agent is not a `<name>.md` file (lowercase letters, digits, `_` and `-`) whose front matter gives `name` and `description`";
+    PartUnplaced = "AB4774", Warning, "a host a skill folder, commands, agents or a context file is built for does not read them, so that host gets none";
+    PluginInterface = "AB4775", Error, "a `plugin.interface` key is not one a host reads, or its value is not of the type that host reads";
+    CommandArgumentForm = "AB4776", Warning, "a command names its arguments one by one (`$1`…`$9`), which a host's command files cannot say, so there they stay as written and the host appends what follows the command";
+    FrontMatterLeftOut = "AB4777", Warning, "an agent's or command's front matter has keys a host refuses the file over, so the file written for that host leaves them out";
     // Handler modules, their imports and the packages bundled with them (AB483x, AB484x).
     HandlerSyntaxError = "AB4830", Error, "a handler module does not parse or compile";
     UnresolvedImport = "AB4831", Error, "a handler imports a module or package that cannot be found";

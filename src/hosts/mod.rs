@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 pub mod answer;
 pub mod distribution;
 pub mod layout;
+pub mod parts;
 
 use crate::vocabulary::canonical::{CanonicalEvent, Extra, ResultPart, Selector};
 use crate::vocabulary::hook_event::HookEvent;
@@ -117,6 +118,12 @@ pub struct HookSurface {
     /// agent-bundle places none there. Not the shared runtime's server (`mcpServer`): these servers
     /// are started for the model to call, not for the first hook.
     pub plugin_mcp: Support<PluginMcp>,
+    /// Where the host reads the plugin's skills, commands, agents and context file, and in which form.
+    pub plugin_parts: parts::PluginParts,
+    /// The keys of the host manifest's `interface` object (`plugin.interface`) with each value's
+    /// JSON type (`string`, `array`), for a host whose manifest has one.
+    #[serde(default)]
+    pub manifest_interface: BTreeMap<String, String>,
     /// Where a handler's context finds the plugin's data folder and the session's project.
     pub places: Places,
     /// The entry options a hook may declare that the host takes as keys of its entries.

@@ -15,6 +15,8 @@ pub mod normalise;
 pub mod plan;
 pub mod types;
 
+use std::collections::BTreeMap;
+
 use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 
@@ -39,6 +41,9 @@ pub struct Bundle {
     /// The plugin's own MCP servers, per host (`mcpServers`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mcp: Vec<plan::mcp::McpPlan>,
+    /// The plugin's skills, commands, agents and context file, per host.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<plan::parts::PartPlan>,
     /// Event routes found under `src/events/`; each judged one is also a hook.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub routes: Vec<discover::Route>,
@@ -68,6 +73,9 @@ pub struct PluginInfo {
     pub repository: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<String>,
+    /// `plugin.interface`, judged against the hosts' manifests that have one (Codex's).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub interface: serde_json::Map<String, serde_json::Value>,
     /// The bundle's own files that describe the plugin and reach the artifact: its README, its
     /// license file and its icon, by root-relative path.
     #[serde(skip_serializing_if = "PluginFiles::is_empty")]
@@ -250,6 +258,7 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let mut plugin = plugin_info(config.plugin.as_ref(), &canonical_root, &mut loaded.diagnostics);
     loaded.diagnostics.extend(normalise::mcp::runtime_clash(&mut normalised.mcp_servers, &plugin.name));
     let mcp = plan::mcp::plan_servers(&normalised.mcp_servers, &plugin.name, &mut loaded.diagnostics);
+    let parts = plan::parts::plan_parts(&normalised.parts, &plugin.name, &mut loaded.diagnostics);
     let Staged { value: plans, diagnostics } = plan::plan_with_servers(&normalised.hooks, &mcp);
     loaded.diagnostics.extend(diagnostics);
 
@@ -282,7 +291,7 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
             loaded.sources.push(SourceFile::new(file.to_string(), text));
         }
     }
-    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, mcp, routes });
+    loaded.bundle = Some(Bundle { config_file, plugin, normalised, plans, mcp, parts, routes });
     loaded.sources.push(source);
     finish(loaded)
 }
@@ -391,8 +400,56 @@ fn plugin_info(plugin: Option<&PluginConfig>, root: &Utf8Path, diagnostics: &mut
         homepage: plugin.and_then(|p| p.homepage.clone()),
         repository: plugin.and_then(|p| p.repository.clone()),
         keywords: plugin.and_then(|p| p.keywords.clone()).unwrap_or_default(),
+        interface: plugin.map(|p| interface(&p.interface, diagnostics)).unwrap_or_default(),
         files: PluginFiles::default(),
     }
+}
+
+/// `plugin.interface`: each key one a host's manifest `interface` has, with a value of the type
+/// that host reads (AB4775).
+fn interface(
+    declared: &[(config::Spanned<String>, config::Spanned<serde_json::Value>)],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut known: BTreeMap<&str, &str> = BTreeMap::new();
+    for table in crate::hosts::tables() {
+        for (key, kind) in table.hooks.iter().flat_map(|surface| &surface.manifest_interface) {
+            known.insert(key, kind);
+        }
+    }
+    let keys: Vec<&str> = known.keys().copied().collect();
+    let mut interface = serde_json::Map::new();
+    for (key, value) in declared {
+        let Some(kind) = known.get(key.value.as_str()) else {
+            diagnostics.push(messages::plugin_interface(
+                &key.value,
+                "is not a key any host's manifest reads",
+                &keys,
+                &key.at,
+            ));
+            continue;
+        };
+        let fits = match *kind {
+            "string" => value.value.as_str().is_some_and(|s| !s.trim().is_empty()),
+            "array" => value.value.as_array().is_some_and(|items| items.iter().all(|i| i.as_str().is_some())),
+            "stringOrArray" => {
+                value.value.as_str().is_some_and(|s| !s.trim().is_empty())
+                    || value.value.as_array().is_some_and(|items| items.iter().all(|i| i.as_str().is_some()))
+            }
+            _ => false,
+        };
+        if !fits {
+            let what = match *kind {
+                "array" => "must be an array of strings",
+                "stringOrArray" => "must be a string or an array of strings",
+                _ => "must be a non-empty string",
+            };
+            diagnostics.push(messages::plugin_interface(&key.value, what, &keys, &value.at));
+            continue;
+        }
+        interface.insert(key.value.clone(), value.value.clone());
+    }
+    interface
 }
 
 /// Finds the README, license file and icon, and checks the icon is a PNG the plugin directory takes.

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use crate::pipeline::Bundle;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
 use crate::pipeline::plan::mcp::McpDelivery;
+use crate::pipeline::plan::parts::PartDelivery;
 use crate::pipeline::plan::{Delivery, HookPlan, ModuleRun, RouteBudget, TargetPlan};
 use crate::vocabulary::target::Target;
 
@@ -76,6 +77,21 @@ pub fn render_summary(bundle: &Bundle, filter: Option<Target>) -> String {
         let (on, off) = (placed(true), placed(false));
         let without = if off.is_empty() { String::new() } else { format!("; not for {}", off.join(", ")) };
         let _ = writeln!(out, "mcp      {} ({}{without})", plan.server, on.join(", "));
+    }
+    // The plugin's skills, commands, agents and context file: where each host gets them, or not.
+    for plan in &bundle.parts {
+        let shown = plan.targets.iter().filter(|(t, _)| filter.is_none_or(|f| *t == f));
+        let (mut on, mut off) = (Vec::new(), Vec::new());
+        for (target, delivery) in shown {
+            match delivery {
+                PartDelivery::Placed { folder, .. } => {
+                    on.push(format!("{target} {}", if folder.is_empty() { "." } else { folder }))
+                }
+                PartDelivery::Absent { .. } => off.push(target.name()),
+            }
+        }
+        let without = if off.is_empty() { String::new() } else { format!("; not for {}", off.join(", ")) };
+        let _ = writeln!(out, "{:<8} {}{without}", plan.kind.key(), on.join(", "));
     }
     out
 }
@@ -375,6 +391,9 @@ pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool, with_r
     });
     if !bundle.mcp.is_empty() {
         document["mcpServers"] = serde_json::to_value(&bundle.mcp).expect("plans serialise");
+    }
+    if !bundle.parts.is_empty() {
+        document["parts"] = serde_json::to_value(&bundle.parts).expect("plans serialise");
     }
     if with_hooks {
         document["hooks"] = Value::Array(hooks);

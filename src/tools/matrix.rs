@@ -439,6 +439,68 @@ pub fn markdown() -> String {
     out.push('\n');
 
     out.push_str(
+        "\n**Plugin parts** (`skills`, `commands`, `agents`, `contextFile`): where each host reads them in its\n",
+    );
+    out.push_str("plugin folder, the manifest key that names the place where the host reads it only then, the form\n");
+    out.push_str(
+        "of each file there, how a user reaches one, and how that is known (*observed*: the real-host suite\n",
+    );
+    out.push_str("saw the host hand it to the model).\n\n");
+    out.push_str(&header("part", &hosts));
+    for kind in crate::vocabulary::part::PartKind::ALL {
+        table_row(&mut out, &mut reasons, kind.key(), &hosts, |host| {
+            let surface = host.hooks.as_ref().expect("hook hosts have hooks");
+            surface.plugin_parts.get(kind).supported().map(|place| {
+                let folder = match (&surface.folder, place.folder.as_str()) {
+                    (Some(own), "") => format!("{own}/"),
+                    (Some(own), folder) => format!("{own}/{folder}/"),
+                    (None, "") => "the root".to_string(),
+                    (None, folder) => format!("{folder}/"),
+                };
+                let mut text = if folder == "the root" { folder } else { format!("`{folder}`") };
+                if let Some(pointer) = &place.manifest_pointer {
+                    let _ = write!(text, ", named by the manifest's `{}`", pointer.key);
+                }
+                if place.format == crate::hosts::parts::PartFormat::GeminiToml {
+                    text.push_str(", as TOML");
+                }
+                if let Some(suffix) = place.suffix.as_deref().filter(|s| *s != ".md") {
+                    let _ = write!(text, ", `<name>{suffix}`");
+                }
+                if let Some(invoked) = &place.invoked_as {
+                    let _ = write!(text, "; `{}`", invoked.replace("{plugin}", "<plugin>").replace("{name}", "<name>"));
+                }
+                format!("{} *({})*", text.replace('|', "\\|"), place.proof.word())
+            })
+        });
+    }
+    table_row(&mut out, &mut reasons, "interface", &hosts, |host| {
+        let surface = host.hooks.as_ref().expect("hook hosts have hooks");
+        if surface.manifest_interface.is_empty() {
+            Ok("—".to_string())
+        } else {
+            Ok(surface.manifest_interface.keys().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
+        }
+    });
+    let _ = write!(out, "| `evidence` |");
+    for host in &hosts {
+        let surface = host.hooks.as_ref().expect("hook hosts have hooks");
+        let found: Vec<String> = crate::vocabulary::part::PartKind::ALL
+            .iter()
+            .filter_map(|kind| {
+                surface.plugin_parts.get(*kind).supported().ok().map(|p| format!("{kind}: {}", p.evidence))
+            })
+            .collect();
+        if found.is_empty() {
+            let _ = write!(out, " — |");
+        } else {
+            reasons.push(format!("{}'s plugin parts: {}", host.host, found.join("; ")));
+            let _ = write!(out, " ({}) |", reasons.len());
+        }
+    }
+    out.push('\n');
+
+    out.push_str(
         "\n**Places**: where a handler's `context.dataDir` and `context.projectDir` come from on each host (the\n",
     );
     out.push_str(
@@ -662,6 +724,14 @@ pub fn json() -> serde_json::Value {
         "results": results,
         "routeResults": route_results,
         "windows": per_host(&|h| serde_json::to_value(&h.hooks.as_ref().expect("hook hosts have hooks").windows).expect("tables serialise")),
+        "pluginParts": per_host(&|h| {
+            let surface = h.hooks.as_ref().expect("hook hosts have hooks");
+            crate::vocabulary::part::PartKind::ALL
+                .iter()
+                .map(|kind| (kind.key().to_string(), cell(surface.plugin_parts.get(*kind).supported().map(|p| serde_json::to_value(p).expect("tables serialise")))))
+                .collect::<Map<String, Value>>()
+                .into()
+        }),
         "pluginMcp": per_host(&|h| cell(h.hooks.as_ref().expect("hook hosts have hooks").plugin_mcp.supported().map(|m| serde_json::to_value(m).expect("tables serialise")))),
         "sharedRuntime": per_host(&|h| cell(h.hooks.as_ref().expect("hook hosts have hooks").mcp_server.supported().map(|d| json!({ "document": d.document })))),
         "payloadFields": payload_fields,

@@ -10,6 +10,7 @@ pub mod json;
 pub mod native_name;
 pub mod nesting;
 pub(crate) mod npm;
+pub mod part;
 pub mod source;
 pub(crate) mod suggest;
 pub mod target;

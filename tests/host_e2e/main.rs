@@ -87,6 +87,14 @@ fn mcp_tool_name(host: Host) -> String {
     surface.plugin_mcp.supported().map(|m| m.tool_name("e2e-mcp-tool", "docs", "lookup")).unwrap_or_default()
 }
 
+/// What the parts of testdata/e2e/parts say where a host hands them to the model.
+const PART_MARKS: &[(agent_bundle::vocabulary::part::PartKind, &str)] = &[
+    (agent_bundle::vocabulary::part::PartKind::Skills, "E2E_SKILL_MARK"),
+    (agent_bundle::vocabulary::part::PartKind::Commands, "E2E_COMMAND_MARK"),
+    (agent_bundle::vocabulary::part::PartKind::Agents, "E2E_AGENT_MARK"),
+    (agent_bundle::vocabulary::part::PartKind::ContextFile, "E2E_CONTEXT_MARK"),
+];
+
 fn exists(run: &HostRun, file: &str) -> bool {
     run.work.join(file).is_file()
 }
@@ -848,6 +856,47 @@ fn scenarios() -> Vec<Scenario> {
                 let seen = format!("E2E_MCP_HOOK_SAW {expected} own docs/lookup named {expected}");
                 ensure(run.any_request_contains(&seen), format!("no request carried `{seen}`"))?;
                 println!("  {}: tool `{expected}`", host.name());
+                Ok(())
+            },
+        },
+        Scenario {
+            name: "a plugin's skill, command, agent and context file: each host hands the model every part its table says it was seen to (the others are printed), and the plugin still loads",
+            bundle: "e2e/parts",
+            hosts: ALL,
+            calls: Vec::new,
+            claude_allowed_tools: None,
+            check: |host, run| {
+                finished(run)?;
+                ensure(
+                    run.any_request_contains("E2E_PARTS_HOOK"),
+                    "the plugin's sessionStart hook did not reach the model",
+                )?;
+                let target =
+                    agent_bundle::vocabulary::target::Target::from_name(host.name()).expect("a host is a target");
+                let parts = &agent_bundle::hosts::table(target).hooks.as_ref().expect("a host with hooks").plugin_parts;
+                let mut seen = Vec::new();
+                for (kind, mark) in PART_MARKS {
+                    let found = run.any_request_contains(mark);
+                    if found {
+                        seen.push(kind.key());
+                    }
+                    if let Ok(place) = parts.get(*kind).supported()
+                        && place.proof == agent_bundle::hosts::Proof::Observed
+                    {
+                        ensure(
+                            found,
+                            format!(
+                                "the table says {} was seen reading `{kind}`, but no request carried {mark}",
+                                host.name()
+                            ),
+                        )?;
+                    }
+                }
+                println!(
+                    "  {}: the model was given {}",
+                    host.name(),
+                    if seen.is_empty() { "none".to_string() } else { seen.join(", ") }
+                );
                 Ok(())
             },
         },

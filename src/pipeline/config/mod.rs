@@ -29,6 +29,20 @@ pub struct Config {
     pub bundle: Option<BundleConfig>,
     /// `mcpServers`: the plugin's own MCP servers, in declaration order.
     pub mcp_servers: Vec<McpServerDeclaration>,
+    /// `skills`, `commands`, `agents` and `contextFile`, in declaration order.
+    pub parts: Vec<PartDeclaration>,
+}
+
+/// One of `skills`, `commands`, `agents` (a folder) or `contextFile` (a file): `'./path'` or
+/// `{ source, targets }`.
+#[derive(Clone, Debug)]
+pub struct PartDeclaration {
+    pub kind: crate::vocabulary::part::PartKind,
+    /// The key, for diagnostics about the whole declaration.
+    pub at: Location,
+    pub source: Spanned<String>,
+    /// The hosts it is placed for; `None`: the config's targets.
+    pub targets: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// One entry of `mcpServers`: Claude Code's `.mcp.json` shape, or a module the build bundles.
@@ -78,6 +92,9 @@ pub struct PluginConfig {
     pub license: Option<String>,
     /// A square PNG in the bundle, shown by hosts that show plugin icons.
     pub icon: Option<Spanned<String>>,
+    /// `interface`: how a host's plugin browser presents the plugin (Codex's manifest object), each
+    /// key as written, with its value as JSON.
+    pub interface: Vec<(Spanned<String>, Spanned<serde_json::Value>)>,
     /// The plugin's home page, source repository and search keywords, for the manifests that carry them.
     pub homepage: Option<String>,
     pub repository: Option<String>,

@@ -2,15 +2,18 @@
 //! wrong types and missing keys are reported here, every one of them, not just the first.
 
 use super::{
-    Author, BundleConfig, Config, HandlerDeclaration, HookDeclaration, McpServerDeclaration, PayloadDeclaration,
-    PluginConfig, Spanned,
+    Author, BundleConfig, Config, HandlerDeclaration, HookDeclaration, McpServerDeclaration, PartDeclaration,
+    PayloadDeclaration, PluginConfig, Spanned,
 };
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::pipeline::extract::{Node, Property, SPREAD_KEY, Value};
 use crate::vocabulary::canonical::CanonicalEvent;
+use crate::vocabulary::part::PartKind;
 use crate::vocabulary::source::{Location, SourceFile};
 
-const CONFIG_KEYS: &[&str] = &["bundle", "hooks", "mcpServers", "payload", "plugin", "targets"];
+const CONFIG_KEYS: &[&str] =
+    &["agents", "bundle", "commands", "contextFile", "hooks", "mcpServers", "payload", "plugin", "skills", "targets"];
+const PART_KEYS: &[&str] = &["source", "targets"];
 const MCP_SERVER_KEYS: &[&str] = &["args", "command", "cwd", "env", "headers", "module", "targets", "type", "url"];
 const BUNDLE_KEYS: &[&str] = &["define", "external", "keepOutsideLinks"];
 const ENTRY_KEYS: &[&str] = &[
@@ -28,7 +31,7 @@ const ENTRY_KEYS: &[&str] = &[
 ];
 const PREBUILT_KEYS: &[&str] = &["prebuilt"];
 const PLUGIN_KEYS: &[&str] =
-    &["author", "description", "homepage", "icon", "keywords", "license", "name", "repository", "version"];
+    &["author", "description", "homepage", "icon", "interface", "keywords", "license", "name", "repository", "version"];
 const AUTHOR_KEYS: &[&str] = &["email", "name", "url"];
 const PAYLOAD_KEYS: &[&str] = &["keepOutsideLinks", "source", "targets"];
 
@@ -70,7 +73,10 @@ impl<'a> Reader<'a> {
                 "payload" => config.payloads = self.payloads(&property.value),
                 "bundle" => config.bundle = self.bundle(&property.value),
                 "mcpServers" => config.mcp_servers = self.mcp_servers(&property.value),
-                _ => self.unknown_key(property, CONFIG_KEYS, "the config"),
+                key => match PartKind::from_key(key) {
+                    Some(kind) => config.parts.extend(self.part(kind, property)),
+                    None => self.unknown_key(property, CONFIG_KEYS, "the config"),
+                },
             }
         }
         // Hooks are kept in canonical event order whatever order the object lists them in.
@@ -238,6 +244,7 @@ impl<'a> Reader<'a> {
             author: None,
             license: None,
             icon: None,
+            interface: Vec::new(),
             homepage: None,
             repository: None,
             keywords: None,
@@ -272,6 +279,17 @@ impl<'a> Reader<'a> {
                     }
                 }
                 "author" => plugin.author = self.author(&property.value),
+                "interface" => {
+                    let Some(fields) = self.object(&property.value, "`plugin.interface`") else { continue };
+                    plugin.interface = fields
+                        .iter()
+                        .filter(|f| f.key != SPREAD_KEY && !f.value.is_unreadable())
+                        .map(|f| {
+                            let key = Spanned { value: f.key.clone(), at: self.key_at(f) };
+                            (key, Spanned { value: f.value.to_json(), at: self.at(&f.value) })
+                        })
+                        .collect();
+                }
                 _ => self.unknown_key(property, PLUGIN_KEYS, "`plugin`"),
             }
         }
@@ -428,6 +446,54 @@ impl<'a> Reader<'a> {
             }
         }
         payloads
+    }
+
+    /// `skills`, `commands`, `agents` or `contextFile`: `'./path'` or `{ source, targets }`.
+    fn part(&mut self, kind: PartKind, property: &Property) -> Option<PartDeclaration> {
+        let value = &property.value;
+        let at = self.key_at(property);
+        let what = format!("`{}`", kind.key());
+        match &value.value {
+            Value::String(source) => Some(PartDeclaration {
+                kind,
+                at,
+                source: Spanned { value: source.clone(), at: self.at(value) },
+                targets: None,
+            }),
+            Value::Object(fields) => {
+                let (mut source, mut targets) = (None, None);
+                for field in fields {
+                    match field.key.as_str() {
+                        "source" => {
+                            source = self
+                                .string(&field.value, &format!("{}.source", kind.key()))
+                                .map(|s| Spanned { value: s, at: self.at(&field.value) })
+                        }
+                        "targets" => targets = self.string_list(&field.value, "targets"),
+                        _ => self.unknown_key(field, PART_KEYS, &what),
+                    }
+                }
+                match source {
+                    Some(source) => Some(PartDeclaration { kind, at, source, targets }),
+                    None if fields.iter().any(|f| f.key == "source") || has_spread(fields) => None,
+                    None => {
+                        self.diagnostics.push(messages::missing_key("source", &what, &self.at(value)));
+                        None
+                    }
+                }
+            }
+            Value::Unreadable => None,
+            other => {
+                let expected = if kind.is_file() { "a file path" } else { "a folder path" };
+                self.diagnostics.push(messages::wrong_type(
+                    &what,
+                    &format!("{expected} or `{{ source, targets }}`"),
+                    &other.found(),
+                    &self.at(value),
+                ));
+                None
+            }
+        }
     }
 
     /// `mcpServers: { <name>: { command, args, env, cwd } | { type, url, headers } | { module, args, env } }`:

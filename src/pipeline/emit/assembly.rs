@@ -43,6 +43,10 @@ pub enum Producer {
     Payload {
         name: String,
     },
+    /// The plugin's skills, commands, agents or context file.
+    Part {
+        kind: crate::vocabulary::part::PartKind,
+    },
     /// The bundle's README, license file or icon.
     PluginFile {
         source: String,
@@ -64,6 +68,7 @@ impl std::fmt::Display for Producer {
             Producer::SharedChunk => f.write_str("a chunk the handlers' bundles share"),
             Producer::Shipped => f.write_str("the packages shipped whole (`bundle.external`)"),
             Producer::Payload { name } => write!(f, "payload `{name}`"),
+            Producer::Part { kind } => write!(f, "the plugin's `{kind}`"),
             Producer::PluginFile { source } => write!(f, "the plugin file `{source}`"),
         }
     }

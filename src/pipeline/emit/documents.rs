@@ -168,6 +168,7 @@ pub(super) fn place(
     plugin: &PluginInfo,
     entries: &BTreeMap<Target, Vec<DocumentEntry>>,
     mcp: &super::mcp::Placed,
+    part_keys: &BTreeMap<Target, Map<String, Value>>,
     module_hooks: &BTreeMap<Target, Vec<super::module::ModuleHook>>,
 ) -> BTreeMap<Target, ManifestHost> {
     let mut placed = BTreeMap::new();
@@ -187,7 +188,7 @@ pub(super) fn place(
         let document = ArtifactFile::new(super::json_bytes(&document));
         files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
         let mut manifest = plugin_manifest(surface, plugin);
-        for (key, value) in mcp.manifest_keys.get(target).into_iter().flatten() {
+        for (key, value) in mcp.manifest_keys.get(target).into_iter().chain(part_keys.get(target)).flatten() {
             manifest[key] = value.clone();
         }
         let manifest = ArtifactFile::new(super::json_bytes(&manifest));
@@ -243,6 +244,15 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
                 }
             }
         }
+    }
+    let interface: Map<String, Value> = plugin
+        .interface
+        .iter()
+        .filter(|(key, _)| surface.manifest_interface.contains_key(*key))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    if !interface.is_empty() {
+        manifest["interface"] = Value::Object(interface);
     }
     if surface.manifest_points_to_document {
         manifest["hooks"] = format!("./{}", surface.document).into();
@@ -302,6 +312,7 @@ mod tests {
             homepage: Some("https://example.com".into()),
             repository: Some("https://example.com/repo".into()),
             keywords: vec!["a".into(), "b".into()],
+            interface: Default::default(),
             files: Default::default(),
         };
         let manifest = |target| plugin_manifest(hosts::table(target).hooks.as_ref().unwrap(), &plugin);

@@ -9,10 +9,12 @@
 mod assembly;
 mod bundles;
 mod documents;
+mod front_matter;
 mod hooks;
 mod manifest;
 mod mcp;
 mod module;
+mod parts;
 mod payloads;
 mod shared;
 mod wrapper;
@@ -68,6 +70,7 @@ pub fn emit(
     let hosts: Vec<Target> = hosts.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
     let mut read = InputSet::default();
     let payload_copies = payloads::read(bundle, &hosts, root, output, disk, &mut read, &mut diagnostics);
+    let read_parts = parts::read(bundle, &hosts, root, disk, &mut read, &mut diagnostics);
     if bundled.failed || diagnostics.iter().any(Diagnostic::is_error) {
         return Staged { value: None, diagnostics };
     }
@@ -88,7 +91,9 @@ pub fn emit(
     let folders = placed.folders.union(&mcp.folders).cloned().collect();
     bundles::place_runtime(&mut files, !placed.index.is_empty(), &folders);
     module::place(&mut files, &placed.module_hooks);
-    let manifest_hosts = documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp, &placed.module_hooks);
+    let part_keys = parts::place(&mut files, bundle, &read_parts, &hosts, &mut diagnostics);
+    let manifest_hosts =
+        documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp, &part_keys, &placed.module_hooks);
     payloads::place_plugin_files(&mut files, bundle, &hosts, root, disk, &mut read, &mut diagnostics);
     payloads::place(&mut files, payload_copies);
     if diagnostics.iter().any(Diagnostic::is_error) {

@@ -5,6 +5,7 @@
 
 mod identity;
 pub mod mcp;
+pub mod parts;
 mod route;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -203,6 +204,9 @@ pub struct Normalised {
     pub mcp_servers: Vec<mcp::McpServer>,
     /// `bundle.define`: (name, replacement code), sorted by name; part of the bundle cache's key.
     pub define: Vec<(String, String)>,
+    /// The plugin's skills, commands, agents and context file, by kind.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<parts::Part>,
 }
 
 impl Normalised {
@@ -220,6 +224,7 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     let targets = n.config_targets(config);
     let payloads = n.payloads(&config.payloads, &targets);
     let mcp_servers = n.mcp_servers(&config.mcp_servers, &targets);
+    let parts = n.parts(&config.parts, &targets);
     let mut hooks: Vec<Hook> = Vec::new();
     let mut first_declared: BTreeMap<String, Location> = BTreeMap::new();
     for declaration in &config.hooks {
@@ -237,7 +242,7 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
         config.bundle.as_ref().and_then(|b| b.keep_outside_links.as_ref()).is_some_and(|keep| keep.value);
     let define = n.defines(config.bundle.as_ref().map_or(&[][..], |b| b.define.as_slice()));
     Staged {
-        value: Normalised { targets, hooks, payloads, external, keep_outside_links, define, mcp_servers },
+        value: Normalised { targets, hooks, payloads, external, keep_outside_links, define, mcp_servers, parts },
         diagnostics: n.diagnostics,
     }
 }

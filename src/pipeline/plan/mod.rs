@@ -4,6 +4,7 @@
 
 mod command;
 pub mod mcp;
+pub mod parts;
 
 pub use command::{ANSWER_FD, HostCommand, KeyedCommand, LOADER};
 mod matcher;

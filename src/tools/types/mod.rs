@@ -242,7 +242,27 @@ export interface PluginConfig {{
   repository?: string;
   /** Search keywords, for the manifests that carry them (and Codex's). */
   keywords?: string[];
+  /** Codex's plugin-browser card, written into Codex's manifest only. */
+  interface?: PluginInterface;
 }}
+
+export interface PluginInterface {{
+  displayName?: string;
+  shortDescription?: string;
+  longDescription?: string;
+  developerName?: string;
+  category?: string;
+  capabilities?: string[];
+  websiteUrl?: string;
+  privacyPolicyUrl?: string;
+  termsOfServiceUrl?: string;
+  /** At most three are kept, each up to 128 characters. */
+  defaultPrompt?: string | string[];
+  brandColor?: string;
+}}
+
+/** A folder (or for `contextFile` a Markdown file) inside the bundle, and the hosts it is placed for. */
+export type PartDeclaration = string | {{ source: string; targets?: HookTarget[] }};
 
 export type PayloadDeclaration =
   | string
@@ -258,6 +278,8 @@ export interface BundleConfig {{
   external?: string[];
   /** Ship a symlink in those packages that leads outside the bundle root and its node_modules as a link (default: an error). */
   keepOutsideLinks?: boolean;
+  /** Names replaced at bundling by the code given (`{{ __VERSION__: '"1.2.0"' }}`), as esbuild's and tsup's `define`. */
+  define?: Record<string, string>;
 }}
 
 /** `${{pluginRoot}}` in `command`, `args`, `env` and `cwd` is each host's own root of the installed plugin. */
@@ -291,6 +313,14 @@ export interface AgentBundleConfig {{
   hooks?: Hooks;
   /** The plugin's own MCP servers, by name, written where each host reads them. */
   mcpServers?: Record<string, McpServer>;
+  /** A folder of skills, `<name>/SKILL.md` with `name` and `description` in its front matter. */
+  skills?: PartDeclaration;
+  /** A folder of commands, `<name>.md`: the prompt `/name` sends (`$ARGUMENTS` for what follows it). */
+  commands?: PartDeclaration;
+  /** A folder of agents, `<name>.md`: the agent's instructions, `name` and `description` in its front matter. */
+  agents?: PartDeclaration;
+  /** A Markdown file the hosts that read one (Gemini CLI, Qwen Code) add to every session's context. */
+  contextFile?: PartDeclaration;
   plugin?: PluginConfig;
   /** Default: `['claude', 'codex']`. */
   targets?: Target[];

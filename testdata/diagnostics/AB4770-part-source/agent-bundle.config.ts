@@ -1,0 +1,6 @@
+export default {
+  hooks: { stop: './src/hooks/stop.ts' },
+  skills: './skill',
+  contextFile: './notes.txt',
+  targets: ['claude', 'gemini'],
+};

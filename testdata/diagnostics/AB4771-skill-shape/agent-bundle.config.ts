@@ -1,0 +1,5 @@
+export default {
+  hooks: { stop: './src/hooks/stop.ts' },
+  skills: './skills',
+  targets: ['claude', 'gemini'],
+};
