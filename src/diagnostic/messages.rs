@@ -1731,18 +1731,27 @@ pub fn mcp_server_host_root(name: &str, token: &str, portable: &str, at: &Locati
 
 /// `unplaced`: each host (as named) with why it gets no such server.
 pub fn mcp_server_unplaced(name: &str, unplaced: &[(HostName, String)], at: &Location) -> Diagnostic {
+    not_placed(Code::McpServerUnplaced, &format!("MCP server `{name}`"), unplaced, (at, "this server"), |targets| {
+        format!("give the server `targets` without {targets}, or accept that the model has no such tools there")
+    })
+}
+
+/// `what` is not placed for the hosts of `unplaced` (each with its reason, as a note); `hint` gets
+/// those hosts' target names, listed.
+fn not_placed(
+    code: Code,
+    what: &str,
+    unplaced: &[(HostName, String)],
+    (at, label): (&Location, &str),
+    hint: impl FnOnce(String) -> String,
+) -> Diagnostic {
     let hosts: Vec<String> = unplaced.iter().map(|(host, _)| format!("{} {}", host.host, host.version)).collect();
     let mut diagnostic =
-        Diagnostic::new(Code::McpServerUnplaced, format!("MCP server `{name}` is not placed for {}", hosts.join(", ")))
-            .at(Some(at), "this server");
+        Diagnostic::new(code, format!("{what} is not placed for {}", hosts.join(", "))).at(Some(at), label);
     for (host, reason) in unplaced {
         diagnostic = diagnostic.note(format!("{}: {reason}", host.target));
     }
-    let targets: Vec<String> = unplaced.iter().map(|(host, _)| host.target.to_string()).collect();
-    diagnostic.hint(format!(
-        "give the server `targets` without {}, or accept that the model has no such tools there",
-        list(targets)
-    ))
+    diagnostic.hint(hint(list(unplaced.iter().map(|(host, _)| host.target))))
 }
 
 pub fn mcp_selector_unknown_server(written: &str, server: &str, declared: &[&str], at: &Location) -> Diagnostic {
@@ -1825,18 +1834,9 @@ pub fn agent_shape(file: &str, what: &str, at: Option<&Location>) -> Diagnostic 
 
 /// `unplaced`: each host (as named) with why it reads no such part.
 pub fn part_unplaced(kind: PartKind, unplaced: &[(HostName, String)], at: &Location) -> Diagnostic {
-    let hosts: Vec<String> = unplaced.iter().map(|(host, _)| format!("{} {}", host.host, host.version)).collect();
-    let mut diagnostic =
-        Diagnostic::new(Code::PartUnplaced, format!("`{kind}` is not placed for {}", hosts.join(", ")))
-            .at(Some(at), "declared here");
-    for (host, reason) in unplaced {
-        diagnostic = diagnostic.note(format!("{}: {reason}", host.target));
-    }
-    let targets: Vec<String> = unplaced.iter().map(|(host, _)| host.target.to_string()).collect();
-    diagnostic.hint(format!(
-        "give `{kind}` `{{ source, targets }}` without {}, or accept that those hosts go without it",
-        list(targets)
-    ))
+    not_placed(Code::PartUnplaced, &format!("`{kind}`"), unplaced, (at, "declared here"), |targets| {
+        format!("give `{kind}` `{{ source, targets }}` without {targets}, or accept that those hosts go without it")
+    })
 }
 
 pub fn plugin_interface(key: &str, what: &str, known: &[&str], at: &Location) -> Diagnostic {
