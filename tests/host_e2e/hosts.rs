@@ -151,6 +151,31 @@ impl Programs {
     }
 }
 
+/// The prompt every session of the harness gives its host, unless a scenario asks for its own.
+pub const DEFAULT_PROMPT: &str = "Run the scripted tool calls, then answer.";
+
+thread_local! {
+    /// The prompt of the sessions this thread starts next (a scenario that invokes a command sets it).
+    static PROMPT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Gives the sessions started on this thread `prompt` until the guard is dropped.
+pub fn with_prompt(prompt: Option<String>) -> impl Drop {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            PROMPT.with(|p| *p.borrow_mut() = None);
+        }
+    }
+    PROMPT.with(|p| *p.borrow_mut() = prompt);
+    Reset
+}
+
+/// The prompt of a session started now.
+fn prompt() -> String {
+    PROMPT.with(|p| p.borrow().clone()).unwrap_or_else(|| DEFAULT_PROMPT.to_string())
+}
+
 /// Runs the real `cargo agent-bundle install --host <host>` for a run, with `home` as `HOME` and
 /// `extra` variables on top (Codex's home where the run keeps it elsewhere).
 pub fn agent_bundle_install(
@@ -210,7 +235,8 @@ pub fn run_claude(
         // own tool by the name it is offered.
         .env("ENABLE_TOOL_SEARCH", "false")
         .current_dir(&work)
-        .args(["-p", "Run the scripted tool calls, then answer."])
+        .arg("-p")
+        .arg(prompt())
         .args(["--output-format", "stream-json", "--verbose", "--include-hook-events"]);
     if !options.installed {
         command.arg("--plugin-dir").arg(artifact);
@@ -285,7 +311,7 @@ pub fn run_codex(
         "-C".into(),
         work.clone().into_os_string(),
         "--dangerously-bypass-hook-trust".into(),
-        "Run the scripted tool calls, then answer.".into(),
+        prompt().into(),
     ]);
     let command = codex(&exec);
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
@@ -400,7 +426,9 @@ pub fn run_copilot(
         .env("COPILOT_PROVIDER_BASE_URL", format!("http://127.0.0.1:{}/v1", server.port))
         .env("COPILOT_PROVIDER_API_KEY", "mock-key")
         .env("COPILOT_MODEL", "mock-model")
-        .args(["-p", "Run the scripted tool calls, then answer.", "--allow-all-tools", "--output-format", "json"])
+        .arg("-p")
+        .arg(prompt())
+        .args(["--allow-all-tools", "--output-format", "json"])
         .args(["--log-level", "debug", "--log-dir"])
         .arg(&logs);
     if install == CopilotInstall::PluginDir {
@@ -522,7 +550,8 @@ pub fn run_extension_host(
         .envs((host.env)(server.port))
         .current_dir(&work)
         .args(host.args)
-        .args(["-p", "Run the scripted tool calls, then answer."]);
+        .arg("-p")
+        .arg(prompt());
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
@@ -583,7 +612,8 @@ pub fn run_opencode(
         .env("OPENCODE_DISABLE_SHARE", "1")
         .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
         .current_dir(&work)
-        .args(["run", "--format", "json", "Run the scripted tool calls, then answer."]);
+        .args(["run", "--format", "json"])
+        .arg(prompt());
     let (exit_code, timed_out, stdout, mut stderr) = run_bounded(command, limit)?;
     let logs = home.join(".local/share/opencode/log");
     for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
@@ -655,7 +685,7 @@ pub fn run_droid(
     let exec: Vec<OsString> = ["exec", "--auto", "high", "-m", "custom:mock-model", "-o", "json"]
         .into_iter()
         .map(OsString::from)
-        .chain([OsString::from("Run the scripted tool calls, then answer.")])
+        .chain([OsString::from(prompt())])
         .collect();
     let (exit_code, timed_out, stdout, mut stderr) = run_bounded(droid(&exec), limit)?;
     stderr.push_str(&std::fs::read_to_string(home.join(".factory/logs/droid-log-single.log")).unwrap_or_default());
