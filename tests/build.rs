@@ -453,6 +453,10 @@ fn plugin_parts_land_where_each_host_reads_them() {
     // Codex: the interface; no agents or commands of its own, nor a context file.
     let codex: serde_json::Value = serde_json::from_str(&text(".codex-plugin/plugin.json")).unwrap();
     assert_eq!(codex["interface"]["displayName"], "E2E parts");
+    // The files the interface names ship at the paths it gives, written `./…` as Codex takes them.
+    assert_eq!(codex["interface"]["logo"], "./assets/logo.png");
+    assert_eq!(codex["interface"]["screenshots"], serde_json::json!(["./assets/logo.png"]));
+    assert!(files.contains_key("assets/logo.png"));
     let claude: serde_json::Value = serde_json::from_str(&text(".claude-plugin/plugin.json")).unwrap();
     assert!(claude.get("interface").is_none() && claude.get("agents").is_none(), "{claude}");
     assert!(!files.keys().any(|p| p.ends_with("CONTEXT.md") && !p.starts_with("gemini/") && !p.starts_with("qwen/")));

@@ -1850,6 +1850,12 @@ pub fn plugin_interface(key: &str, what: &str, known: &[&str], at: &Location) ->
     }
 }
 
+pub fn plugin_interface_file(key: &str, path: &str, why: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::PluginInterface, format!("`plugin.interface.{key}` names `{path}`, which {why}"))
+        .at(Some(at), "here")
+        .hint("name a file inside the bundle folder, relative to it (`./assets/logo.png`): the build ships it at that path and the manifest names it `./…`")
+}
+
 pub fn command_argument_form(file: &str, hosts: &[Target], at: Option<&Location>) -> Diagnostic {
     Diagnostic::new(
         Code::CommandArgumentForm,

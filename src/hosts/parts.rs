@@ -109,6 +109,20 @@ mod tests {
         }
     }
 
+    /// Every `manifestInterface` key has a type the build checks.
+    #[test]
+    fn every_interface_key_has_a_known_type() {
+        for table in hosts::tables().iter().filter(|t| t.has_hooks()) {
+            for (key, kind) in &table.hooks.as_ref().unwrap().manifest_interface {
+                assert!(
+                    ["string", "array", "stringOrArray", "asset", "assets"].contains(&kind.as_str()),
+                    "{}: `{key}` is `{kind}`",
+                    table.target
+                );
+            }
+        }
+    }
+
     /// A pointer names the place it points at, and only a context file sits in the folder itself.
     #[test]
     fn every_place_is_a_relative_path_and_every_pointer_names_it() {

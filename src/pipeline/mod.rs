@@ -92,24 +92,44 @@ pub struct PluginFiles {
     pub license: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
+    /// The files `plugin.interface` names (Codex's logos and screenshots), root-relative.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub interface_assets: Vec<String>,
 }
 
 impl PluginFiles {
     pub fn is_empty(&self) -> bool {
-        self.readme.is_none() && self.license.is_none() && self.icon.is_none()
+        self.readme.is_none() && self.license.is_none() && self.icon.is_none() && self.interface_assets.is_empty()
     }
 
     /// Each file with where it lands in the artifact: the README and license at its root, the icon
-    /// where `icon_path` (a host's icon location) says.
-    pub fn placed<'p>(&'p self, icon_paths: &'p [&'p str]) -> Vec<(&'p str, &'p str)> {
+    /// where `icon_path` (a host's icon location) says, and with `interface_assets` the files
+    /// `plugin.interface` names, at their own paths (the manifest names them so).
+    pub fn placed<'p>(&'p self, icon_paths: &'p [&'p str], interface_assets: bool) -> Vec<(&'p str, &'p str)> {
         let mut placed: Vec<(&str, &str)> = Vec::new();
         placed.extend(self.readme.as_deref().map(|p| (p, p)));
         placed.extend(self.license.as_deref().map(|p| (p, p)));
         if let Some(icon) = &self.icon {
             placed.extend(icon_paths.iter().map(|destination| (icon.as_str(), *destination)));
         }
+        if interface_assets {
+            placed.extend(self.interface_assets.iter().map(|p| (p.as_str(), p.as_str())));
+        }
         placed
     }
+}
+
+/// The JSON type each `plugin.interface` key takes on the hosts that read one (their tables'
+/// `manifestInterface`): `string`, `array`, `stringOrArray`, or a file of the bundle (`asset`) or a
+/// list of them (`assets`).
+fn interface_types() -> BTreeMap<&'static str, &'static str> {
+    let mut known = BTreeMap::new();
+    for table in crate::hosts::tables() {
+        for (key, kind) in table.hooks.iter().flat_map(|surface| &surface.manifest_interface) {
+            known.insert(key.as_str(), kind.as_str());
+        }
+    }
+    known
 }
 
 /// The names a README and a license file have at a bundle's root, in the order they are preferred.
@@ -411,12 +431,7 @@ fn interface(
     declared: &[(config::Spanned<String>, config::Spanned<serde_json::Value>)],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> serde_json::Map<String, serde_json::Value> {
-    let mut known: BTreeMap<&str, &str> = BTreeMap::new();
-    for table in crate::hosts::tables() {
-        for (key, kind) in table.hooks.iter().flat_map(|surface| &surface.manifest_interface) {
-            known.insert(key, kind);
-        }
-    }
+    let known = interface_types();
     let keys: Vec<&str> = known.keys().copied().collect();
     let mut interface = serde_json::Map::new();
     for (key, value) in declared {
@@ -436,18 +451,31 @@ fn interface(
                 value.value.as_str().is_some_and(|s| !s.trim().is_empty())
                     || value.value.as_array().is_some_and(|items| items.iter().all(|i| i.as_str().is_some()))
             }
+            "asset" => value.value.as_str().is_some_and(|s| !s.trim().is_empty()),
+            "assets" => value.value.as_array().is_some_and(|items| items.iter().all(|i| i.as_str().is_some())),
             _ => false,
         };
         if !fits {
             let what = match *kind {
                 "array" => "must be an array of strings",
                 "stringOrArray" => "must be a string or an array of strings",
+                "asset" => "must be the path of a file in the bundle",
+                "assets" => "must be an array of paths of files in the bundle",
                 _ => "must be a non-empty string",
             };
             diagnostics.push(messages::plugin_interface(&key.value, what, &keys, &value.at));
             continue;
         }
-        interface.insert(key.value.clone(), value.value.clone());
+        // A file is named `./<path>` from the plugin's root, where the build puts it.
+        let dotted = |v: &serde_json::Value| {
+            serde_json::Value::String(format!("./{}", v.as_str().unwrap_or_default().trim_start_matches("./")))
+        };
+        let written = match *kind {
+            "asset" => dotted(&value.value),
+            "assets" => serde_json::Value::Array(value.value.as_array().into_iter().flatten().map(dotted).collect()),
+            _ => value.value.clone(),
+        };
+        interface.insert(key.value.clone(), written);
     }
     interface
 }
@@ -506,7 +534,44 @@ fn plugin_files(
             found
         }
     };
-    PluginFiles { readme: first(README_NAMES), license: first(LICENSE_NAMES), icon }
+    let interface_assets = interface_assets(plugin, root, disk, diagnostics);
+    PluginFiles { readme: first(README_NAMES), license: first(LICENSE_NAMES), icon, interface_assets }
+}
+
+/// The files `plugin.interface` names: each a file inside the bundle root (AB4775 otherwise).
+fn interface_assets(
+    plugin: Option<&PluginConfig>,
+    root: &Utf8Path,
+    disk: &dyn Disk,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<String> {
+    let known = interface_types();
+    let mut assets = Vec::new();
+    for (key, value) in plugin.map_or(&[][..], |p| p.interface.as_slice()) {
+        if !matches!(known.get(key.value.as_str()), Some(&"asset" | &"assets")) {
+            continue;
+        }
+        let named: Vec<&str> = match &value.value {
+            serde_json::Value::String(path) => vec![path.as_str()],
+            serde_json::Value::Array(items) => items.iter().filter_map(|i| i.as_str()).collect(),
+            _ => continue,
+        };
+        for path in named {
+            let absolute = crate::io::lexical_join(root, path.trim_start_matches("./"));
+            match crate::io::relative_to(&absolute, root).filter(|inside| !inside.is_empty()) {
+                Some(inside) if disk.is_file(&absolute) => {
+                    if !assets.contains(&inside) {
+                        assets.push(inside);
+                    }
+                }
+                inside => {
+                    let why = if inside.is_none() { "lies outside the bundle root" } else { "is not a file" };
+                    diagnostics.push(messages::plugin_interface_file(&key.value, path, why, &value.at));
+                }
+            }
+        }
+    }
+    assets
 }
 
 /// Takes `author`, `version` and `description` from the bundle's package.json when the config gives

@@ -149,7 +149,11 @@ pub(super) fn place_plugin_files(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let icon_paths: Vec<&str> = hosts.iter().filter_map(|t| layout::layout().host(*t)?.icon).collect();
-    for (source, destination) in bundle.plugin.files.placed(&icon_paths) {
+    let interface_assets = hosts.iter().any(|t| {
+        let surface = crate::hosts::table(*t).hooks.as_ref();
+        surface.is_some_and(|s| s.manifest_interface.values().any(|kind| kind.starts_with("asset")))
+    });
+    for (source, destination) in bundle.plugin.files.placed(&icon_paths, interface_assets) {
         let absolute = root.join(source);
         let (recorded, bytes): (Recorded, _) = disk.read_recorded(&absolute);
         match bytes {

@@ -5,7 +5,7 @@ export default {
     description: 'A fixture.',
     version: '1.0.0',
     author: 'Fixtures',
-    interface: { displayname: 'Mistakes', capabilities: 'Read' },
+    interface: { displayname: 'Mistakes', capabilities: 'Read', logo: './missing.png' },
   },
   targets: ['claude', 'codex'],
 };

@@ -17,7 +17,12 @@ export default defineConfig({
     description: 'agent-bundle real-host scenario parts.',
     version: '0.0.1',
     author: 'agent-bundle tests',
-    interface: { displayName: 'E2E parts', shortDescription: 'Skills, commands, agents and a context file' },
+    interface: {
+      displayName: 'E2E parts',
+      shortDescription: 'Skills, commands, agents and a context file',
+      logo: './assets/logo.png',
+      screenshots: ['assets/logo.png'],
+    },
   },
   targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],
 });
