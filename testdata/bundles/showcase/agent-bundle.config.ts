@@ -16,6 +16,8 @@ export default defineConfig({
     agentStop: { handler: './src/hooks/subagent-done.ts', timeout: 30 },
     workspaceOpen: { handler: './src/hooks/workspace-open.ts', targets: ['cursor'] },
   },
+  // A skill the model may take up, placed where Claude Code, Codex and Cursor read skills.
+  skills: './skills',
   plugin: {
     name: 'showcase',
     description: 'Every kind of hook declaration, for trying agent-bundle out.',
