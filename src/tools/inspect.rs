@@ -80,15 +80,18 @@ pub fn render_summary(bundle: &Bundle, filter: Option<Target>) -> String {
     }
     // The plugin's skills, commands, agents and context file: where each host gets them, or not.
     for plan in &bundle.parts {
-        let shown = plan.targets.iter().filter(|(t, _)| filter.is_none_or(|f| *t == f));
+        let shown = plan.targets.iter().filter(|t| filter.is_none_or(|f| t.target == f));
         let (mut on, mut off) = (Vec::new(), Vec::new());
-        for (target, delivery) in shown {
-            match delivery {
+        for planned in shown {
+            match &planned.delivery {
                 PartDelivery::Placed { folder, .. } => {
-                    on.push(format!("{target} {}", if folder.is_empty() { "." } else { folder }))
+                    on.push(format!("{} {}", planned.target, if folder.is_empty() { "." } else { folder }))
                 }
-                PartDelivery::Absent { .. } => off.push(target.name()),
+                PartDelivery::Absent { .. } => off.push(planned.target.name()),
             }
+        }
+        if on.is_empty() && off.is_empty() {
+            continue;
         }
         let without = if off.is_empty() { String::new() } else { format!("; not for {}", off.join(", ")) };
         let _ = writeln!(out, "{:<8} {}{without}", plan.kind.key(), on.join(", "));

@@ -309,7 +309,8 @@ pub(super) fn place(
         let mut unsaid: Vec<Target> = Vec::new();
         // Per file, the hosts that get it without some of its front matter keys, and which.
         let mut dropped: BTreeMap<String, Vec<(Target, Vec<String>)>> = BTreeMap::new();
-        for (target, delivery) in plan.targets.iter().filter(|(t, _)| hosts.contains(t)) {
+        for planned in plan.targets.iter().filter(|t| hosts.contains(&t.target)) {
+            let (target, delivery) = (&planned.target, &planned.delivery);
             let PartDelivery::Placed { folder, format, suffix, pointer, front_matter_keys, .. } = delivery else {
                 continue;
             };

@@ -39,7 +39,15 @@ pub enum PartDelivery {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartPlan {
     pub kind: PartKind,
-    pub targets: Vec<(Target, PartDelivery)>,
+    pub targets: Vec<PartTarget>,
+}
+
+/// What one host gets of a part.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartTarget {
+    pub target: Target,
+    #[serde(flatten)]
+    pub delivery: PartDelivery,
 }
 
 /// The artifact path of `path` within `target`'s plugin folder.
@@ -88,7 +96,7 @@ pub fn plan_parts(parts: &[Part], plugin: &str, diagnostics: &mut Vec<Diagnostic
             if let PartDelivery::Absent { reason } = &delivery {
                 unplaced.push((table.name(), reason.clone()));
             }
-            targets.push((target, delivery));
+            targets.push(PartTarget { target, delivery });
         }
         if !unplaced.is_empty() {
             diagnostics.push(messages::part_unplaced(part.kind, &unplaced, &part.declared_at));
