@@ -120,6 +120,9 @@ pub struct ManifestHost {
     /// The host's MCP document, when the plugin carries the shared runtime's server for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_document: Option<String>,
+    /// The files of the plugin's skills, commands, agents and context file the host reads, sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<String>,
 }
 
 /// One simulatable hook on one host.

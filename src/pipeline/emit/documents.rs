@@ -168,7 +168,7 @@ pub(super) fn place(
     plugin: &PluginInfo,
     entries: &BTreeMap<Target, Vec<DocumentEntry>>,
     mcp: &super::mcp::Placed,
-    part_keys: &BTreeMap<Target, Map<String, Value>>,
+    parts: &super::parts::PlacedParts,
     module_hooks: &BTreeMap<Target, Vec<super::module::ModuleHook>>,
 ) -> BTreeMap<Target, ManifestHost> {
     let mut placed = BTreeMap::new();
@@ -188,7 +188,7 @@ pub(super) fn place(
         let document = ArtifactFile::new(super::json_bytes(&document));
         files.add(paths.document.to_string(), document, host_file(Role::HookDocument));
         let mut manifest = plugin_manifest(surface, plugin);
-        for (key, value) in mcp.manifest_keys.get(target).into_iter().chain(part_keys.get(target)).flatten() {
+        for (key, value) in mcp.manifest_keys.get(target).into_iter().chain(parts.manifest_keys.get(target)).flatten() {
             manifest[key] = value.clone();
         }
         let manifest = ArtifactFile::new(super::json_bytes(&manifest));
@@ -205,6 +205,7 @@ pub(super) fn place(
                 manifest: paths.manifest.to_string(),
                 document: paths.document.to_string(),
                 mcp_document: mcp.documents.get(target).cloned(),
+                parts: parts.files.get(target).into_iter().flatten().cloned().collect(),
             },
         );
     }

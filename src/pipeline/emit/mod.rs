@@ -91,9 +91,9 @@ pub fn emit(
     let folders = placed.folders.union(&mcp.folders).cloned().collect();
     bundles::place_runtime(&mut files, !placed.index.is_empty(), &folders);
     module::place(&mut files, &placed.module_hooks);
-    let part_keys = parts::place(&mut files, bundle, &read_parts, &hosts, &mut diagnostics);
+    let placed_parts = parts::place(&mut files, bundle, &read_parts, &hosts, &mut diagnostics);
     let manifest_hosts =
-        documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp, &part_keys, &placed.module_hooks);
+        documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp, &placed_parts, &placed.module_hooks);
     payloads::place_plugin_files(&mut files, bundle, &hosts, root, disk, &mut read, &mut diagnostics);
     payloads::place(&mut files, payload_copies);
     if diagnostics.iter().any(Diagnostic::is_error) {

@@ -291,16 +291,25 @@ fn positional(body: &str) -> bool {
     body.as_bytes().windows(2).any(|w| w[0] == b'$' && w[1].is_ascii_digit())
 }
 
-/// Places the parts read as `bundle.parts` plans them for `hosts`; returns, per host, the keys its
-/// plugin manifest gains (pointers at the places).
+/// What [`place`] leaves to the manifests.
+#[derive(Default)]
+pub(super) struct PlacedParts {
+    /// Per host, the keys its plugin manifest gains (pointers at the places).
+    pub manifest_keys: BTreeMap<Target, Map<String, Value>>,
+    /// Per host, the artifact paths of the part files it reads (for the artifact manifest).
+    pub files: BTreeMap<Target, std::collections::BTreeSet<String>>,
+}
+
+/// Places the parts read as `bundle.parts` plans them for `hosts`.
 pub(super) fn place(
     files: &mut Assembly,
     bundle: &Bundle,
     read: &[ReadPart],
     hosts: &[Target],
     diagnostics: &mut Vec<Diagnostic>,
-) -> BTreeMap<Target, Map<String, Value>> {
-    let mut manifest_keys: BTreeMap<Target, Map<String, Value>> = BTreeMap::new();
+) -> PlacedParts {
+    let mut placed = PlacedParts::default();
+    let manifest_keys = &mut placed.manifest_keys;
     for plan in &bundle.parts {
         let Some(part) = read.iter().find(|r| r.kind == plan.kind) else { continue };
         let declared =
@@ -315,6 +324,10 @@ pub(super) fn place(
                 continue;
             };
             let at = |path: &str| if folder.is_empty() { path.to_string() } else { format!("{folder}/{path}") };
+            let mut add = |path: String, file: ArtifactFile| {
+                placed.files.entry(*target).or_default().insert(path.clone());
+                files.add(path, file, producer.clone());
+            };
             match (plan.kind, format) {
                 (PartKind::Commands | PartKind::Agents, PartFormat::GeminiToml) => {
                     for (name, item) in &part.items {
@@ -323,7 +336,7 @@ pub(super) fn place(
                         }
                         let suffix = suffix.as_deref().unwrap_or(".toml");
                         let file = ArtifactFile::new(gemini_toml(item).into_bytes());
-                        files.add(at(&format!("{name}{suffix}")), file, producer.clone());
+                        add(at(&format!("{name}{suffix}")), file);
                     }
                 }
                 (PartKind::Commands | PartKind::Agents, PartFormat::Markdown) => {
@@ -342,14 +355,12 @@ pub(super) fn place(
                             }
                             None => file.bytes.clone(),
                         };
-                        let copy = ArtifactFile::with_mode(bytes, file.mode);
-                        files.add(at(&format!("{name}{suffix}")), copy, producer.clone());
+                        add(at(&format!("{name}{suffix}")), ArtifactFile::with_mode(bytes, file.mode));
                     }
                 }
                 (_, _) => {
                     for file in &part.files {
-                        let copy = ArtifactFile::with_mode(file.bytes.clone(), file.mode);
-                        files.add(at(&file.path), copy, producer.clone());
+                        add(at(&file.path), ArtifactFile::with_mode(file.bytes.clone(), file.mode));
                     }
                 }
             }
@@ -373,7 +384,7 @@ pub(super) fn place(
             ));
         }
     }
-    manifest_keys
+    placed
 }
 
 #[cfg(test)]

@@ -226,6 +226,15 @@ pub fn summarise(old: &SnapshotData, new: &SnapshotData) -> Vec<String> {
             (None, None) => {}
         }
     }
+    let parts: BTreeSet<&String> = old.parts.keys().chain(new.parts.keys()).collect();
+    for path in parts {
+        match (old.parts.get(path), new.parts.get(path)) {
+            (None, Some(_)) => lines.push(format!("{target} part {path} added")),
+            (Some(_), None) => lines.push(format!("{target} part {path} removed")),
+            (Some(before), Some(after)) if before != after => lines.push(format!("{target} part {path} changed")),
+            _ => {}
+        }
+    }
     let hook_names = |data: &SnapshotData| -> BTreeSet<String> {
         data.index.iter().filter_map(|line| line.split_whitespace().next().map(str::to_string)).collect()
     };
@@ -380,6 +389,25 @@ mod tests {
             summarise(&old, &new),
             [
                 "claude .mcp.json mcpServers.p-runtime: {\"args\":[\"${CLAUDE_PLUGIN_ROOT}/mcp/p-runtime.mjs\"],\"command\":\"node\"} → {\"args\":[\"${CLAUDE_PLUGIN_ROOT}/mcp/q-runtime.mjs\"],\"command\":\"node\"}"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_changed_part_file_is_summarised() {
+        let mut old = SnapshotData { target: "claude".into(), ..Default::default() };
+        old.parts.insert("skills/a/SKILL.md".into(), "one\n".into());
+        old.parts.insert("commands/gone.md".into(), "x\n".into());
+        let mut new = old.clone();
+        new.parts.insert("skills/a/SKILL.md".into(), "two\n".into());
+        new.parts.remove("commands/gone.md");
+        new.parts.insert("agents/new.md".into(), "y\n".into());
+        assert_eq!(
+            summarise(&old, &new),
+            [
+                "claude part agents/new.md added",
+                "claude part commands/gone.md removed",
+                "claude part skills/a/SKILL.md changed"
             ]
         );
     }

@@ -211,6 +211,11 @@ fn snapshot_bundle(
             }
             data.documents.insert(path.clone(), value);
         }
+        for path in &host.parts {
+            let text = disk.read_to_string(&artifact.join(path)).map_err(|e| format!("{path}: {e}"))?;
+            let ended = if text.ends_with('\n') { text } else { format!("{text}\n") };
+            data.parts.insert(path.clone(), ended);
+        }
         for row in manifest.hooks.iter().filter(|row| row.host == *target) {
             data.index.push(index_line(row));
             for (case, input) in recorded_inputs(&inputs_dir, row, disk) {

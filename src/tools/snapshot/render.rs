@@ -13,6 +13,9 @@ pub struct SnapshotData {
     pub target: String,
     /// Artifact path → JSON of the host's manifest and hook document.
     pub documents: BTreeMap<String, Value>,
+    /// Artifact path → text of each file of the plugin's skills, commands, agents and context file
+    /// the host reads (each line ending in a newline).
+    pub parts: BTreeMap<String, String>,
     /// One line per simulatable hook (name, events, matcher, timeout, wrapper).
     pub index: Vec<String>,
     /// (hook name, case) → the wrapper's answer to that recorded input.
@@ -30,6 +33,9 @@ pub struct Answer {
 
 const DOCUMENT: &str = "== file ";
 const INDEX: &str = "== hook index";
+const PART: &str = "== part ";
+/// How each line of a part file is written, so that no line of it reads as a section.
+const PART_LINE: &str = "| ";
 const ANSWER: &str = "== answer ";
 
 /// The snapshot's text. Sections start with `== `; JSON is pretty-printed with sorted keys.
@@ -41,6 +47,17 @@ pub fn render(data: &SnapshotData) -> String {
     for (path, document) in &data.documents {
         let _ = writeln!(out, "\n{DOCUMENT}{path}");
         let _ = writeln!(out, "{}", crate::vocabulary::json::pretty(document));
+    }
+    for (path, text) in &data.parts {
+        let _ = writeln!(out, "\n{PART}{path}");
+        for line in text.lines() {
+            // An empty line is a bare `|`, with no trailing space.
+            let _ = writeln!(
+                out,
+                "{}",
+                if line.is_empty() { PART_LINE.trim_end().to_string() } else { format!("{PART_LINE}{line}") }
+            );
+        }
     }
     let _ = writeln!(out, "\n{INDEX}");
     for line in &data.index {
@@ -90,6 +107,9 @@ pub fn parse(text: &str) -> SnapshotData {
             if let Ok(value) = serde_json::from_str(body_text.trim()) {
                 data.documents.insert(path.to_string(), value);
             }
+        } else if let Some(path) = header.strip_prefix(PART) {
+            let lines = body.iter().filter(|l| l.starts_with('|')).map(|l| l.strip_prefix(PART_LINE).unwrap_or(""));
+            data.parts.insert(path.to_string(), lines.map(|l| format!("{l}\n")).collect());
         } else if header == INDEX {
             data.index = body.iter().filter(|l| !l.trim().is_empty()).map(|l| l.to_string()).collect();
         } else if let Some(rest) = header.strip_prefix(ANSWER) {
@@ -121,6 +141,7 @@ mod tests {
         let mut data = SnapshotData { plugin: "p".into(), target: "claude".into(), ..Default::default() };
         data.documents.insert("hooks/hooks.json".into(), serde_json::json!({ "hooks": { "Stop": [] } }));
         data.index.push("stop-x-1  stop -> Stop".into());
+        data.parts.insert("skills/a/SKILL.md".into(), "---\nname: a\n---\n\n== not a section\n".into());
         data.answers.insert(
             ("stop-x-1".into(), "case".into()),
             Answer { stdin: "{}".into(), exit: "1".into(), stdout: String::new(), stderr: Some("boom".into()) },
