@@ -14,3 +14,12 @@ pub mod part;
 pub mod source;
 pub(crate) mod suggest;
 pub mod target;
+
+/// A name every host carries as is (an MCP server's in its tool names, a command's or agent's file,
+/// a skill's folder): letters, digits, `_` and `-`, starting with a letter or digit, at most 64
+/// characters.
+pub fn is_portable_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}

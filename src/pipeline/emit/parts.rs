@@ -19,6 +19,7 @@ use crate::io::{Disk, lexical_join};
 use crate::pipeline::Bundle;
 use crate::pipeline::normalise::parts::Part;
 use crate::pipeline::plan::parts::PartDelivery;
+use crate::vocabulary::is_portable_name;
 use crate::vocabulary::part::PartKind;
 use crate::vocabulary::source::{Location, SourceFile, Span};
 use crate::vocabulary::target::Target;
@@ -115,17 +116,9 @@ pub(super) fn read(
     read
 }
 
-/// A name a command or agent file, and a skill folder, may have.
-fn is_item_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
 /// A skill's name as the hosts take it: lowercase letters, digits and `-`.
 fn is_skill_name(name: &str) -> bool {
-    is_item_name(name) && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    is_portable_name(name) && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// The location of 1-based `line` in the file shown as `shown`.
@@ -186,7 +179,8 @@ fn judge(part: &Part, files: &[ReadFile], diagnostics: &mut Vec<Diagnostic>) -> 
                 let name = file.path.strip_suffix(".md").filter(|n| !n.contains('/'));
                 // Gemini CLI takes an agent's name in lowercase only.
                 let fits = |n: &&str| {
-                    is_item_name(n) && (part.kind == PartKind::Commands || !n.chars().any(|c| c.is_ascii_uppercase()))
+                    is_portable_name(n)
+                        && (part.kind == PartKind::Commands || !n.chars().any(|c| c.is_ascii_uppercase()))
                 };
                 let Some(name) = name.filter(fits) else {
                     let what = if file.path.contains('/') {

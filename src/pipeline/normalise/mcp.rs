@@ -95,14 +95,6 @@ impl McpToolSelector {
     }
 }
 
-/// A server name every host carries as is in its tool names: letters, digits, `_` and `-`, starting
-/// with a letter or digit, at most 64 characters.
-fn is_server_name(name: &str) -> bool {
-    name.len() <= 64
-        && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
 /// A tool name a selector may give: letters, digits, `_`, `-` and `.`, or `*` for any run.
 fn is_tool_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '*'))
@@ -114,7 +106,7 @@ impl Normaliser<'_> {
         let mut servers = Vec::new();
         for declaration in declarations {
             let name = &declaration.name;
-            if !is_server_name(&name.value) {
+            if !crate::vocabulary::is_portable_name(&name.value) {
                 self.diagnostics.push(messages::mcp_server_name(&name.value, &name.at));
                 continue;
             }
