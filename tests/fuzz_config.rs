@@ -1,8 +1,8 @@
 //! A fuzz target for the config extractor and reader (issue 23): the configs of the example bundles,
 //! mutated at random (spans deleted, repeated and swapped; tokens, hostile strings and deep nesting
-//! inserted), each loaded the way a build loads it and its diagnostics rendered. Whatever the text,
-//! loading returns (no panic, no overflow), every diagnostic carries a code, and every label points
-//! into the config inside its bounds.
+//! inserted, and every recursive construct of `common::deep`), each loaded the way a build loads it
+//! and its diagnostics rendered. Whatever the text, loading returns (no panic, no overflow), every
+//! diagnostic carries a code, and every label points into the config inside its bounds.
 //!
 //! `cargo test` runs a few hundred cases from fixed seeds. For longer runs:
 //!
@@ -109,6 +109,12 @@ fn mutate(random: &mut Random, text: &str) -> String {
                 let token = random.pick(TOKENS);
                 text.insert_str(a, token);
             }
+            4 if random.chance(50) => {
+                // Any recursive construct the parsers descend into, sometimes past every limit.
+                let depth = [10, 200, 500, 600, 3000, 20_000][random.below(6)];
+                let deep = &common::deep::CONSTRUCTS[random.below(common::deep::CONSTRUCTS.len())];
+                text.insert_str(a, &(deep.write)(depth));
+            }
             4 => {
                 // Deep nesting, sometimes past every limit.
                 let depth = [10, 200, 600, 3000][random.below(4)];
@@ -161,7 +167,9 @@ fn no_config_text_crashes_loading_or_rendering() {
     let temp = tempfile::tempdir().unwrap();
     let dir = camino::Utf8PathBuf::from_path_buf(temp.path().to_path_buf()).unwrap();
     std::fs::create_dir_all(dir.join("src")).unwrap();
+    let slowest = std::cell::Cell::new((std::time::Duration::ZERO, 0u64));
     let run = |seed: u64| {
+        let started = std::time::Instant::now();
         let mut random = Random::seeded(seed);
         let base = &corpus[random.below(corpus.len())];
         let text = mutate(&mut random, base);
@@ -172,6 +180,9 @@ fn no_config_text_crashes_loading_or_rendering() {
             let kept = std::env::temp_dir().join(format!("fuzz-config-{seed}.ts"));
             std::fs::write(&kept, &text).unwrap();
             panic!("seed {seed}: {why} (text kept in {})", kept.display());
+        }
+        if started.elapsed() > slowest.get().0 {
+            slowest.set((started.elapsed(), seed));
         }
     };
     if let Ok(seed) = std::env::var("AGENT_BUNDLE_FUZZ_SEED") {
@@ -193,5 +204,6 @@ fn no_config_text_crashes_loading_or_rendering() {
             cases += 1;
         }
     }
-    println!("{cases} mutated configs loaded and rendered without a crash");
+    let (time, seed) = slowest.get();
+    println!("{cases} mutated configs loaded and rendered without a crash; the slowest, seed {seed}, took {time:?}");
 }

@@ -241,3 +241,149 @@ fn config_entries_and_routes_together_past_the_limit_are_refused() {
     let output = build(root);
     fails_with(&output, "AB4237", "4095 config entries and 2 event routes");
 }
+
+/// A config (with `prefix` before its export) and, when `handler` is given, the handler module of
+/// its one hook, in a new temporary bundle.
+fn bundle_with(prefix: &str, handler: Option<&str>) -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    let hooks = if handler.is_some() { "{ sessionStart: './src/start.ts' }" } else { "{}" };
+    write_file(
+        root,
+        "agent-bundle.config.ts",
+        &format!("{CONFIG_HEAD}{prefix}{}", config(hooks).replace(CONFIG_HEAD, "")),
+    );
+    if let Some(handler) = handler {
+        write_file(root, "src/start.ts", handler);
+    }
+    temp
+}
+
+fn handler_with(statements: &str) -> String {
+    format!("{statements}export default async () => ({{ additionalContext: 'deep' }});\n")
+}
+
+/// Runs `check` on every construct of [`common::deep`], two at a time.
+fn each_construct(check: impl Fn(&common::deep::Deep) + Sync) {
+    let constructs: Vec<_> = common::deep::CONSTRUCTS.iter().collect();
+    std::thread::scope(|scope| {
+        for half in constructs.chunks(constructs.len().div_ceil(2)) {
+            let check = &check;
+            scope.spawn(move || half.iter().for_each(|deep| check(deep)));
+        }
+    });
+}
+
+#[test]
+fn every_recursive_construct_nested_twenty_thousand_deep_is_refused_at_its_place() {
+    each_construct(|deep| {
+        let text = (deep.write)(20_000);
+        let config = bundle_with(&text, None);
+        let output = build(config.path());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{}: a config, not refused: {stderr}", deep.name);
+        assert!(
+            stderr.contains("error[AB1015]") && stderr.contains("agent-bundle.config.ts:"),
+            "{}: {stderr}",
+            deep.name
+        );
+        let handler = bundle_with("", Some(&handler_with(&text)));
+        let output = build(handler.path());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{}: a handler, not refused: {stderr}", deep.name);
+        assert!(stderr.contains("error[AB4849]") && stderr.contains("deeper than"), "{}: {stderr}", deep.name);
+    });
+}
+
+/// The deepest text of each construct that the nesting limits let through builds: the limits stay
+/// below what the parsers, the bundler and agent-bundle's own readers survive.
+#[test]
+fn every_recursive_construct_as_deep_as_the_limits_allow_builds() {
+    use agent_bundle::vocabulary::nesting::{MAX_CONFIG_NESTING, MAX_MODULE_NESTING, past_limit};
+    // The greatest depth whose text stays within `limit`.
+    let deepest = |text: &dyn Fn(usize) -> String, limit: usize| {
+        let (mut low, mut high) = (1, limit + 1);
+        while low < high {
+            let middle = (low + high).div_ceil(2);
+            if past_limit(&text(middle), false, limit).is_none() { low = middle } else { high = middle - 1 }
+        }
+        low
+    };
+    each_construct(|deep| {
+        let in_config = |depth: usize| format!("{CONFIG_HEAD}{}", (deep.write)(depth));
+        let depth = deepest(&in_config, MAX_CONFIG_NESTING);
+        let config = bundle_with(&(deep.write)(depth), None);
+        let output = build(config.path());
+        assert_eq!(output.status.code(), Some(0), "{} {depth} deep in a config: {output:?}", deep.name);
+
+        let in_handler = |depth: usize| handler_with(&(deep.write)(depth));
+        let depth = deepest(&in_handler, MAX_MODULE_NESTING);
+        let handler = bundle_with("", Some(&in_handler(depth)));
+        let output = build(handler.path());
+        assert_eq!(output.status.code(), Some(0), "{} {depth} deep in a handler: {output:?}", deep.name);
+    });
+}
+
+/// Expressions wrapped in a random mix of recursive constructs, thousands deep, in a handler: the
+/// build either bundles it or refuses it (AB4849), and never aborts (generated, seeded).
+#[test]
+fn random_mixes_of_deep_constructs_in_a_handler_never_abort_the_build() {
+    // Each keeps what it wraps in its own brackets, so that any mix is valid TypeScript.
+    const WRAPPERS: &[(&str, &str)] = &[
+        ("(", ")"),
+        ("[", "]"),
+        ("{ a: ", " }"),
+        ("- (", ")"),
+        ("!(", ")"),
+        ("typeof (", ")"),
+        ("`${", "}`"),
+        ("c ? (", ") : 1"),
+        ("c ? 1 : (", ")"),
+        ("(x) => (", ")"),
+        ("1 ** (", ")"),
+        ("f(", ")"),
+        ("<any>(", ")"),
+        ("(", ").a"),
+        ("(", ")()"),
+        ("(", " as any)"),
+    ];
+    let seeds: Vec<u64> = (1..=16).collect();
+    let built = std::sync::atomic::AtomicUsize::new(0);
+    let refused = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for half in seeds.chunks(8) {
+            let (built, refused) = (&built, &refused);
+            scope.spawn(move || {
+                for &seed in half {
+                    let mut random = common::Random::seeded(seed);
+                    let levels = [100, 1000, 2000, 3000, 5000][random.below(5)];
+                    let (mut open, mut close) = (String::new(), String::new());
+                    for _ in 0..levels {
+                        let (before, after) = WRAPPERS[random.below(WRAPPERS.len())];
+                        open.push_str(before);
+                        close.insert_str(0, after);
+                    }
+                    let statements =
+                        format!("const c: any = 1, f: any = () => f;\nconst deep: any = {open}1{close};\n");
+                    let bundle = bundle_with("", Some(&handler_with(&statements)));
+                    let output = build(bundle.path());
+                    let stderr = String::from_utf8_lossy(&output.stderr);
+                    match output.status.code() {
+                        Some(0) => _ = built.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                        Some(1) => {
+                            assert!(stderr.contains("error[AB4849]"), "seed {seed}: {stderr}");
+                            refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        _ => panic!("seed {seed} ({levels} levels) aborted the build: {output:?}"),
+                    }
+                }
+            });
+        }
+    });
+    let (built, refused) = (built.into_inner(), refused.into_inner());
+    println!("{built} mixes built, {refused} refused");
+    assert!(
+        built > 0 && refused > 0,
+        "the seeds no longer reach both sides of the limit: {built} built, {refused} refused"
+    );
+}

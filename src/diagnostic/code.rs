@@ -51,7 +51,7 @@ catalogue! {
     UnsupportedExportShape = "AB1012", Error, "the default export is not a statically readable config";
     NonStaticValue = "AB1013", Error, "a config value needs code to run to be known";
     DuplicateKey = "AB1014", Error, "an object literal repeats a key";
-    NestedTooDeep = "AB1015", Error, "a config or route nests brackets, values or constant references deeper than agent-bundle reads";
+    NestedTooDeep = "AB1015", Error, "a config or route nests brackets, type arguments, operator chains, templates, elements, values or constant references deeper than agent-bundle reads";
     UnknownKey = "AB1020", Error, "a key the config schema does not know";
     WrongType = "AB1021", Error, "a config value has the wrong type";
     MissingKey = "AB1022", Error, "a required key is missing";

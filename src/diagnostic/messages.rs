@@ -6,6 +6,7 @@ use camino::Utf8Path;
 
 use super::{Code, Diagnostic, Found, HookSite, HostName, Obstruction};
 use crate::vocabulary::canonical::{CONFIG_FILE_NAMES, CanonicalEvent, HANDLER_EXTENSIONS, Selector};
+use crate::vocabulary::nesting::Construct;
 use crate::vocabulary::npm::package_name;
 use crate::vocabulary::part::PartKind;
 use crate::vocabulary::source::Location;
@@ -114,6 +115,21 @@ pub fn nested_too_deep(what: &str, limit: usize, at: &Location) -> Diagnostic {
         .at(Some(at), "too deep from here")
         .note("the parsers recurse once per level; a text nested this deep would overflow their stack")
         .hint("flatten the value, or build it in a handler at run time")
+}
+
+/// A config or route text nests `construct` past `limit` where `at` points.
+pub fn text_nested_too_deep(construct: Construct, limit: usize, at: &Location) -> Diagnostic {
+    let hint = match construct {
+        Construct::Operators => "split the expression: give its parts names with `const`",
+        Construct::TypeArguments => {
+            "name the inner types with `type` aliases, or leave the types to a handler's module"
+        }
+        _ => "flatten the value, or build it in a handler at run time",
+    };
+    Diagnostic::new(Code::NestedTooDeep, format!("its {} nest deeper than {limit} levels", construct.describe()))
+        .at(Some(at), "too deep from here")
+        .note("the parsers recurse once per level; a text nested this deep would overflow their stack")
+        .hint(hint)
 }
 
 pub fn cyclic_constant(name: &str, at: &Location) -> Diagnostic {

@@ -30,6 +30,7 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &[&SourceFile]) -> String 
             let offset = source.text.len().min(location.span.start as usize);
             let underlined =
                 source.text[offset..].get(..byte_len).unwrap_or("").lines().next().unwrap_or("").chars().count().max(1);
+            let (line, start, underlined) = excerpt(line, start, underlined);
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{:>gutter$} | {}", location.line, line);
             let carets = if index == 0 { "^" } else { "-" }.repeat(underlined);
@@ -50,6 +51,32 @@ pub fn render_human(diagnostic: &Diagnostic, sources: &[&SourceFile]) -> String 
     out
 }
 
+/// The longest source line shown whole; of a longer one (minified code, a generated config) a
+/// window around the label is shown, marked with `…` where it is cut.
+const MAX_SHOWN_CHARS: usize = 160;
+
+/// The part of `line` to show for a label `underlined` characters long from character `start`, and
+/// where the label starts and how long it is in that part.
+fn excerpt(line: &str, start: usize, underlined: usize) -> (String, usize, usize) {
+    let length = line.chars().count();
+    if length <= MAX_SHOWN_CHARS {
+        return (line.to_string(), start, underlined);
+    }
+    const BEFORE: usize = 40;
+    let from = start.saturating_sub(BEFORE).min(length.saturating_sub(MAX_SHOWN_CHARS));
+    let to = (from + MAX_SHOWN_CHARS).min(length);
+    let mut shown: String = line.chars().skip(from).take(to - from).collect();
+    let lead = usize::from(from > 0);
+    if from > 0 {
+        shown.insert(0, '…');
+    }
+    if to < length {
+        shown.push('…');
+    }
+    let visible = (start + underlined).min(to).saturating_sub(start).max(1);
+    (shown, start - from + lead, visible)
+}
+
 /// Renders one diagnostic as a single line of JSON with stable key order.
 pub fn render_json(diagnostic: &Diagnostic) -> String {
     crate::vocabulary::json::compact(&to_json_value(diagnostic))
@@ -68,4 +95,29 @@ pub fn to_json_value(diagnostic: &Diagnostic) -> serde_json::Value {
         value["column"] = location.column.into();
     }
     value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excerpt;
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_its_label() {
+        let short = "const x = 1;";
+        assert_eq!(excerpt(short, 6, 1), (short.to_string(), 6, 1));
+        let long = format!("{}X{}", "a".repeat(5000), "b".repeat(5000));
+        let (shown, start, underlined) = excerpt(&long, 5000, 3);
+        assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown}");
+        assert_eq!(shown.chars().nth(start), Some('X'));
+        assert_eq!(underlined, 3);
+        assert!(shown.chars().count() <= 162);
+        // At the end of a long line the window ends with it; a label running past it is cut.
+        let (shown, start, underlined) = excerpt(&long, 10_000, 50);
+        assert!(shown.starts_with('…') && !shown.ends_with('…'));
+        assert_eq!(shown.chars().nth(start), Some('b'));
+        assert_eq!(underlined, 1);
+        let (shown, start, _) = excerpt(&long, 10, 1);
+        assert!(!shown.starts_with('…') && shown.ends_with('…'));
+        assert_eq!(start, 10);
+    }
 }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod deep;
 pub mod doors;
 pub mod engines;
 

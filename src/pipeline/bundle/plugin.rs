@@ -35,9 +35,7 @@ const AGENT_RUNTIME_ENTRIES: &[&str] =
     &["@agent-bundle/runtime", "@agent-bundle/runtime/jsx-runtime", "@agent-bundle/runtime/jsx-dev-runtime"];
 pub(super) const AGENT_RUNTIME: &str = include_str!("agent-runtime.mjs");
 
-/// How deeply a module the bundler parses may nest brackets (the bundler's threads have the stack
-/// for it, see `run.rs`).
-const MAX_MODULE_NESTING: usize = 4096;
+use crate::vocabulary::nesting::MAX_MODULE_NESTING;
 
 /// Why a specifier resolved nowhere, as the resolver said.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,11 +164,15 @@ impl Plugin for AgentBundlePlugin {
         let (recorded, bytes) = Recorded::read_file(path);
         // Unreadable or not UTF-8: the bundler reads it itself and reports the problem its way.
         let Some(text) = bytes.and_then(|b| String::from_utf8(b).ok()) else { return Ok(None) };
-        if let Some(offset) = crate::vocabulary::nesting::past_limit(&text, MAX_MODULE_NESTING) {
-            let line = text[..offset].matches('\n').count() + 1;
+        let jsx = crate::vocabulary::nesting::jsx_in(path.as_str());
+        if let Some(too_deep) = crate::vocabulary::nesting::past_limit(&text, jsx, MAX_MODULE_NESTING) {
+            let line = text[..too_deep.offset].matches('\n').count() + 1;
             return Err(self.refuse(
                 path,
-                format!("it nests its brackets deeper than {MAX_MODULE_NESTING} levels (line {line}), past what the parser can follow"),
+                format!(
+                    "it nests its {} deeper than {MAX_MODULE_NESTING} levels (line {line}), past what the parser can follow",
+                    too_deep.construct.describe()
+                ),
             ));
         }
         let code = arcstr::ArcStr::from(text.as_str());

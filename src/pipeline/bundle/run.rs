@@ -94,6 +94,7 @@ const BUNDLER_STACK_BYTES: usize = 256 * 1024 * 1024;
 pub(super) fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
+        deep_stacked_rayon_pool();
         // One worker per core: rolldown spreads its own work over rayon's pool as well (two or
         // four per core measured no faster).
         let workers = crate::io::threads("AGENT_BUNDLE_BUNDLER_THREADS", 1);
@@ -106,6 +107,18 @@ pub(super) fn runtime() -> &'static tokio::runtime::Runtime {
             .build()
             .expect("a tokio runtime can be created")
     })
+}
+
+/// Builds rayon's global pool, on which rolldown parses and visits modules, with the bundler's
+/// stack: with rayon's default (2 MiB) a handler of 3,000 nested arrow functions or a member chain
+/// 12,000 long overflowed it and aborted the build, while the nesting limit let them through.
+/// Building the global pool can fail only when it already exists: then something in this process
+/// built it first (a library caller's own rayon use), and its stacks are the caller's choice.
+fn deep_stacked_rayon_pool() {
+    let _already_built = rayon::ThreadPoolBuilder::new()
+        .stack_size(BUNDLER_STACK_BYTES)
+        .thread_name(|index| format!("agent-bundle-rayon-{index}"))
+        .build_global();
 }
 
 /// Bundles every job concurrently; results come back in job order.

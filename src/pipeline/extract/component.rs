@@ -38,7 +38,7 @@ pub fn route_default_export(file: &SourceFile) -> DefaultExport {
 
 fn judge_default_export(file: &SourceFile) -> DefaultExport {
     // Too deep to parse safely: reading the route's config reports it (AB1015).
-    if crate::vocabulary::nesting::past_limit(&file.text, super::MAX_TEXT_NESTING).is_some() {
+    if super::too_deep(file).is_some() {
         return DefaultExport::Unknown;
     }
     let source_map: Lrc<SourceMap> = Default::default();

@@ -39,9 +39,15 @@ pub fn extract_named_export(file: &SourceFile, name: &str) -> Extracted {
     with_module(file, |reader, module| reader.named_export(module, name))
 }
 
-/// How deeply a config or route module may nest brackets: far past any real config, far below
-/// what the parser's recursion survives.
-pub const MAX_TEXT_NESTING: usize = 512;
+/// How deeply a config or route module may nest (brackets, type arguments, operator chains,
+/// templates and elements together, see [`nesting`](crate::vocabulary::nesting)).
+pub use crate::vocabulary::nesting::MAX_CONFIG_NESTING as MAX_TEXT_NESTING;
+
+/// Where a config or route module nests past [`MAX_TEXT_NESTING`], if it does.
+pub(crate) fn too_deep(file: &SourceFile) -> Option<crate::vocabulary::nesting::TooDeep> {
+    let jsx = crate::vocabulary::nesting::jsx_in(file.display_path.as_str());
+    crate::vocabulary::nesting::past_limit(&file.text, jsx, MAX_TEXT_NESTING)
+}
 
 /// How deeply a value may nest (arrays, objects and constant references together).
 pub const MAX_VALUE_DEPTH: usize = 128;
@@ -75,11 +81,12 @@ fn parse_and_read(
     file: &SourceFile,
     read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node>,
 ) -> Extracted {
-    if let Some(offset) = crate::vocabulary::nesting::past_limit(&file.text, MAX_TEXT_NESTING) {
-        let at = file.locate(Span::new(offset as u32, offset as u32 + 1));
+    if let Some(too_deep) = too_deep(file) {
+        let offset = too_deep.offset as u32;
+        let at = file.locate(Span::new(offset, offset + 1));
         return Extracted {
             value: None,
-            diagnostics: vec![messages::nested_too_deep("its brackets", MAX_TEXT_NESTING, &at)],
+            diagnostics: vec![messages::text_nested_too_deep(too_deep.construct, MAX_TEXT_NESTING, &at)],
         };
     }
     let source_map: Lrc<SourceMap> = Default::default();
