@@ -23,7 +23,10 @@ const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContract
 const PROBE_MS = 1000;
 // A connection has this long to send its one complete request.
 const REQUEST_MS = 5000;
-// At most this many connections are open at once; the next one gets an error and is closed.
+// At most this many connections are open at once (each holds a descriptor). When all are taken, a
+// newcomer is still accepted: the oldest connection that has not sent its whole request yet (idle, or
+// holding part of one) is closed to make room, without an answer. Only when every connection holds a
+// request being rendered is the newcomer refused (runtime-failed).
 const MAX_CONNECTIONS = 64;
 // How long past the longest route budget a connection waits for its reply, and a reply for its reader.
 const GRACE_MS = 1000;
@@ -51,7 +54,10 @@ export async function serve({ name, version, epoch, routes, root }) {
   let boundInode;
   let owner = false;
   let stopping = false;
-  let open = 0;
+  // Every open connection, and of them, oldest first, those whose request is not yet whole (each
+  // mapped to the function that evicts it).
+  const connections = new Set();
+  const unfinished = new Map();
   let pending = 0;
 
   const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
@@ -101,6 +107,26 @@ export async function serve({ name, version, epoch, routes, root }) {
   // One request per connection: its line, nothing after it, within REQUEST_MS of the connection; the
   // reply ends the connection. At most MAX_CONNECTIONS at once, and pendingLimit bytes of unfinished
   // requests over all of them.
+  //
+  // Stalled clients (a wrapper killed or hung mid-send, or anything that connects and sends nothing)
+  // never starve a real request: a wrapper sends its whole request as soon as it is connected, so
+  // what must give way when the limits are reached is the connection that has been waiting longest
+  // without a whole request, not the newcomer. Such a connection is evicted: closed without an
+  // answer, as a server that leaves drops what it has not taken. Its request was never rendered, so
+  // a wrapper whose connection that was asks again (runtime.mjs: `dropped`, within its budget) while
+  // the server lives. A connection whose request is whole is never evicted: its route is rendering
+  // and its answer is owed. Descriptors stay bounded (MAX_CONNECTIONS), and so does memory: the bytes
+  // of unfinished requests (pendingLimit, the oldest evicted first when over) and the kernel's
+  // listen backlog, from which every newcomer is taken at once.
+  const evictOldest = (except) => {
+    for (const [connection, evict] of unfinished) {
+      if (connection !== except) {
+        evict();
+        return true;
+      }
+    }
+    return false;
+  };
   const onConnection = (connection) => {
     connection.on('error', () => {});
     const close = (value) => {
@@ -108,11 +134,11 @@ export async function serve({ name, version, epoch, routes, root }) {
       // A reader that never reads does not keep the connection.
       setTimeout(() => connection.destroy(), GRACE_MS).unref();
     };
-    if (open >= MAX_CONNECTIONS) {
-      close(error('runtime-failed', `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit; try again`));
+    if (connections.size >= MAX_CONNECTIONS && !evictOldest(connection)) {
+      close(error('runtime-failed', `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit, each with a whole request; try again`));
       return;
     }
-    open += 1;
+    connections.add(connection);
     let chunks = [];
     let size = 0;
     let held = 0;
@@ -123,9 +149,21 @@ export async function serve({ name, version, epoch, routes, root }) {
       pending -= held;
       held = 0;
     };
+    // Forgets the connection (its slot, its bytes, its timers); the first call counts.
+    const forget = () => {
+      if (!connections.delete(connection)) return;
+      unfinished.delete(connection);
+      done = true;
+      clearTimeout(idle);
+      clearTimeout(overdue);
+      unhold();
+      chunks = [];
+      if (stopping && connections.size === 0) setImmediate(() => process.exit(exitCode));
+    };
     const reply = (value) => {
       if (done) return;
       done = true;
+      unfinished.delete(connection);
       clearTimeout(idle);
       clearTimeout(overdue);
       unhold();
@@ -133,15 +171,11 @@ export async function serve({ name, version, epoch, routes, root }) {
       close(value);
     };
     const idle = setTimeout(() => reply(error('invalid-message', `no complete request within ${REQUEST_MS} ms`)), REQUEST_MS);
-    connection.once('close', () => {
-      open -= 1;
-      if (stopping && open === 0) setImmediate(() => process.exit(exitCode));
-      done = true;
-      clearTimeout(idle);
-      clearTimeout(overdue);
-      unhold();
-      chunks = [];
+    unfinished.set(connection, () => {
+      forget();
+      connection.destroy();
     });
+    connection.once('close', forget);
     connection.on('data', (chunk) => {
       if (done) return;
       if (requested) {
@@ -157,6 +191,9 @@ export async function serve({ name, version, epoch, routes, root }) {
       held += chunk.length;
       pending += chunk.length;
       if (newline === -1 && size <= messageLimit) {
+        // Over the limit: the oldest unfinished requests give way, then this one if it is still over
+        // (it is not: one message fits in pendingLimit).
+        while (pending > pendingLimit && evictOldest(connection));
         if (pending > pendingLimit) reply(error('runtime-failed', `the shared runtime holds ${pendingLimit} bytes of unfinished requests, its limit; try again`));
         return;
       }
@@ -169,6 +206,7 @@ export async function serve({ name, version, epoch, routes, root }) {
         return;
       }
       requested = true;
+      unfinished.delete(connection);
       clearTimeout(idle);
       const arrivedAt = performance.now();
       let request;
@@ -348,7 +386,7 @@ export async function serve({ name, version, epoch, routes, root }) {
     exitCode = code;
     release();
     server?.close();
-    if (open === 0) process.exit(exitCode);
+    if (connections.size === 0) process.exit(exitCode);
     setTimeout(() => process.exit(exitCode), replyLimit + GRACE_MS).unref();
   };
 
