@@ -1141,6 +1141,132 @@ fn stalled_connections_never_starve_a_wrappers_request() {
     assert!(server.log().is_empty() || !server.log().contains("failed"), "{}", server.log());
 }
 
+/// Every stale lock form (issue 44) is taken over by a server started beside it, in a fresh 0700
+/// folder with no wrapper asked first: empty, cut short, garbage, a dead pid, a folder, a FIFO, a
+/// lock of mode 0000 or of another owner, and an empty lock where the socket's path is longer than a
+/// socket address holds (the server used to bind a cut path and die in chmod). The server owns the
+/// endpoint (its lock names it) and the shared-only route answers through it.
+#[test]
+fn a_server_takes_the_endpoint_beside_every_stale_lock_form() {
+    require_node();
+    let (_guard, artifact) = build_bundle("shared-runtime");
+    let dead = {
+        let mut child = Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        child.id()
+    };
+    let claim =
+        json!({ "pid": dead, "startTime": "12345", "instanceId": "0b7f8a4e-dead-4bad-8bad-000000000000" }).to_string();
+    type MakeLock = Box<dyn Fn(&Path)>;
+    let bytes = |bytes: Vec<u8>| -> MakeLock { Box::new(move |lock: &Path| std::fs::write(lock, &bytes).unwrap()) };
+    let mut forms: Vec<(String, MakeLock, bool)> = vec![
+        ("an empty lock".into(), bytes(Vec::new()), false),
+        ("a dead pid's lock".into(), bytes(claim.clone().into_bytes()), false),
+        ("garbage bytes".into(), bytes(vec![0xff, 0xfe, 0x00, 0x7b, 0x0a, 0x80]), false),
+        ("a newline".into(), bytes(b"\n".to_vec()), false),
+        ("null".into(), bytes(b"null".to_vec()), false),
+        ("an array".into(), bytes(b"[1234]".to_vec()), false),
+        ("no pid".into(), bytes(b"{}".to_vec()), false),
+        ("a negative pid".into(), bytes(br#"{"pid":-1,"startTime":"1"}"#.to_vec()), false),
+        ("a pid as text".into(), bytes(br#"{"pid":"1","startTime":"1"}"#.to_vec()), false),
+        ("a pid too large".into(), bytes(br#"{"pid":1e30,"startTime":"1"}"#.to_vec()), false),
+        (
+            "a folder".into(),
+            Box::new(|lock: &Path| {
+                std::fs::create_dir(lock).unwrap();
+                std::fs::write(lock.join("inside"), "x").unwrap();
+            }),
+            false,
+        ),
+        (
+            "a FIFO".into(),
+            Box::new(|lock: &Path| assert!(Command::new("mkfifo").arg(lock).status().unwrap().success())),
+            false,
+        ),
+        (
+            "mode 0000".into(),
+            Box::new({
+                let claim = claim.clone();
+                move |lock: &Path| {
+                    std::fs::write(lock, &claim).unwrap();
+                    std::fs::set_permissions(lock, std::fs::Permissions::from_mode(0o000)).unwrap();
+                }
+            }),
+            false,
+        ),
+        (
+            "mode 0666".into(),
+            Box::new(|lock: &Path| {
+                std::fs::write(lock, "").unwrap();
+                std::fs::set_permissions(lock, std::fs::Permissions::from_mode(0o666)).unwrap();
+            }),
+            false,
+        ),
+        ("an empty lock beside a socket path too long for an address".into(), bytes(Vec::new()), true),
+    ];
+    for cut in [1, 2, 8, claim.len() / 2, claim.len() - 1] {
+        forms.push((format!("a claim cut at byte {cut}"), bytes(claim.as_bytes()[..cut].to_vec()), false));
+    }
+    if current_uid() == 0 {
+        forms.push((
+            "another owner's lock".into(),
+            Box::new({
+                let claim = claim.clone();
+                move |lock: &Path| {
+                    std::fs::write(lock, &claim).unwrap();
+                    std::os::unix::fs::chown(lock, Some(65534), Some(65534)).unwrap();
+                }
+            }),
+            false,
+        ));
+    }
+    for (what, make, long) in &forms {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = if *long { temp.path().join("r".repeat(80)) } else { runtime_dir(&temp) };
+        private_dir(&dir);
+        let socket = socket_in(&artifact, &dir);
+        assert_eq!(socket.as_os_str().len() > 107, *long, "{what}: {}", socket.display());
+        let lock = socket.with_extension("sock.lock");
+        make(&lock);
+        let mut server = Server::start(&artifact, &dir);
+        let pid = server.child.id();
+        eventually_within(Duration::from_secs(20), &format!("the server owning the endpoint beside {what}"), || {
+            // Read only once it is a file: opening the FIFO would wait for a writer.
+            let file = std::fs::symlink_metadata(&lock).is_ok_and(|meta| meta.is_file());
+            let held = file
+                .then(|| std::fs::read_to_string(&lock).ok())
+                .flatten()
+                .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+            let owned = held.is_some_and(|held| held["pid"] == json!(pid));
+            // A socket, made the user's alone: the server got past its chmod (where it used to die).
+            let listening = std::fs::symlink_metadata(&socket).is_ok_and(|meta| {
+                std::os::unix::fs::FileTypeExt::is_socket(&meta.file_type())
+                    && meta.permissions().mode() & 0o777 == 0o600
+            });
+            assert!(server.child.try_wait().unwrap().is_none(), "{what}: the server died: {}", server.log());
+            owned && listening
+        });
+        assert!(!server.log().contains("standing by"), "{what}: {}", server.log());
+        assert_eq!(mode(&lock), 0o600, "{what}");
+        // The shared-only route answers (no fallback): the server serves the endpoint.
+        assert_eq!(
+            context(&call(&artifact, PROMPT_WRAPPER, &prompt_envelope("hello"), &dir)),
+            "prompt 1",
+            "{what}: {}",
+            server.log()
+        );
+        if !*long {
+            let status = raw(&socket, b"{\"kind\":\"status\",\"protocolVersion\":1}\n");
+            assert_eq!(status["runtime"]["pid"], json!(pid), "{what}");
+        }
+        // Nothing of the takeover is left behind: the folder holds the lock and the socket.
+        let left: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        assert_eq!(left.len(), 2, "{what}: {left:?}");
+        server.kill();
+    }
+}
+
 /// The bytes of unfinished requests stay bounded (one largest message over every connection: here
 /// 64 MiB and 64 KiB, for the default maxInputBytes of 64 MiB) without refusing the newcomer: when
 /// they are over, the oldest unfinished requests are dropped (closed without an answer) and the

@@ -15,7 +15,7 @@ import net from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   UNTRUSTED_HINT, checkedResult, claimAlive, claimHolderAlive, decodeRequest, endpointPaths, failureMessage,
-  folderProblem, messageLimit as routeMessageLimit, processStart,
+  folderProblem, messageLimit as routeMessageLimit, processStart, socketAddress,
 } from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
@@ -329,6 +329,18 @@ export async function serve({ name, version, epoch, routes, root }) {
   // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
   // holder is gone (or that names nobody: empty, garbled) is stale and replaced; a live one means
   // another server owns the endpoint.
+  //
+  // An empty or cut-short lock is never one a live server is writing: a server writes its claim
+  // whole into a temporary file of its own name first and only then links (or renames) it into
+  // place, both atomic, so the lock's path names either no file or a whole claim. What leaves one
+  // empty or partial is outside any live server: a machine that went down after the link reached the
+  // disk and before the data did (file systems journal names before data), a person or a tool, a
+  // copy. Such a lock is judged stale like a dead pid's, and is still replaced only under the guard
+  // of takeStale, and only while it is the very file (inode and text) that was judged, so a claim
+  // another server wrote in between is never touched. Other stale forms take the same path: garbage,
+  // a dead or reused pid, a lock of another mode or owner (replaced by a rename in this user's own
+  // folder), a FIFO or a socket (read as empty without waiting: O_NONBLOCK), a link (not followed),
+  // a folder (cleared under the guard).
   const claim = () => {
     prepareFolder();
     for (let attempt = 0; attempt < 4; attempt += 1) {
@@ -346,11 +358,23 @@ export async function serve({ name, version, epoch, routes, root }) {
   const listen = () => new Promise((resolve, reject) => {
     // The lock is this server's: a socket at the path is a dead owner's.
     try { fs.unlinkSync(socket); } catch {}
+    // Its address (a path too long for one is reached through the folder's descriptor), the same the
+    // wrappers connect to.
+    const address = socketAddress(dir, socket);
     server = net.createServer(onConnection);
     server.once('error', reject);
-    server.listen(socket, () => {
-      fs.chmodSync(socket, 0o600);
-      boundInode = fs.lstatSync(socket).ino;
+    server.listen(address, () => {
+      // Whatever fails here is a failed listen (the caller stands by), never an uncaught exception.
+      try {
+        fs.chmodSync(socket, 0o600);
+        boundInode = fs.lstatSync(socket).ino;
+      } catch (failure) {
+        reject(failure);
+        return;
+      }
+      server.removeListener('error', reject);
+      // A failed accept (out of descriptors) is logged, not thrown: the server goes on.
+      server.on('error', (failure) => log(`the socket failed: ${failure.code ?? failure.message}`));
       resolve();
     });
   });
