@@ -1202,8 +1202,12 @@ fn a_server_takes_the_endpoint_beside_every_stale_lock_form() {
             }),
             false,
         ),
-        ("an empty lock beside a socket path too long for an address".into(), bytes(Vec::new()), true),
     ];
+    // Bound through the folder's descriptor (/proc/self/fd), which only Linux has; elsewhere the server
+    // refuses such a path with a hint.
+    if cfg!(target_os = "linux") {
+        forms.push(("an empty lock beside a socket path too long for an address".into(), bytes(Vec::new()), true));
+    }
     for cut in [1, 2, 8, claim.len() / 2, claim.len() - 1] {
         forms.push((format!("a claim cut at byte {cut}"), bytes(claim.as_bytes()[..cut].to_vec()), false));
     }
