@@ -269,6 +269,49 @@ export function folderProblem(dir) {
   return undefined;
 }
 
+// The longest socket path that bind and connect take on every system (sun_path: 108 bytes on Linux,
+// 104 on macOS and the BSDs, less the terminating NUL). libuv cuts a longer one short without a word,
+// so a server would bind another path than its socket's (and die on the chmod of the real one) and a
+// wrapper would ask whatever sits at the cut path.
+const SOCKET_PATH_MAX = 103;
+const folderDescriptors = new Map();
+
+// The address by which the endpoint's socket is bound or asked: its path, or where that is too long
+// for an address, on Linux the same file through a descriptor of its folder
+// (`/proc/self/fd/<fd>/<name>`). The descriptor is opened without following a link and is the
+// folder that passed folderProblem (the same device and inode), kept open for the process's life
+// (a server's listener is unlinked through it when it closes) and opened again should the folder be
+// replaced. Elsewhere a path too long throws, saying what to do.
+export function socketAddress(dir, socket) {
+  const length = Buffer.byteLength(socket);
+  if (length <= SOCKET_PATH_MAX) return socket;
+  if (process.platform !== 'linux') {
+    throw new Error(`the socket path ${socket} is ${length} bytes, longer than the ${SOCKET_PATH_MAX} a socket address holds; `
+      + 'set AGENT_BUNDLE_RUNTIME_DIR (or XDG_RUNTIME_DIR) to a shorter folder');
+  }
+  const seen = fs.lstatSync(dir);
+  let fd = folderDescriptors.get(dir);
+  if (fd !== undefined) {
+    const held = fs.fstatSync(fd);
+    if (held.dev !== seen.dev || held.ino !== seen.ino) {
+      folderDescriptors.delete(dir);
+      try { fs.closeSync(fd); } catch {}
+      fd = undefined;
+    }
+  }
+  if (fd === undefined) {
+    const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+    fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    const opened = fs.fstatSync(fd);
+    if (opened.dev !== seen.dev || opened.ino !== seen.ino) {
+      fs.closeSync(fd);
+      throw new Error(`the runtime folder ${dir} was replaced while it was opened`);
+    }
+    folderDescriptors.set(dir, fd);
+  }
+  return `/proc/self/fd/${fd}/${socket.slice(dir.length + 1)}`;
+}
+
 // The same for the endpoint's socket, in a folder that passed: a socket of this user's.
 function socketProblem(socket) {
   let stat;
@@ -414,8 +457,17 @@ async function forward(contract, bytes, loadHandler) {
   const until = sentAt + Math.max(0, limit);
   // The folder and the socket are checked before every try: a server is asked only where nobody but
   // this user can have put it.
-  const attempt = () => endpointRefusal(endpoint)
-    ?? exchange(socket, request, Math.max(0, until - performance.now()), messageLimit(contract.hook.maxInputBytes));
+  const attempt = () => {
+    const refusal = endpointRefusal(endpoint);
+    if (refusal !== undefined) return refusal;
+    let address;
+    try {
+      address = socketAddress(endpoint.dir, socket);
+    } catch (error) {
+      return { unavailable: failureMessage(error) };
+    }
+    return exchange(address, request, Math.max(0, until - performance.now()), messageLimit(contract.hook.maxInputBytes));
+  };
   let outcome = await attempt();
   // Between one session's server leaving and a standby's takeover, and between a server's claim and
   // its listen, the socket does not answer although a server is coming: the wrapper waits for it,

@@ -15,7 +15,7 @@ import net from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   UNTRUSTED_HINT, checkedResult, claimAlive, claimHolderAlive, decodeRequest, endpointPaths, failureMessage,
-  folderProblem, messageLimit as routeMessageLimit, processStart,
+  folderProblem, messageLimit as routeMessageLimit, processStart, socketAddress,
 } from '../hooks/agent-bundle-runtime.mjs';
 
 const PROTOCOL_VERSION = 1;
@@ -23,7 +23,10 @@ const REQUEST_KEYS = ['protocolVersion', 'artifactEpoch', 'event', 'hostContract
 const PROBE_MS = 1000;
 // A connection has this long to send its one complete request.
 const REQUEST_MS = 5000;
-// At most this many connections are open at once; the next one gets an error and is closed.
+// At most this many connections are open at once (each holds a descriptor). When all are taken, a
+// newcomer is still accepted: the oldest connection that has not sent its whole request yet (idle, or
+// holding part of one) is closed to make room, without an answer. Only when every connection holds a
+// request being rendered is the newcomer refused (runtime-failed).
 const MAX_CONNECTIONS = 64;
 // How long past the longest route budget a connection waits for its reply, and a reply for its reader.
 const GRACE_MS = 1000;
@@ -51,7 +54,10 @@ export async function serve({ name, version, epoch, routes, root }) {
   let boundInode;
   let owner = false;
   let stopping = false;
-  let open = 0;
+  // Every open connection, and of them, oldest first, those whose request is not yet whole (each
+  // mapped to the function that evicts it).
+  const connections = new Set();
+  const unfinished = new Map();
   let pending = 0;
 
   const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
@@ -101,6 +107,26 @@ export async function serve({ name, version, epoch, routes, root }) {
   // One request per connection: its line, nothing after it, within REQUEST_MS of the connection; the
   // reply ends the connection. At most MAX_CONNECTIONS at once, and pendingLimit bytes of unfinished
   // requests over all of them.
+  //
+  // Stalled clients (a wrapper killed or hung mid-send, or anything that connects and sends nothing)
+  // never starve a real request: a wrapper sends its whole request as soon as it is connected, so
+  // what must give way when the limits are reached is the connection that has been waiting longest
+  // without a whole request, not the newcomer. Such a connection is evicted: closed without an
+  // answer, as a server that leaves drops what it has not taken. Its request was never rendered, so
+  // a wrapper whose connection that was asks again (runtime.mjs: `dropped`, within its budget) while
+  // the server lives. A connection whose request is whole is never evicted: its route is rendering
+  // and its answer is owed. Descriptors stay bounded (MAX_CONNECTIONS), and so does memory: the bytes
+  // of unfinished requests (pendingLimit, the oldest evicted first when over) and the kernel's
+  // listen backlog, from which every newcomer is taken at once.
+  const evictOldest = (except) => {
+    for (const [connection, evict] of unfinished) {
+      if (connection !== except) {
+        evict();
+        return true;
+      }
+    }
+    return false;
+  };
   const onConnection = (connection) => {
     connection.on('error', () => {});
     const close = (value) => {
@@ -108,11 +134,11 @@ export async function serve({ name, version, epoch, routes, root }) {
       // A reader that never reads does not keep the connection.
       setTimeout(() => connection.destroy(), GRACE_MS).unref();
     };
-    if (open >= MAX_CONNECTIONS) {
-      close(error('runtime-failed', `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit; try again`));
+    if (connections.size >= MAX_CONNECTIONS && !evictOldest(connection)) {
+      close(error('runtime-failed', `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit, each with a whole request; try again`));
       return;
     }
-    open += 1;
+    connections.add(connection);
     let chunks = [];
     let size = 0;
     let held = 0;
@@ -123,9 +149,21 @@ export async function serve({ name, version, epoch, routes, root }) {
       pending -= held;
       held = 0;
     };
+    // Forgets the connection (its slot, its bytes, its timers); the first call counts.
+    const forget = () => {
+      if (!connections.delete(connection)) return;
+      unfinished.delete(connection);
+      done = true;
+      clearTimeout(idle);
+      clearTimeout(overdue);
+      unhold();
+      chunks = [];
+      if (stopping && connections.size === 0) setImmediate(() => process.exit(exitCode));
+    };
     const reply = (value) => {
       if (done) return;
       done = true;
+      unfinished.delete(connection);
       clearTimeout(idle);
       clearTimeout(overdue);
       unhold();
@@ -133,15 +171,11 @@ export async function serve({ name, version, epoch, routes, root }) {
       close(value);
     };
     const idle = setTimeout(() => reply(error('invalid-message', `no complete request within ${REQUEST_MS} ms`)), REQUEST_MS);
-    connection.once('close', () => {
-      open -= 1;
-      if (stopping && open === 0) setImmediate(() => process.exit(exitCode));
-      done = true;
-      clearTimeout(idle);
-      clearTimeout(overdue);
-      unhold();
-      chunks = [];
+    unfinished.set(connection, () => {
+      forget();
+      connection.destroy();
     });
+    connection.once('close', forget);
     connection.on('data', (chunk) => {
       if (done) return;
       if (requested) {
@@ -157,6 +191,9 @@ export async function serve({ name, version, epoch, routes, root }) {
       held += chunk.length;
       pending += chunk.length;
       if (newline === -1 && size <= messageLimit) {
+        // Over the limit: the oldest unfinished requests give way, then this one if it is still over
+        // (it is not: one message fits in pendingLimit).
+        while (pending > pendingLimit && evictOldest(connection));
         if (pending > pendingLimit) reply(error('runtime-failed', `the shared runtime holds ${pendingLimit} bytes of unfinished requests, its limit; try again`));
         return;
       }
@@ -169,6 +206,7 @@ export async function serve({ name, version, epoch, routes, root }) {
         return;
       }
       requested = true;
+      unfinished.delete(connection);
       clearTimeout(idle);
       const arrivedAt = performance.now();
       let request;
@@ -291,6 +329,18 @@ export async function serve({ name, version, epoch, routes, root }) {
   // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
   // holder is gone (or that names nobody: empty, garbled) is stale and replaced; a live one means
   // another server owns the endpoint.
+  //
+  // An empty or cut-short lock is never one a live server is writing: a server writes its claim
+  // whole into a temporary file of its own name first and only then links (or renames) it into
+  // place, both atomic, so the lock's path names either no file or a whole claim. What leaves one
+  // empty or partial is outside any live server: a machine that went down after the link reached the
+  // disk and before the data did (file systems journal names before data), a person or a tool, a
+  // copy. Such a lock is judged stale like a dead pid's, and is still replaced only under the guard
+  // of takeStale, and only while it is the very file (inode and text) that was judged, so a claim
+  // another server wrote in between is never touched. Other stale forms take the same path: garbage,
+  // a dead or reused pid, a lock of another mode or owner (replaced by a rename in this user's own
+  // folder), a FIFO or a socket (read as empty without waiting: O_NONBLOCK), a link (not followed),
+  // a folder (cleared under the guard).
   const claim = () => {
     prepareFolder();
     for (let attempt = 0; attempt < 4; attempt += 1) {
@@ -308,11 +358,23 @@ export async function serve({ name, version, epoch, routes, root }) {
   const listen = () => new Promise((resolve, reject) => {
     // The lock is this server's: a socket at the path is a dead owner's.
     try { fs.unlinkSync(socket); } catch {}
+    // Its address (a path too long for one is reached through the folder's descriptor), the same the
+    // wrappers connect to.
+    const address = socketAddress(dir, socket);
     server = net.createServer(onConnection);
     server.once('error', reject);
-    server.listen(socket, () => {
-      fs.chmodSync(socket, 0o600);
-      boundInode = fs.lstatSync(socket).ino;
+    server.listen(address, () => {
+      // Whatever fails here is a failed listen (the caller stands by), never an uncaught exception.
+      try {
+        fs.chmodSync(socket, 0o600);
+        boundInode = fs.lstatSync(socket).ino;
+      } catch (failure) {
+        reject(failure);
+        return;
+      }
+      server.removeListener('error', reject);
+      // A failed accept (out of descriptors) is logged, not thrown: the server goes on.
+      server.on('error', (failure) => log(`the socket failed: ${failure.code ?? failure.message}`));
       resolve();
     });
   });
@@ -348,7 +410,7 @@ export async function serve({ name, version, epoch, routes, root }) {
     exitCode = code;
     release();
     server?.close();
-    if (open === 0) process.exit(exitCode);
+    if (connections.size === 0) process.exit(exitCode);
     setTimeout(() => process.exit(exitCode), replyLimit + GRACE_MS).unref();
   };
 
