@@ -484,3 +484,40 @@ fn a_routes_extra_answers_reach_the_hosts_that_take_them() {
         }
     }
 }
+
+/// Issue 44, item 5: a `transcript_path: null` the host sent is kept as null in the canonical
+/// payload, on Cursor as on Codex (a field is absent only when the host did not send it). No Cursor
+/// envelope is recorded in testdata/envelopes, so Cursor's is the one `hooks simulate` encodes, with
+/// the null its conversations without a transcript send.
+#[test]
+fn a_null_transcript_path_the_host_sent_is_kept_as_null() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let env = [("AGENT_BUNDLE_TEST_SHAPE", "props")];
+    for host in [Target::Cursor, Target::Codex] {
+        let row = manifest.hooks.iter().find(|r| r.host == host && r.event.name() == "session/start").unwrap();
+        let mut envelope = envelope_for(row);
+        assert!(envelope.get("transcript_path").is_some(), "{host} sends transcript_path: {envelope}");
+        envelope["transcript_path"] = Value::Null;
+        let stdin = envelope.to_string();
+        let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: stdin.as_bytes(), env: &env }]).remove(0);
+        let payload = rendered_props(&run, row)["payload"].clone();
+        assert_eq!(
+            payload["transcriptPath"],
+            json!({ "value": null, "nativeKey": "transcript_path" }),
+            "{host}: {payload}"
+        );
+        // Absent only when not sent.
+        envelope.as_object_mut().unwrap().remove("transcript_path");
+        let stdin = envelope.to_string();
+        let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: stdin.as_bytes(), env: &env }]).remove(0);
+        if host == Target::Codex {
+            // Codex always sends it: an envelope without it is refused.
+            assert_eq!(run.code, Some(1), "{}", run.stderr);
+            continue;
+        }
+        let payload = rendered_props(&run, row)["payload"].clone();
+        assert!(payload.get("transcriptPath").is_none(), "{host}: {payload}");
+    }
+}

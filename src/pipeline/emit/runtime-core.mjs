@@ -680,8 +680,6 @@ function decodeField(field, key, value, route) {
   switch (field.decode) {
     case 'positive':
       return value > 0;
-    case 'nonNull':
-      return value === null ? undefined : value;
     case 'json':
       try {
         return JSON.parse(value);
