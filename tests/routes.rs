@@ -484,3 +484,190 @@ fn a_routes_extra_answers_reach_the_hosts_that_take_them() {
         }
     }
 }
+
+/// The behaviours of the budget property's route (`BUDGET_CASE`), each as the route does it.
+const BUDGET_CASES: &[&str] = &[
+    // Answers a denial when its signal aborts.
+    "honours its signal",
+    // Ignores the signal and awaits a 30 s timer, then allows.
+    "ignores its signal",
+    // Awaits a promise that never settles, with nothing else keeping the loop alive.
+    "never settles",
+    // Keeps awaiting short timers, forever.
+    "async busy loop",
+    // Allows 150 ms before its budget, ignoring the signal.
+    "answers just before the budget",
+    // Allows 1.5 s after its budget, ignoring the signal.
+    "answers after the budget",
+];
+
+/// A tool/before route of `budget_ms` (`failClosed` or not) on every host the route matrix covers,
+/// behaving as `BUDGET_CASE` says.
+fn budget_bundle(budget_ms: u64, fail_closed: bool) -> (tempfile::TempDir, camino::Utf8PathBuf) {
+    let work = tempfile::tempdir().unwrap();
+    let bundle = work.path().join("bundle");
+    common::write_file(
+        &bundle,
+        "agent-bundle.config.ts",
+        "export default {\n  plugin: { name: 'route-budget', description: 'A route that overruns its budget.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'qwen'],\n};\n",
+    );
+    common::write_file(
+        &bundle,
+        "src/events/tool/before.tsx",
+        &format!(
+            "import {{ Agent }} from '@agent-bundle/runtime';\n\
+             import type {{ AgentEventRouteProps }} from 'agent-bundle';\n\
+             export const config = {{ timeoutMs: {budget_ms}, failClosed: {fail_closed} }};\n\
+             const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));\n\
+             const allow = () => <Agent.Result value={{{{ outcome: 'allow' }}}} />;\n\
+             export default async function Before({{ signal }}: AgentEventRouteProps) {{\n\
+             \x20 const budget = {budget_ms};\n\
+             \x20 switch (process.env.BUDGET_CASE) {{\n\
+             \x20   case 'honours its signal':\n\
+             \x20     await new Promise((resolve) => signal.addEventListener('abort', resolve));\n\
+             \x20     return <Agent.Result value={{{{ outcome: 'deny', reason: 'stopped at its budget' }}}} />;\n\
+             \x20   case 'ignores its signal':\n\
+             \x20     await sleep(30000);\n\
+             \x20     return allow();\n\
+             \x20   case 'never settles':\n\
+             \x20     await new Promise(() => {{}});\n\
+             \x20     return allow();\n\
+             \x20   case 'async busy loop':\n\
+             \x20     for (;;) await sleep(5);\n\
+             \x20   case 'answers just before the budget':\n\
+             \x20     await sleep(budget - 150);\n\
+             \x20     return allow();\n\
+             \x20   case 'answers after the budget':\n\
+             \x20     await sleep(budget + 1500);\n\
+             \x20     return allow();\n\
+             \x20   default:\n\
+             \x20     throw new Error(`unknown case ${{process.env.BUDGET_CASE}}`);\n\
+             \x20 }}\n\
+             }}\n"
+        ),
+    );
+    common::build_root(&common::utf8(&bundle))
+}
+
+/// Issue 44, item 4: a route's budget is enforced by its wrapper, whatever the route does. For
+/// generated routes (a behaviour among BUDGET_CASES, a budget of 400 to 1200 ms, fail-closed or not),
+/// on every host of the route matrix, the wrapper exits well within the budget plus a slack no load
+/// reaches, and answers with the route's own answer only when it came in time; otherwise with the
+/// route's failure policy (exit 1 and nothing, or the blocking exit 2 for a fail-closed route). An
+/// allow given after the budget is never delivered. Not among the behaviours: a route that blocks
+/// the main thread (a synchronous loop, a loop awaiting only promises), which no timer of the wrapper
+/// can interrupt; only the host's own timeout ends it (issue 44: a watchdog thread would, at about
+/// 20 ms of CPU per call).
+#[test]
+fn a_routes_budget_is_enforced_by_its_wrapper_whatever_the_route_does() {
+    require_node();
+    let seed = std::env::var("AGENT_BUNDLE_BUDGET_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(44);
+    let mut random = common::Random::seeded(seed);
+    for fail_closed in [true, false] {
+        let budget_ms = 400 + random.below(801) as u64;
+        let (_guard, artifact) = budget_bundle(budget_ms, fail_closed);
+        let manifest = read_verified(&artifact, &RealDisk).unwrap();
+        assert_eq!(manifest.hooks.len(), 7, "tool/before on every host of the route matrix");
+        let mut cases = Vec::new();
+        for row in &manifest.hooks {
+            assert_eq!((row.route_budget_ms, row.fail_closed), (Some(budget_ms), fail_closed), "{}", row.path);
+            for _ in 0..2 {
+                cases.push((row, random.pick(BUDGET_CASES)));
+            }
+        }
+        // As many runners as node slots, each running its share one after the other, so that a run's
+        // clock starts when its node does, not while it waits for a slot.
+        let runners = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let mut runs: Vec<Option<(Run, std::time::Duration)>> = (0..cases.len()).map(|_| None).collect();
+        std::thread::scope(|scope| {
+            let artifact = &artifact;
+            let cases = &cases;
+            let handles: Vec<_> = (0..runners)
+                .map(|runner| {
+                    scope.spawn(move || {
+                        let mut done = Vec::new();
+                        for (index, (row, case)) in cases.iter().enumerate().skip(runner).step_by(runners) {
+                            let stdin = envelope_for(row).to_string();
+                            let started = std::time::Instant::now();
+                            let run =
+                                common::run_wrapper(artifact, &row.path, stdin.as_bytes(), &[("BUDGET_CASE", case)]);
+                            done.push((index, run, started.elapsed()));
+                        }
+                        done
+                    })
+                })
+                .collect();
+            for handle in handles {
+                for (index, run, took) in handle.join().unwrap() {
+                    runs[index] = Some((run, took));
+                }
+            }
+        });
+        let runs: Vec<(Run, std::time::Duration)> = runs.into_iter().map(Option::unwrap).collect();
+        for ((row, case), (run, took)) in cases.iter().zip(&runs) {
+            let what = format!("seed {seed}, {} ({case}, budget {budget_ms} ms, failClosed {fail_closed})", row.path);
+            // An upper bound only, which no load reaches: the route's answer, not its speed, is judged.
+            assert!(took.as_millis() < u128::from(budget_ms) + 10_000, "{what}: took {took:?}");
+            let policy = (Some(if row.fail_closed { 2 } else { 1 }), "");
+            let failed_with_policy = (run.code, run.stdout.as_str()) == policy;
+            let allowed = run.stdout.contains("allow");
+            assert!(
+                !(row.fail_closed && allowed && *case != "answers just before the budget"),
+                "{what}: {}",
+                run.stdout
+            );
+            match *case {
+                "honours its signal" => {
+                    let denied = run.code == Some(0) && run.stdout.contains("stopped at its budget")
+                        || run.code == Some(2) && run.stderr.contains("Agent Bundle hook blocked: ");
+                    assert!(denied || failed_with_policy, "{what}: {}", describe(run, &artifact));
+                }
+                "answers just before the budget" => {
+                    assert!(run.code == Some(0) || failed_with_policy, "{what}: {}", describe(run, &artifact));
+                }
+                _ => {
+                    assert!(failed_with_policy, "{what}: {}", describe(run, &artifact));
+                    assert!(run.stderr.contains("Agent Bundle hook error: "), "{what}: {}", run.stderr);
+                    assert!(!allowed, "{what}: {}", run.stdout);
+                }
+            }
+        }
+    }
+}
+
+/// Issue 44, item 5: a `transcript_path: null` the host sent is kept as null in the canonical
+/// payload, on Cursor as on Codex (a field is absent only when the host did not send it). No Cursor
+/// envelope is recorded in testdata/envelopes, so Cursor's is the one `hooks simulate` encodes, with
+/// the null its conversations without a transcript send.
+#[test]
+fn a_null_transcript_path_the_host_sent_is_kept_as_null() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let manifest = read_verified(&artifact, &RealDisk).unwrap();
+    let env = [("AGENT_BUNDLE_TEST_SHAPE", "props")];
+    for host in [Target::Cursor, Target::Codex] {
+        let row = manifest.hooks.iter().find(|r| r.host == host && r.event.name() == "session/start").unwrap();
+        let mut envelope = envelope_for(row);
+        assert!(envelope.get("transcript_path").is_some(), "{host} sends transcript_path: {envelope}");
+        envelope["transcript_path"] = Value::Null;
+        let stdin = envelope.to_string();
+        let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: stdin.as_bytes(), env: &env }]).remove(0);
+        let payload = rendered_props(&run, row)["payload"].clone();
+        assert_eq!(
+            payload["transcriptPath"],
+            json!({ "value": null, "nativeKey": "transcript_path" }),
+            "{host}: {payload}"
+        );
+        // Absent only when not sent.
+        envelope.as_object_mut().unwrap().remove("transcript_path");
+        let stdin = envelope.to_string();
+        let run = decide_all(&artifact, &[Case { wrapper: &row.path, stdin: stdin.as_bytes(), env: &env }]).remove(0);
+        if host == Target::Codex {
+            // Codex always sends it: an envelope without it is refused.
+            assert_eq!(run.code, Some(1), "{}", run.stderr);
+            continue;
+        }
+        let payload = rendered_props(&run, row)["payload"].clone();
+        assert!(payload.get("transcriptPath").is_none(), "{host}: {payload}");
+    }
+}

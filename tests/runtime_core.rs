@@ -101,3 +101,49 @@ fn the_core_decides_a_recorded_claude_envelope_with_only_a_hooks_module_worker_g
     assert!(line.contains("the handler did not finish within"), "{line}");
     assert_eq!(late["timerAsked"].as_array().map(Vec::len), Some(1), "the deadline is kept on the host's timer");
 }
+
+/// Issue 44, item 4: in a host that runs routes in its own process (OpenCode, Claude Code's hooks
+/// modules), `decideInProcess` keeps a route's budget as a wrapper does: a route that never answers
+/// is answered for with its failure policy 100 ms after its signal aborted, on the host's timer,
+/// before the hook's deadline.
+#[test]
+fn the_core_keeps_a_routes_budget_on_the_hosts_timer() {
+    require_node();
+    let (_guard, artifact) = build_bundle("route-matrix");
+    let work = sandbox_dir("runtime-core-budget");
+    std::fs::write(work.join("core.mjs"), CORE).unwrap();
+    // tool/after declares `timeoutMs: 300`.
+    let manifest = agent_bundle::artifact::read_verified(&artifact, &agent_bundle::io::RealDisk).unwrap();
+    let row = manifest
+        .hooks
+        .iter()
+        .find(|r| r.host == agent_bundle::vocabulary::target::Target::Claude && r.event.name() == "tool/after")
+        .unwrap();
+    assert_eq!(row.route_budget_ms, Some(300));
+    let envelope = common::envelope_with(row, json!({}));
+    std::fs::write(
+        work.join("cases.json"),
+        json!([{ "envelope": envelope, "handler": "hanging", "timer": "real" }]).to_string(),
+    )
+    .unwrap();
+    let output = std::process::Command::new("node")
+        .arg("--experimental-vm-modules")
+        .arg("tests/support/bare-core.mjs")
+        .arg(work.join("core.mjs"))
+        .arg(artifact.join(&row.path))
+        .arg(work.join("cases.json"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let results: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let late = &results[0];
+    assert_eq!((&late["code"], late.get("stdout")), (&json!(1), None), "{late}");
+    let line = late["stderr"][0].as_str().unwrap();
+    assert!(line.contains("the route did not answer within its budget of 300 ms"), "{line}");
+    // The deadline, then the route's signal at its budget (less what has run of it), then its stop
+    // 100 ms later.
+    let asked: Vec<u64> = late["timerAsked"].as_array().unwrap().iter().map(|ms| ms.as_u64().unwrap()).collect();
+    assert_eq!(asked.len(), 3, "{late}");
+    assert!(asked[0] > 400 && asked[1] <= 300 && asked[2] == asked[1] + 100, "{late}");
+}

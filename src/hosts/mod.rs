@@ -703,8 +703,6 @@ pub enum Decode {
     Positive,
     /// A JSON text; the canonical value is what it encodes (Cursor's `tool_output`).
     Json,
-    /// `null` means absent (Cursor's `transcript_path`).
-    NonNull,
 }
 
 /// The answer channels of one host event. `None` means the host cannot take that part of a result

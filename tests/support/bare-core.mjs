@@ -54,11 +54,12 @@ const hanging = await bareModule('export default () => new Promise(() => {});', 
 const results = [];
 for (const { envelope, handler: which, timer } of JSON.parse(readFileSync(casesPath, 'utf8'))) {
   const asked = [];
-  // The host's clock (a Claude Code mod's is its engine's): here it fires at once.
+  // The host's clock (a Claude Code mod's is its engine's): here it fires at once, or after the
+  // time asked (`timer: "real"`).
   const after = timer
     ? (ms, fn) => {
       asked.push(ms);
-      const pending = setTimeout(fn, 0);
+      const pending = setTimeout(fn, timer === 'real' ? ms : 0);
       return () => clearTimeout(pending);
     }
     : undefined;

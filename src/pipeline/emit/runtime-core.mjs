@@ -680,8 +680,6 @@ function decodeField(field, key, value, route) {
   switch (field.decode) {
     case 'positive':
       return value > 0;
-    case 'nonNull':
-      return value === null ? undefined : value;
     case 'json':
       try {
         return JSON.parse(value);
@@ -750,16 +748,28 @@ async function renderRoute(contract, envelope, payload, component, startedAt, ti
   Object.freeze(canonical);
   // Aborts when the route's budget (the plan's: its timeoutMs, else the shared default or the
   // wrapper's deadline) has run, counted from the delivery's start.
-  const budget = budgetSignal(Math.max(1, Math.floor(budgetMs - (performance.now() - startedAt))), timer);
+  const left = Math.max(1, Math.floor(budgetMs - (performance.now() - startedAt)));
+  const budget = budgetSignal(left, timer);
+  // And the route is stopped ROUTE_GRACE_MS later whatever it does (routeStop).
+  const stop = routeStop(left + ROUTE_GRACE_MS, budgetMs, timer);
   const props = Object.freeze(withPlaces({ canonical, native, signal: budget.signal }, contract, envelope));
   const rendered = { value: undefined, results: 0, contexts: [] };
   try {
-    await renderNode(await component(props), rendered, false);
+    const rendering = (async () => renderNode(await component(props), rendered, false))();
+    if (stop !== undefined) {
+      // What a stopped route still does is nobody's: its late failure is not a rejection left
+      // unhandled in the process (an in-process host's own).
+      rendering.catch(() => {});
+      await Promise.race([rendering, stop.late]);
+    } else {
+      await rendering;
+    }
   } catch (error) {
     if (error instanceof HookError) throw error;
     throw new HookError(`the route threw: ${describeError(error)}${whereThrown(error)}`);
   } finally {
     if (typeof budget.cancel === 'function') budget.cancel();
+    if (typeof stop?.cancel === 'function') stop.cancel();
   }
   if (rendered.results === 0 && rendered.contexts.length === 0) {
     return undefined;
@@ -789,6 +799,32 @@ function budgetSignal(ms, timer) {
   const after = timer ?? services.after;
   const cancel = after === undefined ? undefined : after(ms, () => controller.abort(timeoutError()));
   return { signal: controller.signal, cancel };
+}
+
+// How long a route may still answer after its signal aborted at its budget: a route that honours
+// its signal answers then (a denial, a cleanup's result) and is heard.
+const ROUTE_GRACE_MS = 100;
+
+// A route's budget is kept whether or not it honours its signal: `ms` after its render began (its
+// budget's rest, then the grace), a route that has not answered (it ignores the signal and awaits a
+// long timer, a promise that never settles, a loop of awaits on timers or I/O) fails, so the wrapper,
+// decideInProcess or the shared runtime answers for it with its failure policy, and what the route
+// returns later is not read. { late: a promise that rejects then, cancel } on the host's `timer`,
+// else services.after; undefined where there is neither (the host's own limit is then the only one).
+// A route that blocks its thread (a synchronous loop, a loop awaiting only promises) keeps every
+// timer from firing, this one and the wrapper's deadline: only the host's own timeout ends it (a
+// watchdog thread could, at about 20 ms of CPU per call: issue 44, not started).
+function routeStop(ms, budgetMs, timer) {
+  const after = timer ?? services.after;
+  if (after === undefined) return undefined;
+  let cancel;
+  const late = new Promise((_, reject) => {
+    cancel = after(Math.min(MAX_TIMER_MS, ms), () => reject(new HookError(
+      `the route did not answer within its budget of ${budgetMs} ms (its signal aborted then, and it had ${ROUTE_GRACE_MS} ms more to answer), so it was answered for with its failure policy`,
+    )));
+  });
+  late.catch(() => {});
+  return { late, cancel };
 }
 
 // The reason AbortSignal.timeout aborts with.

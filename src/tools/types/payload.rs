@@ -12,7 +12,6 @@ fn ts_type(field: &InputField) -> String {
     match (field.decode, field.kind) {
         (Some(Decode::Positive), _) => "boolean".into(),
         (Some(Decode::Json), _) => "unknown".into(),
-        (Some(Decode::NonNull), FieldKind::NullableString) => "string".into(),
         (_, FieldKind::String) => "string".into(),
         (_, FieldKind::NullableString) => "string | null".into(),
         (_, FieldKind::Boolean) => "boolean".into(),
@@ -69,7 +68,7 @@ fn fields<'t>(
                 match surface.input_fields(mapping).find(|f| f.canonical.as_deref() == Some(name.as_str())) {
                     Some(field) => {
                         types.push(ts_type(field));
-                        always &= field.required && field.decode != Some(Decode::NonNull);
+                        always &= field.required;
                     }
                     None => always = false,
                 }
