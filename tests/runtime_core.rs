@@ -69,18 +69,7 @@ fn the_core_decides_a_recorded_claude_envelope_with_only_a_hooks_module_worker_g
         // A handler that never answers, with the host's timer (firing at once): the deadline fails it.
         { "envelope": with_command("ls"), "handler": "hanging", "timer": true },
     ]);
-    std::fs::write(work.join("cases.json"), cases.to_string()).unwrap();
-    let output = std::process::Command::new("node")
-        .arg("--experimental-vm-modules")
-        .arg("tests/support/bare-core.mjs")
-        .arg(work.join("core.mjs"))
-        .arg(&wrapper)
-        .arg(work.join("cases.json"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let results: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let results = run_bare_core(&work, &wrapper, &cases);
 
     let denied = &results[0];
     assert_eq!(denied["code"], json!(0), "{denied}");
@@ -121,22 +110,8 @@ fn the_core_keeps_a_routes_budget_on_the_hosts_timer() {
         .unwrap();
     assert_eq!(row.route_budget_ms, Some(300));
     let envelope = common::envelope_with(row, json!({}));
-    std::fs::write(
-        work.join("cases.json"),
-        json!([{ "envelope": envelope, "handler": "hanging", "timer": "real" }]).to_string(),
-    )
-    .unwrap();
-    let output = std::process::Command::new("node")
-        .arg("--experimental-vm-modules")
-        .arg("tests/support/bare-core.mjs")
-        .arg(work.join("core.mjs"))
-        .arg(artifact.join(&row.path))
-        .arg(work.join("cases.json"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let results: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let cases = json!([{ "envelope": envelope, "handler": "hanging", "timer": "real" }]);
+    let results = run_bare_core(&work, artifact.join(&row.path), &cases);
     let late = &results[0];
     assert_eq!((&late["code"], late.get("stdout")), (&json!(1), None), "{late}");
     let line = late["stderr"][0].as_str().unwrap();
@@ -146,4 +121,21 @@ fn the_core_keeps_a_routes_budget_on_the_hosts_timer() {
     let asked: Vec<u64> = late["timerAsked"].as_array().unwrap().iter().map(|ms| ms.as_u64().unwrap()).collect();
     assert_eq!(asked.len(), 3, "{late}");
     assert!(asked[0] > 400 && asked[1] <= 300 && asked[2] == asked[1] + 100, "{late}");
+}
+
+/// Runs `cases` through the wrapper module at `wrapper` with the core alone (`core.mjs` in `work`),
+/// in the bare environment of tests/support/bare-core.mjs; one result per case.
+fn run_bare_core(work: &camino::Utf8Path, wrapper: impl AsRef<std::ffi::OsStr>, cases: &Value) -> Vec<Value> {
+    std::fs::write(work.join("cases.json"), cases.to_string()).unwrap();
+    let output = std::process::Command::new("node")
+        .arg("--experimental-vm-modules")
+        .arg("tests/support/bare-core.mjs")
+        .arg(work.join("core.mjs"))
+        .arg(wrapper)
+        .arg(work.join("cases.json"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"))
 }

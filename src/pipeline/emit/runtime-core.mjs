@@ -812,8 +812,9 @@ const ROUTE_GRACE_MS = 100;
 // returns later is not read. { late: a promise that rejects then, cancel } on the host's `timer`,
 // else services.after; undefined where there is neither (the host's own limit is then the only one).
 // A route that blocks its thread (a synchronous loop, a loop awaiting only promises) keeps every
-// timer from firing, this one and the wrapper's deadline: only the host's own timeout ends it (a
-// watchdog thread could, at about 20 ms of CPU per call: issue 44, not started).
+// timer from firing, this one and the wrapper's deadline: in a wrapper, a fail-closed route's
+// watchdog thread ends such a loop (runtime.mjs, blockedRouteWatchdog); elsewhere only the host's
+// own timeout does.
 function routeStop(ms, budgetMs, timer) {
   const after = timer ?? services.after;
   if (after === undefined) return undefined;
