@@ -232,6 +232,16 @@ impl Scanner<'_> {
         None
     }
 
+    /// The length of the line terminator at `index`, if one is there: JavaScript ends a line, and a
+    /// `//` comment, at `\n`, `\r`, U+2028 and U+2029.
+    fn line_terminator(&self, index: usize) -> Option<usize> {
+        match self.bytes[index..] {
+            [b'\n' | b'\r', ..] => Some(1),
+            [0xe2, 0x80, 0xa8 | 0xa9, ..] => Some(3),
+            _ => None,
+        }
+    }
+
     fn peek(&self, ahead: usize) -> u8 {
         self.bytes.get(self.index + ahead).copied().unwrap_or(0)
     }
@@ -323,18 +333,18 @@ impl Scanner<'_> {
         let start = self.index;
         let byte = self.bytes[start];
         let next = self.peek(1);
+        if let Some(length) = self.line_terminator(start) {
+            at.line_break = true;
+            self.index += length;
+            return Ok(());
+        }
         match byte {
-            b'\n' => {
-                at.line_break = true;
-                self.index += 1;
-                return Ok(());
-            }
-            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+            b' ' | b'\t' | 0x0b | 0x0c => {
                 self.index += 1;
                 return Ok(());
             }
             b'/' if next == b'/' => {
-                while self.index < self.bytes.len() && self.bytes[self.index] != b'\n' {
+                while self.index < self.bytes.len() && self.line_terminator(self.index).is_none() {
                     self.index += 1;
                 }
                 return Ok(());
@@ -342,7 +352,7 @@ impl Scanner<'_> {
             b'/' if next == b'*' => {
                 self.index += 2;
                 while self.index < self.bytes.len() && !(self.bytes[self.index] == b'*' && self.peek(1) == b'/') {
-                    at.line_break |= self.bytes[self.index] == b'\n';
+                    at.line_break |= self.line_terminator(self.index).is_some();
                     self.index += 1;
                 }
                 self.index += 2;
@@ -772,7 +782,7 @@ impl Scanner<'_> {
                 b'[' => class = true,
                 b']' => class = false,
                 b'/' if !class => break,
-                b'\n' => return,
+                b'\n' | b'\r' => return,
                 _ => {}
             }
             self.index += 1;
@@ -827,6 +837,11 @@ mod tests {
         assert_eq!(past_limit("'(((('; \"[[[[\"; // {{{{\n /* (((( */ `((((${ (x) }((((`; /(((/", false, 3), None);
         let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
         assert_eq!(past_limit(&deep, false, 1000), Some(TooDeep { offset: 1000, construct: Construct::Brackets }));
+        // A `//` comment ends at every line terminator JavaScript has: what follows is code.
+        for terminator in ["\n", "\r", "\u{2028}", "\u{2029}"] {
+            let text = format!("// a comment{terminator}{}1{}", "{ a: ".repeat(100), " }".repeat(100));
+            assert!(past_limit(&text, false, 50).is_some(), "{terminator:?}");
+        }
     }
 
     #[test]

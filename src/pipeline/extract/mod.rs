@@ -49,6 +49,10 @@ pub(crate) fn too_deep(file: &SourceFile) -> Option<crate::vocabulary::nesting::
     crate::vocabulary::nesting::past_limit(&file.text, jsx, MAX_TEXT_NESTING)
 }
 
+/// The most syntax errors reported for one file: the parser recovers from some and goes on, and a
+/// text can hold thousands (each a diagnostic with its source line); the first ones say what to fix.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
 /// How deeply a value may nest (arrays, objects and constant references together).
 pub const MAX_VALUE_DEPTH: usize = 128;
 
@@ -100,7 +104,13 @@ fn parse_and_read(
         let span = Span::new(span.lo.0.saturating_sub(base.0), span.hi.0.saturating_sub(base.0));
         messages::syntax_error(&error.kind().msg(), &file.locate(span))
     };
-    let mut diagnostics: Vec<Diagnostic> = recovered.iter().map(syntax_error).collect();
+    let mut diagnostics: Vec<Diagnostic> = recovered.iter().take(MAX_SYNTAX_ERRORS).map(syntax_error).collect();
+    if recovered.len() > MAX_SYNTAX_ERRORS
+        && let Some(last) = diagnostics.pop()
+    {
+        let more = recovered.len() - MAX_SYNTAX_ERRORS;
+        diagnostics.push(last.note(format!("{more} more syntax errors in this file are not shown")));
+    }
     let module = match parsed {
         Ok(module) => module,
         Err(error) => {
