@@ -325,7 +325,8 @@ fn every_recursive_construct_as_deep_as_the_limits_allow_builds() {
 }
 
 /// Expressions wrapped in a random mix of recursive constructs, thousands deep, in a handler: the
-/// build either bundles it or refuses it (AB4849), and never aborts (generated, seeded).
+/// build either bundles it or refuses it (AB4849), and never aborts (generated, seeded). For a long
+/// run: `AGENT_BUNDLE_FUZZ_SECONDS=600 cargo test --test hostile_input random_mixes -- --nocapture`.
 #[test]
 fn random_mixes_of_deep_constructs_in_a_handler_never_abort_the_build() {
     // Each keeps what it wraps in its own brackets, so that any mix is valid TypeScript.
@@ -347,14 +348,22 @@ fn random_mixes_of_deep_constructs_in_a_handler_never_abort_the_build() {
         ("(", ")()"),
         ("(", " as any)"),
     ];
-    let seeds: Vec<u64> = (1..=16).collect();
+    // `AGENT_BUNDLE_FUZZ_SECONDS=<n>`: more seeds, as many as two builds at a time run in n seconds.
+    let seconds: u64 = std::env::var("AGENT_BUNDLE_FUZZ_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let seeds: Vec<u64> = if seconds == 0 { (1..=16).collect() } else { (1..=200_000).collect() };
+    let started = std::time::Instant::now();
+    let slowest = std::sync::Mutex::new((std::time::Duration::ZERO, 0u64));
     let built = std::sync::atomic::AtomicUsize::new(0);
     let refused = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for half in seeds.chunks(8) {
-            let (built, refused) = (&built, &refused);
+        for half in seeds.chunks(seeds.len() / 2) {
+            let (built, refused, slowest) = (&built, &refused, &slowest);
             scope.spawn(move || {
                 for &seed in half {
+                    if seconds > 0 && started.elapsed().as_secs() >= seconds {
+                        break;
+                    }
+                    let case_started = std::time::Instant::now();
                     let mut random = common::Random::seeded(seed);
                     let levels = [100, 1000, 2000, 3000, 5000][random.below(5)];
                     let (mut open, mut close) = (String::new(), String::new());
@@ -376,12 +385,17 @@ fn random_mixes_of_deep_constructs_in_a_handler_never_abort_the_build() {
                         }
                         _ => panic!("seed {seed} ({levels} levels) aborted the build: {output:?}"),
                     }
+                    let mut slowest = slowest.lock().unwrap();
+                    if case_started.elapsed() > slowest.0 {
+                        *slowest = (case_started.elapsed(), seed);
+                    }
                 }
             });
         }
     });
     let (built, refused) = (built.into_inner(), refused.into_inner());
-    println!("{built} mixes built, {refused} refused");
+    let (time, seed) = slowest.into_inner().unwrap();
+    println!("{built} mixes built, {refused} refused; the slowest, seed {seed}, took {time:?}");
     assert!(
         built > 0 && refused > 0,
         "the seeds no longer reach both sides of the limit: {built} built, {refused} refused"
