@@ -421,3 +421,13 @@ fn nesting_after_a_comment_ended_by_any_line_terminator_is_refused_and_syntax_er
     assert_eq!(stderr.matches("error[AB1010]").count(), 20, "{stderr}");
     assert!(stderr.contains("4930 more syntax errors in this file are not shown"), "{stderr}");
 }
+
+/// A text on which swc's own checks fail (its debug builds assert that an arrow after a
+/// parenthesised list follows one item; found by the config fuzzer's 10-minute run): a syntax error
+/// of the config (AB1010), never a crash.
+#[test]
+fn a_text_the_parser_gives_up_on_is_a_syntax_error() {
+    let temp = tempfile::tempdir().unwrap();
+    write_file(temp.path(), "agent-bundle.config.ts", "export default {\n  a: ( 'x',\n    b: 'y'=>,\n};\n");
+    fails_with(&build(temp.path()), "AB1010", "agent-bundle.config.ts:");
+}

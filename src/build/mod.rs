@@ -469,13 +469,7 @@ fn build_caught(
     .map_err(|panic| panic_text(panic.as_ref()))
 }
 
-fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "it panicked".to_string())
-}
+use crate::io::panic_text;
 
 /// The report of a bundle whose build failed inside agent-bundle (AB5006): nothing written.
 fn internal_failure(options: &BuildOptions, why: &str) -> BuildReport {

@@ -57,6 +57,15 @@ pub fn syntax_error(message: &str, at: &Location) -> Diagnostic {
         .hint("fix the syntax; the config is parsed as TypeScript (`.ts`, `.mts`) or JavaScript (`.js`, `.mjs`)")
 }
 
+/// The parser itself gave up on a text (an internal check of swc failed; seen only on text that is
+/// not valid TypeScript), with what it said.
+pub fn parser_fault(detail: &str, at: &Location) -> Diagnostic {
+    Diagnostic::new(Code::SyntaxError, "syntax error: the parser stopped on this text")
+        .at(Some(at), "in this file")
+        .note(format!("swc failed an internal check: {}", detail.split_whitespace().collect::<Vec<_>>().join(" ")))
+        .hint("fix the syntax; the config is parsed as TypeScript (`.ts`, `.mts`) or JavaScript (`.js`, `.mjs`)")
+}
+
 pub fn no_default_export(file: &Utf8Path) -> Diagnostic {
     Diagnostic::new(Code::NoDefaultExport, format!("`{file}` has no default export"))
         .hint("end the file with `export default defineConfig({ hooks: { … } })`")

@@ -292,6 +292,15 @@ impl Disk for RealDisk {
     }
 }
 
+/// What a caught panic said.
+pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "it panicked".to_string())
+}
+
 /// How many threads a pool gets: `per_core` per core the machine has, unless the environment
 /// variable `name` sets a number (for measuring; the defaults are what measured best).
 pub fn threads(name: &str, per_core: usize) -> usize {

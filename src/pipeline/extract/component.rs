@@ -33,7 +33,12 @@ fn function(is_async: bool, span: Span) -> DefaultExport {
 }
 
 pub fn route_default_export(file: &SourceFile) -> DefaultExport {
-    super::with_parse_stack(|| judge_default_export(file))
+    // A parser that gives up (see `with_module`) leaves the export unknown; reading the route's
+    // config reports the file.
+    super::with_parse_stack(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| judge_default_export(file)))
+            .unwrap_or(DefaultExport::Unknown)
+    })
 }
 
 fn judge_default_export(file: &SourceFile) -> DefaultExport {

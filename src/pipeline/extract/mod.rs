@@ -78,7 +78,20 @@ fn with_module(
     file: &SourceFile,
     read: impl for<'m> FnOnce(&mut Reader<'m>, &'m Module) -> Option<Node> + Send,
 ) -> Extracted {
-    with_parse_stack(|| parse_and_read(file, read))
+    with_parse_stack(|| {
+        // swc's debug builds assert things about the text that some invalid texts break (an arrow
+        // after a parenthesised list of two, found by the fuzzer): a parser that gives up is a
+        // syntax error of the file, never a crash of the build.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse_and_read(file, read))).unwrap_or_else(|panic| {
+            Extracted {
+                value: None,
+                diagnostics: vec![messages::parser_fault(
+                    &crate::io::panic_text(&*panic),
+                    &file.locate(Span::new(0, 0)),
+                )],
+            }
+        })
+    })
 }
 
 fn parse_and_read(
