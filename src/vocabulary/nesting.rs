@@ -217,7 +217,7 @@ impl Scanner<'_> {
         let mut at = Position::default();
         while self.index < self.bytes.len() {
             let before = self.index;
-            let outcome = match self.frames.last().map(|frame| frame.kind) {
+            let outcome = match self.top() {
                 Some(Kind::TemplateText) => self.template_text(&mut at),
                 Some(Kind::JsxTag) => self.jsx_tag(&mut at),
                 Some(Kind::JsxChildren) => self.jsx_children(&mut at),
@@ -309,23 +309,24 @@ impl Scanner<'_> {
     /// The expression ends: its operators are done with.
     fn end_expression(&mut self) {
         self.close_angles();
+        self.end_item();
+    }
+
+    /// An item of a list (`,`) or an expression ends: its chain, postfix operators and
+    /// conditionals are done with; the `<` before it stay open (`Map<K, V>`).
+    fn end_item(&mut self) {
         self.counts.chain = 0;
         self.counts.postfix = 0;
         self.conditionals.truncate(self.counts.conditionals_from);
     }
 
-    /// An operand starts after a line break that follows an operand: JavaScript inserts a
-    /// semicolon there, so the expression before has ended.
-    fn operand_starts(&mut self, at: &Position) {
+    /// An operand starts (a name, a literal, a parenthesis): the last one's postfix operators are
+    /// done with; and after a line break that follows an operand, JavaScript inserts a semicolon,
+    /// so the expression before has ended.
+    fn operand(&mut self, at: &Position) {
         if at.line_break && at.operand_end && !at.after_dot && !at.after_condition {
             self.end_expression();
         }
-    }
-
-    /// An operand starts (a name, a literal, a parenthesis): the last one's postfix operators are
-    /// done with.
-    fn operand(&mut self, at: &Position) {
-        self.operand_starts(at);
         self.new_operand();
     }
 
@@ -562,9 +563,7 @@ impl Scanner<'_> {
             }
             b',' => {
                 self.index += 1;
-                self.counts.chain = 0;
-                self.counts.postfix = 0;
-                self.conditionals.truncate(self.counts.conditionals_from);
+                self.end_item();
             }
             _ if is_word_start(byte) => self.word(&here, at)?,
             _ => self.index += 1,

@@ -196,9 +196,8 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
 // terminate the JavaScript running there, again every WATCHDOG_MARGIN_MS until the hook settles;
 // the main thread is then back in its event loop, where the route's stop, long due, fails the route
 // with its policy (the denial). The worker costs 19.5 ms of wall time and 31.7 ms of CPU a call
-// (1.37× and 1.60× a route without it, issue 44), so
-// only fail-closed routes start one. Returns { stopMs: the route's stop on this process's clock,
-// done: tells the watchdog the hook settled }.
+// (1.37× and 1.60× a route without it, issue 44), so only fail-closed routes start one. Returns
+// { stopMs: the route's stop on this process's clock, done: tells the watchdog the hook settled }.
 const WATCHDOG_MARGIN_MS = 200;
 const WATCHDOG_SOURCE = `
 const { workerData } = require('node:worker_threads');

@@ -149,25 +149,24 @@ export async function serve({ name, version, epoch, routes, root }) {
       pending -= held;
       held = 0;
     };
-    // Forgets the connection (its slot, its bytes, its timers); the first call counts.
-    const forget = () => {
-      if (!connections.delete(connection)) return;
-      unfinished.delete(connection);
+    // Nothing more is read from the connection: its bytes and timers go.
+    const finish = () => {
       done = true;
+      unfinished.delete(connection);
       clearTimeout(idle);
       clearTimeout(overdue);
       unhold();
       chunks = [];
+    };
+    // Forgets the connection (its slot as well); the first call counts.
+    const forget = () => {
+      if (!connections.delete(connection)) return;
+      finish();
       if (stopping && connections.size === 0) setImmediate(() => process.exit(exitCode));
     };
     const reply = (value) => {
       if (done) return;
-      done = true;
-      unfinished.delete(connection);
-      clearTimeout(idle);
-      clearTimeout(overdue);
-      unhold();
-      chunks = [];
+      finish();
       close(value);
     };
     const idle = setTimeout(() => reply(error('invalid-message', `no complete request within ${REQUEST_MS} ms`)), REQUEST_MS);
