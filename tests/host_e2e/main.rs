@@ -1489,15 +1489,21 @@ fn main() -> ExitCode {
                 let utf8 = camino::Utf8Path::from_path(&artifact).ok_or("the artifact path is not UTF-8")?;
                 let plugin =
                     agent_bundle::artifact::read_verified(utf8, &RealDisk).map_err(|e| e.to_string())?.plugin.name;
-                let run = match host {
+                let start = || match host {
                     windows::WindowsHost::Codex => {
                         windows::run_codex_windows(wine, &artifact, &plugin, (scenario.calls)())
                     }
                     windows::WindowsHost::Claude => {
                         windows::run_claude_windows(wine, &artifact, &plugin, (scenario.calls)())
                     }
+                };
+                let mut run = start().map_err(|e| e.to_string())?;
+                // Wine itself, not the host, now and then loses a process's connection to its
+                // wineserver under load; that run says nothing of the plugin, so it runs once more.
+                if windows::wine_lost_the_process(&run) {
+                    println!("  Wine lost the host's process ({}); the session was run once more", run.summary());
+                    run = start().map_err(|e| e.to_string())?;
                 }
-                .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))
             });
             tally.record(&name, started, result);

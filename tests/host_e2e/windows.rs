@@ -602,6 +602,12 @@ fn install(program: &str, steps: &[Vec<String>], command: impl Fn(&[String]) -> 
     Ok(())
 }
 
+/// Whether Wine, not the host, ended the run: its client library lost the connection to the
+/// wineserver (`wine client error:…`), which it prints before the process dies.
+pub fn wine_lost_the_process(run: &HostRun) -> bool {
+    run.exit_code != Some(0) && run.stderr.contains("wine client error")
+}
+
 /// A host's Windows build, as the Windows scenarios name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WindowsHost {
