@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use agent_bundle::build::{BuildOptions, build_many};
+use agent_bundle::driver::{BuildOptions, build_many};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use support::{bundle_roots, generate, io_floor, replace, stat_floor};

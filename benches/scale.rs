@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use agent_bundle::build::{BuildOptions, BuildOutcome, build};
+use agent_bundle::driver::{BuildOptions, BuildOutcome, build};
 use agent_bundle::io::RealDisk;
 use agent_bundle::vocabulary::canonical::MAX_HOOKS_PER_BUNDLE;
 use camino::Utf8PathBuf;

@@ -9,23 +9,25 @@
 //! - [`artifact`]: what a built plugin folder is: its files and its manifest;
 //! - [`pipeline`]: the stages, in order: discover → extract → config → normalise → plan → bundle →
 //!   emit; [`pipeline::load`] runs the stages up to the plan;
-//! - [`build`]: building an artifact (the orchestrator of the whole pipeline), its cache and its
-//!   explanation, the artifact's manifest, workspaces and `build.rs` support;
+//! - [`driver`]: building artifacts, in rustc_driver's sense: the orchestrator of the whole
+//!   pipeline for one bundle, the tree of bundles (`--recursive`, workspaces, catalogs, `--check`),
+//!   the incremental state and its explanation, the no-op record and `build.rs` support; the CLI and
+//!   a `build.rs` call the same functions;
 //! - [`io`]: reading sources, the cache store, the atomic artifact writer;
 //! - [`tools`]: what works on a bundle or an artifact: `inspect`, `hooks simulate`, `snapshot`, the
 //!   matrix;
 //! - [`cli`]: the command line.
 
 pub mod artifact;
-pub mod build;
 pub mod cli;
 pub mod diagnostic;
+pub mod driver;
 pub mod hosts;
 pub mod io;
 pub mod pipeline;
 pub mod tools;
 pub mod vocabulary;
 
-pub use build::script::build_script;
 pub use cli::error::{Error, ExitCode};
+pub use driver::script::build_script;
 pub use pipeline::{Bundle, Loaded, load};

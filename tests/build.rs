@@ -467,13 +467,13 @@ fn plugin_parts_land_where_each_host_reads_them() {
         "skills/e2e-parts-checklist/checklist.md",
         "1. The tests pass.\n2. CHANGED_ITEM\n",
     );
-    let options = agent_bundle::build::BuildOptions {
+    let options = agent_bundle::driver::BuildOptions {
         root: root.clone(),
         output: Some(artifact.clone()),
         cache_dir: Some(common::utf8(&temp.path().join("cache"))),
         ..Default::default()
     };
-    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    let report = agent_bundle::driver::build(&options, &RealDisk).unwrap();
     assert!(!report.has_errors());
     let files = read_tree(&artifact);
     for copy in ["", "gemini/", "qwen/", "droid/"] {

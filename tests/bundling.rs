@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use agent_bundle::artifact::{ArtifactManifest, IndexRow, read_verified};
-use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::{Utf8Path, Utf8PathBuf};
 use common::{copy_tree, npm_fixture, pnpm_fixture, read_tree, require_node, run_wrapper};

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use agent_bundle::build::{BuildOptions, BuildReport, build};
+use agent_bundle::driver::{BuildOptions, BuildReport, build};
 use agent_bundle::io::stamp::Recorded;
 use agent_bundle::io::{Disk, RealDisk};
 use camino::{Utf8Path, Utf8PathBuf};
@@ -200,7 +200,7 @@ fn a_config_saved_while_the_build_runs_is_never_taken_as_built() {
     assert!(!hooks.contains("\"timeout\": 7"), "the build read the config before the save: {hooks}");
     // The next build sees the saved config: it is not a no-op on the stale artifact.
     let report = built(&options(&root, &cache), &RealDisk);
-    assert!(matches!(report.outcome, agent_bundle::build::BuildOutcome::Built { .. }), "taken as fresh");
+    assert!(matches!(report.outcome, agent_bundle::driver::BuildOutcome::Built { .. }), "taken as fresh");
     let hooks = std::fs::read_to_string(root.join("artifact/hooks/hooks.json")).unwrap();
     assert!(hooks.contains("\"timeout\": 7"), "{hooks}");
 }

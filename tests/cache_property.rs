@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use agent_bundle::build::{BuildOptions, BuildOutcome, build};
+use agent_bundle::driver::{BuildOptions, BuildOutcome, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8Path;
 use common::{Random, utf8, write_file};

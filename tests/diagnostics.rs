@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use agent_bundle::build::{BuildOptions, build};
 use agent_bundle::diagnostic::{Code, render_human, render_json};
+use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use agent_bundle::pipeline::Loaded;
 use camino::Utf8PathBuf;

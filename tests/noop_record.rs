@@ -1,4 +1,4 @@
-//! The no-op record of `build --recursive` (`src/build/noop_record.rs`) is never wrong, as a
+//! The no-op record of `build --recursive` (`src/driver/noop_record.rs`) is never wrong, as a
 //! property: a generated tree of bundles takes random steps (a handler edited, touched or
 //! chmod-ed, a bundle added, nested, hidden or removed, a licence or a `package.json` appearing, an
 //! artifact file deleted or a foreign one dropped in, a config replaced by a link, or nothing at

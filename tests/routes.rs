@@ -418,13 +418,13 @@ fn a_route_declares_its_hosts_timeout_in_seconds() {
     assert!(wrapper.contains("\"deadlineMs\": 4"), "the deadline follows the timeout: {wrapper}");
 
     common::write_file(&bundle, "src/events/session/end.tsx", &route("1.5"));
-    let options = agent_bundle::build::BuildOptions {
+    let options = agent_bundle::driver::BuildOptions {
         root: common::utf8(&bundle),
         output: Some(common::utf8(&work.path().join("refused"))),
         no_cache: true,
         ..Default::default()
     };
-    let report = agent_bundle::build::build(&options, &RealDisk).unwrap();
+    let report = agent_bundle::driver::build(&options, &RealDisk).unwrap();
     let refused: Vec<_> = report.diagnostics().iter().filter(|d| d.is_error()).collect();
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert_eq!(refused[0].code.as_str(), "AB4205", "{:?}", refused[0]);

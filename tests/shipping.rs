@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use agent_bundle::artifact::{ArtifactManifest, read_verified};
-use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::{Utf8Path, Utf8PathBuf};
 use common::{cli, require_node};

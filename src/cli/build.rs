@@ -6,8 +6,8 @@ use camino::Utf8PathBuf;
 use clap::Args;
 
 use super::{MessageFormat, discover_roots, parse_target, report_diagnostics};
-use crate::build::noop_record::NotKept;
 use crate::cli::error::Error;
+use crate::driver::noop_record::NotKept;
 use crate::io::RealDisk;
 use crate::vocabulary::target::Target;
 
@@ -86,7 +86,7 @@ pub(super) fn run_build(
     // A no-op of the whole tree, answered from one record when every stamp it rests on holds.
     let record = NoopRecord::for_args(args);
     if let Some(record) = &record
-        && let Some(printed) = crate::build::noop_record::replay(&record.cache, &record.key)
+        && let Some(printed) = crate::driver::noop_record::replay(&record.cache, &record.key)
     {
         if tracing_noop_record() {
             writeln!(stderr, "agent-bundle: no-op record replayed")?;
@@ -103,11 +103,11 @@ pub(super) fn run_build(
     let (mut built, mut failed) = (0usize, Vec::new());
     let mut summaries = Vec::new();
     let mut finished = Vec::with_capacity(roots.len());
-    let all: Vec<crate::build::BuildOptions> =
+    let all: Vec<crate::driver::BuildOptions> =
         roots.iter().map(|root| build_options(args, root.clone(), None, cache_dir.clone())).collect();
     // With --fail-fast, bundles are built one after another so that none is built after a failure;
     // otherwise they are built side by side and reported in order.
-    let mut parallel = if args.fail_fast { Vec::new() } else { crate::build::build_many(&all, &RealDisk) }.into_iter();
+    let mut parallel = if args.fail_fast { Vec::new() } else { crate::driver::build_many(&all, &RealDisk) }.into_iter();
     for (root, options) in roots.iter().zip(&all) {
         if !args.json {
             writeln!(stdout, "== {root}")?;
@@ -141,7 +141,7 @@ pub(super) fn run_build(
     }
     // The catalogs list every bundle of the build, so they are written only when all of them built.
     let catalogs = if failed.is_empty() {
-        let reports: Vec<&crate::build::BuildReport> = finished.iter().collect();
+        let reports: Vec<&crate::driver::BuildReport> = finished.iter().collect();
         publish_catalogs(&args.root, &reports, args, format, stdout, stderr)?
     } else {
         None
@@ -171,7 +171,7 @@ pub(super) fn run_build(
 /// One bundle's part of a multi-bundle build's output: its summary (kept for the JSON document
 /// with `--json`) or its report.
 fn print_bundle(
-    report: &crate::build::BuildReport,
+    report: &crate::driver::BuildReport,
     args: &BuildArgs,
     format: MessageFormat,
     stdout: &mut dyn Write,
@@ -221,7 +221,7 @@ fn canonical(path: &camino::Utf8Path) -> Option<Utf8PathBuf> {
     Utf8PathBuf::from_path_buf(std::fs::canonicalize(path).ok()?).ok()
 }
 
-/// The no-op record of a `build --recursive` ([`crate::build::noop_record`]): where it is kept and
+/// The no-op record of a `build --recursive` ([`crate::driver::noop_record`]): where it is kept and
 /// under which key, for a command that can have one.
 struct NoopRecord {
     cache: crate::io::CacheStore,
@@ -232,18 +232,18 @@ impl NoopRecord {
     /// The record of this command, if it can have one: `--recursive` with a cache, nothing asked to
     /// fail on purpose.
     fn for_args(args: &BuildArgs) -> Option<NoopRecord> {
-        if !args.recursive || args.no_cache || crate::build::faults_injected() {
+        if !args.recursive || args.no_cache || crate::driver::faults_injected() {
             return None;
         }
-        let cache = args.cache_dir.clone().or_else(crate::build::default_cache_dir)?;
+        let cache = args.cache_dir.clone().or_else(crate::driver::default_cache_dir)?;
         let canonical = canonical(&args.root)?;
-        let request = crate::build::noop_record::Request {
+        let request = crate::driver::noop_record::Request {
             root: &args.root,
             canonical_root: &canonical,
             targets: args.targets.iter().map(|t| t.name()).collect(),
             flags: format!("json={} explain={} fail-fast={}", args.json, args.explain, args.fail_fast),
         };
-        Some(NoopRecord { cache: crate::io::CacheStore::new(cache), key: crate::build::noop_record::key(&request) })
+        Some(NoopRecord { cache: crate::io::CacheStore::new(cache), key: crate::driver::noop_record::key(&request) })
     }
 
     /// After a run in which every bundle was a no-op (each vouched for by its fingerprint): what it
@@ -255,16 +255,16 @@ impl NoopRecord {
         &self,
         args: &BuildArgs,
         roots: &[Utf8PathBuf],
-        reports: &[crate::build::BuildReport],
+        reports: &[crate::driver::BuildReport],
         format: MessageFormat,
     ) -> Result<(), NotKept> {
-        use crate::build::noop_record::Record;
-        let vouched: Vec<&crate::build::Vouched> =
+        use crate::driver::noop_record::Record;
+        let vouched: Vec<&crate::driver::Vouched> =
             reports.iter().map(|report| report.vouched().ok_or(NotKept::Built)).collect::<Result<_, _>>()?;
         if reports.len() != roots.len() {
             return Err(NotKept::Built);
         }
-        if std::fs::symlink_metadata(args.root.join(crate::build::catalog::DECLARATION)).is_ok() {
+        if std::fs::symlink_metadata(args.root.join(crate::driver::catalog::DECLARATION)).is_ok() {
             return Err(NotKept::Catalog);
         }
         // Walked again from the canonical folder (the record holds canonical paths only), and kept
@@ -292,22 +292,22 @@ impl NoopRecord {
             return Err(NotKept::Changed);
         }
         let record = Record::of(&canonical, &found, &vouched, printed, args.json)?;
-        crate::build::noop_record::keep(&self.cache, &self.key, &record)
+        crate::driver::noop_record::keep(&self.cache, &self.key, &record)
     }
 }
 
 /// Writes the marketplace catalogs when `root` declares a marketplace
-/// ([`crate::build::catalog::DECLARATION`]), listing the plugins `reports` built; says what it
+/// ([`crate::driver::catalog::DECLARATION`]), listing the plugins `reports` built; says what it
 /// wrote (on stdout, or as the JSON value returned for `--json`).
 fn publish_catalogs(
     root: &camino::Utf8Path,
-    reports: &[&crate::build::BuildReport],
+    reports: &[&crate::driver::BuildReport],
     args: &BuildArgs,
     format: MessageFormat,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<Option<serde_json::Value>, Error> {
-    use crate::build::catalog;
+    use crate::driver::catalog;
     let plugins = reports.iter().filter_map(|report| Some((report.output.as_path(), report.manifest()?)));
     let planned = catalog::plan(root, plugins, &RealDisk).map_err(|d| super::refusal(&d, format, stderr))?;
     let Some(catalog::Planned { root, declaration, listed, files }) = planned else { return Ok(None) };
@@ -353,8 +353,8 @@ fn build_options(
     root: Utf8PathBuf,
     output: Option<Utf8PathBuf>,
     cache_dir: Option<Utf8PathBuf>,
-) -> crate::build::BuildOptions {
-    crate::build::BuildOptions {
+) -> crate::driver::BuildOptions {
+    crate::driver::BuildOptions {
         root,
         output,
         targets: args.targets.clone(),
@@ -364,30 +364,33 @@ fn build_options(
     }
 }
 
-fn build_one(options: &crate::build::BuildOptions, stderr: &mut dyn Write) -> Result<crate::build::BuildReport, Error> {
-    crate::build::build_with(options, &RealDisk, &mut |lock| {
+fn build_one(
+    options: &crate::driver::BuildOptions,
+    stderr: &mut dyn Write,
+) -> Result<crate::driver::BuildReport, Error> {
+    crate::driver::build_with(options, &RealDisk, &mut |lock| {
         let _ = writeln!(stderr, "Waiting for another build of this output to finish (lock: {lock})");
     })
     .map_err(flag_error)
 }
 
 /// A library build error in the command line's words: the request came from a flag.
-fn flag_error(error: crate::build::BuildError) -> Error {
+fn flag_error(error: crate::driver::BuildError) -> Error {
     match error {
-        crate::build::BuildError::TargetNotConfigured { target, configured } => {
+        crate::driver::BuildError::TargetNotConfigured { target, configured } => {
             let configured: Vec<&str> = configured.iter().map(|t| t.name()).collect();
             Error::Usage(format!(
                 "--target {target} is not among the config's targets ({}); --target only narrows them",
                 configured.join(", ")
             ))
         }
-        crate::build::BuildError::Scratch(error) => Error::Failed(error.to_string()),
+        crate::driver::BuildError::Scratch(error) => Error::Failed(error.to_string()),
     }
 }
 
 /// The JSON document of one bundle's build, for `--json`: the summary of a successful build, or the
 /// output, `built: false` and the diagnostics of a failed one.
-fn bundle_document(report: &crate::build::BuildReport, args: &BuildArgs) -> serde_json::Value {
+fn bundle_document(report: &crate::driver::BuildReport, args: &BuildArgs) -> serde_json::Value {
     let failed = report.diagnostics().iter().any(|d| d.is_error());
     match build_summary(report, args).filter(|_| !failed) {
         Some(summary) => summary,
@@ -400,7 +403,7 @@ fn bundle_document(report: &crate::build::BuildReport, args: &BuildArgs) -> serd
 }
 
 /// The JSON summary of a successful build.
-fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option<serde_json::Value> {
+fn build_summary(report: &crate::driver::BuildReport, args: &BuildArgs) -> Option<serde_json::Value> {
     let manifest = report.manifest()?;
     let write = report.write()?;
     let mut summary = serde_json::json!({
@@ -421,9 +424,9 @@ fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option
         summary["bundles"] =
             serde_json::json!({ "bundled": stats.bundled, "cached": stats.cached, "corrupt": stats.corrupt });
         summary["hookCounts"] = serde_json::json!({
-            "fresh": explanation.count(crate::build::incremental::HookStatus::Fresh),
-            "rebuilt": explanation.count(crate::build::incremental::HookStatus::Rebuilt),
-            "removed": explanation.count(crate::build::incremental::HookStatus::Removed),
+            "fresh": explanation.count(crate::driver::incremental::HookStatus::Fresh),
+            "rebuilt": explanation.count(crate::driver::incremental::HookStatus::Rebuilt),
+            "removed": explanation.count(crate::driver::incremental::HookStatus::Removed),
         });
         if args.explain {
             summary["explain"] = serde_json::to_value(explanation).expect("JSON serialises");
@@ -433,7 +436,7 @@ fn build_summary(report: &crate::build::BuildReport, args: &BuildArgs) -> Option
 }
 
 fn print_build_report(
-    report: &crate::build::BuildReport,
+    report: &crate::driver::BuildReport,
     args: &BuildArgs,
     format: MessageFormat,
     stdout: &mut dyn Write,
@@ -462,9 +465,9 @@ fn print_build_report(
         if let (true, Some(explanation)) = (args.explain, report.explanation()) {
             for hook in &explanation.hooks {
                 let status = match hook.status {
-                    crate::build::incremental::HookStatus::Fresh => "fresh",
-                    crate::build::incremental::HookStatus::Rebuilt => "rebuilt",
-                    crate::build::incremental::HookStatus::Removed => "removed",
+                    crate::driver::incremental::HookStatus::Fresh => "fresh",
+                    crate::driver::incremental::HookStatus::Rebuilt => "rebuilt",
+                    crate::driver::incremental::HookStatus::Removed => "removed",
                 };
                 let why =
                     if hook.reasons.is_empty() { String::new() } else { format!(": {}", hook.reasons.join("; ")) };
@@ -472,10 +475,10 @@ fn print_build_report(
             }
             for file in &explanation.files {
                 let action = match file.action {
-                    crate::build::incremental::FileAction::Written => "wrote",
-                    crate::build::incremental::FileAction::Kept => "kept",
-                    crate::build::incremental::FileAction::Removed => "removed",
-                    crate::build::incremental::FileAction::Untracked => "untracked",
+                    crate::driver::incremental::FileAction::Written => "wrote",
+                    crate::driver::incremental::FileAction::Kept => "kept",
+                    crate::driver::incremental::FileAction::Removed => "removed",
+                    crate::driver::incremental::FileAction::Untracked => "untracked",
                 };
                 writeln!(stdout, "{action:<8} {}: {}", file.path, file.reason)?;
             }
@@ -485,9 +488,9 @@ fn print_build_report(
             writeln!(
                 stdout,
                 "{} hooks fresh, {} rebuilt, {} removed; {} files written; {} handlers bundled, {} from cache",
-                explanation.count(crate::build::incremental::HookStatus::Fresh),
-                explanation.count(crate::build::incremental::HookStatus::Rebuilt),
-                explanation.count(crate::build::incremental::HookStatus::Removed),
+                explanation.count(crate::driver::incremental::HookStatus::Fresh),
+                explanation.count(crate::driver::incremental::HookStatus::Rebuilt),
+                explanation.count(crate::driver::incremental::HookStatus::Removed),
                 write.written.len(),
                 stats.bundled,
                 stats.cached
@@ -537,7 +540,7 @@ fn run_check(
     let (mut drifted, mut failed, mut documents, mut checks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for root in &roots {
         let options = build_options(args, root.clone(), args.output.clone(), cache_dir.clone());
-        let checked = crate::build::check::check(&options, &RealDisk).map_err(flag_error)?;
+        let checked = crate::driver::check::check(&options, &RealDisk).map_err(flag_error)?;
         if !args.json {
             report_diagnostics(&checked.report.loaded, format, stderr)?;
         }
@@ -566,7 +569,7 @@ fn run_check(
             )?;
             for (path, how) in &checked.drift {
                 let note = match how {
-                    crate::build::check::Drift::Stale => " (a build removes it)",
+                    crate::driver::check::Drift::Stale => " (a build removes it)",
                     _ => "",
                 };
                 writeln!(stdout, "  {:<8} {path}{note}", how.word())?;
@@ -583,10 +586,10 @@ fn run_check(
     let mut catalog_drift = Vec::new();
     if failed.is_empty() {
         let plugins = checks.iter().filter_map(|c| Some((c.artifact.as_path(), c.manifest.as_ref()?)));
-        let planned = crate::build::catalog::plan(&args.root, plugins, &RealDisk)
+        let planned = crate::driver::catalog::plan(&args.root, plugins, &RealDisk)
             .map_err(|d| super::refusal(&d, format, stderr))?;
         if let Some(planned) = planned {
-            catalog_drift = crate::build::catalog::drift(&planned.root, &planned.files);
+            catalog_drift = crate::driver::catalog::drift(&planned.root, &planned.files);
         }
     }
     for (path, missing) in &catalog_drift {

@@ -57,7 +57,7 @@ pub(super) fn run_inspect(
     if args.inputs {
         return run_inputs(args, stdout);
     }
-    let loaded = crate::build::load_settled(&args.root, &RealDisk);
+    let loaded = crate::driver::load_settled(&args.root, &RealDisk);
     let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
     if args.json {
         let mut document = match &loaded.bundle {

@@ -114,7 +114,7 @@ fn plugin_name(
     if let Some(name) = named {
         return Ok(name.clone());
     }
-    crate::build::read_manifest(artifact, &crate::io::RealDisk).map(|m| m.plugin.name).ok_or_else(|| {
+    crate::driver::read_manifest(artifact, &crate::io::RealDisk).map(|m| m.plugin.name).ok_or_else(|| {
         let why = "no agent-bundle.manifest.json there (name the plugin instead)";
         refusal(&crate::diagnostic::messages::install_no_artifact(artifact, why), format, stderr)
     })

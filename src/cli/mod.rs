@@ -189,11 +189,11 @@ pub(crate) fn discover_roots(
         return Ok((vec![root.clone()], None));
     }
     let selection = if packages.is_empty() {
-        crate::build::workspace::Selection::All
+        crate::driver::workspace::Selection::All
     } else {
-        crate::build::workspace::Selection::Packages(packages)
+        crate::driver::workspace::Selection::Packages(packages)
     };
-    let found = crate::build::workspace::find(manifest_path, selection, &RealDisk).map_err(Error::Failed)?;
+    let found = crate::driver::workspace::find(manifest_path, selection, &RealDisk).map_err(Error::Failed)?;
     let cache = Some(found.target_directory.join("agent-bundle-cache"));
     Ok((found.bundles.into_iter().map(|b| b.root).collect(), cache))
 }

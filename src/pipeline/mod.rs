@@ -2,7 +2,7 @@
 //! statically, [`config`] reads it into the config model, [`normalise`] judges each declaration,
 //! [`plan`] decides what each host gets, [`bundle`] bundles the handlers and [`emit`] writes the bytes of
 //! every artifact file. [`load`] runs the first five and gathers their diagnostics; each stage
-//! returns its value and its diagnostics, only [`load`] (and, for the rest, [`crate::build`]) knows the
+//! returns its value and its diagnostics, only [`load`] (and, for the rest, [`crate::driver`]) knows the
 //! order, and it stops early only when a stage has nothing for the next one to work on.
 
 pub(crate) mod bundle;

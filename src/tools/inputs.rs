@@ -11,7 +11,7 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::build::build_throwaway;
+use crate::driver::build_throwaway;
 use crate::io::Disk;
 
 /// The environment variable through which a monorepo engine hashes the compiler: its value must be

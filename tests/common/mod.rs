@@ -10,7 +10,7 @@ pub mod engines;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use agent_bundle::build::{BuildOptions, build};
+use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::{Utf8Path, Utf8PathBuf};
 

@@ -14,8 +14,8 @@ use camino::{Utf8Path, Utf8PathBuf};
 use serde::Serialize;
 
 use crate::artifact::{ArtifactManifest, MANIFEST_PATH};
-use crate::build::catalog;
 use crate::diagnostic::{Diagnostic, messages};
+use crate::driver::catalog;
 use crate::hosts::distribution::{self, Install, ProgramInstall};
 use crate::io::RealDisk;
 use crate::vocabulary::digest::sha256_hex;

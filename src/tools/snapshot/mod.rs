@@ -17,7 +17,7 @@ pub use compare::{summarise, unified_diff};
 pub use render::{Answer, SnapshotData, parse, render, render_answer};
 
 use crate::artifact::IndexRow;
-use crate::build::build_throwaway;
+use crate::driver::build_throwaway;
 use crate::hosts;
 use crate::io::Disk;
 use crate::tools::simulate::{self, SimulateError};

@@ -34,7 +34,7 @@ use camino::Utf8PathBuf;
 use serde_json::{Value, json};
 
 use crate::artifact::read_verified;
-use crate::build::{BuildOptions, BuildOutcome};
+use crate::driver::{BuildOptions, BuildOutcome};
 use crate::io::{Disk, RealDisk};
 use crate::tools::simulate::{SimulateInput, SimulateRequest, simulate_cancellable};
 use crate::vocabulary::target::Target;
@@ -250,7 +250,7 @@ impl Workbench {
             ..Default::default()
         };
         // Guarded: whatever the edited bundle does to a build, the Workbench keeps running.
-        let report = crate::build::build_guarded(&options, &RealDisk, &mut |_| {});
+        let report = crate::driver::build_guarded(&options, &RealDisk, &mut |_| {});
         let mut state = self.state.lock().expect("the state is never poisoned");
         let before = state.generation;
         match report {

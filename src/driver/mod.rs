@@ -1,4 +1,4 @@
-//! `build`: load, plan, emit, and write the artifact in one step. The library entry point for the
+//! The driver: load, plan, emit, and write the artifact in one step. The library entry point for the
 //! command line and for a package's `build.rs`.
 
 pub mod catalog;

@@ -14,8 +14,8 @@
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use crate::build::{BuildOptions, BuildReport, build};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::driver::{BuildOptions, BuildReport, build};
 use crate::io::RealDisk;
 use crate::vocabulary::target::Target;
 
