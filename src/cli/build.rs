@@ -2,12 +2,11 @@
 
 use std::io::Write;
 
-use camino::Utf8PathBuf;
+use camino::{Utf8Path, Utf8PathBuf};
 use clap::Args;
 
-use super::{MessageFormat, discover_roots, parse_target, report_diagnostics};
+use super::{MessageFormat, parse_target, report_diagnostics};
 use crate::cli::error::Error;
-use crate::driver::noop_record::NotKept;
 use crate::io::RealDisk;
 use crate::vocabulary::target::Target;
 
@@ -61,110 +60,132 @@ pub(super) fn run_build(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
-    let many = args.recursive || args.workspace || !args.packages.is_empty();
+    let scope = super::scope(args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
+    if scope.is_many() && args.output.is_some() {
+        let verb = if args.check { "checks" } else { "builds into" };
+        return Err(Error::Usage(format!(
+            "--output names one folder; with several bundles each {verb} its own `artifact`"
+        )));
+    }
+    let options = tree_options(args, scope);
     if args.check {
-        return run_check(args, many, format, stdout, stderr);
+        return run_check(&options, args, format, stdout, stderr);
     }
-    if !many {
-        if args.manifest_path.is_some() {
-            return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
-        }
-        // A task of a monorepo engine: it must hash what this build depends on, or it caches wrongly.
-        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-        crate::tools::monorepo::check_compiler(&env).map_err(Error::Failed)?;
-        let options = build_options(args, args.root.clone(), args.output.clone(), args.cache_dir.clone());
-        let report = build_one(&options, stderr)?;
-        print_build_report(&report, args, format, stdout, stderr)?;
-        crate::tools::monorepo::check_declared(&args.root, &report.inputs, &env, &RealDisk).map_err(Error::Failed)?;
-        return publish_catalogs(&args.root, &[&report], args, format, stdout, stderr).map(drop);
-    }
-    if args.output.is_some() {
-        return Err(Error::Usage(
-            "--output names one folder; with several bundles each builds into its own `artifact`".into(),
-        ));
-    }
-    // A no-op of the whole tree, answered from one record when every stamp it rests on holds.
-    let record = NoopRecord::for_args(args);
-    if let Some(record) = &record
-        && let Some(printed) = crate::driver::noop_record::replay(&record.cache, &record.key)
-    {
-        if tracing_noop_record() {
-            writeln!(stderr, "agent-bundle: no-op record replayed")?;
-        }
-        stdout.write_all(&printed)?;
+    let mut reporter = Reporter { args, format, stdout, stderr, summaries: Vec::new(), first_error: None };
+    let outcome = crate::driver::tree::build_tree(&options, &RealDisk, &mut reporter);
+    let Reporter { stdout, stderr, summaries, first_error, .. } = reporter;
+    let outcome = outcome.map_err(|error| super::tree_error(error, format, stderr))?;
+    if outcome.replayed {
         return Ok(());
     }
-    let (roots, cache_dir) =
-        discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
-    let cache_dir = args.cache_dir.clone().or(cache_dir);
-    if roots.is_empty() {
-        return Err(Error::Failed("no bundles found (no folder holds an agent-bundle.config.ts)".into()));
-    }
-    let (mut built, mut failed) = (0usize, Vec::new());
-    let mut summaries = Vec::new();
-    let mut finished = Vec::with_capacity(roots.len());
-    let all: Vec<crate::driver::BuildOptions> =
-        roots.iter().map(|root| build_options(args, root.clone(), None, cache_dir.clone())).collect();
-    // With --fail-fast, bundles are built one after another so that none is built after a failure;
-    // otherwise they are built side by side and reported in order.
-    let mut parallel = if args.fail_fast { Vec::new() } else { crate::driver::build_many(&all, &RealDisk) }.into_iter();
-    for (root, options) in roots.iter().zip(&all) {
-        if !args.json {
-            writeln!(stdout, "== {root}")?;
-        }
-        let report = match parallel.next() {
-            Some((report, waited)) => {
-                for lock in waited {
-                    writeln!(stderr, "Waited for another build of this output to finish (lock: {lock})")?;
-                }
-                report.map_err(flag_error)
-            }
-            None => build_one(options, stderr),
-        };
-        let outcome = report.and_then(|report| {
-            let printed = print_bundle(&report, args, format, stdout, stderr, &mut summaries);
-            finished.push(report);
-            printed
-        });
-        match outcome {
-            Ok(()) => built += 1,
-            Err(error) => {
-                if !matches!(error, Error::Reported { .. }) {
-                    writeln!(stderr, "error: {root}: {error}")?;
-                }
-                failed.push(root.to_string());
-                if args.fail_fast {
-                    break;
-                }
-            }
-        }
-    }
-    // The catalogs list every bundle of the build, so they are written only when all of them built.
-    let catalogs = if failed.is_empty() {
-        let reports: Vec<&crate::driver::BuildReport> = finished.iter().collect();
-        publish_catalogs(&args.root, &reports, args, format, stdout, stderr)?
-    } else {
-        None
+    let catalogs = match &outcome.catalogs {
+        Some(published) => print_catalogs(published, args, stdout)?,
+        None => None,
     };
-    print_totals(args, stdout, roots.len(), built, &failed, summaries, catalogs)?;
-    if let Some(record) = record
-        && failed.is_empty()
-    {
-        let kept = record.keep(args, &roots, &finished, format);
-        if tracing_noop_record() {
-            match kept {
-                Ok(()) => writeln!(stderr, "agent-bundle: no-op record kept")?,
-                Err(why) => writeln!(stderr, "agent-bundle: no-op record not kept: {why}")?,
-            }
+    let result = if !options.scope.is_many() {
+        first_error.map_or(Ok(()), Err)
+    } else {
+        let (bundles, failed) = (outcome.roots.len(), &outcome.failed);
+        let built = outcome.results.len() - failed.len();
+        let failed: Vec<String> = failed.iter().map(ToString::to_string).collect();
+        print_totals(args, stdout, bundles, built, &failed, summaries, catalogs)?;
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Failed(format!("{} of {bundles} bundles failed: {}", failed.len(), failed.join(", "))))
         }
-    }
+    };
     // Freed beside the rest of the command, not before it ends: the reports of 200 no-op builds are
     // some 20,000 small allocations, and freeing them one by one was 8 % of the no-op's time.
-    std::thread::spawn(move || drop(finished));
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::Failed(format!("{} of {} bundles failed: {}", failed.len(), roots.len(), failed.join(", "))))
+    std::thread::spawn(move || drop(outcome));
+    result
+}
+
+/// The driver's request for `args`.
+fn tree_options(args: &BuildArgs, scope: crate::driver::tree::Scope) -> crate::driver::tree::TreeOptions {
+    crate::driver::tree::TreeOptions {
+        root: args.root.clone(),
+        scope,
+        output: args.output.clone(),
+        targets: args.targets.clone(),
+        cache_dir: args.cache_dir.clone(),
+        no_cache: args.no_cache,
+        fail_fast: args.fail_fast,
+        printing: format!("json={} explain={} fail-fast={}", args.json, args.explain, args.fail_fast),
+        prints_manifests: args.json,
+    }
+}
+
+/// What `build` prints of a tree build, as the driver tells it.
+struct Reporter<'a> {
+    args: &'a BuildArgs,
+    format: MessageFormat,
+    stdout: &'a mut dyn Write,
+    stderr: &'a mut dyn Write,
+    /// Each bundle's JSON document, for the one document printed at the end (`--json`).
+    summaries: Vec<serde_json::Value>,
+    /// The one bundle's failure, in the command line's words (with one bundle there is no count
+    /// line to carry it).
+    first_error: Option<Error>,
+}
+
+impl crate::driver::tree::TreeReporter for Reporter<'_> {
+    fn replayed(&mut self, printed: &[u8]) -> std::io::Result<()> {
+        self.stdout.write_all(printed)
+    }
+
+    fn started(&mut self, root: &Utf8Path) -> std::io::Result<()> {
+        if !self.args.json { writeln!(self.stdout, "== {root}") } else { Ok(()) }
+    }
+
+    fn lock(&mut self, lock: &Utf8Path, done: bool) -> std::io::Result<()> {
+        let how = if done { "Waited" } else { "Waiting" };
+        writeln!(self.stderr, "{how} for another build of this output to finish (lock: {lock})")
+    }
+
+    fn finished(
+        &mut self,
+        root: &Utf8Path,
+        built: Result<&crate::driver::BuildReport, &crate::driver::BuildError>,
+    ) -> std::io::Result<()> {
+        let many = self.args.recursive || self.args.workspace || !self.args.packages.is_empty();
+        let printed = match built {
+            Ok(report) if many => {
+                print_bundle(report, self.args, self.format, self.stdout, self.stderr, &mut self.summaries)
+            }
+            Ok(report) => print_build_report(report, self.args, self.format, self.stdout, self.stderr),
+            Err(error) => Err(flag_error_of(error)),
+        };
+        match printed {
+            Ok(()) => Ok(()),
+            Err(Error::Output(error)) => Err(error),
+            Err(error) if many => {
+                if !matches!(error, Error::Reported { .. }) {
+                    writeln!(self.stderr, "error: {root}: {error}")?;
+                }
+                Ok(())
+            }
+            Err(error) => {
+                self.first_error.get_or_insert(error);
+                Ok(())
+            }
+        }
+    }
+
+    fn render_noop(&mut self, roots: &[Utf8PathBuf], reports: &[&crate::driver::BuildReport]) -> Option<Vec<u8>> {
+        let (mut printed, mut noted, mut summaries) = (Vec::new(), Vec::new(), Vec::new());
+        for (root, report) in roots.iter().zip(reports) {
+            if !self.args.json {
+                writeln!(printed, "== {root}").ok()?;
+            }
+            print_bundle(report, self.args, self.format, &mut printed, &mut noted, &mut summaries).ok()?;
+        }
+        print_totals(self.args, &mut printed, roots.len(), roots.len(), &[], summaries, None).ok()?;
+        noted.is_empty().then_some(printed)
+    }
+
+    fn trace(&mut self, line: &str) -> std::io::Result<()> {
+        writeln!(self.stderr, "agent-bundle: {line}")
     }
 }
 
@@ -212,170 +233,53 @@ fn print_totals(
     Ok(())
 }
 
-/// Whether `AGENT_BUNDLE_TRACE` asks for the no-op record's decisions on stderr (`noop-record`).
-fn tracing_noop_record() -> bool {
-    std::env::var("AGENT_BUNDLE_TRACE").is_ok_and(|v| v.split(',').any(|part| part.trim() == "noop-record"))
-}
-
-fn canonical(path: &camino::Utf8Path) -> Option<Utf8PathBuf> {
-    Utf8PathBuf::from_path_buf(std::fs::canonicalize(path).ok()?).ok()
-}
-
-/// The no-op record of a `build --recursive` ([`crate::driver::noop_record`]): where it is kept and
-/// under which key, for a command that can have one.
-struct NoopRecord {
-    cache: crate::io::CacheStore,
-    key: String,
-}
-
-impl NoopRecord {
-    /// The record of this command, if it can have one: `--recursive` with a cache, nothing asked to
-    /// fail on purpose.
-    fn for_args(args: &BuildArgs) -> Option<NoopRecord> {
-        if !args.recursive || args.no_cache || crate::driver::faults_injected() {
-            return None;
-        }
-        let cache = args.cache_dir.clone().or_else(crate::driver::default_cache_dir)?;
-        let canonical = canonical(&args.root)?;
-        let request = crate::driver::noop_record::Request {
-            root: &args.root,
-            canonical_root: &canonical,
-            targets: args.targets.iter().map(|t| t.name()).collect(),
-            flags: format!("json={} explain={} fail-fast={}", args.json, args.explain, args.fail_fast),
-        };
-        Some(NoopRecord { cache: crate::io::CacheStore::new(cache), key: crate::driver::noop_record::key(&request) })
-    }
-
-    /// After a run in which every bundle was a no-op (each vouched for by its fingerprint): what it
-    /// printed, rendered again by the same code from the same reports, kept with what those rest on.
-    /// A run that wrote keeps none (what it wrote is too recent to vouch for itself, and the no-op
-    /// after it keeps one); nor does a run where a catalog is declared (its files are written by
-    /// every run) or where the tree no longer walks as it did.
-    fn keep(
-        &self,
-        args: &BuildArgs,
-        roots: &[Utf8PathBuf],
-        reports: &[crate::driver::BuildReport],
-        format: MessageFormat,
-    ) -> Result<(), NotKept> {
-        use crate::driver::noop_record::Record;
-        let vouched: Vec<&crate::driver::Vouched> =
-            reports.iter().map(|report| report.vouched().ok_or(NotKept::Built)).collect::<Result<_, _>>()?;
-        if reports.len() != roots.len() {
-            return Err(NotKept::Built);
-        }
-        if std::fs::symlink_metadata(args.root.join(crate::driver::catalog::DECLARATION)).is_ok() {
-            return Err(NotKept::Catalog);
-        }
-        // Walked again from the canonical folder (the record holds canonical paths only), and kept
-        // only if the walk still finds what the run built.
-        let canonical = canonical(&args.root).ok_or(NotKept::Walk)?;
-        let found = crate::pipeline::discover::walk_bundles(&canonical, &RealDisk).map_err(|_| NotKept::Walk)?;
-        let same = found.roots.len() == roots.len()
-            && found.roots.iter().zip(roots).all(|(found, built)| {
-                built.strip_prefix(&args.root).is_ok_and(|below| canonical.join(below) == *found)
-            });
-        if !same {
-            return Err(NotKept::Walk);
-        }
-        let (mut printed, mut noted, mut summaries) = (Vec::new(), Vec::new(), Vec::new());
-        for (root, report) in roots.iter().zip(reports) {
-            if !args.json {
-                writeln!(printed, "== {root}").map_err(|_| NotKept::Changed)?;
-            }
-            print_bundle(report, args, format, &mut printed, &mut noted, &mut summaries)
-                .map_err(|_| NotKept::Changed)?;
-        }
-        print_totals(args, &mut printed, roots.len(), roots.len(), &[], summaries, None)
-            .map_err(|_| NotKept::Changed)?;
-        if !noted.is_empty() {
-            return Err(NotKept::Changed);
-        }
-        let record = Record::of(&canonical, &found, &vouched, printed, args.json)?;
-        crate::driver::noop_record::keep(&self.cache, &self.key, &record)
-    }
-}
-
-/// Writes the marketplace catalogs when `root` declares a marketplace
-/// ([`crate::driver::catalog::DECLARATION`]), listing the plugins `reports` built; says what it
-/// wrote (on stdout, or as the JSON value returned for `--json`).
-fn publish_catalogs(
-    root: &camino::Utf8Path,
-    reports: &[&crate::driver::BuildReport],
+/// What the catalogs the build wrote are: printed on stdout, or the JSON value returned for `--json`.
+fn print_catalogs(
+    published: &crate::driver::tree::Published,
     args: &BuildArgs,
-    format: MessageFormat,
     stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
 ) -> Result<Option<serde_json::Value>, Error> {
-    use crate::driver::catalog;
-    let plugins = reports.iter().filter_map(|report| Some((report.output.as_path(), report.manifest()?)));
-    let planned = catalog::plan(root, plugins, &RealDisk).map_err(|d| super::refusal(&d, format, stderr))?;
-    let Some(catalog::Planned { root, declaration, listed, files }) = planned else { return Ok(None) };
-    let placed = catalog::write(&root, &declaration, &files).map_err(|d| super::refusal(&d, format, stderr))?;
-    let built: std::collections::BTreeSet<_> = listed.iter().flat_map(|l| l.manifest.hosts.keys().copied()).collect();
-    let without = catalog::hosts_without_catalog(&built);
+    use crate::driver::catalog::Placed;
     if args.json {
-        let written: Vec<serde_json::Value> = files
+        let written: Vec<serde_json::Value> = published
+            .files
             .iter()
-            .zip(&placed)
             .map(|(file, placed)| {
                 serde_json::json!({ "path": file.path, "hosts": file.hosts, "plugins": file.plugins,
-                    "written": *placed == catalog::Placed::Written })
+                    "written": *placed == Placed::Written })
             })
             .collect();
         let without: serde_json::Map<String, serde_json::Value> =
-            without.iter().map(|(t, reason)| (t.name().to_string(), serde_json::json!(reason))).collect();
+            published.without.iter().map(|(t, reason)| (t.name().to_string(), serde_json::json!(reason))).collect();
         return Ok(Some(
-            serde_json::json!({ "marketplace": declaration.name, "files": written, "noCatalog": without }),
+            serde_json::json!({ "marketplace": published.marketplace, "files": written, "noCatalog": without }),
         ));
     }
-    for (file, placed) in files.iter().zip(&placed) {
+    for (file, placed) in &published.files {
         let hosts: Vec<&str> = file.hosts.iter().map(|t| t.name()).collect();
-        let state = if *placed == catalog::Placed::Written { "written" } else { "unchanged" };
+        let state = if *placed == Placed::Written { "written" } else { "unchanged" };
         writeln!(
             stdout,
             "Catalog {} ({}; marketplace `{}`): {} plugin{}, {state}",
             file.path,
             hosts.join(", "),
-            declaration.name,
+            published.marketplace,
             file.plugins.len(),
             if file.plugins.len() == 1 { "" } else { "s" }
         )?;
     }
-    for (target, reason) in without {
+    for (target, reason) in &published.without {
         writeln!(stdout, "No catalog for {target}: {reason}")?;
     }
     Ok(None)
 }
 
-fn build_options(
-    args: &BuildArgs,
-    root: Utf8PathBuf,
-    output: Option<Utf8PathBuf>,
-    cache_dir: Option<Utf8PathBuf>,
-) -> crate::driver::BuildOptions {
-    crate::driver::BuildOptions {
-        root,
-        output,
-        targets: args.targets.clone(),
-        cache_dir,
-        no_cache: args.no_cache,
-        temporary_output: false,
-    }
-}
-
-fn build_one(
-    options: &crate::driver::BuildOptions,
-    stderr: &mut dyn Write,
-) -> Result<crate::driver::BuildReport, Error> {
-    crate::driver::build_with(options, &RealDisk, &mut |lock| {
-        let _ = writeln!(stderr, "Waiting for another build of this output to finish (lock: {lock})");
-    })
-    .map_err(flag_error)
-}
-
 /// A library build error in the command line's words: the request came from a flag.
-fn flag_error(error: crate::driver::BuildError) -> Error {
+pub(super) fn flag_error(error: crate::driver::BuildError) -> Error {
+    flag_error_of(&error)
+}
+
+fn flag_error_of(error: &crate::driver::BuildError) -> Error {
     match error {
         crate::driver::BuildError::TargetNotConfigured { target, configured } => {
             let configured: Vec<&str> = configured.iter().map(|t| t.name()).collect();
@@ -520,27 +424,16 @@ fn print_build_report(
 
 /// `build --check`: each bundle built into a throw-away folder and compared with its artifact.
 fn run_check(
+    options: &crate::driver::tree::TreeOptions,
     args: &BuildArgs,
-    many: bool,
     format: MessageFormat,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> Result<(), Error> {
-    let (roots, cache_dir) = if many {
-        if args.output.is_some() {
-            return Err(Error::Usage(
-                "--output names one folder; with several bundles each checks its own `artifact`".into(),
-            ));
-        }
-        discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?
-    } else {
-        (vec![args.root.clone()], None)
-    };
-    let cache_dir = args.cache_dir.clone().or(cache_dir);
-    let (mut drifted, mut failed, mut documents, mut checks) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for root in &roots {
-        let options = build_options(args, root.clone(), args.output.clone(), cache_dir.clone());
-        let checked = crate::driver::check::check(&options, &RealDisk).map_err(flag_error)?;
+    let tree =
+        crate::driver::check::check_tree(options, &RealDisk).map_err(|e| super::tree_error(e, format, stderr))?;
+    let (mut drifted, mut documents) = (Vec::new(), Vec::new());
+    for (root, checked) in &tree.checks {
         if !args.json {
             report_diagnostics(&checked.report.loaded, format, stderr)?;
         }
@@ -575,24 +468,11 @@ fn run_check(
                 writeln!(stdout, "  {:<8} {path}{note}", how.word())?;
             }
         }
-        if !built {
-            failed.push(root.to_string());
-        } else if !checked.drift.is_empty() {
+        if built && !checked.drift.is_empty() {
             drifted.push(checked.artifact.to_string());
         }
-        checks.push(checked);
     }
-    // The catalogs the committed artifacts would be listed in, against the committed catalogs.
-    let mut catalog_drift = Vec::new();
-    if failed.is_empty() {
-        let plugins = checks.iter().filter_map(|c| Some((c.artifact.as_path(), c.manifest.as_ref()?)));
-        let planned = crate::driver::catalog::plan(&args.root, plugins, &RealDisk)
-            .map_err(|d| super::refusal(&d, format, stderr))?;
-        if let Some(planned) = planned {
-            catalog_drift = crate::driver::catalog::drift(&planned.root, &planned.files);
-        }
-    }
-    for (path, missing) in &catalog_drift {
+    for (path, missing) in &tree.catalog_drift {
         drifted.push(path.clone());
         if !args.json {
             let how = if *missing { "is missing (a build writes it)" } else { "differs from what the sources build" };
@@ -600,13 +480,15 @@ fn run_check(
         }
     }
     if args.json {
-        let catalogs: Vec<serde_json::Value> = catalog_drift
+        let catalogs: Vec<serde_json::Value> = tree
+            .catalog_drift
             .iter()
             .map(|(path, missing)| serde_json::json!({ "path": path, "drift": if *missing { "missing" } else { "changed" } }))
             .collect();
         let document = serde_json::json!({ "bundles": documents, "catalogs": catalogs });
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&document))?;
     }
+    let failed: Vec<String> = tree.failed().map(ToString::to_string).collect();
     if !failed.is_empty() {
         return Err(Error::Failed(format!("the sources do not build: {}", failed.join(", "))));
     }

@@ -8,7 +8,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::cli::error::Error;
 use crate::diagnostic::Diagnostic;
-use crate::io::RealDisk;
 use crate::vocabulary::target::Target;
 
 mod build;
@@ -164,38 +163,45 @@ pub fn run(cli: &Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Result<
     }
 }
 
-/// The bundle roots a multi-bundle command works on, and the shared cache folder of a workspace.
-pub(crate) fn discover_roots(
-    root: &Utf8PathBuf,
+/// The scope a multi-bundle command's flags name: arguments that make no sense together are a usage
+/// error.
+pub(crate) fn scope(
     recursive: bool,
     all_members: bool,
     packages: &[String],
     manifest_path: Option<&camino::Utf8Path>,
-) -> Result<(Vec<Utf8PathBuf>, Option<Utf8PathBuf>), Error> {
+) -> Result<crate::driver::tree::Scope, Error> {
+    use crate::driver::tree::Scope;
     if recursive {
         if all_members || !packages.is_empty() {
             return Err(Error::Usage(
                 "--recursive walks folders; --workspace and --package read the cargo workspace".into(),
             ));
         }
-        let roots = crate::pipeline::discover::find_bundles(root, &RealDisk)
-            .map_err(|e| Error::Failed(format!("cannot walk `{root}`: {e}")))?;
-        return Ok((roots, None));
+        return Ok(Scope::Recursive);
     }
     if !all_members && packages.is_empty() {
         if manifest_path.is_some() {
             return Err(Error::Usage("--manifest-path goes with --workspace or --package".into()));
         }
-        return Ok((vec![root.clone()], None));
+        return Ok(Scope::One);
     }
-    let selection = if packages.is_empty() {
-        crate::driver::workspace::Selection::All
-    } else {
-        crate::driver::workspace::Selection::Packages(packages)
-    };
-    let found = crate::driver::workspace::find(manifest_path, selection, &RealDisk).map_err(Error::Failed)?;
-    let cache = Some(found.target_directory.join("agent-bundle-cache"));
-    Ok((found.bundles.into_iter().map(|b| b.root).collect(), cache))
+    Ok(Scope::Workspace { packages: packages.to_vec(), manifest_path: manifest_path.map(Into::into) })
+}
+
+/// A tree build's error in the command line's words (a catalog's diagnostic printed as a refusal).
+pub(crate) fn tree_error(
+    error: crate::driver::tree::TreeError,
+    format: MessageFormat,
+    stderr: &mut dyn Write,
+) -> Error {
+    use crate::driver::tree::TreeError;
+    match error {
+        TreeError::Build(error) => self::build::flag_error(error),
+        TreeError::Catalog(diagnostic) => refusal(&diagnostic, format, stderr),
+        TreeError::Report(error) => Error::Output(error),
+        other => Error::Failed(other.to_string()),
+    }
 }
 
 /// Prints diagnostics on stderr, followed (in human format) by a count line when there are errors.

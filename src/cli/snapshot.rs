@@ -5,7 +5,6 @@ use std::io::Write;
 use camino::Utf8PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::discover_roots;
 use crate::cli::error::Error;
 use crate::io::RealDisk;
 
@@ -82,8 +81,9 @@ pub(super) fn run_snapshot(args: &SnapshotArgs, stdout: &mut dyn Write) -> Resul
         Some(SnapshotAction::Review) => return review_snapshots(&pending(), stdout),
         None => {}
     }
-    let (roots, _) =
-        discover_roots(&args.root, args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
+    let scope = super::scope(args.recursive, args.workspace, &args.packages, args.manifest_path.as_deref())?;
+    let tree = crate::driver::tree::TreeOptions { root: args.root.clone(), scope, ..Default::default() };
+    let roots = crate::driver::tree::select(&tree, &RealDisk).map_err(|e| Error::Failed(e.to_string()))?.roots;
     if roots.is_empty() {
         return Err(Error::Failed("no bundles found (no folder holds an agent-bundle.config.ts)".into()));
     }

@@ -127,3 +127,50 @@ fn files_under(dir: &Utf8Path) -> BTreeSet<String> {
         })
         .collect()
 }
+
+/// What `build --check` found for a tree of bundles.
+#[derive(Debug)]
+pub struct TreeCheck {
+    /// Each bundle's check, in the order selected.
+    pub checks: Vec<(Utf8PathBuf, CheckReport)>,
+    /// Each marketplace catalog that differs from what the sources build, by path: `true` when it is
+    /// missing. Compared only when every bundle's sources build.
+    pub catalog_drift: Vec<(String, bool)>,
+}
+
+impl TreeCheck {
+    /// The bundles whose sources do not build.
+    pub fn failed(&self) -> impl Iterator<Item = &Utf8Path> {
+        self.checks.iter().filter(|(_, check)| check.report.has_errors()).map(|(root, _)| root.as_path())
+    }
+}
+
+/// `build --check` of the bundles `options` selects ([`super::tree::select`]): each built into a
+/// throw-away folder and compared with its artifact, then the catalogs the committed artifacts would
+/// be listed in against the committed catalogs.
+pub fn check_tree(options: &super::tree::TreeOptions, disk: &dyn Disk) -> Result<TreeCheck, super::tree::TreeError> {
+    use super::tree::{TreeError, select};
+    let selected = select(options, disk)?;
+    let mut checks = Vec::with_capacity(selected.roots.len());
+    for root in selected.roots {
+        let bundle = BuildOptions {
+            root: root.clone(),
+            output: options.output.clone(),
+            targets: options.targets.clone(),
+            cache_dir: selected.cache_dir.clone(),
+            no_cache: options.no_cache,
+            temporary_output: false,
+        };
+        checks.push((root, check(&bundle, disk).map_err(TreeError::Build)?));
+    }
+    let mut tree = TreeCheck { checks, catalog_drift: Vec::new() };
+    if tree.failed().next().is_none() {
+        let plugins = tree.checks.iter().filter_map(|(_, c)| Some((c.artifact.as_path(), c.manifest.as_ref()?)));
+        let planned =
+            super::catalog::plan(&options.root, plugins, disk).map_err(|d| TreeError::Catalog(Box::new(d)))?;
+        if let Some(planned) = planned {
+            tree.catalog_drift = super::catalog::drift(&planned.root, &planned.files);
+        }
+    }
+    Ok(tree)
+}

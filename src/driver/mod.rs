@@ -6,6 +6,7 @@ pub mod check;
 pub(crate) mod incremental;
 pub mod noop_record;
 pub mod script;
+pub mod tree;
 pub(crate) mod workspace;
 
 use std::collections::BTreeMap;
