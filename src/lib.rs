@@ -1,5 +1,6 @@
 //! agent-bundle: compile coding-agent hooks declared once (`agent-bundle.config.ts`) into the native
-//! plugins of Claude Code, Codex and Cursor.
+//! plugins of every host in the host tables ([`hosts::products`]: Claude Code, Codex CLI, GitHub
+//! Copilot CLI, Cursor, Factory Droid, Gemini CLI, OpenCode and Qwen Code).
 //!
 //! The crate reads top to bottom as the product works (see ARCHITECTURE.md):
 //! - [`vocabulary`]: the words every layer shares (canonical events and selectors, targets, source

@@ -31,7 +31,7 @@ pub use self::types::{InitArgs, TypesArgs};
     name = "cargo agent-bundle",
     bin_name = "cargo agent-bundle",
     version,
-    about = "Compile coding-agent hooks declared once into native Claude Code, Codex, Copilot CLI, Gemini CLI and Cursor plugins",
+    about = format!("Compile coding-agent hooks declared once into the native plugins of {}", crate::hosts::products_prose()),
     after_help = "Exit codes: 0 success, 1 errors were reported, 2 the command line was wrong, 3 `build --check` found an artifact or catalog that differs from its sources."
 )]
 pub struct Cli {
@@ -53,7 +53,8 @@ pub enum MessageFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Build the plugin folder that Claude Code, Codex, Copilot CLI, Gemini CLI and Cursor load natively.
+    /// Build the plugin folder that every host loads natively.
+    #[command(about = format!("Build the plugin folder that {} load natively", crate::hosts::products_prose()))]
     Build(BuildArgs),
     /// Show what the compiler reads from a bundle and what each host will get.
     Inspect(InspectArgs),

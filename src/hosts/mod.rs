@@ -43,6 +43,11 @@ pub struct HostTable {
     pub revision: String,
     /// Where the facts come from.
     pub evidence: String,
+    /// The folder under `testdata/envelopes/` that holds what the real host sent its hooks on
+    /// stdin, one `<native event>.json` per event (and `<event>.<case>.json` variants), when they
+    /// were recorded offline; the Workbench's editor starts from them.
+    #[serde(default)]
+    pub recorded_envelopes: Option<String>,
     /// `None` for a host with no hook surface.
     pub hooks: Option<HookSurface>,
     #[serde(default)]
@@ -1164,6 +1169,29 @@ impl HostTable {
     }
 }
 
+/// The programs agent-bundle builds plugins for, by their tables' names, each once (Claude Code's
+/// hooks module is Claude Code; the portable form is a format, no program), in target order. Every
+/// prose list of hosts is this list, or is checked against it.
+pub fn products() -> Vec<&'static str> {
+    let mut products: Vec<&'static str> = Vec::new();
+    for target in Target::ALL.into_iter().filter(|t| *t != Target::Portable) {
+        let name = table(target).host.as_str();
+        if !products.contains(&name) {
+            products.push(name);
+        }
+    }
+    products
+}
+
+/// [`products`] as prose: `A, B and C`.
+pub fn products_prose() -> String {
+    match products().split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// The table of one host.
 pub fn table(target: Target) -> &'static HostTable {
     &tables()[target as usize]
@@ -1272,6 +1300,36 @@ pub fn tables_revision() -> String {
             hasher.finish()
         })
         .clone()
+}
+
+/// Prose that lists the hosts outside the code (the crate's description, the README's opening, the
+/// architecture's map of the tables) names every one.
+#[cfg(test)]
+mod prose {
+    use super::*;
+
+    fn names_every_product(what: &str, text: &str) {
+        for product in products() {
+            assert!(text.contains(product), "{what} does not name {product}: {text}");
+        }
+    }
+
+    #[test]
+    fn every_list_of_hosts_names_every_host() {
+        assert_eq!(products().len(), 8, "{:?}", products());
+        names_every_product("Cargo.toml's description", env!("CARGO_PKG_DESCRIPTION"));
+        let readme = include_str!("../../README.md");
+        let opening = readme.split("\n\n").nth(1).expect("the README opens with a paragraph");
+        names_every_product("the README's opening paragraph", &opening.replace("**", ""));
+        let architecture = include_str!("../../ARCHITECTURE.md");
+        let map = architecture.lines().find(|l| l.starts_with("- `src/hosts/`")).expect("the code map has src/hosts/");
+        for (target, _) in TABLE_SOURCES {
+            assert!(
+                map.contains(&format!("`{}.json`", target.name())),
+                "ARCHITECTURE.md's map of src/hosts/ lacks {target}"
+            );
+        }
+    }
 }
 
 #[cfg(test)]

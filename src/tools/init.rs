@@ -203,7 +203,7 @@ fn readme(name: &str, events: &[CanonicalEvent]) -> String {
     format!(
         "# {name}\n\n\
          Hooks for coding agents, declared once in `agent-bundle.config.ts` and built by agent-bundle into\n\
-         one plugin folder that Claude Code, Codex and Cursor load natively.\n\n\
+         one plugin folder that {} load natively.\n\n\
          {}\n\n\
          ```sh\n\
          cargo agent-bundle build                  # writes artifact/\n\
@@ -212,6 +212,7 @@ fn readme(name: &str, events: &[CanonicalEvent]) -> String {
          ```\n\n\
          The declarations live in `.agent-bundle/types/` (tsconfig.json maps them); `cargo agent-bundle types`\n\
          rewrites them after an agent-bundle upgrade.\n",
+        crate::hosts::products_prose(),
         hooks.join("\n")
     )
 }

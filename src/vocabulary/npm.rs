@@ -1,4 +1,4 @@
-//! npm's vocabulary: the package a bare import specifier names.
+//! npm's vocabulary: the package a bare import specifier names, and whether a file is a package's.
 
 /// The npm package name of a bare specifier (`@scope/pkg/sub` → `@scope/pkg`).
 pub fn package_name(specifier: &str) -> &str {
@@ -12,6 +12,12 @@ pub fn package_name(specifier: &str) -> &str {
     } else {
         first
     }
+}
+
+/// Whether a file belongs to an installed package rather than to the bundle's own code: it lies
+/// under a `node_modules` folder (workspace siblings, reached through links, do not).
+pub fn in_node_modules(path: &str) -> bool {
+    path.contains("/node_modules/")
 }
 
 #[cfg(test)]

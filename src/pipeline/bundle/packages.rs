@@ -40,11 +40,7 @@ impl Package {
     }
 }
 
-/// Whether a file belongs to an installed package rather than to the bundle's own code: it lies
-/// under a `node_modules` folder (workspace siblings, reached through links, do not).
-pub(super) fn in_node_modules(path: &str) -> bool {
-    path.contains("/node_modules/")
-}
+pub(super) use crate::vocabulary::npm::in_node_modules;
 
 /// The package a module belongs to, from the package.json its resolution went through.
 pub(super) fn package_of(observed: &Observed, module: &str) -> Option<Package> {

@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 
 use camino::{Utf8Path, Utf8PathBuf};
 
-use super::packages::in_node_modules;
 use crate::io::stamp::{InputSet, Listing, Recorded};
+use crate::vocabulary::npm::in_node_modules;
 
 /// How many `extends` a tsconfig chain may follow (TypeScript's own limit is lower in practice).
 const EXTENDS_DEPTH: usize = 16;

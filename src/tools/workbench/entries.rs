@@ -77,7 +77,7 @@ fn row_value(row: &IndexRow) -> Value {
     let mut value = serde_json::to_value(row).expect("rows serialise");
     let sample = sample_input(row);
     // A real host's envelope where one was recorded, else the sample as the host would write it.
-    value["nativeSample"] = samples::recorded(row.host.name(), &row.native_event)
+    value["nativeSample"] = samples::recorded(row.host, &row.native_event)
         .or_else(|| crate::tools::simulate::encode(row, &sample).ok())
         .unwrap_or(Value::Null);
     value["sample"] = sample;

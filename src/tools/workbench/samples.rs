@@ -1,58 +1,59 @@
 //! Envelopes the real hosts sent (recorded offline, `testdata/envelopes/`), one per host and native
-//! event: what the Workbench's editor starts with when a hook runs on a native envelope.
+//! event: what the Workbench's editor starts with when a hook runs on a native envelope. The list is
+//! generated from the folder by build.rs; which folder is which host's, the host tables say.
 
-/// (target, native event, the envelope's JSON text).
-pub const RECORDED: &[(&str, &str, &str)] = &[
-    ("claude", "PermissionRequest", include_str!("../../../testdata/envelopes/claude-code/PermissionRequest.json")),
-    ("claude", "PostToolUse", include_str!("../../../testdata/envelopes/claude-code/PostToolUse.json")),
-    ("claude", "PostToolUseFailure", include_str!("../../../testdata/envelopes/claude-code/PostToolUseFailure.json")),
-    ("claude", "PreToolUse", include_str!("../../../testdata/envelopes/claude-code/PreToolUse.json")),
-    ("claude", "SessionEnd", include_str!("../../../testdata/envelopes/claude-code/SessionEnd.json")),
-    ("claude", "SessionStart", include_str!("../../../testdata/envelopes/claude-code/SessionStart.json")),
-    ("claude", "Stop", include_str!("../../../testdata/envelopes/claude-code/Stop.json")),
-    ("claude", "UserPromptSubmit", include_str!("../../../testdata/envelopes/claude-code/UserPromptSubmit.json")),
-    ("codex", "PostToolUse", include_str!("../../../testdata/envelopes/codex/PostToolUse.json")),
-    ("codex", "PreToolUse", include_str!("../../../testdata/envelopes/codex/PreToolUse.json")),
-    ("codex", "SessionEnd", include_str!("../../../testdata/envelopes/codex/SessionEnd.json")),
-    ("codex", "SessionStart", include_str!("../../../testdata/envelopes/codex/SessionStart.json")),
-    ("codex", "Stop", include_str!("../../../testdata/envelopes/codex/Stop.json")),
-    ("codex", "UserPromptSubmit", include_str!("../../../testdata/envelopes/codex/UserPromptSubmit.json")),
-    ("copilot", "agentStop", include_str!("../../../testdata/envelopes/copilot-cli/agentStop.json")),
-    ("copilot", "permissionRequest", include_str!("../../../testdata/envelopes/copilot-cli/permissionRequest.json")),
-    ("copilot", "postToolUse", include_str!("../../../testdata/envelopes/copilot-cli/postToolUse.json")),
-    ("copilot", "postToolUseFailure", include_str!("../../../testdata/envelopes/copilot-cli/postToolUseFailure.json")),
-    ("copilot", "preMcpToolCall", include_str!("../../../testdata/envelopes/copilot-cli/preMcpToolCall.json")),
-    ("copilot", "preToolUse", include_str!("../../../testdata/envelopes/copilot-cli/preToolUse.json")),
-    ("copilot", "sessionEnd", include_str!("../../../testdata/envelopes/copilot-cli/sessionEnd.json")),
-    ("copilot", "sessionStart", include_str!("../../../testdata/envelopes/copilot-cli/sessionStart.json")),
-    ("copilot", "subagentStart", include_str!("../../../testdata/envelopes/copilot-cli/subagentStart.json")),
-    ("copilot", "subagentStop", include_str!("../../../testdata/envelopes/copilot-cli/subagentStop.json")),
-    (
-        "copilot",
-        "userPromptSubmitted",
-        include_str!("../../../testdata/envelopes/copilot-cli/userPromptSubmitted.json"),
-    ),
-    (
-        "copilot",
-        "userPromptTransformed",
-        include_str!("../../../testdata/envelopes/copilot-cli/userPromptTransformed.json"),
-    ),
-    ("gemini", "AfterAgent", include_str!("../../../testdata/envelopes/gemini-cli/AfterAgent.json")),
-    ("gemini", "AfterModel", include_str!("../../../testdata/envelopes/gemini-cli/AfterModel.json")),
-    ("gemini", "AfterTool", include_str!("../../../testdata/envelopes/gemini-cli/AfterTool.json")),
-    ("gemini", "BeforeAgent", include_str!("../../../testdata/envelopes/gemini-cli/BeforeAgent.json")),
-    ("gemini", "BeforeModel", include_str!("../../../testdata/envelopes/gemini-cli/BeforeModel.json")),
-    ("gemini", "BeforeTool", include_str!("../../../testdata/envelopes/gemini-cli/BeforeTool.json")),
-    ("gemini", "BeforeToolSelection", include_str!("../../../testdata/envelopes/gemini-cli/BeforeToolSelection.json")),
-    ("gemini", "PreCompress", include_str!("../../../testdata/envelopes/gemini-cli/PreCompress.json")),
-    ("gemini", "SessionEnd", include_str!("../../../testdata/envelopes/gemini-cli/SessionEnd.json")),
-    ("gemini", "SessionStart", include_str!("../../../testdata/envelopes/gemini-cli/SessionStart.json")),
-];
+include!(concat!(env!("OUT_DIR"), "/recorded_envelopes.rs"));
 
 /// The recorded envelope of `target`'s `native` event, if one was recorded.
-pub fn recorded(target: &str, native: &str) -> Option<serde_json::Value> {
+pub fn recorded(target: crate::vocabulary::target::Target, native: &str) -> Option<serde_json::Value> {
+    let folder = crate::hosts::table(target).recorded_envelopes.as_deref()?;
     RECORDED
         .iter()
-        .find(|(t, n, _)| *t == target && *n == native)
+        .find(|(f, n, _)| *f == folder && *n == native)
         .and_then(|(_, _, text)| serde_json::from_str(text).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocabulary::target::Target;
+
+    /// Folders of recordings no host table names, each with why: nothing recorded goes unoffered
+    /// by oversight.
+    const NOT_A_TABLES: &[(&str, &str)] = &[
+        ("opencode", "OpenCode's hooks are a module's arguments ({input, output}), not a command's stdin (issue 47)"),
+        ("vscode-agent", "Copilot in VS Code, read as a foreign sender of Claude Code's events, not a host of its own"),
+    ];
+
+    #[test]
+    fn every_recorded_host_is_offered_and_every_recording_folder_is_accounted_for() {
+        let base = camino::Utf8Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/envelopes");
+        let named: Vec<(Target, &str)> = Target::ALL
+            .iter()
+            .filter_map(|t| Some((*t, crate::hosts::table(*t).recorded_envelopes.as_deref()?)))
+            .collect();
+        let mut folders: Vec<String> = std::fs::read_dir(&base)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| base.join(name).is_dir())
+            .collect();
+        folders.sort();
+        for folder in &folders {
+            let named_by = named.iter().find(|(_, f)| f == folder);
+            let excused = NOT_A_TABLES.iter().any(|(f, _)| f == folder);
+            assert!(named_by.is_some() != excused, "{folder}: named by a table {named_by:?}, excused {excused}");
+        }
+        for (target, folder) in &named {
+            let events: Vec<&str> = RECORDED.iter().filter(|(f, ..)| f == folder).map(|(_, e, _)| *e).collect();
+            assert!(events.len() >= 4, "{target}: only {events:?} recorded in {folder}");
+            for event in events {
+                let sample = recorded(*target, event).unwrap_or_else(|| panic!("{target} {event}: not JSON"));
+                assert!(sample.is_object(), "{target} {event}");
+            }
+        }
+        // The six command hosts whose hook stdin was recorded are each offered, and Claude Code's
+        // hooks module (its table extends Claude Code's) takes Claude Code's envelopes.
+        assert_eq!(named.len(), 7, "{named:?}");
+        assert_eq!(crate::hosts::table(Target::ClaudeMod).recorded_envelopes.as_deref(), Some("claude-code"));
+    }
 }
