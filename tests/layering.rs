@@ -9,9 +9,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("io", &["vocabulary"]),
     ("artifact", &["vocabulary", "hosts", "io"]),
     ("pipeline", &["vocabulary", "diagnostic", "hosts", "io", "artifact"]),
-    ("build", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline"]),
-    ("tools", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline", "build"]),
-    ("cli", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline", "build", "tools"]),
+    ("driver", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline"]),
+    ("tools", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline", "driver"]),
+    ("cli", &["vocabulary", "diagnostic", "hosts", "io", "artifact", "pipeline", "driver", "tools"]),
 ];
 
 fn sources(layer: &str) -> Vec<std::path::PathBuf> {

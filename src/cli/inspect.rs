@@ -92,7 +92,7 @@ fn run_inputs(args: &InspectArgs, stdout: &mut dyn Write) -> Result<(), Error> {
         disk.canonicalize(&args.root).ok_or_else(|| Error::Failed(format!("`{}` is not a folder", args.root)))?;
     let workspace = match &args.workspace_root {
         Some(dir) => disk.canonicalize(dir).ok_or_else(|| Error::Failed(format!("`{dir}` is not a folder")))?,
-        None => crate::tools::inputs::workspace_root(&bundle, &disk),
+        None => crate::driver::engines::workspace_root(&bundle, &disk),
     };
     let within = bundle
         .strip_prefix(&workspace)

@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod check;
+pub mod engines;
 pub(crate) mod incremental;
 pub mod noop_record;
 pub mod script;

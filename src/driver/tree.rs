@@ -252,7 +252,7 @@ fn build_single(
 ) -> Result<TreeOutcome, TreeError> {
     // A task of a monorepo engine: it must hash what this build depends on, or it caches wrongly.
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-    crate::tools::monorepo::check_compiler(&env).map_err(TreeError::Monorepo)?;
+    super::engines::check_compiler(&env).map_err(TreeError::Monorepo)?;
     let root = options.root.clone();
     let bundle = bundle_options(options, root.clone(), options.output.clone(), &options.cache_dir);
     let report = build_waiting(&bundle, disk, reporter)?.map_err(TreeError::Build)?;
@@ -263,7 +263,7 @@ fn build_single(
         outcome.results.push(Ok(report));
         return Ok(outcome);
     }
-    crate::tools::monorepo::check_declared(&options.root, &report.inputs, &env, disk).map_err(TreeError::Monorepo)?;
+    super::engines::check_declared(&options.root, &report.inputs, &env, disk).map_err(TreeError::Monorepo)?;
     outcome.catalogs = publish_catalogs(&options.root, &[&report], disk)?;
     outcome.results.push(Ok(report));
     Ok(outcome)

@@ -12,17 +12,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::driver::build_throwaway;
+use crate::driver::engines::{COMPILER_VARIABLE, PROGRAM};
 use crate::io::Disk;
-
-/// The environment variable through which a monorepo engine hashes the compiler: its value must be
-/// [`crate::artifact::compiler_id`] (`cargo agent-bundle inspect --compiler-id`), and a build run
-/// by Turborepo refuses to run when it is not, so a cached artifact is never restored for another
-/// compiler.
-pub const COMPILER_VARIABLE: &str = "AGENT_BUNDLE_COMPILER";
-
-/// How the engines' configuration runs agent-bundle: the binary `cargo install` puts on PATH, called
-/// as cargo calls it (`cargo agent-bundle …` needs cargo too).
-pub const PROGRAM: &str = "cargo-agent-bundle agent-bundle";
 
 /// The lockfiles of the package managers whose installs the bundler reads, by file name.
 const LOCKFILES: &[&str] =
@@ -192,27 +183,6 @@ pub fn nx_target(inputs: &Inputs, bundle: &Utf8Path) -> Result<Value, String> {
         "inputs": declared,
         "outputs": outputs,
     }))
-}
-
-/// The workspace a bundle belongs to: the nearest folder at or above it holding a monorepo engine's
-/// configuration or a package manager's workspace (a root `turbo.json`, `nx.json`,
-/// `pnpm-workspace.yaml`, a `package.json` with `workspaces`), else the nearest git checkout, else the
-/// bundle itself.
-pub fn workspace_root(bundle: &Utf8Path, disk: &dyn Disk) -> Utf8PathBuf {
-    let json = |path: Utf8PathBuf| disk.read_to_string(&path).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
-    // A package's own turbo.json extends the root one (`"extends": ["//"]`): only the root's counts.
-    let declares = |folder: &Utf8Path| {
-        ["nx.json", "pnpm-workspace.yaml"].iter().any(|name| disk.is_file(&folder.join(name)))
-            || (disk.is_file(&folder.join("turbo.json"))
-                && json(folder.join("turbo.json")).is_none_or(|turbo| turbo.get("extends").is_none()))
-            || json(folder.join("package.json")).is_some_and(|manifest| manifest.get("workspaces").is_some())
-    };
-    bundle
-        .ancestors()
-        .find(|folder| declares(folder))
-        .or_else(|| bundle.ancestors().find(|folder| disk.exists(&folder.join(".git"))))
-        .unwrap_or(bundle)
-        .to_path_buf()
 }
 
 /// `inspect --inputs --json`: the inputs and outputs, and the engines' configuration for the bundle
