@@ -1,6 +1,6 @@
 // The agent-bundle hook runtime's Node process shell. `cargo agent-bundle build` writes it into every
-// artifact right after the runtime's core (runtime-core.mjs in agent-bundle's sources: the decision
-// itself, see its header), as one file, hooks/agent-bundle-runtime.mjs, which calls the core's
+// artifact right after the runtime's core (src/pipeline/emit/runtime/ in agent-bundle's sources: the
+// decision itself, see its header), as one file, hooks/agent-bundle-runtime.mjs, which calls the core's
 // functions by name. Each wrapper (hooks/<name>[.<host>].mjs) calls `runHook` with the contract of
 // its host and event, baked in from agent-bundle's host tables. Do not edit: the next build rewrites
 // this file.
