@@ -237,7 +237,7 @@ export async function serve({ name, version, epoch, routes, root }) {
       try {
         fs.linkSync(temporary, path);
         return true;
-      } catch (failure) {
+      } catch (/** @type {any} */ failure) {
         if (failure.code === 'EEXIST') return false;
         throw failure;
       }
@@ -252,7 +252,7 @@ export async function serve({ name, version, epoch, routes, root }) {
     let fd;
     try {
       fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    } catch (failure) {
+    } catch (/** @type {any} */ failure) {
       if (failure.code === 'ENOENT') return undefined;
       return { ino: fs.lstatSync(path, { throwIfNoEntry: false })?.ino ?? 0, text: '' };
     }
@@ -314,7 +314,7 @@ export async function serve({ name, version, epoch, routes, root }) {
     try {
       fs.mkdirSync(dir, { mode: 0o700 });
       made = true;
-    } catch (failure) {
+    } catch (/** @type {any} */ failure) {
       if (failure.code !== 'EEXIST') throw new Error(`the runtime folder ${dir} cannot be created (${failure.code ?? failure.message})`);
     }
     // A folder made here gets 0700 whatever the umask took from it.
@@ -374,7 +374,7 @@ export async function serve({ name, version, epoch, routes, root }) {
       server.removeListener('error', reject);
       // A failed accept (out of descriptors) is logged, not thrown: the server goes on.
       server.on('error', (failure) => log(`the socket failed: ${failure.code ?? failure.message}`));
-      resolve();
+      resolve(undefined);
     });
   });
 
@@ -417,7 +417,7 @@ export async function serve({ name, version, epoch, routes, root }) {
     if (!claim()) return false;
     try {
       await listen();
-    } catch (failure) {
+    } catch (/** @type {any} */ failure) {
       // Another process bound the path after all (EADDRINUSE): the lock goes, this server stands by.
       server?.close();
       server = undefined;
@@ -441,7 +441,7 @@ export async function serve({ name, version, epoch, routes, root }) {
   try {
     prepareFolder();
     putClaim(marker, false);
-  } catch (failure) {
+  } catch (/** @type {any} */ failure) {
     log(`refusing to serve: ${failure.message}`);
     stop(1);
     return;
@@ -449,7 +449,7 @@ export async function serve({ name, version, epoch, routes, root }) {
   try {
     if (await become()) return;
     log(`${socket} is owned by another process; standing by`);
-  } catch (failure) {
+  } catch (/** @type {any} */ failure) {
     log(`claiming ${socket} failed: ${failure.message}; standing by`);
   }
   // The takeover: at once when the owner's lock goes (a watch on the folder), and on a probe every
@@ -467,7 +467,7 @@ export async function serve({ name, version, epoch, routes, root }) {
         log(`${socket} was released by its owner; took it over`);
         return;
       }
-    } catch (failure) {
+    } catch (/** @type {any} */ failure) {
       log(`taking over ${socket} failed: ${failure.message}`);
     } finally {
       trying = false;
@@ -489,7 +489,7 @@ function serveMcp({ name, version }, stop) {
   let buffered = '';
   // Stdout is the MCP channel: what routes print goes to stderr.
   const writeMcp = process.stdout.write.bind(process.stdout);
-  process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+  /** @type {any} */ (process.stdout).write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
   const send = (message) => writeMcp(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   const handle = (message) => {
     if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {

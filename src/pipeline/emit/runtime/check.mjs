@@ -18,6 +18,12 @@ function checkResultValue(given) {
   return value;
 }
 
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ * @param {unknown} result
+ * @returns {CheckedResult}
+ */
 function checkResult(contract, envelope, result) {
   const where = `${contract.hook.event} on ${contract.host}`;
   if (result === undefined || result === null) {
@@ -32,6 +38,7 @@ function checkResult(contract, envelope, result) {
     }
   }
   const { reason, additionalContext, updatedInput } = result;
+  /** @type {unknown} */
   const outcome = result.outcome ?? 'continue';
   if (outcome === 'stop') {
     throw new HookError('outcome "stop" is not supported: return "deny" with a reason to block, or "continue"');
@@ -43,7 +50,7 @@ function checkResult(contract, envelope, result) {
     throw new HookError(`reason must be a string, got ${show(reason)}`);
   }
   if (outcome !== 'continue') {
-    refuseIllegal(contract, where, outcome);
+    refuseIllegal(contract, where, /** @type {string} */ (outcome));
   }
   if (outcome === 'deny') {
     if (reason === undefined || reason.trim() === '') {
@@ -72,7 +79,7 @@ function checkResult(contract, envelope, result) {
     }
   }
   return checkedParts(
-    outcome,
+    /** @type {CheckedResult['outcome']} */ (outcome),
     reason,
     additionalContext,
     updatedInput === undefined ? undefined : nativeRewrite(contract, envelope, updatedInput),
@@ -81,6 +88,14 @@ function checkResult(contract, envelope, result) {
 }
 
 // A checked result: every part an own key (undefined when absent) of an object with no prototype.
+/**
+ * @param {CheckedResult["outcome"]} outcome
+ * @param {string} [reason]
+ * @param {string} [additionalContext]
+ * @param {JsonObject} [updatedInput]
+ * @param {CheckedResult["extra"]} [extra]
+ * @returns {CheckedResult}
+ */
 function checkedParts(outcome, reason, additionalContext, updatedInput, extra) {
   return Object.assign(Object.create(null), { outcome, reason, additionalContext, updatedInput, extra });
 }
@@ -89,6 +104,11 @@ function checkedParts(outcome, reason, additionalContext, updatedInput, extra) {
 // `extras` names every one, with this host's way of taking it), each checked for its type; one the
 // page refuses on this event fails the hook, as an illegal part does.
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * @param {Contract} contract
+ * @param {string} where
+ * @param {unknown} extra
+ */
 function checkExtra(contract, where, extra) {
   if (extra === undefined) return undefined;
   if (!isPlainObject(extra)) {
@@ -102,7 +122,7 @@ function checkExtra(contract, where, extra) {
     }
     const value = extra[name];
     if (value === undefined) continue;
-    const rule = contract.extras[name];
+    const rule = /** @type {ExtraRule} */ (contract.extras?.[name]);
     if (typeof rule.refuse === 'string') {
       throw new HookError(`extra.${name} is not accepted on ${where}: ${rule.refuse}`);
     }
@@ -123,12 +143,22 @@ function checkExtra(contract, where, extra) {
 
 // Each extra answer of a checked result with its rule on this host event ({ field }, { envFile },
 // { drop } or { refuse }) and its value.
+/**
+ * @param {Contract} contract
+ * @param {CheckedResult} checked
+ * @returns {[string, ExtraRule, any][]}
+ */
 function extraRules(contract, checked) {
-  return Object.keys(checked.extra ?? {}).map((name) => [name, contract.extras[name], checked.extra[name]]);
+  return Object.keys(checked.extra ?? {}).map((name) => [name, /** @type {ExtraRule} */ (contract.extras?.[name]), checked.extra?.[name]]);
 }
 
 // The `env` answers a host takes as a file of `export` lines it sources later (Claude Code's
 // CLAUDE_ENV_FILE): appended to that file; a note when the host named none.
+/**
+ * @param {Contract} contract
+ * @param {CheckedResult} checked
+ * @param {string[]} notes
+ */
 function writeEnvFiles(contract, checked, notes) {
   for (const [name, rule, value] of extraRules(contract, checked)) {
     if (typeof rule.envFile !== 'string') continue;
@@ -159,6 +189,11 @@ const PART_WORDS = {
 // answer sets), { drop }, { refuse } or { block, exit } (a guard part with no channel: the call is
 // blocked through the host's blocking exit). Anything else means the wrapper and its runtime
 // disagree, an internal error.
+/**
+ * @param {Contract} contract
+ * @param {string} part
+ * @returns {PartRule}
+ */
 function partSupport(contract, part) {
   const support = contract.parts?.[part];
   if (Array.isArray(support?.write) || typeof support?.drop === 'string' || typeof support?.refuse === 'string'
@@ -168,6 +203,11 @@ function partSupport(contract, part) {
   throw new Error(`the contract has no rule for the result part ${JSON.stringify(part)}`);
 }
 
+/**
+ * @param {Contract} contract
+ * @param {string} where
+ * @param {string} part
+ */
 function refuseIllegal(contract, where, part) {
   const support = partSupport(contract, part);
   if (support.refuse !== undefined) {
@@ -175,23 +215,36 @@ function refuseIllegal(contract, where, part) {
   }
 }
 
+/**
+ * @param {Contract} contract
+ * @param {string} part
+ */
 function delivers(contract, part) {
   return partSupport(contract, part).write !== undefined;
 }
 
 // The guard part of a checked result (its denial, ask or rewrite) that this host has no channel
 // for, where the host blocks on the hook's blocking exit: { part, reason, exit }, or undefined.
+/**
+ * @param {Contract} contract
+ * @param {CheckedResult} result
+ */
 function blockedPart(contract, result) {
   const parts = [];
   if (result.outcome === 'deny' || result.outcome === 'ask') parts.push(result.outcome);
   if (result.updatedInput !== undefined) parts.push('updatedInput');
   for (const part of parts) {
     const support = partSupport(contract, part);
-    if (support.block !== undefined) return { part, reason: support.block, exit: support.exit };
+    if (support.block !== undefined) return { part, reason: support.block, exit: /** @type {number} */ (support.exit) };
   }
   return undefined;
 }
 
+/**
+ * @param {Contract} contract
+ * @param {{ part: string, reason: string, exit: number }} blocked
+ * @param {CheckedResult} result
+ */
 function blockLine(contract, blocked, result) {
   const { name, target, nativeEvent } = contract.hook;
   const what = blocked.part === 'deny' ? `denied (${result.reason})` : `answered ${PART_WORDS[blocked.part]}`;
@@ -199,6 +252,11 @@ function blockLine(contract, blocked, result) {
 }
 
 /// The parts of a checked result this host has no channel for, each with the recorded reason.
+/**
+ * @param {Contract} contract
+ * @param {CheckedResult} result
+ * @returns {string[]}
+ */
 function dropped(contract, result) {
   const notes = [];
   const dropNote = (part) => {
@@ -221,11 +279,17 @@ function dropped(contract, result) {
 /// to say (the host then goes on as if no hook ran; no permission is ever granted by silence). Each
 /// delivered part sets the fields its contract rule lists, in a fixed order: context, the decision
 /// (deny, allow or ask), the rewrite (whose own decision applies only when none was made).
+/**
+ * @param {Contract} contract
+ * @param {CheckedResult} result
+ * @returns {string | undefined}
+ */
 function project(contract, result) {
   const answer = {};
   const containers = new Set();
   const apply = (part, own) => {
-    for (const write of partSupport(contract, part).write) {
+    // Only a part the build delivers is applied (a denial and a rewrite are never dropped).
+    for (const write of /** @type {AnswerWrite[]} */ (partSupport(contract, part).write)) {
       const keys = write.path.split('.');
       let object = answer;
       for (const key of keys.slice(0, -1)) {
@@ -236,7 +300,7 @@ function project(contract, result) {
         }
         object = object[key];
       }
-      const field = keys.at(-1);
+      const field = /** @type {string} */ (keys.at(-1));
       if (!(write.ifAbsent && Object.hasOwn(object, field))) {
         object[field] = Object.hasOwn(write, 'value') ? write.value : own;
       }

@@ -1,6 +1,10 @@
 // ---------------------------------------------------------------------------------------------
 // Plain data: own properties only, the one copy of a result, and how values are named in messages.
 
+/**
+ * @param {unknown} value
+ * @returns {value is JsonObject}
+ */
 function isPlainObject(value) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return false;
@@ -11,6 +15,11 @@ function isPlainObject(value) {
 
 // An own property's value, never one read through the prototype chain (which code that ran in
 // this process, a handler's merge of a model-written `__proto__` above all, may have polluted).
+/**
+ * @param {any} object
+ * @param {string | symbol} key
+ * @returns {any}
+ */
 function own(object, key) {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
@@ -32,6 +41,10 @@ function ownData(value) {
 // instance or other non-plain object inside the result, a cycle) fails the hook: the checks never
 // judge one thing while the host is sent another. A top-level value that is not a plain object is
 // returned as it is, for the checks to refuse by its kind.
+/**
+ * @param {unknown} value
+ * @param {string} where
+ */
 function resultSnapshot(value, where) {
   if ((typeof value === 'object' || typeof value === 'function') && value !== null && services.isProxy(value)) {
     throw new HookError(`${where} is a Proxy; a result must be plain data`);
@@ -40,6 +53,12 @@ function resultSnapshot(value, where) {
   return copyPlain(value, where, []);
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} where
+ * @param {unknown[]} ancestors
+ * @returns {unknown}
+ */
 function copyPlain(value, where, ancestors) {
   switch (typeof value) {
     case 'string':
@@ -80,6 +99,10 @@ function copyPlain(value, where, ancestors) {
   return copy;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {string}
+ */
 function kindOf(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -91,6 +114,10 @@ function kindOf(value) {
   return `a ${typeof value}`;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {string}
+ */
 function show(value) {
   if (value === undefined) return 'nothing';
   let text;
@@ -103,6 +130,10 @@ function show(value) {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/**
+ * @param {unknown} error
+ * @returns {string}
+ */
 function describeError(error) {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return show(error);

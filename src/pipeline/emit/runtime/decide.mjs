@@ -8,6 +8,14 @@
 // `startedAt`: when the delivery began on this process's performance clock, from which a route's
 // budget counts (0, the process's start, in a wrapper; the request's arrival in the shared runtime).
 // `timer`: a host's clock for the route's budget (decideInProcess's), else AbortSignal.timeout's.
+/**
+ * @param {Contract} contract
+ * @param {Uint8Array} stdinBytes
+ * @param {LoadHandler} loadHandler
+ * @param {number} [startedAt]
+ * @param {Timer} [timer]
+ * @returns {Promise<Decision>}
+ */
 export async function decide(contract, stdinBytes, loadHandler, startedAt = 0, timer = undefined) {
   contract = ownData(contract);
   try {
@@ -31,6 +39,15 @@ export async function decide(contract, stdinBytes, loadHandler, startedAt = 0, t
 // The checked result of one delivery, for a validated envelope and its payload: the handler's or the
 // route's, checked against the contract. Throws a HookError saying what is wrong. The shared runtime
 // calls it for a request, and sends the result back: the wrapper checks and projects it itself.
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ * @param {JsonObject} payload
+ * @param {LoadHandler} loadHandler
+ * @param {number} [startedAt]
+ * @param {Timer} [timer]
+ * @returns {Promise<CheckedResult>}
+ */
 export async function checkedResult(contract, envelope, payload, loadHandler, startedAt = 0, timer = undefined) {
   const handler = await loadDefaultExport(contract, loadHandler);
   let result;
@@ -57,6 +74,12 @@ export async function checkedResult(contract, envelope, payload, loadHandler, st
 // it, else the envelope's key, per the host table) and `dataDir` (the plugin's persistent folder: the
 // host's own where its variable names one, else agent-bundle's default; made when first read, so a
 // hook that never reads it touches no disk).
+/**
+ * @param {any} fields
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ * @returns {any}
+ */
 function withPlaces(fields, contract, envelope) {
   const places = contract.places ?? {};
   const set = (value) => typeof value === 'string' && value !== '';
@@ -70,16 +93,21 @@ function withPlaces(fields, contract, envelope) {
   fields.pluginRoot = services.pluginRoot();
   fields.projectDir = projectDir;
   let dataDir;
-  Object.defineProperty(fields, 'dataDir', {
+  Object.defineProperty(fields, 'dataDir', /** @type {PropertyDescriptor} */ ({
     __proto__: null,
     enumerable: true,
     get: () => (dataDir ??= services.dataDir((places.dataEnv ?? []).map((name) => services.env(name)).find(set), places.plugin)),
-  });
+  }));
   return fields;
 }
 
 // The answer for a checked result: the host's own, with a note for each dropped part, or the
 // blocking exit when a guard part has no channel here.
+/**
+ * @param {Contract} contract
+ * @param {CheckedResult} checked
+ * @returns {Decision}
+ */
 function answerFor(contract, checked) {
   const blocked = blockedPart(contract, checked);
   if (blocked) {
@@ -91,10 +119,19 @@ function answerFor(contract, checked) {
   return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
 }
 
+/**
+ * @param {Contract} contract
+ * @param {unknown} error
+ * @returns {Decision}
+ */
 function failed(contract, error) {
   return { code: contract.hook.failClosed?.exit ?? 1, stderr: [failureLine(contract, failureMessage(error))], stdout: undefined };
 }
 
+/**
+ * @param {unknown} error
+ * @returns {string}
+ */
 export function failureMessage(error) {
   return error instanceof HookError ? error.message : `internal error: ${describeError(error)}`;
 }
@@ -105,10 +142,16 @@ export function failureMessage(error) {
 // on fields that host never sends.
 // An envelope that names an event names this wrapper's (a malformed one is failed, not passed), and
 // a sender told apart by a missing key alone is also told by the variables it sets for its hooks.
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ * @returns {string | undefined}
+ */
 function foreignSender(contract, envelope) {
+  const nameKey = eventNameKey(contract);
   const found = (contract.foreignEnvelopes ?? []).find((f) =>
     f.present.every((k) => Object.hasOwn(envelope, k)) && f.absent.every((k) => !Object.hasOwn(envelope, k))
-    && (!f.present.includes(eventNameKey(contract)) || envelope[eventNameKey(contract)] === contract.hook.nativeEvent)
+    && (nameKey === null || !f.present.includes(nameKey) || envelope[nameKey] === contract.hook.nativeEvent)
     && (f.presentEnv ?? []).every((name) => {
       const value = services.env(name);
       return typeof value === 'string' && value !== '';
@@ -116,22 +159,40 @@ function foreignSender(contract, envelope) {
   return found?.sender;
 }
 
+/**
+ * @param {Contract} contract
+ * @param {string} sender
+ */
 function foreignLine(contract, sender) {
   const { name, target, nativeEvent } = contract.hook;
   return `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): passed through an envelope from ${sender}, which runs this host's hook files with fields of its own; the hook did not run (it runs on the hosts the bundle is built for)`.replace(/\s*\n\s*/g, ' ');
 }
 
 // The field naming the event, where the host sends one (null: it does not, and the document routed it).
+/**
+ * @param {Contract} contract
+ * @returns {string | null}
+ */
 function eventNameKey(contract) {
   return contract.eventNameKey === undefined ? 'hook_event_name' : contract.eventNameKey;
 }
 
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ */
 function passes(contract, envelope) {
-  return Boolean(contract.passWhenPresent) && Object.hasOwn(envelope, contract.passWhenPresent);
+  const key = contract.passWhenPresent;
+  return typeof key === 'string' && key !== '' && Object.hasOwn(envelope, key);
 }
 
 // The envelope as the shared runtime receives it (already parsed by the wrapper): checked and
 // decoded as a wrapper does. Throws a HookError.
+/**
+ * @param {Contract} contract
+ * @param {unknown} envelope
+ * @returns {JsonObject}
+ */
 export function decodeRequest(contract, envelope) {
   if (!isPlainObject(envelope)) {
     throw new HookError(`the envelope must be a JSON object, got ${kindOf(envelope)}`);
@@ -149,6 +210,13 @@ export function decodeRequest(contract, envelope) {
 // host's (Claude Code's hooks module passes one on its engine's clock); without it the deadline is
 // kept with services.after. Where neither exists, the decision runs without a deadline of its own:
 // the host's own limit on the hook is then the only one.
+/**
+ * @param {Contract} contract
+ * @param {unknown} envelope
+ * @param {LoadHandler} loadHandler
+ * @param {Timer} [timer]
+ * @returns {Promise<Decision>}
+ */
 export async function decideInProcess(contract, envelope, loadHandler, timer) {
   contract = ownData(contract);
   const startedAt = performance.now();
@@ -163,7 +231,9 @@ export async function decideInProcess(contract, envelope, loadHandler, timer) {
     return failed(contract, new HookError(`the envelope is ${bytes.length} bytes, more than this hook's limit of ${limit} bytes (maxInputBytes), so it is too large to judge`));
   }
   const after = timer ?? services.after;
+  /** @type {(() => void) | undefined} */
   let cancel;
+  /** @type {Promise<Decision> | undefined} */
   const late = after === undefined ? undefined : new Promise((resolve) => {
     cancel = after(
       Math.min(MAX_TIMER_MS, contract.hook.deadlineMs),
@@ -179,12 +249,23 @@ export async function decideInProcess(contract, envelope, loadHandler, timer) {
 }
 
 // The one stderr line of a failure (a hooks module's helpers word the failures they catch with it).
+/**
+ * @param {Contract} contract
+ * @param {string} message
+ * @returns {string}
+ */
 export function failureLine(contract, message) {
   const { name, target, nativeEvent, failClosed } = contract.hook;
   const blocked = failClosed ? '; the hook is fail-closed, so the tool call is blocked' : '';
   return `Agent Bundle hook error: ${name} (${target} ${nativeEvent}): ${message}${blocked}`.replace(/\s*\n\s*/g, ' ');
 }
 
+/**
+ * @param {Contract} contract
+ * @param {string[]} notes
+ * @param {CheckedResult} result
+ * @param {string | undefined} output
+ */
 function noteLine(contract, notes, result, output) {
   const { name, target, nativeEvent } = contract.hook;
   const kept = result.outcome === 'deny'
@@ -208,6 +289,10 @@ function deepFreeze(value) {
   return value;
 }
 
+/**
+ * @param {Uint8Array} bytes
+ * @returns {JsonObject}
+ */
 function parseEnvelope(bytes) {
   let text;
   try {
@@ -222,7 +307,7 @@ function parseEnvelope(bytes) {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new HookError(`stdin is not exactly one JSON value: ${error.message}`);
+    throw new HookError(`stdin is not exactly one JSON value: ${/** @type {Error} */ (error).message}`);
   }
   if (!isPlainObject(value)) {
     throw new HookError(`stdin must be a JSON object, got ${kindOf(value)}`);
@@ -230,12 +315,18 @@ function parseEnvelope(bytes) {
   return value;
 }
 
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ * @returns {JsonObject}
+ */
 function decodeEnvelope(contract, envelope) {
   const expected = contract.hook.nativeEvent;
   const nameKey = eventNameKey(contract);
   if (nameKey !== null && own(envelope, nameKey) !== expected) {
     throw new HookError(`${nameKey} must equal ${JSON.stringify(expected)}, got ${show(own(envelope, nameKey))}`);
   }
+  /** @type {JsonObject} */
   const payload = {};
   for (const field of contract.input) {
     const key = [field.key, ...(field.alternatives ?? [])].find((k) => Object.hasOwn(envelope, k));
@@ -269,6 +360,11 @@ function decodeEnvelope(contract, envelope) {
   return payload;
 }
 
+/**
+ * @param {ContractField} field
+ * @param {string} key
+ * @param {unknown} value
+ */
 function checkField(field, key, value) {
   const ok = {
     'string': () => typeof value === 'string',
@@ -278,24 +374,30 @@ function checkField(field, key, value) {
     'object': () => isPlainObject(value),
     'string[]': () => Array.isArray(value) && value.every((item) => typeof item === 'string')
       && !(field.nonEmpty && value.length === 0),
-    'enum': () => field.values.includes(value),
+    'enum': () => /** @type {unknown[]} */ (field.values).includes(value),
     'any': () => true,
   }[field.type];
   if (!ok()) {
     const wanted = field.type === 'enum'
-      ? `one of ${field.values.map((v) => JSON.stringify(v)).join(', ')}`
+      ? `one of ${/** @type {unknown[]} */ (field.values).map((v) => JSON.stringify(v)).join(', ')}`
       : field.nonEmpty ? 'a non-empty array of strings' : TYPE_WORDS[field.type];
     throw new HookError(`${key} must be ${wanted}, got ${show(value)}`);
   }
 }
 
+/**
+ * @param {ContractField} field
+ * @param {string} key
+ * @param {unknown} value
+ * @param {boolean} route
+ */
 function decodeField(field, key, value, route) {
   switch (field.decode) {
     case 'positive':
-      return value > 0;
+      return /** @type {number} */ (value) > 0;
     case 'json':
       try {
-        return JSON.parse(value);
+        return JSON.parse(/** @type {string} */ (value));
       } catch {
         // A route sees the text as the host sent it; a config handler's payload promises JSON.
         if (route) return value;
@@ -307,10 +409,16 @@ function decodeField(field, key, value, route) {
 }
 
 // What the author wrote, as messages name it.
+/** @param {Contract} contract */
 function author(contract) {
   return contract.hook.route ? 'route' : 'handler';
 }
 
+/**
+ * @param {Contract} contract
+ * @param {LoadHandler} loadHandler
+ * @returns {Promise<Function>}
+ */
 async function loadDefaultExport(contract, loadHandler) {
   let module;
   try {

@@ -6,8 +6,16 @@ const FRAGMENT = Symbol.for('agent-bundle.fragment');
 const RESULT_VALUE_KEYS = ['outcome', 'reason', 'updatedInput', 'extra'];
 let sequence = 0;
 
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ * @param {JsonObject} payload
+ * @param {Function} component
+ * @param {number} startedAt
+ * @param {Timer | undefined} timer
+ */
 async function renderRoute(contract, envelope, payload, component, startedAt, timer) {
-  const { family, budgetMs } = contract.hook.route;
+  const { family, budgetMs } = /** @type {NonNullable<ContractHook['route']>} */ (contract.hook.route);
   const native = deepFrozenCopy(envelope);
   const canonical = {
     event: family,
@@ -25,11 +33,11 @@ async function renderRoute(contract, envelope, payload, component, startedAt, ti
   // Hashed when first read: Node's hash (node:crypto, loaded then) costs a route that never asks for
   // the key about 2 ms.
   let key;
-  Object.defineProperty(canonical, 'idempotencyKey', {
+  Object.defineProperty(canonical, 'idempotencyKey', /** @type {PropertyDescriptor} */ ({
     __proto__: null, // a descriptor reads `value` and `writable` through its prototype otherwise
     enumerable: true,
     get: () => (key ??= idempotencyKey(family, envelope, contract.hook.target)),
-  });
+  }));
   deepFreeze(canonical.provenance);
   deepFreeze(canonical.payload);
   Object.freeze(canonical);
@@ -71,6 +79,12 @@ async function renderRoute(contract, envelope, payload, component, startedAt, ti
 
 // SHA-256 over the family, the envelope as received and the host: the same delivery gives the same
 // key, another delivery another.
+/**
+ * @param {string} family
+ * @param {JsonObject} envelope
+ * @param {string} target
+ * @returns {string}
+ */
 function idempotencyKey(family, envelope, target) {
   return services.sha256Hex(JSON.stringify({ event: family, native: envelope, target }));
 }
@@ -78,6 +92,11 @@ function idempotencyKey(family, envelope, target) {
 // A signal that aborts after `ms`, as AbortSignal.timeout's does: on the host's `timer` when the host
 // gave one, else AbortSignal.timeout's, else with services.after; where there is none of them, a
 // signal that never aborts. `cancel` (when there is one) stops the timer once the route has answered.
+/**
+ * @param {number} ms
+ * @param {Timer | undefined} timer
+ * @returns {{ signal: AbortSignal, cancel: (() => void) | undefined }}
+ */
 function budgetSignal(ms, timer) {
   if (timer === undefined && typeof AbortSignal.timeout === 'function') {
     return { signal: AbortSignal.timeout(ms), cancel: undefined };
@@ -102,9 +121,16 @@ const ROUTE_GRACE_MS = 100;
 // timer from firing, this one and the wrapper's deadline: in a wrapper, a fail-closed route's
 // watchdog thread ends such a loop (runtime.mjs, blockedRouteWatchdog); elsewhere only the host's
 // own timeout does.
+/**
+ * @param {number} ms
+ * @param {number} budgetMs
+ * @param {Timer | undefined} timer
+ * @returns {{ late: Promise<unknown>, cancel: (() => void) | undefined } | undefined}
+ */
 function routeStop(ms, budgetMs, timer) {
   const after = timer ?? services.after;
   if (after === undefined) return undefined;
+  /** @type {(() => void) | undefined} */
   let cancel;
   const late = new Promise((_, reject) => {
     cancel = after(Math.min(MAX_TIMER_MS, ms), () => reject(new HookError(

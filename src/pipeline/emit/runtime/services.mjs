@@ -26,6 +26,7 @@
 // (D13): what the family makes illegal fails the route, the rest is decided per part as above.
 
 const RESULT_KEYS = ['outcome', 'reason', 'additionalContext', 'updatedInput', 'extra'];
+/** @type {unknown[]} */
 const OUTCOMES = ['continue', 'allow', 'ask', 'deny'];
 
 const TYPE_WORDS = {
@@ -47,7 +48,7 @@ class HookError extends Error {}
 // ---------------------------------------------------------------------------------------------
 // What the core asks of its host. Every member is a function (or absent, for `after`); objects
 // without a prototype, so that nothing a handler adds to Object.prototype is taken for a service.
-const DEFAULT_SERVICES = Object.freeze({
+const DEFAULT_SERVICES = /** @type {Readonly<Services>} */ (Object.freeze({
   __proto__: null,
   // A variable of the hook's environment, a string or undefined (a foreign sender's `presentEnv`).
   env: () => undefined,
@@ -75,14 +76,15 @@ const DEFAULT_SERVICES = Object.freeze({
   appendFile: () => {
     throw new Error('there is no file system here');
   },
-});
+}));
 
-let services = { __proto__: null, ...DEFAULT_SERVICES };
+let services = /** @type {Services} */ ({ __proto__: null, ...DEFAULT_SERVICES });
 
 // Installs the host's services: `partial`'s members over the defaults (each call starts again from
 // the defaults; an undefined member keeps the default).
+/** @param {Partial<Services> | undefined} partial */
 export function installServices(partial) {
-  const next = { __proto__: null, ...DEFAULT_SERVICES };
+  const next = /** @type {Services} */ ({ __proto__: null, ...DEFAULT_SERVICES });
   for (const [name, service] of Object.entries(partial ?? {})) {
     if (!Object.hasOwn(DEFAULT_SERVICES, name)) {
       throw new TypeError(`installServices: there is no service ${JSON.stringify(name)}`);

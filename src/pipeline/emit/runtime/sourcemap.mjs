@@ -5,11 +5,16 @@
 // (hooks/handlers/*.mjs), mapped through the source map the build wrote beside each bundle. Read
 // only when a handler fails, so a hook that succeeds never pays for it. Returns ' (at file:line:col)',
 // with the first frame in the bundle's own code when the throw happened inside a package.
+/**
+ * @param {unknown} error
+ * @returns {string}
+ */
 function whereThrown(error) {
   try {
-    const stack = typeof error?.stack === 'string' ? error.stack : '';
+    const stack = /** @type {{ stack?: unknown } | null | undefined} */ (error)?.stack;
+    const text = typeof stack === 'string' ? stack : '';
     const mapped = [];
-    for (const line of stack.split('\n').slice(1)) {
+    for (const line of text.split('\n').slice(1)) {
       const frame = /((?:file:\/\/)?\/[^\s()]*\/hooks\/handlers\/[^\s()]+\.mjs):(\d+):(\d+)\)?\s*$/.exec(line);
       if (frame) {
         const position = originalPosition(frame[1], Number(frame[2]) - 1, Number(frame[3]) - 1);
@@ -28,6 +33,12 @@ const sourceMaps = new Map();
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 // The source position of a generated (0-based) line and column, as `source:line:column` (1-based).
+/**
+ * @param {string} file
+ * @param {number} line
+ * @param {number} column
+ * @returns {string | undefined}
+ */
 function originalPosition(file, line, column) {
   if (!sourceMaps.has(file)) {
     // Asked of the host once per file; null: it has none (or none that can be read).
@@ -58,6 +69,10 @@ function originalPosition(file, line, column) {
   return `${map.sources[best[0]]}:${best[1] + 1}:${best[2] + 1}`;
 }
 
+/**
+ * @param {string} segment
+ * @returns {number[]}
+ */
 function decodeVlq(segment) {
   const values = [];
   let value = 0;

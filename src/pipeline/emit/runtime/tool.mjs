@@ -7,6 +7,10 @@
 // gets reads it as a throw (armTool): a hook that judges the field fails with its policy, a guard is
 // never handed a call it cannot judge, and a hook that never looks is not sunk by it.
 
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ */
 function canonicalTool(contract, envelope) {
   const present = (as) => {
     const field = contract.input.find((f) => f.as === as);
@@ -16,7 +20,7 @@ function canonicalTool(contract, envelope) {
   const name = nameKey === undefined ? undefined : envelope[nameKey];
   if (typeof name !== 'string') return undefined;
   const inputKey = present('toolInput');
-  const identity = contract.tools.find((t) => new RegExp(`^(?:${t.pattern})$`).test(name));
+  const identity = (contract.tools ?? []).find((t) => new RegExp(`^(?:${t.pattern})$`).test(name));
   const tool = { kind: identity ? identity.kind : 'other', name, nativeKeys: { name: nameKey } };
   if (identity === undefined) return { tool, nameKey };
   const map = identity.input;
@@ -41,19 +45,21 @@ function canonicalTool(contract, envelope) {
       }
       return undefined;
     }
-    const key = keys.find((k) => Object.hasOwn(input, k));
+    const record = /** @type {JsonObject} */ (input);
+    const key = keys.find((k) => Object.hasOwn(record, k));
     if (key === undefined) {
       if (!optional.has(field)) {
         unreadable[field] = `${contract.host} sent ${name} without ${keys.join(' or ')} in ${inputKey}, so its ${field} is not known`;
       }
       return undefined;
     }
-    if (typeof input[key] !== 'string') {
-      unreadable[field] = `${inputKey}.${key} of ${name} is not a string (got ${show(input[key])}), so its ${field} is not known`;
+    const value = record[key];
+    if (typeof value !== 'string') {
+      unreadable[field] = `${inputKey}.${key} of ${name} is not a string (got ${show(value)}), so its ${field} is not known`;
       return undefined;
     }
     tool.nativeKeys[field] = `${inputKey}.${key}`;
-    return input[key];
+    return value;
   };
   switch (identity.kind) {
     case 'shell': {
@@ -70,7 +76,7 @@ function canonicalTool(contract, envelope) {
       const content = take('content');
       if (content !== undefined) tool.content = content;
       if (map.edits !== undefined && object) {
-        const edits = fileEdits(map.edits, input, inputKey, name, filePath);
+        const edits = fileEdits(map.edits, /** @type {JsonObject} */ (input), inputKey, name, filePath);
         if (typeof edits === 'string') {
           unreadable.edits = edits;
         } else if (edits !== undefined) {
@@ -96,16 +102,17 @@ function canonicalTool(contract, envelope) {
       break;
     }
     case 'mcp': {
-      const context = map.mcpContext && own(envelope, map.mcpContext.key);
-      const server = isPlainObject(context) ? own(context, map.mcpContext.server) : undefined;
-      const named = isPlainObject(context) ? own(context, map.mcpContext.tool) : undefined;
-      if (typeof server === 'string' && typeof named === 'string') {
+      const { mcpContext } = map;
+      const context = mcpContext && own(envelope, mcpContext.key);
+      const server = mcpContext && isPlainObject(context) ? own(context, mcpContext.server) : undefined;
+      const named = mcpContext && isPlainObject(context) ? own(context, mcpContext.tool) : undefined;
+      if (mcpContext && typeof server === 'string' && typeof named === 'string') {
         tool.server = server;
         tool.tool = named;
-        tool.nativeKeys.server = `${map.mcpContext.key}.${map.mcpContext.server}`;
-        tool.nativeKeys.tool = `${map.mcpContext.key}.${map.mcpContext.tool}`;
+        tool.nativeKeys.server = `${mcpContext.key}.${mcpContext.server}`;
+        tool.nativeKeys.tool = `${mcpContext.key}.${mcpContext.tool}`;
       } else {
-        const groups = new RegExp(map.mcpName).exec(name)?.groups ?? {};
+        const groups = new RegExp(/** @type {string} */ (map.mcpName)).exec(name)?.groups ?? {};
         if (groups.server !== undefined) tool.server = groups.server;
         if (groups.tool !== undefined) tool.tool = groups.tool;
       }
@@ -132,6 +139,12 @@ function canonicalTool(contract, envelope) {
 
 // The host's name for tool `tool` of the plugin's own MCP server `server` (an `mcpServers` name), or
 // undefined where that server is not placed.
+/**
+ * @param {Contract} contract
+ * @param {unknown} server
+ * @param {unknown} tool
+ * @returns {string | undefined}
+ */
 function mcpToolName(contract, server, tool) {
   const own = contract.pluginMcp;
   if (typeof server !== 'string' || typeof tool !== 'string' || !own || !Object.hasOwn(own, server)) return undefined;
@@ -147,6 +160,12 @@ function mcpToolName(contract, server, tool) {
 const WRITABLE_TOOL_FIELDS = { shell: ['command', 'cwd'], 'file.read': ['filePath'], 'file.write': ['filePath', 'content', 'patch'] };
 const CANONICAL_INPUT_FIELDS = ['command', 'cwd', 'filePath', 'filePaths', 'content', 'edits', 'patch'];
 
+/**
+ * @param {Contract} contract
+ * @param {JsonObject} envelope
+ * @param {JsonObject} updated
+ * @returns {JsonObject}
+ */
 function nativeRewrite(contract, envelope, updated) {
   const found = contract.tools === undefined ? undefined : canonicalTool(contract, envelope);
   if (found?.identity === undefined) return updated;
@@ -168,6 +187,7 @@ function nativeRewrite(contract, envelope, updated) {
     }),
   ]);
   const writable = WRITABLE_TOOL_FIELDS[tool.kind] ?? [];
+  /** @type {JsonObject} */
   const rewritten = {};
   for (const [key, value] of Object.entries(updated)) {
     if (native.has(key) || !CANONICAL_INPUT_FIELDS.includes(key)) {
@@ -181,7 +201,7 @@ function nativeRewrite(contract, envelope, updated) {
       throw new HookError(`updatedInput.${key} cannot be written: ${contract.host}'s ${tool.name} takes no ${key}`);
     }
     const from = tool.nativeKeys[key];
-    const target = from !== undefined && from.startsWith(`${inputKey}.`) ? from.slice(inputKey.length + 1) : keysOf(map[key])[0];
+    const target = from !== undefined && from.startsWith(`${inputKey}.`) ? from.slice(/** @type {string} */ (inputKey).length + 1) : keysOf(map[key])[0];
     if (Object.hasOwn(updated, target)) {
       throw new HookError(`updatedInput gives both ${key} and ${target}, the same field of ${tool.name} on ${contract.host}`);
     }
@@ -196,26 +216,37 @@ const UNREADABLE = '__agentBundleUnreadable';
 
 // In the copy of the payload a handler or route gets (before it is frozen): each unreadable field
 // of the tool becomes a property whose read fails the hook, saying why.
+/**
+ * @param {any} payload
+ * @param {boolean} route
+ */
 function armTool(payload, route) {
   const tool = route ? payload.tool?.value : payload.tool;
   const unreadable = tool?.[UNREADABLE];
   if (unreadable === undefined) return payload;
   delete tool[UNREADABLE];
   for (const [field, why] of Object.entries(unreadable)) {
-    Object.defineProperty(tool, field, {
+    Object.defineProperty(tool, field, /** @type {PropertyDescriptor} */ ({
       __proto__: null,
       // Enumerable, so that a copy (a spread, JSON.stringify) fails as a read does.
       enumerable: true,
       get() {
         throw new HookError(`tool.${field} cannot be read: ${why}`);
       },
-    });
+    }));
   }
   return payload;
 }
 
 // A file tool's replacements: the input itself is one (`old_string`/`new_string`), or each element
 // of a list of them is (`edits`). A string: why they cannot be read.
+/**
+ * @param {EditsMap} map
+ * @param {JsonObject} input
+ * @param {string | undefined} inputKey
+ * @param {string} name
+ * @param {string | undefined} filePath
+ */
 function fileEdits(map, input, inputKey, name, filePath) {
   const one = (edit, where) => {
     const oldText = own(edit, map.oldText);
@@ -242,11 +273,17 @@ function fileEdits(map, input, inputKey, name, filePath) {
 // The files a patch in the apply_patch format touches (added, updated, deleted, moved to), in
 // order, with each hunk as an edit (context and removed lines the old text, context and added
 // lines the new), and an added file's content when the patch adds exactly one file and nothing else.
+/** @param {string} text */
 function parsePatch(text) {
+  /** @type {string[]} */
   const files = [];
+  /** @type {{ filePath: string | undefined, oldText: string, newText: string }[]} */
   const edits = [];
+  /** @type {string[]} */
   const added = [];
+  /** @type {string | undefined} */
   let current;
+  /** @type {{ old: string[], new: string[] } | undefined} */
   let hunk;
   const flush = () => {
     if (hunk !== undefined && (hunk.old.length > 0 || hunk.new.length > 0)) {
@@ -260,7 +297,7 @@ function parsePatch(text) {
     const moved = /^\*\*\* Move to:\s*(.+?)\s*$/.exec(line);
     if (header !== null || moved !== null) {
       flush();
-      const path = header !== null ? header[2] : moved[1];
+      const path = header !== null ? header[2] : /** @type {RegExpExecArray} */ (moved)[1];
       if (!files.includes(path)) files.push(path);
       if (header?.[1] === 'Add') added.push(path);
       if (header !== null) current = path;
