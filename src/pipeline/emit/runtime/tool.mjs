@@ -5,7 +5,10 @@
 // from in `nativeKeys`. The native input stays in the payload untouched. A field the table maps and
 // the input lacks (or holds as something else) is recorded in `unreadable`, and the copy a handler
 // gets reads it as a throw (armTool): a hook that judges the field fails with its policy, a guard is
-// never handed a call it cannot judge, and a hook that never looks is not sunk by it.
+// never handed a call it cannot judge, and a hook that never looks is not sunk by it. Which native
+// keys hold a field is the host table's one rule (ToolInputMap::native_keys in agent-bundle's
+// sources), which the contract carries as `input.keys`: the keys tried in order, the first the one a
+// canonical field is written under.
 
 /**
  * @param {Contract} contract
@@ -37,7 +40,7 @@ function canonicalTool(contract, envelope) {
   const object = isPlainObject(input);
   const optional = new Set(['cwd', 'content', ...(map.optional ?? [])]);
   const take = (field) => {
-    const keys = typeof map[field] === 'string' ? [map[field]] : map[field];
+    const keys = map.keys[field];
     if (keys === undefined) return undefined;
     if (!object) {
       if (!optional.has(field)) {
@@ -84,7 +87,7 @@ function canonicalTool(contract, envelope) {
           tool.nativeKeys.edits = `${inputKey}${map.edits.list ? `.${map.edits.list}` : ''}`;
         }
       }
-      if (map.patch !== undefined) {
+      if (map.keys.patch !== undefined) {
         const patch = take('patch');
         const parsed = patch === undefined ? undefined : parsePatch(patch);
         if (parsed !== undefined && parsed.files.length > 0) {
@@ -171,7 +174,6 @@ function nativeRewrite(contract, envelope, updated) {
   if (found?.identity === undefined) return updated;
   const { tool, identity, inputKey, input } = found;
   const map = identity.input;
-  const keysOf = (spec) => (spec === undefined ? [] : typeof spec === 'string' ? [spec] : spec);
   if (tool.kind === 'mcp') {
     if (!Object.hasOwn(updated, 'arguments') || Object.hasOwn(input ?? {}, 'arguments')) return updated;
     if (Object.keys(updated).length !== 1 || !isPlainObject(updated.arguments)) {
@@ -181,10 +183,8 @@ function nativeRewrite(contract, envelope, updated) {
   }
   const native = new Set([
     ...Object.keys(input ?? {}),
-    ...Object.entries(map).flatMap(([field, spec]) => {
-      if (field === 'edits') return [spec.list, spec.oldText, spec.newText].filter((k) => k !== undefined);
-      return field === 'optional' ? [] : keysOf(spec);
-    }),
+    ...Object.values(map.keys).flat(),
+    ...(map.edits === undefined ? [] : [map.edits.list, map.edits.oldText, map.edits.newText].filter((k) => k !== undefined)),
   ]);
   const writable = WRITABLE_TOOL_FIELDS[tool.kind] ?? [];
   /** @type {JsonObject} */
@@ -197,11 +197,12 @@ function nativeRewrite(contract, envelope, updated) {
     if (!writable.includes(key)) {
       throw new HookError(`updatedInput.${key} cannot be written: a ${tool.kind} tool's ${key} is read from the call, never rewritten`);
     }
-    if (map[key] === undefined) {
+    const keys = map.keys[key];
+    if (keys === undefined) {
       throw new HookError(`updatedInput.${key} cannot be written: ${contract.host}'s ${tool.name} takes no ${key}`);
     }
     const from = tool.nativeKeys[key];
-    const target = from !== undefined && from.startsWith(`${inputKey}.`) ? from.slice(/** @type {string} */ (inputKey).length + 1) : keysOf(map[key])[0];
+    const target = from !== undefined && from.startsWith(`${inputKey}.`) ? from.slice(/** @type {string} */ (inputKey).length + 1) : keys[0];
     if (Object.hasOwn(updated, target)) {
       throw new HookError(`updatedInput gives both ${key} and ${target}, the same field of ${tool.name} on ${contract.host}`);
     }

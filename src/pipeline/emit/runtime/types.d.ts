@@ -57,14 +57,11 @@ interface EditsMap {
   newText: string;
 }
 
-/** A tool's input map as the contract carries it (src/hosts: ToolInputMap): for each canonical
- * field the tool keeps under a native key, that key or several tried in order; and the rest. */
+/** A tool's input map as the contract carries it (src/hosts: ToolInputMap::for_runtime): for each
+ * canonical field the tool keeps under native keys, those keys, tried in order, the first the one a
+ * canonical field is written under (ToolInputMap::native_keys); and the rest of the map. */
 interface ToolInputMap {
-  command?: string | string[];
-  cwd?: string | string[];
-  filePath?: string | string[];
-  content?: string | string[];
-  patch?: string | string[];
+  keys: { [field: string]: string[] | undefined };
   edits?: EditsMap;
   mcpName?: string;
   mcpContext?: { key: string; server: string; tool: string };
