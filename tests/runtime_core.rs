@@ -1,4 +1,4 @@
-//! The runtime's core (`src/pipeline/emit/runtime-core.mjs`): the decision of a hook as plain
+//! The runtime's core (`src/pipeline/emit/runtime/*.mjs`, joined by `runtime_core!`): the decision of a hook as plain
 //! ECMAScript, which a host without Node (Claude Code's hooks modules) loads alone and which every
 //! artifact's Node runtime begins with, so there is no second implementation. It holds no import, no
 //! Node global and no timer: it is run here in a realm that has only the hooks-module worker's globals
@@ -9,7 +9,12 @@ mod common;
 use common::{build_bundle, require_node, sandbox_dir};
 use serde_json::{Value, json};
 
-const CORE: &str = include_str!("../src/pipeline/emit/runtime-core.mjs");
+#[macro_use]
+#[path = "../src/pipeline/emit/runtime_core.rs"]
+mod runtime_core;
+
+/// The core's text as the binary embeds it.
+const CORE: &str = runtime_core!("../src/pipeline/emit/runtime/");
 
 /// The core's code lines (comments dropped), each with its line number.
 fn code_lines() -> impl Iterator<Item = (usize, &'static str)> {
@@ -29,7 +34,7 @@ fn the_core_names_nothing_of_node_and_no_timer() {
     .unwrap();
     let found: Vec<String> = code_lines()
         .filter(|(_, code)| forbidden.is_match(code))
-        .map(|(number, code)| format!("runtime-core.mjs:{number}: {}", code.trim()))
+        .map(|(number, code)| format!("the core's line {number}: {}", code.trim()))
         .collect();
     assert!(
         found.is_empty(),

@@ -292,3 +292,81 @@ fn the_declarations_are_what_the_tables_generate() {
         insta::assert_snapshot!(format!("declarations-{}", file.replace(['/', '@'], "_")), body);
     }
 }
+
+/// The runtime files an artifact ships (the Node runtime, the core alone beside a Claude Code hooks
+/// module with its helpers, OpenCode's entry module, the shared route runtime's server), as the
+/// artifacts of `claude-mod`, `ported-guards` and `shared-runtime` hold them (one of each text: the
+/// check follows their imports), with the JSX runtime handlers import; each path relative to `root`,
+/// the temporary folder holding the artifacts.
+fn shipped_runtime(root: &Path) -> Vec<String> {
+    let shipped = [
+        "agent-bundle-runtime.mjs",
+        "agent-bundle-core.mjs",
+        "agent-bundle-mod-runtime.mjs",
+        "agent-bundle-server.mjs",
+    ];
+    let mut files = Vec::new();
+    let mut texts = std::collections::HashSet::new();
+    for bundle in ["claude-mod", "ported-guards", "shared-runtime"] {
+        let (_guard, artifact) = common::build_bundle(bundle);
+        copy_tree(artifact.as_std_path(), &root.join(bundle));
+        for entry in walkdir::WalkDir::new(root.join(bundle)).into_iter().map(|e| e.unwrap()) {
+            let relative = entry.path().strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            let name = entry.file_name().to_string_lossy();
+            let runtime = shipped.contains(&name.as_ref()) || relative.ends_with("opencode/plugin.mjs");
+            if runtime && texts.insert(std::fs::read(entry.path()).unwrap()) {
+                files.push(relative);
+            }
+        }
+    }
+    std::fs::copy("src/pipeline/bundle/agent-runtime.mjs", root.join("agent-runtime.mjs")).unwrap();
+    files.push("agent-runtime.mjs".to_string());
+    files.sort();
+    for name in shipped.iter().chain(&["opencode/plugin.mjs"]) {
+        assert!(files.iter().any(|f| f.ends_with(name)), "no {name} among {files:?}");
+    }
+    files
+}
+
+/// `tsc --noEmit` with `checkJs` and `strict` (but `noImplicitAny`: a parameter without JSDoc is
+/// `any`) over the runtime's files as shipped, with the shapes their JSDoc names
+/// (`src/pipeline/emit/runtime/types.d.ts`, which is not shipped) and Node's types.
+fn check_runtime(root: &Path, files: &[String]) -> (Option<i32>, String) {
+    std::fs::copy("src/pipeline/emit/runtime/types.d.ts", root.join("types.d.ts")).unwrap();
+    let types = std::fs::canonicalize("testdata/typescript/node_modules/@types").unwrap();
+    let mut all = vec!["types.d.ts".to_string()];
+    all.extend(files.iter().cloned());
+    let tsconfig = serde_json::json!({
+        "compilerOptions": {
+            "allowJs": true, "checkJs": true, "noEmit": true, "strict": true, "noImplicitAny": false,
+            "target": "es2022", "lib": ["es2022"], "module": "nodenext", "moduleResolution": "nodenext",
+            "typeRoots": [types], "types": ["node"],
+        },
+        "files": all,
+    });
+    std::fs::write(root.join("tsconfig.json"), tsconfig.to_string()).unwrap();
+    type_check(root)
+}
+
+/// The runtime runs on every tool call of every user and is plain JavaScript: it is type-checked as
+/// it ships, and a wrong type in it is an error the check reports.
+#[test]
+fn the_shipped_runtime_type_checks() {
+    tsc();
+    let work = tempfile::tempdir().unwrap();
+    let files = shipped_runtime(work.path());
+    let (code, output) = check_runtime(work.path(), &files);
+    assert_eq!(code, Some(0), "the runtime as shipped has type errors:\n{output}");
+
+    // The same check of a copy with one wrong type (a number where a failure's message is a string)
+    // fails, naming the file.
+    let runtime = files.iter().find(|f| f.ends_with("hooks/agent-bundle-runtime.mjs")).unwrap();
+    let path = work.path().join(runtime);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let right = "failureLine(contract, failureMessage(error))";
+    assert_eq!(text.matches(right).count(), 1, "the runtime's failure line changed: update this check");
+    std::fs::write(&path, text.replace(right, "failureLine(contract, 404)")).unwrap();
+    let (code, output) = check_runtime(work.path(), &files);
+    assert_ne!(code, Some(0), "a wrong type passed in the runtime must fail the check:\n{output}");
+    assert!(output.contains(&format!("{runtime}(")) && output.contains("TS2345"), "{output}");
+}

@@ -922,7 +922,68 @@ pub struct ToolIdentity<'t> {
     pub kind: Selector,
     /// The alternative as the matchers have it (a regex the whole name must match).
     pub pattern: &'t str,
+    /// In a wrapper's contract, as [`ToolInputMap::for_runtime`] gives it.
+    #[serde(serialize_with = "input_for_runtime")]
     pub input: &'t ToolInputMap,
+}
+
+fn input_for_runtime<S: serde::Serializer>(input: &&ToolInputMap, serializer: S) -> Result<S::Ok, S::Error> {
+    input.for_runtime().serialize(serializer)
+}
+
+/// A tool's input map as the runtime reads it: [`ToolInputMap::native_keys`] of every keyed field
+/// under `keys`, and the parts of the map that are not keys of the input.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeInputMap<'t> {
+    pub keys: BTreeMap<&'static str, Vec<&'t str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edits: Option<&'t EditsMap>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp_name: Option<&'t str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcp_context: Option<&'t McpContext>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub optional: &'t [String],
+}
+
+impl ToolInputMap {
+    /// The canonical fields a tool keeps as strings under native keys of its input.
+    pub const KEYED_FIELDS: [&'static str; 5] = ["command", "cwd", "filePath", "content", "patch"];
+
+    /// The one rule from a canonical field to the native keys of a tool's input that hold it: the
+    /// keys tried in order when a call is read (the runtime's canonical tool), the first the one a
+    /// canonical field is written under where the call holds none of them (a rewrite in canonical
+    /// words, a call moved to another host's tool by the workbench). Empty: the tool has no such
+    /// field (or `field` is not one of [`ToolInputMap::KEYED_FIELDS`]).
+    pub fn native_keys(&self, field: &str) -> Vec<&str> {
+        let keys = match field {
+            "command" => &self.command,
+            "cwd" => &self.cwd,
+            "filePath" => &self.file_path,
+            "content" => &self.content,
+            "patch" => &self.patch,
+            _ => &None,
+        };
+        keys.as_ref().map(NativeKeys::keys).unwrap_or_default()
+    }
+
+    /// This map as a wrapper's contract carries it to the runtime: the native keys of each keyed
+    /// field the tool has, from [`ToolInputMap::native_keys`], so the runtime applies the rule and
+    /// never restates it.
+    pub fn for_runtime(&self) -> RuntimeInputMap<'_> {
+        RuntimeInputMap {
+            keys: Self::KEYED_FIELDS
+                .iter()
+                .map(|field| (*field, self.native_keys(field)))
+                .filter(|(_, keys)| !keys.is_empty())
+                .collect(),
+            edits: self.edits.as_ref(),
+            mcp_name: self.mcp_name.as_deref(),
+            mcp_context: self.mcp_context.as_ref(),
+            optional: &self.optional,
+        }
+    }
 }
 
 fn selector_name<S: serde::Serializer>(selector: &Selector, serializer: S) -> Result<S::Ok, S::Error> {

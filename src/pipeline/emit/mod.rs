@@ -6,6 +6,9 @@
 //! path. The only files read are payloads and plugin files, through [`Disk`]; the result is a map of
 //! artifact paths to bytes that the I/O layer writes in one step.
 
+#[macro_use]
+mod runtime_core;
+
 mod assembly;
 mod bundles;
 mod documents;

@@ -85,6 +85,7 @@ export const AgentBundle = async ({ directory }) => {
     event: async ({ event }) => {
       if (event.type === 'session.created') {
         const info = event.properties?.info ?? {};
+        /** @type {{ system: string[], started: Promise<void> | undefined, parentID: unknown }} */
         const known = { system: [], started: undefined, parentID: info.parentID };
         sessions.set(info.id, known);
         const envelope = () => ({ ...info, sessionID: info.id, directory: info.directory ?? directory });

@@ -1,6 +1,6 @@
 // The agent-bundle hook runtime's Node process shell. `cargo agent-bundle build` writes it into every
-// artifact right after the runtime's core (runtime-core.mjs in agent-bundle's sources: the decision
-// itself, see its header), as one file, hooks/agent-bundle-runtime.mjs, which calls the core's
+// artifact right after the runtime's core (src/pipeline/emit/runtime/ in agent-bundle's sources: the
+// decision itself, see its header), as one file, hooks/agent-bundle-runtime.mjs, which calls the core's
 // functions by name. Each wrapper (hooks/<name>[.<host>].mjs) calls `runHook` with the contract of
 // its host and event, baked in from agent-bundle's host tables. Do not edit: the next build rewrites
 // this file.
@@ -117,7 +117,9 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
   // answered, that is a failure of the hook, so a fail-closed guard blocks whatever code it chose
   // (a handler's process.exit(1) or process.exit(0) never lets the call through by silence).
   const exitProcess = process.exit.bind(process);
-  const reallyExit = typeof process.reallyExit === 'function' ? process.reallyExit.bind(process) : undefined;
+  // process.reallyExit: Node's own, undocumented (and so not in its types).
+  const nodeProcess = /** @type {any} */ (process);
+  const reallyExit = typeof nodeProcess.reallyExit === 'function' ? nodeProcess.reallyExit.bind(process) : undefined;
   const ended = (how) => {
     if (!settled) {
       settled = true;
@@ -127,12 +129,12 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
       answer.log([failureLine(contract, `the ${author(contract)} ended the process (${how}) before the hook answered`)]);
     }
   };
-  process.exit = (code) => {
+  nodeProcess.exit = (/** @type {unknown} */ code) => {
     ended(`process.exit(${code === undefined ? '' : show(code)})`);
     leave();
   };
   if (reallyExit) {
-    process.reallyExit = () => {
+    nodeProcess.reallyExit = () => {
       ended('process.reallyExit');
       reallyExit(exitCode);
     };
@@ -272,6 +274,7 @@ export function messageLimit(maxInputBytes) {
 }
 // How often a wrapper tries the socket again while a server of the endpoint is about to answer.
 const HANDOVER_POLL_MS = 15;
+/** @type {unknown[]} */
 const ERROR_CODES = ['epoch-mismatch', 'invalid-message', 'runtime-failed'];
 const REPLY_KEYS = {
   ok: ['status', 'protocolVersion', 'artifactEpoch', 'result'],
@@ -313,7 +316,7 @@ export function folderProblem(dir) {
   let stat;
   try {
     stat = fs.lstatSync(dir);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     return error.code === 'ENOENT' ? 'missing' : `the runtime folder ${dir} cannot be read (${error.code ?? error.message})`;
   }
   if (stat.isSymbolicLink()) return `the runtime folder ${dir} is a symbolic link, which is never followed`;
@@ -376,7 +379,7 @@ function socketProblem(socket) {
   let stat;
   try {
     stat = fs.lstatSync(socket);
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     return error.code === 'ENOENT' ? 'missing' : `the socket ${socket} cannot be read (${error.code ?? error.message})`;
   }
   if (!stat.isSocket()) return `${socket} is not a socket`;
@@ -407,7 +410,7 @@ export function processStart(pid) {
   let stat;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch (error) {
+  } catch (/** @type {any} */ error) {
     const gone = error.code === 'ENOENT' || error.code === 'ESRCH';
     return gone && fs.existsSync(`/proc/${process.pid}/stat`) ? null : undefined;
   }
@@ -427,15 +430,17 @@ export function claimHolderAlive(text) {
   } catch {
     return false;
   }
-  if (!isPlainObject(claim) || !Number.isInteger(claim.pid) || claim.pid <= 0) return false;
-  const started = processStart(claim.pid);
+  if (!isPlainObject(claim) || !Number.isInteger(claim.pid)) return false;
+  const pid = /** @type {number} */ (claim.pid);
+  if (pid <= 0) return false;
+  const started = processStart(pid);
   if (started === null) return false;
   if (started !== undefined) {
     return started.state !== 'Z' && started.state !== 'X' && typeof claim.startTime === 'string' && claim.startTime === started.startTime;
   }
-  if (claim.pid === 1) return false;
+  if (pid === 1) return false;
   try {
-    process.kill(claim.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch {
     // ESRCH: gone; EPERM: another user's process, which no server of this user's is.
@@ -643,7 +648,7 @@ function openAnswerChannel(handed, { workerThreads }) {
   const handover = handedOver(handed);
   const answerFd = handover ? handed : 1;
   const { writeSync } = fs;
-  process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+  /** @type {any} */ (process.stdout).write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
   keepFdOneOffTheAnswer(fs, syncBuiltinESMExports, answerFd, !handover);
   if (!handover && workerThreads) keepWorkersOffTheAnswer();
   const writeAll = (fd, text) => {
@@ -651,7 +656,7 @@ function openAnswerChannel(handed, { workerThreads }) {
     for (let offset = 0; offset < bytes.length;) {
       try {
         offset += writeSync(fd, bytes, offset, bytes.length - offset);
-      } catch (error) {
+      } catch (/** @type {any} */ error) {
         if (error.code !== 'EAGAIN') return false;
         // A non-blocking descriptor whose pipe is full: wait a millisecond for the host to read.
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
@@ -795,24 +800,26 @@ function serveStdinAgain(bytes) {
     const encoding = typeof options === 'string' ? options : options?.encoding;
     return encoding ? bytes.toString(encoding) : Buffer.from(bytes);
   };
-  const { readFileSync: fileSync, readSync, readFile } = fs;
-  fs.readFileSync = function readFileSync(file, options) {
+  // Node's own functions, replaced and called through with whatever arguments they were given.
+  const { readFileSync: fileSync, readSync, readFile } = /** @type {any} */ (fs);
+  const patched = /** @type {any} */ (fs);
+  patched.readFileSync = function readFileSync(file, options) {
     return isStdin(file) ? served(options) : fileSync.apply(this, arguments);
   };
-  fs.readFile = function (file, options, callback) {
+  patched.readFile = function (file, options, callback) {
     if (!isStdin(file)) return readFile.apply(this, arguments);
     const done = typeof options === 'function' ? options : callback;
     const value = served(typeof options === 'function' ? undefined : options);
     process.nextTick(() => done(null, value));
   };
-  const promised = fs.promises.readFile;
-  fs.promises.readFile = function (file, options) {
+  const promised = patched.promises.readFile;
+  patched.promises.readFile = function (file, options) {
     return isStdin(file) ? Promise.resolve(served(options)) : promised.apply(this, arguments);
   };
   // readSync(0, buffer, offset?, length?, position?) or readSync(0, buffer, { offset, length }):
   // the bytes in order, then 0 (the end), as a pipe reads.
   let next = 0;
-  fs.readSync = function (fd, buffer, offsetOrOptions, length) {
+  patched.readSync = function (fd, buffer, offsetOrOptions, length) {
     if (fd !== 0) return readSync.apply(this, arguments);
     const options = typeof offsetOrOptions === 'object' && offsetOrOptions !== null ? offsetOrOptions : { offset: offsetOrOptions, length };
     const offset = options.offset ?? 0;
@@ -824,7 +831,7 @@ function serveStdinAgain(bytes) {
   };
   syncBuiltinESMExports();
   let stream;
-  Object.defineProperty(process, 'stdin', {
+  Object.defineProperty(process, 'stdin', /** @type {PropertyDescriptor} */ ({
     __proto__: null,
     configurable: true,
     enumerable: true,
@@ -841,7 +848,7 @@ function serveStdinAgain(bytes) {
       }
       return stream;
     },
-  });
+  }));
 }
 
 function detachedRun(contract, ownFile, bytes) {
@@ -858,7 +865,7 @@ function detachedRun(contract, ownFile, bytes) {
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.stdin.once('error', reject);
-    child.stdin.end(bytes, () => resolve());
+    child.stdin.end(bytes, () => resolve(undefined));
   });
 }
 

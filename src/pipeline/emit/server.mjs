@@ -60,49 +60,8 @@ export async function serve({ name, version, epoch, routes, root }) {
   const unfinished = new Map();
   let pending = 0;
 
-  const error = (code, message) => ({ status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message });
-
-  // `arrivedAt`: when the request's line was received (performance clock), from which the route's
-  // budget counts (D13); this process may have been up for hours.
-  const answer = async (request, arrivedAt) => {
-    if (request?.kind === 'status' && request.protocolVersion === PROTOCOL_VERSION && Object.keys(request).length === 2) {
-      return {
-        kind: 'status',
-        protocolVersion: PROTOCOL_VERSION,
-        status: 'ok',
-        runtime: { artifactEpoch: epoch, availability: 'available', instanceId, pid: process.pid, startedAt },
-      };
-    }
-    if (!isObject(request) || Object.keys(request).length !== REQUEST_KEYS.length
-      || !REQUEST_KEYS.every((key) => Object.hasOwn(request, key))
-      || request.protocolVersion !== PROTOCOL_VERSION || typeof request.artifactEpoch !== 'string'
-      || typeof request.event !== 'string' || typeof request.target !== 'string'
-      || typeof request.hostContractRevision !== 'string' || !isObject(request.native)) {
-      return error('invalid-message', 'the request does not have the protocol\'s shape');
-    }
-    if (request.artifactEpoch !== epoch) {
-      return error('epoch-mismatch', `this runtime serves epoch ${epoch}; the request is for ${request.artifactEpoch}`);
-    }
-    const route = Object.hasOwn(routes, request.event) ? routes[request.event] : undefined;
-    const contract = route && Object.hasOwn(route.contracts, request.target) ? route.contracts[request.target] : undefined;
-    if (!contract || contract.revision !== request.hostContractRevision) {
-      return error('invalid-message', `no shared ${request.event} route for ${request.target} (${request.hostContractRevision})`);
-    }
-    let payload;
-    try {
-      payload = decodeRequest(contract, request.native);
-    } catch (failure) {
-      return error('invalid-message', `the request's envelope is not one ${request.target} sends: ${failureMessage(failure)}`);
-    }
-    // The checked result, not an answer: the wrapper checks it against its own contract and
-    // projects it, as it does a result of its own (a decision that blocks blocks there).
-    try {
-      const result = await checkedResult(contract, request.native, payload, route.load, arrivedAt);
-      return { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, result };
-    } catch (failure) {
-      return error('runtime-failed', failureMessage(failure));
-    }
-  };
+  const error = (code, message) => protocolError(epoch, code, message);
+  const endpoint = { dir, socket, lock, instanceId, claimText };
 
   // One request per connection: its line, nothing after it, within REQUEST_MS of the connection; the
   // reply ends the connection. At most MAX_CONNECTIONS at once, and pendingLimit bytes of unfinished
@@ -217,141 +176,8 @@ export async function serve({ name, version, epoch, routes, root }) {
       chunks = [];
       unhold();
       overdue = setTimeout(() => reply(error('runtime-failed', `no answer within ${replyLimit} ms of the request`)), replyLimit);
-      answer(request, arrivedAt).then(reply, () => reply(error('runtime-failed', 'event route rendering failed')));
+      answerRequest({ epoch, routes, instanceId, startedAt }, request, arrivedAt).then(reply, () => reply(error('runtime-failed', 'event route rendering failed')));
     });
-  };
-
-  // A claim file (the lock, a marker, a guard) is written whole: to a temporary file first, then
-  // linked into place (`exclusive`: false when the path exists) or renamed over it, so a reader never
-  // sees half of one.
-  let temporaries = 0;
-  const putClaim = (path, exclusive) => {
-    // Named after this server, not after the claim: no other server's sweep matches it.
-    const temporary = `${socket}.tmp-${instanceId}-${(temporaries += 1)}`;
-    fs.writeFileSync(temporary, claimText, { mode: 0o600, flag: 'wx' });
-    try {
-      if (!exclusive) {
-        fs.renameSync(temporary, path);
-        return true;
-      }
-      try {
-        fs.linkSync(temporary, path);
-        return true;
-      } catch (failure) {
-        if (failure.code === 'EEXIST') return false;
-        throw failure;
-      }
-    } finally {
-      try { fs.unlinkSync(temporary); } catch {}
-    }
-  };
-
-  // A claim file's inode and text, read without following a link; undefined when it is gone. One
-  // that cannot be read as a file (a link, a folder) is read as empty: nobody's.
-  const readClaim = (path) => {
-    let fd;
-    try {
-      fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    } catch (failure) {
-      if (failure.code === 'ENOENT') return undefined;
-      return { ino: fs.lstatSync(path, { throwIfNoEntry: false })?.ino ?? 0, text: '' };
-    }
-    try {
-      const { ino } = fs.fstatSync(fd);
-      let text = '';
-      try { text = fs.readFileSync(fd, 'utf8'); } catch {}
-      return { ino, text };
-    } finally {
-      fs.closeSync(fd);
-    }
-  };
-
-  // Replaces the stale lock `seen` (its inode and text), so that of all the servers that judged this
-  // same lock stale exactly one replaces it. Each first creates, exclusively, a guard named after that
-  // lock, and replaces the lock only if it is still the one judged stale; the others find the guard
-  // held and stand by. A guard whose holder died (killed in between) is passed over for the next one.
-  // Nothing is ever removed that another server may have just written: the lock is replaced by a
-  // rename, and a guard outlives nothing it guards (its lock's text names a process that is gone).
-  // 'taken', 'lost' (another server takes it) or 'changed' (it is not the lock judged: look again).
-  const takeStale = (seen) => {
-    const id = createHash('sha256').update(`${seen.ino}:${seen.text}`).digest('hex').slice(0, 16);
-    const guardName = `${lock.slice(dir.length + 1)}.next-${id}-`;
-    for (let n = 0; n < 8; n += 1) {
-      const guard = `${dir}/${guardName}${n}`;
-      if (!putClaim(guard, true)) {
-        if (claimAlive(guard)) return 'lost';
-        continue;
-      }
-      try {
-        const now = readClaim(lock);
-        if (now === undefined) return putClaim(lock, true) ? 'taken' : 'changed';
-        if (now.ino !== seen.ino || now.text !== seen.text) return 'changed';
-        if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isDirectory()) {
-          // A folder where the lock goes, which no server makes: nobody's. Cleared (in this user's
-          // own folder, under the guard), then claimed like an absent lock.
-          fs.rmSync(lock, { recursive: true, force: true });
-          return putClaim(lock, true) ? 'taken' : 'changed';
-        }
-        putClaim(lock, false);
-        return 'taken';
-      } finally {
-        // This stale lock's guards, this one and those of holders that died, are done with.
-        for (const file of fs.readdirSync(dir)) {
-          if (file.startsWith(guardName) && /^\d+$/.test(file.slice(guardName.length))) {
-            try { fs.unlinkSync(`${dir}/${file}`); } catch {}
-          }
-        }
-      }
-    }
-    return 'lost';
-  };
-
-  // The runtime folder, created here (mode 0700) or, when it exists, checked with lstat (a real
-  // folder of this user's, mode 0700): nothing is made in, or followed to, a folder another user
-  // could have put there.
-  const prepareFolder = () => {
-    let made = false;
-    try {
-      fs.mkdirSync(dir, { mode: 0o700 });
-      made = true;
-    } catch (failure) {
-      if (failure.code !== 'EEXIST') throw new Error(`the runtime folder ${dir} cannot be created (${failure.code ?? failure.message})`);
-    }
-    // A folder made here gets 0700 whatever the umask took from it.
-    if (made && fs.lstatSync(dir).isDirectory()) fs.chmodSync(dir, 0o700);
-    const problem = folderProblem(dir);
-    if (problem !== undefined) {
-      throw new Error(`${problem === 'missing' ? `the runtime folder ${dir} is gone` : problem}; ${UNTRUSTED_HINT}`);
-    }
-  };
-
-  // Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
-  // holder is gone (or that names nobody: empty, garbled) is stale and replaced; a live one means
-  // another server owns the endpoint.
-  //
-  // An empty or cut-short lock is never one a live server is writing: a server writes its claim
-  // whole into a temporary file of its own name first and only then links (or renames) it into
-  // place, both atomic, so the lock's path names either no file or a whole claim. What leaves one
-  // empty or partial is outside any live server: a machine that went down after the link reached the
-  // disk and before the data did (file systems journal names before data), a person or a tool, a
-  // copy. Such a lock is judged stale like a dead pid's, and is still replaced only under the guard
-  // of takeStale, and only while it is the very file (inode and text) that was judged, so a claim
-  // another server wrote in between is never touched. Other stale forms take the same path: garbage,
-  // a dead or reused pid, a lock of another mode or owner (replaced by a rename in this user's own
-  // folder), a FIFO or a socket (read as empty without waiting: O_NONBLOCK), a link (not followed),
-  // a folder (cleared under the guard).
-  const claim = () => {
-    prepareFolder();
-    for (let attempt = 0; attempt < 4; attempt += 1) {
-      if (putClaim(lock, true)) return true;
-      const seen = readClaim(lock);
-      // Released in between: claim it again.
-      if (seen === undefined) continue;
-      if (claimHolderAlive(seen.text)) return false;
-      const taken = takeStale(seen);
-      if (taken !== 'changed') return taken === 'taken';
-    }
-    return false;
   };
 
   const listen = () => new Promise((resolve, reject) => {
@@ -374,7 +200,7 @@ export async function serve({ name, version, epoch, routes, root }) {
       server.removeListener('error', reject);
       // A failed accept (out of descriptors) is logged, not thrown: the server goes on.
       server.on('error', (failure) => log(`the socket failed: ${failure.code ?? failure.message}`));
-      resolve();
+      resolve(undefined);
     });
   });
 
@@ -414,10 +240,10 @@ export async function serve({ name, version, epoch, routes, root }) {
   };
 
   const become = async () => {
-    if (!claim()) return false;
+    if (!claimEndpoint(endpoint)) return false;
     try {
       await listen();
-    } catch (failure) {
+    } catch (/** @type {any} */ failure) {
       // Another process bound the path after all (EADDRINUSE): the lock goes, this server stands by.
       server?.close();
       server = undefined;
@@ -439,9 +265,9 @@ export async function serve({ name, version, epoch, routes, root }) {
   // knows a server is coming. A folder that is not this user's own is never used: the server says
   // why and exits, and the host reports its MCP server failed.
   try {
-    prepareFolder();
-    putClaim(marker, false);
-  } catch (failure) {
+    prepareFolder(dir);
+    putClaim(endpoint, marker, false);
+  } catch (/** @type {any} */ failure) {
     log(`refusing to serve: ${failure.message}`);
     stop(1);
     return;
@@ -449,7 +275,7 @@ export async function serve({ name, version, epoch, routes, root }) {
   try {
     if (await become()) return;
     log(`${socket} is owned by another process; standing by`);
-  } catch (failure) {
+  } catch (/** @type {any} */ failure) {
     log(`claiming ${socket} failed: ${failure.message}; standing by`);
   }
   // The takeover: at once when the owner's lock goes (a watch on the folder), and on a probe every
@@ -467,7 +293,7 @@ export async function serve({ name, version, epoch, routes, root }) {
         log(`${socket} was released by its owner; took it over`);
         return;
       }
-    } catch (failure) {
+    } catch (/** @type {any} */ failure) {
       log(`taking over ${socket} failed: ${failure.message}`);
     } finally {
       trying = false;
@@ -485,11 +311,194 @@ export async function serve({ name, version, epoch, routes, root }) {
   probe = setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
 }
 
+function protocolError(epoch, code, message) {
+  return { status: 'error', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, code, message };
+}
+
+// The protocol's answer to one request (a status probe, or a route's checked result), or its error.
+// `arrivedAt`: when the request's line was received (performance clock), from which the route's
+// budget counts (D13); this process may have been up for hours.
+async function answerRequest({ epoch, routes, instanceId, startedAt }, request, arrivedAt) {
+  const error = (code, message) => protocolError(epoch, code, message);
+  if (request?.kind === 'status' && request.protocolVersion === PROTOCOL_VERSION && Object.keys(request).length === 2) {
+    return {
+      kind: 'status',
+      protocolVersion: PROTOCOL_VERSION,
+      status: 'ok',
+      runtime: { artifactEpoch: epoch, availability: 'available', instanceId, pid: process.pid, startedAt },
+    };
+  }
+  if (!isObject(request) || Object.keys(request).length !== REQUEST_KEYS.length
+    || !REQUEST_KEYS.every((key) => Object.hasOwn(request, key))
+    || request.protocolVersion !== PROTOCOL_VERSION || typeof request.artifactEpoch !== 'string'
+    || typeof request.event !== 'string' || typeof request.target !== 'string'
+    || typeof request.hostContractRevision !== 'string' || !isObject(request.native)) {
+    return error('invalid-message', 'the request does not have the protocol\'s shape');
+  }
+  if (request.artifactEpoch !== epoch) {
+    return error('epoch-mismatch', `this runtime serves epoch ${epoch}; the request is for ${request.artifactEpoch}`);
+  }
+  const route = Object.hasOwn(routes, request.event) ? routes[request.event] : undefined;
+  const contract = route && Object.hasOwn(route.contracts, request.target) ? route.contracts[request.target] : undefined;
+  if (!contract || contract.revision !== request.hostContractRevision) {
+    return error('invalid-message', `no shared ${request.event} route for ${request.target} (${request.hostContractRevision})`);
+  }
+  let payload;
+  try {
+    payload = decodeRequest(contract, request.native);
+  } catch (failure) {
+    return error('invalid-message', `the request's envelope is not one ${request.target} sends: ${failureMessage(failure)}`);
+  }
+  // The checked result, not an answer: the wrapper checks it against its own contract and
+  // projects it, as it does a result of its own (a decision that blocks blocks there).
+  try {
+    const result = await checkedResult(contract, request.native, payload, route.load, arrivedAt);
+    return { status: 'ok', protocolVersion: PROTOCOL_VERSION, artifactEpoch: epoch, result };
+  } catch (failure) {
+    return error('runtime-failed', failureMessage(failure));
+  }
+}
+
+// A claim file (the lock, a marker, a guard) is written whole: to a temporary file first, then
+// linked into place (`exclusive`: false when the path exists) or renamed over it, so a reader never
+// sees half of one.
+let temporaries = 0;
+function putClaim({ socket, instanceId, claimText }, path, exclusive) {
+  // Named after this server, not after the claim: no other server's sweep matches it.
+  const temporary = `${socket}.tmp-${instanceId}-${(temporaries += 1)}`;
+  fs.writeFileSync(temporary, claimText, { mode: 0o600, flag: 'wx' });
+  try {
+    if (!exclusive) {
+      fs.renameSync(temporary, path);
+      return true;
+    }
+    try {
+      fs.linkSync(temporary, path);
+      return true;
+    } catch (/** @type {any} */ failure) {
+      if (failure.code === 'EEXIST') return false;
+      throw failure;
+    }
+  } finally {
+    try { fs.unlinkSync(temporary); } catch {}
+  }
+}
+
+// A claim file's inode and text, read without following a link; undefined when it is gone. One
+// that cannot be read as a file (a link, a folder) is read as empty: nobody's.
+function readClaim(path) {
+  let fd;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (/** @type {any} */ failure) {
+    if (failure.code === 'ENOENT') return undefined;
+    return { ino: fs.lstatSync(path, { throwIfNoEntry: false })?.ino ?? 0, text: '' };
+  }
+  try {
+    const { ino } = fs.fstatSync(fd);
+    let text = '';
+    try { text = fs.readFileSync(fd, 'utf8'); } catch {}
+    return { ino, text };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// Replaces the stale lock `seen` (its inode and text), so that of all the servers that judged this
+// same lock stale exactly one replaces it. Each first creates, exclusively, a guard named after that
+// lock, and replaces the lock only if it is still the one judged stale; the others find the guard
+// held and stand by. A guard whose holder died (killed in between) is passed over for the next one.
+// Nothing is ever removed that another server may have just written: the lock is replaced by a
+// rename, and a guard outlives nothing it guards (its lock's text names a process that is gone).
+// 'taken', 'lost' (another server takes it) or 'changed' (it is not the lock judged: look again).
+function takeStale(endpoint, seen) {
+  const { dir, lock } = endpoint;
+  const id = createHash('sha256').update(`${seen.ino}:${seen.text}`).digest('hex').slice(0, 16);
+  const guardName = `${lock.slice(dir.length + 1)}.next-${id}-`;
+  for (let n = 0; n < 8; n += 1) {
+    const guard = `${dir}/${guardName}${n}`;
+    if (!putClaim(endpoint, guard, true)) {
+      if (claimAlive(guard)) return 'lost';
+      continue;
+    }
+    try {
+      const now = readClaim(lock);
+      if (now === undefined) return putClaim(endpoint, lock, true) ? 'taken' : 'changed';
+      if (now.ino !== seen.ino || now.text !== seen.text) return 'changed';
+      if (fs.lstatSync(lock, { throwIfNoEntry: false })?.isDirectory()) {
+        // A folder where the lock goes, which no server makes: nobody's. Cleared (in this user's
+        // own folder, under the guard), then claimed like an absent lock.
+        fs.rmSync(lock, { recursive: true, force: true });
+        return putClaim(endpoint, lock, true) ? 'taken' : 'changed';
+      }
+      putClaim(endpoint, lock, false);
+      return 'taken';
+    } finally {
+      // This stale lock's guards, this one and those of holders that died, are done with.
+      for (const file of fs.readdirSync(dir)) {
+        if (file.startsWith(guardName) && /^\d+$/.test(file.slice(guardName.length))) {
+          try { fs.unlinkSync(`${dir}/${file}`); } catch {}
+        }
+      }
+    }
+  }
+  return 'lost';
+}
+
+// The runtime folder, created here (mode 0700) or, when it exists, checked with lstat (a real
+// folder of this user's, mode 0700): nothing is made in, or followed to, a folder another user
+// could have put there.
+function prepareFolder(dir) {
+  let made = false;
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+    made = true;
+  } catch (/** @type {any} */ failure) {
+    if (failure.code !== 'EEXIST') throw new Error(`the runtime folder ${dir} cannot be created (${failure.code ?? failure.message})`);
+  }
+  // A folder made here gets 0700 whatever the umask took from it.
+  if (made && fs.lstatSync(dir).isDirectory()) fs.chmodSync(dir, 0o700);
+  const problem = folderProblem(dir);
+  if (problem !== undefined) {
+    throw new Error(`${problem === 'missing' ? `the runtime folder ${dir} is gone` : problem}; ${UNTRUSTED_HINT}`);
+  }
+}
+
+// Claims the endpoint: an exclusive lock file naming this process, then the socket. A lock whose
+// holder is gone (or that names nobody: empty, garbled) is stale and replaced; a live one means
+// another server owns the endpoint.
+//
+// An empty or cut-short lock is never one a live server is writing: a server writes its claim
+// whole into a temporary file of its own name first and only then links (or renames) it into
+// place, both atomic, so the lock's path names either no file or a whole claim. What leaves one
+// empty or partial is outside any live server: a machine that went down after the link reached the
+// disk and before the data did (file systems journal names before data), a person or a tool, a
+// copy. Such a lock is judged stale like a dead pid's, and is still replaced only under the guard
+// of takeStale, and only while it is the very file (inode and text) that was judged, so a claim
+// another server wrote in between is never touched. Other stale forms take the same path: garbage,
+// a dead or reused pid, a lock of another mode or owner (replaced by a rename in this user's own
+// folder), a FIFO or a socket (read as empty without waiting: O_NONBLOCK), a link (not followed),
+// a folder (cleared under the guard).
+function claimEndpoint(endpoint) {
+  const { lock } = endpoint;
+  prepareFolder(endpoint.dir);
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    if (putClaim(endpoint, lock, true)) return true;
+    const seen = readClaim(lock);
+    // Released in between: claim it again.
+    if (seen === undefined) continue;
+    if (claimHolderAlive(seen.text)) return false;
+    const taken = takeStale(endpoint, seen);
+    if (taken !== 'changed') return taken === 'taken';
+  }
+  return false;
+}
+
 function serveMcp({ name, version }, stop) {
   let buffered = '';
   // Stdout is the MCP channel: what routes print goes to stderr.
   const writeMcp = process.stdout.write.bind(process.stdout);
-  process.stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+  /** @type {any} */ (process.stdout).write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
   const send = (message) => writeMcp(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
   const handle = (message) => {
     if (!isObject(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {

@@ -11,12 +11,13 @@ use crate::vocabulary::hook_event::HookEvent;
 use crate::vocabulary::target::Target;
 
 /// The shared runtime, embedded in the binary and written next to the wrappers: the runtime's core
-/// (the decision, plain ECMAScript) followed by its Node process shell, as one file, so a hook loads
-/// one runtime module. The shell calls the core's functions by name; its `import`s are hoisted.
-pub const RUNTIME_SOURCE: &str = concat!(include_str!("runtime-core.mjs"), include_str!("runtime.mjs"));
+/// (the decision, plain ECMAScript, one file per concern under `runtime/`, joined by
+/// [`runtime_core!`]) followed by its Node process shell, as one file, so a hook loads one runtime
+/// module. The shell calls the core's functions by name; its `import`s are hoisted.
+pub const RUNTIME_SOURCE: &str = concat!(runtime_core!("runtime/"), include_str!("runtime.mjs"));
 /// The runtime's core alone, for hosts that run hooks without Node: written into Claude Code mod
 /// folders. The same text as the start of [`RUNTIME_SOURCE`].
-pub const RUNTIME_CORE_SOURCE: &str = include_str!("runtime-core.mjs");
+pub const RUNTIME_CORE_SOURCE: &str = runtime_core!("runtime/");
 /// The entry module OpenCode loads (its table's `entryModule`), which runs the hooks in its process.
 pub const OPENCODE_ENTRY_SOURCE: &str = include_str!("opencode-plugin.mjs");
 /// Its artifact path.

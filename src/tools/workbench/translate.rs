@@ -20,28 +20,26 @@ fn map_value(map: &ToolInputMap) -> Map<String, Value> {
     }
 }
 
-/// The native keys of a canonical field in a tool's map, first preferred.
-fn keys(map: &Map<String, Value>, field: &str) -> Vec<String> {
-    match map.get(field) {
-        Some(Value::String(key)) => vec![key.clone()],
-        Some(Value::Array(keys)) => keys.iter().filter_map(|k| k.as_str().map(str::to_string)).collect(),
-        _ => Vec::new(),
-    }
+/// The native keys of a canonical field in a tool's map, first preferred: the host tables' one
+/// rule ([`ToolInputMap::native_keys`]), the same the runtime reads a call's tool with.
+fn keys(map: &ToolInputMap, field: &str) -> Vec<String> {
+    map.native_keys(field).into_iter().map(str::to_string).collect()
 }
 
 /// The selector and input map of a plain tool name on any host. Hosts share names with other
 /// shapes (Copilot's `edit` takes `path`, OpenCode's `filePath`): of those, the tool whose native
 /// keys the given input uses most.
-fn find_tool(name: &str, given: &Map<String, Value>) -> Option<(Selector, Map<String, Value>)> {
+fn find_tool<'t>(name: &str, given: &Map<String, Value>) -> Option<(Selector, &'t ToolInputMap)> {
     let candidates = hosts::tables().iter().flat_map(|table| {
         Selector::ALL.iter().filter_map(move |selector| {
             let mapping = table.selector(*selector).ok()?;
             let map = mapping.input.get(name).filter(|_| mapping.matches.iter().any(|m| m == name))?;
-            Some((*selector, map_value(map)))
+            Some((*selector, map))
         })
     });
-    let used =
-        |map: &Map<String, Value>| map.keys().filter(|f| keys(map, f).iter().any(|k| given.contains_key(k))).count();
+    let used = |map: &ToolInputMap| {
+        ToolInputMap::KEYED_FIELDS.iter().filter(|f| keys(map, f).iter().any(|k| given.contains_key(k))).count()
+    };
     // Reversed, so that of tools equally alike the first listed wins (`max_by_key` keeps the last).
     candidates.collect::<Vec<_>>().into_iter().rev().max_by_key(|(_, map)| used(map))
 }
@@ -59,7 +57,8 @@ pub fn for_host(target: Target, input: &Value) -> Option<(Value, String)> {
         Some(Value::Object(given)) => given,
         _ => &empty,
     };
-    let (selector, source) = find_tool(name, given)?;
+    let (selector, source_map) = find_tool(name, given)?;
+    let source = map_value(source_map);
     let mapping = table.selector(selector).ok()?;
     let plain = |m: &&String| m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     // The host's tool of that kind whose input takes the most of the same canonical fields.
@@ -69,24 +68,25 @@ pub fn for_host(target: Target, input: &Value) -> Option<(Value, String)> {
         // Reversed, so that of tools equally alike the first listed wins (`max_by_key` keeps the last).
         .rev()
         .filter(plain)
-        .filter_map(|m| mapping.input.get(m).map(|map| (m, map_value(map))))
-        .max_by_key(|(_, map)| source.keys().filter(|field| map.contains_key(*field)).count())?;
+        .filter_map(|m| mapping.input.get(m).map(|map| (m, map)))
+        .max_by_key(|(_, map)| source.keys().filter(|field| map_value(map).contains_key(*field)).count())?;
+    let target_value = map_value(target_map);
     let mut translated = input.clone();
     translated["toolName"] = Value::String(target_name.clone());
     let mut notes = vec![format!("toolName `{name}` runs as {target}'s `{target_name}` ({selector})")];
     if input.get("toolInput").is_some_and(Value::is_object) {
         let same_shape =
-            source.iter().filter(|(f, _)| !SCALARS.contains(&f.as_str())).all(|(f, v)| target_map.get(f) == Some(v));
+            source.iter().filter(|(f, _)| !SCALARS.contains(&f.as_str())).all(|(f, v)| target_value.get(f) == Some(v));
         let mut moved = Map::new();
         let mut used: Vec<String> = Vec::new();
         for field in source.keys().filter(|f| SCALARS.contains(&f.as_str())) {
             let Some((key, value)) =
-                keys(&source, field).into_iter().find_map(|k| given.get(&k).map(|v| (k, v.clone())))
+                keys(source_map, field).into_iter().find_map(|k| given.get(&k).map(|v| (k, v.clone())))
             else {
                 continue;
             };
             used.push(key.clone());
-            if let Some(to) = keys(&target_map, field).into_iter().next() {
+            if let Some(to) = keys(target_map, field).into_iter().next() {
                 if to != key {
                     notes.push(format!("toolInput.{key} goes in as `{to}`"));
                 }
@@ -136,10 +136,10 @@ mod tests {
                         continue;
                     }
                     // The source host's own tool, with its own keys.
-                    let (found, map) = (selector, map_value(map));
+                    let found = selector;
                     let mut given = Map::new();
-                    for field in SCALARS.iter().filter(|f| map.contains_key(**f)) {
-                        given.insert(keys(&map, field)[0].clone(), Value::String(format!("{field}-value")));
+                    for field in SCALARS.iter().filter(|f| !keys(map, f).is_empty()) {
+                        given.insert(keys(map, field)[0].clone(), Value::String(format!("{field}-value")));
                     }
                     let input = json!({ "toolName": name, "toolInput": given });
                     for target in &hook_hosts {
@@ -153,9 +153,11 @@ mod tests {
                         };
                         let to = translated["toolName"].as_str().unwrap();
                         assert!(theirs.matches.iter().any(|m| m == to), "{source} {name} → {target}: {to}");
-                        let their_map = map_value(&theirs.input[to]);
-                        for field in SCALARS.iter().filter(|f| map.contains_key(**f) && their_map.contains_key(**f)) {
-                            let value = keys(&their_map, field).iter().find_map(|k| translated["toolInput"].get(k));
+                        let their_map = &theirs.input[to];
+                        for field in
+                            SCALARS.iter().filter(|f| !keys(map, f).is_empty() && !keys(their_map, f).is_empty())
+                        {
+                            let value = keys(their_map, field).iter().find_map(|k| translated["toolInput"].get(k));
                             assert_eq!(
                                 value,
                                 Some(&json!(format!("{field}-value"))),
