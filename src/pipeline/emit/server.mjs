@@ -31,37 +31,87 @@ const MAX_CONNECTIONS = 64;
 // How long past the longest route budget a connection waits for its reply, and a reply for its reader.
 const GRACE_MS = 1000;
 
-export async function serve({ name, version, epoch, routes, root }) {
-  const { dir, socket, lock, standbyPrefix } = endpointPaths(epoch, root);
-  // A standby's marker: wrappers that find no socket wait for a live standby's takeover (runtime.mjs).
-  const marker = `${dir}/${standbyPrefix}${process.pid}`;
-  const contracts = Object.values(routes).flatMap((route) => Object.values(route.contracts));
-  // The largest message any of this server's routes may be sent (their maxInputBytes).
-  const messageLimit = Math.max(routeMessageLimit(0), ...contracts.map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
-  // The bytes of unfinished requests held at once, over every connection: one largest message's
-  // worth (a request that large still fits, alone).
-  const pendingLimit = Math.max(16 * 1024 * 1024, messageLimit);
-  // A request's connection is closed this long after its arrival, answered or not: the wrapper has
-  // stopped waiting by then.
-  const replyLimit = Math.max(0, ...contracts.map((contract) => contract.hook.route.budgetMs)) + GRACE_MS;
-  const instanceId = randomUUID();
-  const startedAt = new Date().toISOString();
-  // What this server's claims (the lock, its standby marker, its reclaim guards) say: its pid and,
-  // where the system tells, its start time, so a later process with the same pid is not taken for it.
-  const claimText = JSON.stringify({ pid: process.pid, startTime: processStart(process.pid)?.startTime, instanceId });
-  const log = (line) => process.stderr.write(`agent-bundle runtime: ${line}\n`);
-  let server;
-  let boundInode;
-  let owner = false;
-  let stopping = false;
-  // Every open connection, and of them, oldest first, those whose request is not yet whole (each
-  // mapped to the function that evicts it).
-  const connections = new Set();
-  const unfinished = new Map();
-  let pending = 0;
+export async function serve(options) {
+  await new SharedServer(options).start();
+}
 
-  const error = (code, message) => protocolError(epoch, code, message);
-  const endpoint = { dir, socket, lock, instanceId, claimText };
+// The shared runtime of one install: its limits, its connections, its claim on the endpoint.
+class SharedServer {
+  constructor({ name, version, epoch, routes, root }) {
+    this.name = name;
+    this.version = version;
+    this.epoch = epoch;
+    this.routes = routes;
+    const { dir, socket, lock, standbyPrefix } = endpointPaths(epoch, root);
+    this.dir = dir;
+    this.socket = socket;
+    this.lock = lock;
+    // A standby's marker: wrappers that find no socket wait for a live standby's takeover (runtime.mjs).
+    this.marker = `${dir}/${standbyPrefix}${process.pid}`;
+    const contracts = Object.values(routes).flatMap((route) => Object.values(route.contracts));
+    // The largest message any of this server's routes may be sent (their maxInputBytes).
+    this.messageLimit = Math.max(routeMessageLimit(0), ...contracts.map((contract) => routeMessageLimit(contract.hook.maxInputBytes)));
+    // The bytes of unfinished requests held at once, over every connection: one largest message's
+    // worth (a request that large still fits, alone).
+    this.pendingLimit = Math.max(16 * 1024 * 1024, this.messageLimit);
+    // A request's connection is closed this long after its arrival, answered or not: the wrapper has
+    // stopped waiting by then.
+    this.replyLimit = Math.max(0, ...contracts.map((contract) => contract.hook.route.budgetMs)) + GRACE_MS;
+    this.instanceId = randomUUID();
+    this.startedAt = new Date().toISOString();
+    // What this server's claims (the lock, its standby marker, its reclaim guards) say: its pid and,
+    // where the system tells, its start time, so a later process with the same pid is not taken for it.
+    const claimText = JSON.stringify({ pid: process.pid, startTime: processStart(process.pid)?.startTime, instanceId: this.instanceId });
+    this.endpoint = { dir, socket, lock, instanceId: this.instanceId, claimText };
+    /** @type {net.Server | undefined} */
+    this.server = undefined;
+    /** @type {number | undefined} */
+    this.boundInode = undefined;
+    this.owner = false;
+    this.stopping = false;
+    this.exitCode = 0;
+    // Every open connection, and of them, oldest first, those whose request is not yet whole (each
+    // mapped to the function that evicts it).
+    /** @type {Set<net.Socket>} */
+    this.connections = new Set();
+    /** @type {Map<net.Socket, () => void>} */
+    this.unfinished = new Map();
+    // The bytes of unfinished requests held now, over every connection.
+    this.pending = 0;
+  }
+
+  log(line) {
+    process.stderr.write(`agent-bundle runtime: ${line}\n`);
+  }
+
+  error(code, message) {
+    return protocolError(this.epoch, code, message);
+  }
+
+  // Serves MCP on stdio, then owns the socket, or stands by to take it over.
+  async start() {
+    // The MCP side: JSON-RPC 2.0 over stdio, one message per line.
+    serveMcp({ name: this.name, version: this.version }, () => this.stop(0));
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => this.stop(0));
+    // The marker goes first: from before the claim until the listen, a wrapper that finds no socket
+    // knows a server is coming. A folder that is not this user's own is never used: the server says
+    // why and exits, and the host reports its MCP server failed.
+    try {
+      prepareFolder(this.dir);
+      putClaim(this.endpoint, this.marker, false);
+    } catch (/** @type {any} */ failure) {
+      this.log(`refusing to serve: ${failure.message}`);
+      this.stop(1);
+      return;
+    }
+    try {
+      if (await this.become()) return;
+      this.log(`${this.socket} is owned by another process; standing by`);
+    } catch (/** @type {any} */ failure) {
+      this.log(`claiming ${this.socket} failed: ${failure.message}; standing by`);
+    }
+    this.standBy();
+  }
 
   // One request per connection: its line, nothing after it, within REQUEST_MS of the connection; the
   // reply ends the connection. At most MAX_CONNECTIONS at once, and pendingLimit bytes of unfinished
@@ -77,238 +127,268 @@ export async function serve({ name, version, epoch, routes, root }) {
   // and its answer is owed. Descriptors stay bounded (MAX_CONNECTIONS), and so does memory: the bytes
   // of unfinished requests (pendingLimit, the oldest evicted first when over) and the kernel's
   // listen backlog, from which every newcomer is taken at once.
-  const evictOldest = (except) => {
-    for (const [connection, evict] of unfinished) {
+  evictOldest(except) {
+    for (const [connection, evict] of this.unfinished) {
       if (connection !== except) {
         evict();
         return true;
       }
     }
     return false;
-  };
-  const onConnection = (connection) => {
+  }
+
+  accept(connection) {
     connection.on('error', () => {});
-    const close = (value) => {
-      connection.end(`${JSON.stringify(value)}\n`, () => connection.destroy());
-      // A reader that never reads does not keep the connection.
-      setTimeout(() => connection.destroy(), GRACE_MS).unref();
-    };
-    if (connections.size >= MAX_CONNECTIONS && !evictOldest(connection)) {
-      close(error('runtime-failed', `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit, each with a whole request; try again`));
+    if (this.connections.size >= MAX_CONNECTIONS && !this.evictOldest(connection)) {
+      const message = `the shared runtime has ${MAX_CONNECTIONS} connections open, its limit, each with a whole request; try again`;
+      closeWith(connection, this.error('runtime-failed', message));
       return;
     }
-    connections.add(connection);
-    let chunks = [];
-    let size = 0;
-    let held = 0;
-    let requested = false;
-    let done = false;
-    let overdue;
-    const unhold = () => {
-      pending -= held;
-      held = 0;
-    };
-    // Nothing more is read from the connection: its bytes and timers go.
-    const finish = () => {
-      done = true;
-      unfinished.delete(connection);
-      clearTimeout(idle);
-      clearTimeout(overdue);
-      unhold();
-      chunks = [];
-    };
-    // Forgets the connection (its slot as well); the first call counts.
-    const forget = () => {
-      if (!connections.delete(connection)) return;
-      finish();
-      if (stopping && connections.size === 0) setImmediate(() => process.exit(exitCode));
-    };
-    const reply = (value) => {
-      if (done) return;
-      finish();
-      close(value);
-    };
-    const idle = setTimeout(() => reply(error('invalid-message', `no complete request within ${REQUEST_MS} ms`)), REQUEST_MS);
-    unfinished.set(connection, () => {
-      forget();
-      connection.destroy();
-    });
-    connection.once('close', forget);
-    connection.on('data', (chunk) => {
-      if (done) return;
-      if (requested) {
-        reply(error('invalid-message', 'one request per connection: the connection sent more after its request'));
-        return;
-      }
-      // Only the new chunk is searched for the newline, and the chunks are joined once it is found:
-      // a request may be tens of MiB.
-      const inChunk = chunk.indexOf(10);
-      const newline = inChunk === -1 ? -1 : size + inChunk;
-      chunks.push(chunk);
-      size += chunk.length;
-      held += chunk.length;
-      pending += chunk.length;
-      if (newline === -1 && size <= messageLimit) {
-        // Over the limit: the oldest unfinished requests give way, then this one if it is still over
-        // (it is not: one message fits in pendingLimit).
-        while (pending > pendingLimit && evictOldest(connection));
-        if (pending > pendingLimit) reply(error('runtime-failed', `the shared runtime holds ${pendingLimit} bytes of unfinished requests, its limit; try again`));
-        return;
-      }
-      if (newline === -1 || newline > messageLimit) {
-        reply(error('invalid-message', `a message is at most ${messageLimit} bytes`));
-        return;
-      }
-      if (size > newline + 1) {
-        reply(error('invalid-message', 'one request per connection: the connection sent more after its request'));
-        return;
-      }
-      requested = true;
-      unfinished.delete(connection);
-      clearTimeout(idle);
-      const arrivedAt = performance.now();
-      let request;
-      try {
-        request = JSON.parse(Buffer.concat(chunks, size).subarray(0, newline).toString('utf8'));
-      } catch {
-        request = undefined;
-      }
-      chunks = [];
-      unhold();
-      overdue = setTimeout(() => reply(error('runtime-failed', `no answer within ${replyLimit} ms of the request`)), replyLimit);
-      answerRequest({ epoch, routes, instanceId, startedAt }, request, arrivedAt).then(reply, () => reply(error('runtime-failed', 'event route rendering failed')));
-    });
-  };
+    this.connections.add(connection);
+    new PendingRequest(this, connection);
+  }
 
-  const listen = () => new Promise((resolve, reject) => {
-    // The lock is this server's: a socket at the path is a dead owner's.
-    try { fs.unlinkSync(socket); } catch {}
-    // Its address (a path too long for one is reached through the folder's descriptor), the same the
-    // wrappers connect to.
-    const address = socketAddress(dir, socket);
-    server = net.createServer(onConnection);
-    server.once('error', reject);
-    server.listen(address, () => {
-      // Whatever fails here is a failed listen (the caller stands by), never an uncaught exception.
-      try {
-        fs.chmodSync(socket, 0o600);
-        boundInode = fs.lstatSync(socket).ino;
-      } catch (failure) {
-        reject(failure);
-        return;
-      }
-      server.removeListener('error', reject);
-      // A failed accept (out of descriptors) is logged, not thrown: the server goes on.
-      server.on('error', (failure) => log(`the socket failed: ${failure.code ?? failure.message}`));
-      resolve(undefined);
+  // A connection is gone: its slot goes, and a stopping server whose last connection it was exits.
+  forget(connection) {
+    if (!this.connections.delete(connection)) return false;
+    if (this.stopping && this.connections.size === 0) setImmediate(() => process.exit(this.exitCode));
+    return true;
+  }
+
+  listen() {
+    return new Promise((resolve, reject) => {
+      // The lock is this server's: a socket at the path is a dead owner's.
+      try { fs.unlinkSync(this.socket); } catch {}
+      // Its address (a path too long for one is reached through the folder's descriptor), the same the
+      // wrappers connect to.
+      const address = socketAddress(this.dir, this.socket);
+      const server = net.createServer((connection) => this.accept(connection));
+      this.server = server;
+      server.once('error', reject);
+      server.listen(address, () => {
+        // Whatever fails here is a failed listen (the caller stands by), never an uncaught exception.
+        try {
+          fs.chmodSync(this.socket, 0o600);
+          this.boundInode = fs.lstatSync(this.socket).ino;
+        } catch (failure) {
+          reject(failure);
+          return;
+        }
+        server.removeListener('error', reject);
+        // A failed accept (out of descriptors) is logged, not thrown: the server goes on.
+        server.on('error', (/** @type {any} */ failure) => this.log(`the socket failed: ${failure.code ?? failure.message}`));
+        resolve(undefined);
+      });
     });
-  });
+  }
 
-  const unmark = () => {
-    try { fs.unlinkSync(marker); } catch {}
-  };
+  unmark() {
+    try { fs.unlinkSync(this.marker); } catch {}
+  }
 
-  const releaseLock = () => {
+  releaseLock() {
     try {
-      const held = JSON.parse(fs.readFileSync(lock, 'utf8'));
-      if (held.instanceId === instanceId) fs.unlinkSync(lock);
+      const held = JSON.parse(fs.readFileSync(this.lock, 'utf8'));
+      if (held.instanceId === this.instanceId) fs.unlinkSync(this.lock);
     } catch {}
-  };
+  }
 
-  const release = () => {
-    unmark();
-    if (!owner) return;
-    owner = false;
+  release() {
+    this.unmark();
+    if (!this.owner) return;
+    this.owner = false;
     try {
-      if (fs.lstatSync(socket).ino === boundInode) fs.unlinkSync(socket);
+      if (fs.lstatSync(this.socket).ino === this.boundInode) fs.unlinkSync(this.socket);
     } catch {}
-    releaseLock();
-  };
+    this.releaseLock();
+  }
 
   // Stops: the socket and the lock go first (a standby takes over, no new connection arrives), then
   // the requests already taken are answered before the process exits, within the longest reply limit:
   // a guard's request never dies with the session that served it.
-  let exitCode = 0;
-  const stop = (code = 0) => {
-    if (stopping) return;
-    stopping = true;
-    exitCode = code;
-    release();
-    server?.close();
-    if (connections.size === 0) process.exit(exitCode);
-    setTimeout(() => process.exit(exitCode), replyLimit + GRACE_MS).unref();
-  };
+  stop(code = 0) {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.exitCode = code;
+    this.release();
+    this.server?.close();
+    if (this.connections.size === 0) process.exit(this.exitCode);
+    setTimeout(() => process.exit(this.exitCode), this.replyLimit + GRACE_MS).unref();
+  }
 
-  const become = async () => {
-    if (!claimEndpoint(endpoint)) return false;
+  // Claims the endpoint and listens on it: false when another process owns it.
+  async become() {
+    if (!claimEndpoint(this.endpoint)) return false;
     try {
-      await listen();
+      await this.listen();
     } catch (/** @type {any} */ failure) {
       // Another process bound the path after all (EADDRINUSE): the lock goes, this server stands by.
-      server?.close();
-      server = undefined;
-      releaseLock();
-      throw new Error(`cannot listen on ${socket} (${failure.code ?? failure.message})`);
+      this.server?.close();
+      this.server = undefined;
+      this.releaseLock();
+      throw new Error(`cannot listen on ${this.socket} (${failure.code ?? failure.message})`);
     }
-    owner = true;
-    unmark();
+    this.owner = true;
+    this.unmark();
     return true;
-  };
-
-  // The MCP side: JSON-RPC 2.0 over stdio, one message per line.
-  serveMcp({ name, version }, () => stop(0));
-  process.on('SIGTERM', () => stop(0));
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGHUP', () => stop(0));
-
-  // The marker goes first: from before the claim until the listen, a wrapper that finds no socket
-  // knows a server is coming. A folder that is not this user's own is never used: the server says
-  // why and exits, and the host reports its MCP server failed.
-  try {
-    prepareFolder(dir);
-    putClaim(endpoint, marker, false);
-  } catch (/** @type {any} */ failure) {
-    log(`refusing to serve: ${failure.message}`);
-    stop(1);
-    return;
   }
-  try {
-    if (await become()) return;
-    log(`${socket} is owned by another process; standing by`);
-  } catch (/** @type {any} */ failure) {
-    log(`claiming ${socket} failed: ${failure.message}; standing by`);
-  }
+
   // The takeover: at once when the owner's lock goes (a watch on the folder), and on a probe every
   // second besides (a watch can miss events, and an owner killed by SIGKILL removes nothing).
-  let trying = false;
-  let watcher;
-  let probe;
-  const retry = async () => {
-    if (stopping || owner || trying) return;
-    trying = true;
-    try {
-      if (await become()) {
-        watcher?.close();
-        clearTimeout(probe);
-        log(`${socket} was released by its owner; took it over`);
-        return;
+  standBy() {
+    let trying = false;
+    /** @type {fs.FSWatcher | undefined} */
+    let watcher;
+    /** @type {NodeJS.Timeout | undefined} */
+    let probe;
+    const retry = async () => {
+      if (this.stopping || this.owner || trying) return;
+      trying = true;
+      try {
+        if (await this.become()) {
+          watcher?.close();
+          clearTimeout(probe);
+          this.log(`${this.socket} was released by its owner; took it over`);
+          return;
+        }
+      } catch (/** @type {any} */ failure) {
+        this.log(`taking over ${this.socket} failed: ${failure.message}`);
+      } finally {
+        trying = false;
       }
-    } catch (/** @type {any} */ failure) {
-      log(`taking over ${socket} failed: ${failure.message}`);
-    } finally {
-      trying = false;
-    }
-    clearTimeout(probe);
+      clearTimeout(probe);
+      probe = setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
+    };
+    const lockName = this.lock.slice(this.dir.length + 1);
+    try {
+      watcher = fs.watch(this.dir, (_, file) => {
+        if (file === null || file === lockName) retry();
+      });
+      watcher.on('error', () => {});
+    } catch {}
     probe = setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
-  };
-  const lockName = lock.slice(dir.length + 1);
-  try {
-    watcher = fs.watch(dir, (_, file) => {
-      if (file === null || file === lockName) retry();
+  }
+}
+
+// Ends a connection with one message; a reader that never reads does not keep it.
+function closeWith(connection, value) {
+  connection.end(`${JSON.stringify(value)}\n`, () => connection.destroy());
+  setTimeout(() => connection.destroy(), GRACE_MS).unref();
+}
+
+// One connection's request: its bytes until the line is whole, then its answer, within the limits.
+class PendingRequest {
+  constructor(server, connection) {
+    /** @type {SharedServer} */
+    this.server = server;
+    /** @type {net.Socket} */
+    this.connection = connection;
+    /** @type {Buffer[]} */
+    this.chunks = [];
+    this.size = 0;
+    // The bytes of this connection counted in the server's `pending`.
+    this.held = 0;
+    this.requested = false;
+    this.done = false;
+    /** @type {NodeJS.Timeout | undefined} */
+    this.overdue = undefined;
+    this.idle = setTimeout(
+      () => this.reply(server.error('invalid-message', `no complete request within ${REQUEST_MS} ms`)),
+      REQUEST_MS,
+    );
+    server.unfinished.set(connection, () => {
+      this.forget();
+      connection.destroy();
     });
-    watcher.on('error', () => {});
-  } catch {}
-  probe = setTimeout(retry, PROBE_MS + Math.floor(Math.random() * 250));
+    connection.once('close', () => this.forget());
+    connection.on('data', (chunk) => this.receive(chunk));
+  }
+
+  unhold() {
+    this.server.pending -= this.held;
+    this.held = 0;
+  }
+
+  // Nothing more is read from the connection: its bytes and timers go.
+  finish() {
+    this.done = true;
+    this.server.unfinished.delete(this.connection);
+    clearTimeout(this.idle);
+    clearTimeout(this.overdue);
+    this.unhold();
+    this.chunks = [];
+  }
+
+  // Forgets the connection (its slot as well); the first call counts.
+  forget() {
+    if (this.server.forget(this.connection)) this.finish();
+  }
+
+  reply(value) {
+    if (this.done) return;
+    this.finish();
+    closeWith(this.connection, value);
+  }
+
+  receive(chunk) {
+    const { server } = this;
+    if (this.done) return;
+    if (this.requested) {
+      this.reply(server.error('invalid-message', 'one request per connection: the connection sent more after its request'));
+      return;
+    }
+    // Only the new chunk is searched for the newline, and the chunks are joined once it is found:
+    // a request may be tens of MiB.
+    const inChunk = chunk.indexOf(10);
+    const newline = inChunk === -1 ? -1 : this.size + inChunk;
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    this.held += chunk.length;
+    server.pending += chunk.length;
+    if (newline === -1 && this.size <= server.messageLimit) {
+      // Over the limit: the oldest unfinished requests give way, then this one if it is still over
+      // (it is not: one message fits in pendingLimit).
+      while (server.pending > server.pendingLimit && server.evictOldest(this.connection));
+      if (server.pending > server.pendingLimit) {
+        this.reply(server.error('runtime-failed', `the shared runtime holds ${server.pendingLimit} bytes of unfinished requests, its limit; try again`));
+      }
+      return;
+    }
+    if (newline === -1 || newline > server.messageLimit) {
+      this.reply(server.error('invalid-message', `a message is at most ${server.messageLimit} bytes`));
+      return;
+    }
+    if (this.size > newline + 1) {
+      this.reply(server.error('invalid-message', 'one request per connection: the connection sent more after its request'));
+      return;
+    }
+    this.answer(newline);
+  }
+
+  // The request's line is whole: it is parsed and answered, by the reply limit at the latest.
+  answer(newline) {
+    const { server } = this;
+    this.requested = true;
+    server.unfinished.delete(this.connection);
+    clearTimeout(this.idle);
+    const arrivedAt = performance.now();
+    let request;
+    try {
+      request = JSON.parse(Buffer.concat(this.chunks, this.size).subarray(0, newline).toString('utf8'));
+    } catch {
+      request = undefined;
+    }
+    this.chunks = [];
+    this.unhold();
+    this.overdue = setTimeout(
+      () => this.reply(server.error('runtime-failed', `no answer within ${server.replyLimit} ms of the request`)),
+      server.replyLimit,
+    );
+    answerRequest(server, request, arrivedAt).then(
+      (value) => this.reply(value),
+      () => this.reply(server.error('runtime-failed', 'event route rendering failed')),
+    );
+  }
 }
 
 function protocolError(epoch, code, message) {
