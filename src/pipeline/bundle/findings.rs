@@ -4,9 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use camino::Utf8Path;
+use camino::{Utf8Path, Utf8PathBuf};
 use rolldown_common::ImportKind;
-use rolldown_error::{DiagnosableArcstr, DiagnosableResolveError, DiagnosticOptions, EventKind, Severity};
+use rolldown_error::{
+    BuildDiagnostic, DiagnosableArcstr, DiagnosableResolveError, DiagnosticOptions, EventKind, Severity,
+};
 
 use super::packages::{self, Package, in_node_modules};
 use super::plugin::{Failure, Unresolved, is_path_like};
@@ -103,120 +105,175 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
     let errors = std::mem::take(&mut run.errors);
     let warnings = std::mem::take(&mut run.warnings);
     let run: &Run = run;
-    let mut modules = Modules::new(root, run);
-    let mut out = Vec::new();
-
-    // The bundle's own modules: syntax, computed imports, require in an ES module.
-    let mut broken_files = BTreeSet::new();
-    let scanned: Vec<(String, ModuleScan)> = modules.scans.iter().map(|(p, s)| (p.to_string(), s.clone())).collect();
-    for (path, scan) in scanned {
-        for (message, span) in scan.syntax_errors {
-            broken_files.insert(path.clone());
-            if let Some(at) = modules.locate(&path, span) {
-                out.push(messages::handler_syntax_error(&message, &at));
-            }
-        }
-        for span in scan.computed_imports {
-            if let Some(at) = modules.locate(&path, span) {
-                out.push(messages::computed_import(&at));
-            }
-        }
-        for &(name, span) in &scan.free_commonjs {
-            if let Some(at) = modules.locate(&path, span) {
-                out.push(messages::commonjs_in_es_module(name, &at));
-            }
-        }
-        let own_location_reported = scan.free_commonjs.iter().any(|(name, _)| *name != "require");
-        if let Some(span) = scan.reads_own_files.filter(|_| !own_location_reported)
-            && let Some(at) = modules.locate(&path, span)
-        {
-            out.push(messages::module_reads_own_files(&at));
-        }
-        for &span in &scan.process_exits {
-            if let Some(at) = modules.locate(&path, span) {
-                out.push(messages::process_exit_in_handler(&at));
-            }
-        }
-    }
-
-    // What the bundler reported.
-    let mut reported: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut judging = Judging { root, run, handlers, external, modules: Modules::new(root, run), out: Vec::new() };
+    let broken_files = judging.own_modules();
     let failed = !errors.is_empty();
-    for mut diagnostic in errors.into_iter().chain(warnings) {
-        let severity = diagnostic.severity();
-        let kind = diagnostic.kind();
-        if let Some(resolve) = diagnostic.downcast_mut::<DiagnosableResolveError>() {
-            let (specifier, span) = match &resolve.importee {
-                DiagnosableArcstr::Span(span) => {
-                    let quoted = resolve.source.get(span.start as usize..span.end as usize).unwrap_or("");
-                    (quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_string(), Some(*span))
-                }
-                DiagnosableArcstr::String(text) => (text.to_string(), None),
-            };
-            let importer = resolve.importer_id.to_string();
-            if !reported.insert((importer.clone(), specifier.clone())) {
-                continue;
-            }
-            let failure = run
-                .observed
-                .unresolved
-                .iter()
-                .find(|u| u.importer == importer && u.specifier == specifier)
-                .map_or(Failure::NotFound, |u| u.failure.clone());
-            let at = match span {
-                Some(span) => modules.locate(&importer, Span::new(span.start, span.end)),
-                None => modules.import_site(&importer, &specifier),
-            };
-            out.push(unresolved(root, run, &importer, &specifier, &failure, at.as_ref()));
-            continue;
-        }
-        let id = diagnostic.id();
-        if matches!(kind, EventKind::ParseError) && id.as_ref().is_some_and(|id| broken_files.contains(id)) {
-            continue;
-        }
-        if matches!(kind, EventKind::MissingExportError) {
-            let message = diagnostic.to_message_with(&DiagnosticOptions { cwd: root.as_std_path().to_path_buf() });
-            if let Some(found) = missing_export(root, &mut modules, &message) {
-                // An empty message marks an import of a file that is not a module, which AB4833 reports.
-                if !found.message.is_empty() {
-                    out.push(found);
-                }
-                continue;
-            }
-        }
-        let message = diagnostic.to_message_with(&DiagnosticOptions { cwd: root.as_std_path().to_path_buf() });
-        // A module this plugin refused is reported below, with why, at the module.
-        if !run.observed.refused.is_empty() && message.contains("plugin `agent-bundle`") {
-            continue;
-        }
-        // Paths in messages as everywhere else: relative to the bundle root.
-        let message = message.replace(&format!("{root}/"), "");
-        let own = id.as_deref().is_some_and(|id| !in_node_modules(id));
-        let at = id.as_deref().and_then(|id| modules.locate(id, Span::default()));
-        match severity {
-            Severity::Error => out.push(messages::bundler_error(&message, at.as_ref())),
-            // Warnings about packages' code are theirs to fix; only the bundle's own are shown.
-            Severity::Warning if own => out.push(messages::bundler_warning(&message, at.as_ref())),
-            _ => {}
-        }
-    }
-    for (path, why) in &run.observed.refused {
-        let shown = super::display_path(root, Utf8Path::new(path));
-        // Where it is imported, or, for the handler itself, where the config declares it.
-        let importer = run.observed.resolved.iter().find(|(_, _, _, id)| id == path).cloned();
-        let declared = handlers
-            .iter()
-            .find(|h| crate::io::lexical_join(root, &h.path).as_str() == path)
-            .or(handlers.first())
-            .map(|h| h.declared_at.clone());
-        let at =
-            importer.and_then(|(importer, specifier, _, _)| modules.import_site(&importer, &specifier)).or(declared);
-        out.push(messages::bundler_error(&format!("`{shown}` cannot be bundled: {why}"), at.as_ref()));
-    }
-    // When the bundler failed it dropped its warnings, among them bare specifiers that resolve
-    // nowhere; the plugin saw those too. Only imports (not `require`, which may sit in a `try`).
+    let mut reported = judging.bundler_reports(errors.into_iter().chain(warnings), &broken_files);
+    judging.refused_modules();
     if failed {
-        let missing: Vec<Unresolved> = run
+        judging.unreported_bare_imports(&mut reported);
+    }
+    let judged_packages = judging.imported_files();
+    judging.bundled_packages(judged_packages);
+    judging.unlowered_decorators();
+    judging.unfollowed_requires();
+    judging.default_exports();
+    judging.findings()
+}
+
+/// One run being judged: what it read and built, and the diagnostics found so far, in the order
+/// they are found (a later check reads what an earlier one found).
+struct Judging<'r> {
+    root: &'r Utf8Path,
+    run: &'r Run,
+    handlers: &'r [HandlerEntry],
+    external: &'r [String],
+    modules: Modules<'r>,
+    out: Vec<Diagnostic>,
+}
+
+impl Judging<'_> {
+    /// The bundle's own modules: syntax, computed imports, require in an ES module, reads of their
+    /// own files, `process.exit`. Returns the files with syntax errors (the bundler's parse errors
+    /// there say the same).
+    fn own_modules(&mut self) -> BTreeSet<String> {
+        let Judging { modules, out, .. } = self;
+        let mut broken_files = BTreeSet::new();
+        let scanned: Vec<(String, ModuleScan)> =
+            modules.scans.iter().map(|(p, s)| (p.to_string(), s.clone())).collect();
+        for (path, scan) in scanned {
+            for (message, span) in scan.syntax_errors {
+                broken_files.insert(path.clone());
+                if let Some(at) = modules.locate(&path, span) {
+                    out.push(messages::handler_syntax_error(&message, &at));
+                }
+            }
+            for span in scan.computed_imports {
+                if let Some(at) = modules.locate(&path, span) {
+                    out.push(messages::computed_import(&at));
+                }
+            }
+            for &(name, span) in &scan.free_commonjs {
+                if let Some(at) = modules.locate(&path, span) {
+                    out.push(messages::commonjs_in_es_module(name, &at));
+                }
+            }
+            let own_location_reported = scan.free_commonjs.iter().any(|(name, _)| *name != "require");
+            if let Some(span) = scan.reads_own_files.filter(|_| !own_location_reported)
+                && let Some(at) = modules.locate(&path, span)
+            {
+                out.push(messages::module_reads_own_files(&at));
+            }
+            for &span in &scan.process_exits {
+                if let Some(at) = modules.locate(&path, span) {
+                    out.push(messages::process_exit_in_handler(&at));
+                }
+            }
+        }
+        broken_files
+    }
+
+    /// What the bundler reported, errors then warnings. Returns the (importer, specifier) pairs
+    /// reported as unresolved.
+    fn bundler_reports(
+        &mut self,
+        reports: impl Iterator<Item = BuildDiagnostic>,
+        broken_files: &BTreeSet<String>,
+    ) -> BTreeSet<(String, String)> {
+        let root = self.root;
+        let mut reported: BTreeSet<(String, String)> = BTreeSet::new();
+        for mut diagnostic in reports {
+            let severity = diagnostic.severity();
+            let kind = diagnostic.kind();
+            if let Some(resolve) = diagnostic.downcast_mut::<DiagnosableResolveError>() {
+                self.resolve_error(resolve, &mut reported);
+                continue;
+            }
+            let id = diagnostic.id();
+            if matches!(kind, EventKind::ParseError) && id.as_ref().is_some_and(|id| broken_files.contains(id)) {
+                continue;
+            }
+            if matches!(kind, EventKind::MissingExportError) {
+                let message = diagnostic.to_message_with(&DiagnosticOptions { cwd: root.as_std_path().to_path_buf() });
+                if let Some(found) = missing_export(root, &mut self.modules, &message) {
+                    // An empty message marks an import of a file that is not a module, which AB4833 reports.
+                    if !found.message.is_empty() {
+                        self.out.push(found);
+                    }
+                    continue;
+                }
+            }
+            let message = diagnostic.to_message_with(&DiagnosticOptions { cwd: root.as_std_path().to_path_buf() });
+            // A module this plugin refused is reported below, with why, at the module.
+            if !self.run.observed.refused.is_empty() && message.contains("plugin `agent-bundle`") {
+                continue;
+            }
+            // Paths in messages as everywhere else: relative to the bundle root.
+            let message = message.replace(&format!("{root}/"), "");
+            let own = id.as_deref().is_some_and(|id| !in_node_modules(id));
+            let at = id.as_deref().and_then(|id| self.modules.locate(id, Span::default()));
+            match severity {
+                Severity::Error => self.out.push(messages::bundler_error(&message, at.as_ref())),
+                // Warnings about packages' code are theirs to fix; only the bundle's own are shown.
+                Severity::Warning if own => self.out.push(messages::bundler_warning(&message, at.as_ref())),
+                _ => {}
+            }
+        }
+        reported
+    }
+
+    /// A specifier the bundler could not resolve, once per importer and specifier, with the
+    /// failure the plugin observed.
+    fn resolve_error(&mut self, resolve: &DiagnosableResolveError, reported: &mut BTreeSet<(String, String)>) {
+        let (specifier, span) = match &resolve.importee {
+            DiagnosableArcstr::Span(span) => {
+                let quoted = resolve.source.get(span.start as usize..span.end as usize).unwrap_or("");
+                (quoted.get(1..quoted.len().saturating_sub(1)).unwrap_or("").to_string(), Some(*span))
+            }
+            DiagnosableArcstr::String(text) => (text.to_string(), None),
+        };
+        let importer = resolve.importer_id.to_string();
+        if !reported.insert((importer.clone(), specifier.clone())) {
+            return;
+        }
+        let failure = self
+            .run
+            .observed
+            .unresolved
+            .iter()
+            .find(|u| u.importer == importer && u.specifier == specifier)
+            .map_or(Failure::NotFound, |u| u.failure.clone());
+        let at = match span {
+            Some(span) => self.modules.locate(&importer, Span::new(span.start, span.end)),
+            None => self.modules.import_site(&importer, &specifier),
+        };
+        self.out.push(unresolved(self.root, self.run, &importer, &specifier, &failure, at.as_ref()));
+    }
+
+    /// Each module the plugin refused to load, with why, where it is imported or, for a handler
+    /// itself, where the config declares it.
+    fn refused_modules(&mut self) {
+        let Judging { root, run, handlers, modules, out, .. } = self;
+        for (path, why) in &run.observed.refused {
+            let shown = super::display_path(root, Utf8Path::new(path));
+            let importer = run.observed.resolved.iter().find(|(_, _, _, id)| id == path).cloned();
+            let declared = handlers
+                .iter()
+                .find(|h| crate::io::lexical_join(root, &h.path).as_str() == path)
+                .or(handlers.first())
+                .map(|h| h.declared_at.clone());
+            let at = importer
+                .and_then(|(importer, specifier, _, _)| modules.import_site(&importer, &specifier))
+                .or(declared);
+            out.push(messages::bundler_error(&format!("`{shown}` cannot be bundled: {why}"), at.as_ref()));
+        }
+    }
+
+    /// When the bundler failed it dropped its warnings, among them bare specifiers that resolve
+    /// nowhere; the plugin saw those too. Only imports (not `require`, which may sit in a `try`).
+    fn unreported_bare_imports(&mut self, reported: &mut BTreeSet<(String, String)>) {
+        let missing: Vec<Unresolved> = self
+            .run
             .observed
             .unresolved
             .iter()
@@ -226,77 +283,93 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
             .collect();
         for u in missing {
             if reported.insert((u.importer.clone(), u.specifier.clone())) {
-                let at = modules.import_site(&u.importer, &u.specifier);
-                out.push(unresolved(root, run, &u.importer, &u.specifier, &u.failure, at.as_ref()));
+                let at = self.modules.import_site(&u.importer, &u.specifier);
+                self.out.push(unresolved(self.root, self.run, &u.importer, &u.specifier, &u.failure, at.as_ref()));
             }
         }
     }
 
-    // Files that are not modules, and packages a bundle cannot carry.
-    let mut judged_packages = BTreeSet::new();
-    for (importer, specifier, _, id) in run.observed.resolved.clone() {
-        let extension = Utf8Path::new(&id).extension().unwrap_or("");
-        if extension == "node" {
-            let package = packages::nearest_package(Utf8Path::new(&id));
-            if let Some(package) = package.filter(|p| judged_packages.insert(p.dir.clone())) {
-                let (at, chain) = modules.package_site(&package);
-                out.push(messages::native_addon(
-                    &package.name,
-                    "it loads a compiled `.node` file",
-                    at.as_ref(),
-                    &chain,
-                ));
+    /// Imported files that are not modules, and packages that load a compiled `.node` file directly.
+    /// Returns the folders of the packages judged.
+    fn imported_files(&mut self) -> BTreeSet<Utf8PathBuf> {
+        let Judging { run, modules, out, .. } = self;
+        let mut judged_packages = BTreeSet::new();
+        for (importer, specifier, _, id) in run.observed.resolved.clone() {
+            let extension = Utf8Path::new(&id).extension().unwrap_or("");
+            if extension == "node" {
+                let package = packages::nearest_package(Utf8Path::new(&id));
+                if let Some(package) = package.filter(|p| judged_packages.insert(p.dir.clone())) {
+                    let (at, chain) = modules.package_site(&package);
+                    out.push(messages::native_addon(
+                        &package.name,
+                        "it loads a compiled `.node` file",
+                        at.as_ref(),
+                        &chain,
+                    ));
+                }
+                continue;
             }
-            continue;
+            let module = super::is_module_extension(extension);
+            // An extension-less file is not a module either (the bundler takes it as an asset, and the
+            // import of a default it does not have would otherwise go unexplained).
+            let file = !extension.is_empty() || Utf8Path::new(&id).is_file();
+            if !module
+                && file
+                && !in_node_modules(&importer)
+                && let Some(at) = modules.import_site(&importer, &specifier)
+            {
+                out.push(messages::unsupported_import(&specifier, &at));
+            }
         }
-        let module = super::is_module_extension(extension);
-        // An extension-less file is not a module either (the bundler takes it as an asset, and the
-        // import of a default it does not have would otherwise go unexplained).
-        let file = !extension.is_empty() || Utf8Path::new(&id).is_file();
-        if !module
-            && file
-            && !in_node_modules(&importer)
-            && let Some(at) = modules.import_site(&importer, &specifier)
-        {
-            out.push(messages::unsupported_import(&specifier, &at));
-        }
+        judged_packages
     }
-    let bundled_packages: BTreeSet<Package> = run
-        .observed
-        .modules
-        .keys()
-        .filter(|path| in_node_modules(path))
-        .filter_map(|path| {
-            packages::package_of(&run.observed, path).or_else(|| packages::nearest_package(Utf8Path::new(path)))
-        })
-        .filter(|p| !external.contains(&p.name))
-        .collect();
-    for package in &bundled_packages {
-        if !judged_packages.insert(package.dir.clone()) {
-            continue;
-        }
-        if let Some(why) = packages::native_addon(package) {
-            let (at, chain) = modules.package_site(package);
-            out.push(messages::native_addon(&package.name, &why, at.as_ref(), &chain));
-            continue;
-        }
-        let own_read = run
+
+    /// Packages bundled (not external) that a bundle cannot carry: native addons, and code that reads
+    /// its own files beside it. `judged_packages`: the folders already reported.
+    fn bundled_packages(&mut self, mut judged_packages: BTreeSet<Utf8PathBuf>) {
+        let Judging { run, external, modules, out, .. } = self;
+        let bundled_packages: BTreeSet<Package> = run
             .observed
             .modules
-            .iter()
-            .filter(|(path, _)| path.starts_with(&format!("{}/", package.dir)))
-            .find_map(|(path, (_, text))| packages::reads_own_files(text).map(|offset| (path.clone(), offset)));
-        if let Some((path, offset)) = own_read {
-            let inside = modules.files.get(path.as_str()).map(|f| f.locate(Span::new(offset as u32, offset as u32)));
-            let (at, chain) = modules.package_site(package);
-            let inside = inside.map(|l| format!("{}:{}", l.file, l.line)).unwrap_or_default();
-            out.push(messages::reads_own_files(&package.name, &inside, at.as_ref(), &chain));
+            .keys()
+            .filter(|path| in_node_modules(path))
+            .filter_map(|path| {
+                packages::package_of(&run.observed, path).or_else(|| packages::nearest_package(Utf8Path::new(path)))
+            })
+            .filter(|p| !external.contains(&p.name))
+            .collect();
+        for package in &bundled_packages {
+            if !judged_packages.insert(package.dir.clone()) {
+                continue;
+            }
+            if let Some(why) = packages::native_addon(package) {
+                let (at, chain) = modules.package_site(package);
+                out.push(messages::native_addon(&package.name, &why, at.as_ref(), &chain));
+                continue;
+            }
+            let own_read = run
+                .observed
+                .modules
+                .iter()
+                .filter(|(path, _)| path.starts_with(&format!("{}/", package.dir)))
+                .find_map(|(path, (_, text))| packages::reads_own_files(text).map(|offset| (path.clone(), offset)));
+            if let Some((path, offset)) = own_read {
+                let inside =
+                    modules.files.get(path.as_str()).map(|f| f.locate(Span::new(offset as u32, offset as u32)));
+                let (at, chain) = modules.package_site(package);
+                let inside = inside.map(|l| format!("{}:{}", l.file, l.line)).unwrap_or_default();
+                out.push(messages::reads_own_files(&package.name, &inside, at.as_ref(), &chain));
+            }
         }
     }
 
-    // Decorators the bundler did not lower (TC39 decorators; it lowers TypeScript's experimental
-    // ones): Node would refuse the bundle at load.
-    if run.chunks.iter().any(|chunk| super::scan::output_has_decorators(&chunk.code)) {
+    /// Decorators the bundler did not lower (TC39 decorators; it lowers TypeScript's experimental
+    /// ones): Node would refuse the bundle at load.
+    fn unlowered_decorators(&mut self) {
+        let Judging { run, modules, out, .. } = self;
+        if !run.chunks.iter().any(|chunk| super::scan::output_has_decorators(&chunk.code)) {
+            return;
+        }
         let decorated: Vec<(String, Vec<Span>)> = modules
             .scans
             .iter()
@@ -312,60 +385,78 @@ pub(super) fn judge(root: &Utf8Path, handlers: &[HandlerEntry], run: &mut Run, e
         }
     }
 
-    // `require('./…')` the bundler could not follow (a UMD wrapper's): it can never succeed.
-    let mut seen = BTreeSet::new();
-    for chunk in &run.chunks {
-        for (line, column, specifier) in super::scan::live_relative_requires(&chunk.code) {
-            // A compiled addon's require belongs to AB4836, which says so already.
-            if specifier.ends_with(".node") || out.iter().any(|d| d.code == crate::diagnostic::Code::NativeAddon) {
-                continue;
-            }
-            let Some(module) = super::sourcemap::source_at(&chunk.map, line, column) else { continue };
-            let absolute = crate::io::lexical_join(root, &module);
-            let package = in_node_modules(absolute.as_str()).then(|| packages::nearest_package(&absolute)).flatten();
-            match package {
-                Some(package) if !external.contains(&package.name) => {
-                    if seen.insert(package.dir.clone()) {
-                        let (at, chain) = modules.package_site(&package);
-                        out.push(messages::unfollowed_require(&package.name, &module, &specifier, at.as_ref(), &chain));
+    /// `require('./…')` the bundler could not follow (a UMD wrapper's): it can never succeed.
+    fn unfollowed_requires(&mut self) {
+        let Judging { root, run, external, modules, out, .. } = self;
+        let mut seen = BTreeSet::new();
+        for chunk in &run.chunks {
+            for (line, column, specifier) in super::scan::live_relative_requires(&chunk.code) {
+                // A compiled addon's require belongs to AB4836, which says so already.
+                if specifier.ends_with(".node") || out.iter().any(|d| d.code == crate::diagnostic::Code::NativeAddon) {
+                    continue;
+                }
+                let Some(module) = super::sourcemap::source_at(&chunk.map, line, column) else { continue };
+                let absolute = crate::io::lexical_join(root, &module);
+                let package =
+                    in_node_modules(absolute.as_str()).then(|| packages::nearest_package(&absolute)).flatten();
+                match package {
+                    Some(package) if !external.contains(&package.name) => {
+                        if seen.insert(package.dir.clone()) {
+                            let (at, chain) = modules.package_site(&package);
+                            out.push(messages::unfollowed_require(
+                                &package.name,
+                                &module,
+                                &specifier,
+                                at.as_ref(),
+                                &chain,
+                            ));
+                        }
+                    }
+                    Some(_) => {}
+                    None => {
+                        let at = modules.locate(absolute.as_str(), Span::default());
+                        out.push(messages::unfollowed_require(&module, &module, &specifier, at.as_ref(), &[]));
                     }
                 }
-                Some(_) => {}
-                None => {
-                    let at = modules.locate(absolute.as_str(), Span::default());
-                    out.push(messages::unfollowed_require(&module, &module, &specifier, at.as_ref(), &[]));
-                }
             }
         }
     }
 
-    // Each handler must default-export its function.
-    let failed = out.iter().any(Diagnostic::is_error);
-    for handler in handlers.iter().filter(|h| !failed && !h.server) {
-        if let Some(chunk) = run.entry(&handler.path)
-            && !chunk.exports.iter().any(|e| e == "default")
-        {
-            out.push(messages::handler_without_default_export(&handler.path, &handler.declared_at));
-        }
-        let entry = crate::io::lexical_join(root, &handler.path);
-        if let Some((what, span)) = modules.scans.get(entry.as_str()).and_then(|scan| scan.uncallable_default)
-            && let Some(at) = modules.locate(entry.as_str(), span)
-        {
-            out.push(messages::default_export_not_a_function(&handler.path, what, &at, &handler.declared_at));
+    /// Each handler must default-export its function (judged only when nothing else failed).
+    fn default_exports(&mut self) {
+        let Judging { root, run, handlers, modules, out, .. } = self;
+        let failed = out.iter().any(Diagnostic::is_error);
+        for handler in handlers.iter().filter(|h| !failed && !h.server) {
+            if let Some(chunk) = run.entry(&handler.path)
+                && !chunk.exports.iter().any(|e| e == "default")
+            {
+                out.push(messages::handler_without_default_export(&handler.path, &handler.declared_at));
+            }
+            let entry = crate::io::lexical_join(root, &handler.path);
+            if let Some((what, span)) = modules.scans.get(entry.as_str()).and_then(|scan| scan.uncallable_default)
+                && let Some(at) = modules.locate(entry.as_str(), span)
+            {
+                out.push(messages::default_export_not_a_function(&handler.path, what, &at, &handler.declared_at));
+            }
         }
     }
 
-    let payload_reads = handlers
-        .iter()
-        .filter_map(|handler| {
-            let scan = modules.scans.get(crate::io::lexical_join(root, &handler.path).as_str())?;
-            Some((handler.path.clone(), scan.payload_reads.clone()))
-        })
-        .collect();
-    let stdin_reads =
-        modules.scans.iter().filter_map(|(path, scan)| Some((path.to_string(), scan.stdin_read?))).collect();
-    let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();
-    Findings { diagnostics: out, sources, payload_reads, stdin_reads }
+    /// The findings: the diagnostics, the sources they point into, and what the scans found that is
+    /// judged per host later (payload fields destructured, stdin read).
+    fn findings(self) -> Findings {
+        let Judging { root, handlers, modules, out, .. } = self;
+        let payload_reads = handlers
+            .iter()
+            .filter_map(|handler| {
+                let scan = modules.scans.get(crate::io::lexical_join(root, &handler.path).as_str())?;
+                Some((handler.path.clone(), scan.payload_reads.clone()))
+            })
+            .collect();
+        let stdin_reads =
+            modules.scans.iter().filter_map(|(path, scan)| Some((path.to_string(), scan.stdin_read?))).collect();
+        let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();
+        Findings { diagnostics: out, sources, payload_reads, stdin_reads }
+    }
 }
 
 /// A named import the imported module does not export, at the name in the importing file, with the

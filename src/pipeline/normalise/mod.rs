@@ -358,6 +358,7 @@ impl Normaliser<'_> {
         }
     }
 
+    /// One config-declared hook, judged, or `None` when it has an error.
     fn hook(
         &mut self,
         declaration: &HookDeclaration,
@@ -374,72 +375,15 @@ impl Normaliser<'_> {
             self.diagnostics
                 .push(messages::tools_on_non_tool_event(event, tools_at.as_ref().unwrap_or(&declaration.at)));
         }
-
-        let hook_capable: Vec<Target> = selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
-        let (targets, targets_declared) = match &declaration.targets {
-            None => (hook_capable, false),
-            Some(declared) => {
-                if declared.value.is_empty() {
-                    self.diagnostics
-                        .push(messages::empty_targets(&format!("the `{event}` hook's `targets`"), &declared.at));
-                }
-                let mut targets = BTreeSet::new();
-                for name in &declared.value {
-                    match Target::from_name(&name.value) {
-                        None => self.diagnostics.push(messages::unknown_entry_target(&name.value, &name.at)),
-                        Some(target) if !hosts::table(target).has_hooks() => {
-                            let why = hosts::table(target).no_hooks_reason.clone().unwrap_or_default();
-                            self.diagnostics.push(messages::portable_target(target, &why, &name.at))
-                        }
-                        Some(target) if !selected.contains(&target) => {
-                            self.diagnostics.push(messages::entry_target_not_selected(target, selected, &name.at))
-                        }
-                        Some(target) => {
-                            targets.insert(target);
-                        }
-                    }
-                }
-                (targets.into_iter().collect(), true)
-            }
-        };
-
+        let (targets, targets_declared) = self.hook_targets(declaration, selected);
         let (tools, native_tools, mcp_tools) = self.selectors(&declaration.tools, &targets, servers);
         let skippable = !tools.is_empty() || !mcp_tools.is_empty();
         let on_missing_selector = self.missing_selector(declaration.on_missing_selector.as_ref(), skippable);
         let timeout = self.timeout(declaration.timeout.as_ref());
-        let fail_closed = match &declaration.fail_closed {
-            Some(flag) if flag.value && event != CanonicalEvent::BeforeTool => {
-                self.diagnostics.push(messages::fail_closed_on_other_event(event, &flag.at));
-                false
-            }
-            Some(flag) => flag.value,
-            None => false,
-        };
+        let fail_closed = self.fail_closed(declaration);
         let sources = self.sources(declaration);
-        let run_async = match (&declaration.run_async, &handler) {
-            (Some(flag), _) if flag.value && CanonicalEvent::refuses(event, ResultPart::Deny).is_none() => {
-                self.diagnostics.push(messages::async_on_deciding_event(event, &flag.at));
-                false
-            }
-            (Some(flag), Some(Handler::Prebuilt { .. })) if flag.value => {
-                self.diagnostics.push(messages::async_prebuilt(&flag.at));
-                false
-            }
-            (Some(flag), _) => flag.value,
-            (None, _) => false,
-        };
-        let status_message = match &declaration.status_message {
-            Some(text) if text.value.trim().is_empty() || text.value.chars().count() > MAX_STATUS_MESSAGE_CHARS => {
-                self.diagnostics.push(messages::invalid_status_message(
-                    &text.value,
-                    MAX_STATUS_MESSAGE_CHARS,
-                    &text.at,
-                ));
-                None
-            }
-            Some(text) => Some(text.value.trim().to_string()),
-            None => None,
-        };
+        let run_async = self.run_async(declaration, handler.as_ref());
+        let status_message = self.status_message(declaration);
         let max_input_bytes = match (&declaration.max_input_bytes, &handler) {
             (Some(declared), Some(Handler::Prebuilt { .. })) => {
                 self.diagnostics.push(messages::max_input_bytes_on_prebuilt(&declared.at));
@@ -447,57 +391,18 @@ impl Normaliser<'_> {
             }
             (declared, _) => self.max_input_bytes(declared.as_ref()),
         };
-
-        let args = match (&declaration.args, &handler) {
-            (Some(args), Some(Handler::Prebuilt { .. })) => args.value.clone(),
-            (Some(args), Some(Handler::Module { .. })) if !args.value.is_empty() => {
-                self.diagnostics.push(messages::args_without_prebuilt(&args.at));
-                Vec::new()
-            }
-            _ => Vec::new(),
-        };
-
-        if let (Some(Handler::Prebuilt { payload, .. }), HandlerDeclaration::Prebuilt(path)) =
-            (&handler, &declaration.handler)
-        {
-            let payload = payloads.iter().find(|p| &p.name == payload).expect("handler names a known payload");
-            for target in &targets {
-                if !payload.targets.contains(target) {
-                    self.diagnostics.push(messages::payload_lacks_target(&payload.name, *target, &path.at));
-                }
-            }
-        }
+        let args = self.args(declaration, handler.as_ref());
+        self.payload_covers_targets(declaration, handler.as_ref(), payloads, &targets);
 
         let handler = handler?;
         if self.error_count() > errors_before {
             return None;
         }
-        let prebuilt_path = match &handler {
-            Handler::Prebuilt { artifact_path, .. } => Some(artifact_path.as_str()),
-            Handler::Module { .. } => None,
-        };
-        let identity = Identity {
-            event,
-            handler: handler.path(),
-            targets: &targets,
-            tools: &tools,
-            native_tools: &native_tools,
-            mcp_tools: &mcp_tools,
-            timeout,
-            args: &args,
-            prebuilt_path,
-            fail_closed,
-            sources: &sources,
-            max_input_bytes,
-            on_missing_selector,
-            run_async,
-            status_message: status_message.as_deref(),
-        };
-        let (name, id) = name_and_id(event, handler.path(), &identity.hash8());
-        let identity = identity.stable_json();
-        Some(Hook {
-            name,
-            id,
+        let mut hook = Hook {
+            // Named below, from everything else.
+            name: String::new(),
+            id: String::new(),
+            identity: String::new(),
             event: event.into(),
             handler,
             targets,
@@ -520,8 +425,114 @@ impl Normaliser<'_> {
             on_missing_selector,
             run_async,
             status_message,
-            identity,
-        })
+        };
+        identify(&mut hook, event);
+        Some(hook)
+    }
+
+    /// The hosts a hook is built for: its `targets`, each judged, else every selected host that
+    /// has hooks; and whether it declared them.
+    fn hook_targets(&mut self, declaration: &HookDeclaration, selected: &[Target]) -> (Vec<Target>, bool) {
+        let Some(declared) = &declaration.targets else {
+            return (selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect(), false);
+        };
+        if declared.value.is_empty() {
+            self.diagnostics
+                .push(messages::empty_targets(&format!("the `{}` hook's `targets`", declaration.event), &declared.at));
+        }
+        let mut targets = BTreeSet::new();
+        for name in &declared.value {
+            match Target::from_name(&name.value) {
+                None => self.diagnostics.push(messages::unknown_entry_target(&name.value, &name.at)),
+                Some(target) if !hosts::table(target).has_hooks() => {
+                    let why = hosts::table(target).no_hooks_reason.clone().unwrap_or_default();
+                    self.diagnostics.push(messages::portable_target(target, &why, &name.at))
+                }
+                Some(target) if !selected.contains(&target) => {
+                    self.diagnostics.push(messages::entry_target_not_selected(target, selected, &name.at))
+                }
+                Some(target) => {
+                    targets.insert(target);
+                }
+            }
+        }
+        (targets.into_iter().collect(), true)
+    }
+
+    /// The declared `failClosed`, judged: beforeTool's only.
+    fn fail_closed(&mut self, declaration: &HookDeclaration) -> bool {
+        match &declaration.fail_closed {
+            Some(flag) if flag.value && declaration.event != CanonicalEvent::BeforeTool => {
+                self.diagnostics.push(messages::fail_closed_on_other_event(declaration.event, &flag.at));
+                false
+            }
+            Some(flag) => flag.value,
+            None => false,
+        }
+    }
+
+    /// The declared `async`, judged: not on an event that decides, not for a prebuilt handler.
+    fn run_async(&mut self, declaration: &HookDeclaration, handler: Option<&Handler>) -> bool {
+        match (&declaration.run_async, handler) {
+            (Some(flag), _) if flag.value && CanonicalEvent::refuses(declaration.event, ResultPart::Deny).is_none() => {
+                self.diagnostics.push(messages::async_on_deciding_event(declaration.event, &flag.at));
+                false
+            }
+            (Some(flag), Some(Handler::Prebuilt { .. })) if flag.value => {
+                self.diagnostics.push(messages::async_prebuilt(&flag.at));
+                false
+            }
+            (Some(flag), _) => flag.value,
+            (None, _) => false,
+        }
+    }
+
+    /// The declared `statusMessage`, judged (not blank, not too long) and trimmed.
+    fn status_message(&mut self, declaration: &HookDeclaration) -> Option<String> {
+        match &declaration.status_message {
+            Some(text) if text.value.trim().is_empty() || text.value.chars().count() > MAX_STATUS_MESSAGE_CHARS => {
+                self.diagnostics.push(messages::invalid_status_message(
+                    &text.value,
+                    MAX_STATUS_MESSAGE_CHARS,
+                    &text.at,
+                ));
+                None
+            }
+            Some(text) => Some(text.value.trim().to_string()),
+            None => None,
+        }
+    }
+
+    /// The declared `args`: a prebuilt handler's only.
+    fn args(&mut self, declaration: &HookDeclaration, handler: Option<&Handler>) -> Vec<String> {
+        match (&declaration.args, handler) {
+            (Some(args), Some(Handler::Prebuilt { .. })) => args.value.clone(),
+            (Some(args), Some(Handler::Module { .. })) if !args.value.is_empty() => {
+                self.diagnostics.push(messages::args_without_prebuilt(&args.at));
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A prebuilt handler's payload must be built for every host the hook is.
+    fn payload_covers_targets(
+        &mut self,
+        declaration: &HookDeclaration,
+        handler: Option<&Handler>,
+        payloads: &[Payload],
+        targets: &[Target],
+    ) {
+        if let (Some(Handler::Prebuilt { payload, .. }), HandlerDeclaration::Prebuilt(path)) =
+            (handler, &declaration.handler)
+        {
+            let payload = payloads.iter().find(|p| &p.name == payload).expect("handler names a known payload");
+            for target in targets {
+                if !payload.targets.contains(target) {
+                    self.diagnostics.push(messages::payload_lacks_target(&payload.name, *target, &path.at));
+                }
+            }
+        }
     }
 
     /// The declared `onMissingSelector`, judged: a known value, on a hook with canonical selectors or
@@ -822,6 +833,35 @@ struct CaseMismatch<'t> {
     prefix: bool,
     /// The name with the case corrected.
     meant: String,
+}
+
+/// Names a config-declared hook: the stable JSON of what it declares (its identity), and the name
+/// and id the original derives from that JSON's hash.
+fn identify(hook: &mut Hook, event: CanonicalEvent) {
+    let prebuilt_path = match &hook.handler {
+        Handler::Prebuilt { artifact_path, .. } => Some(artifact_path.as_str()),
+        Handler::Module { .. } => None,
+    };
+    let identity = Identity {
+        event,
+        handler: hook.handler.path(),
+        targets: &hook.targets,
+        tools: &hook.tools,
+        native_tools: &hook.native_tools,
+        mcp_tools: &hook.mcp_tools,
+        timeout: hook.timeout,
+        args: &hook.args,
+        prebuilt_path,
+        fail_closed: hook.fail_closed,
+        sources: &hook.sources,
+        max_input_bytes: hook.max_input_bytes,
+        on_missing_selector: hook.on_missing_selector,
+        run_async: hook.run_async,
+        status_message: hook.status_message.as_deref(),
+    };
+    let (name, id) = name_and_id(event, hook.handler.path(), &identity.hash8());
+    let identity = identity.stable_json();
+    (hook.name, hook.id, hook.identity) = (name, id, identity);
 }
 
 /// Whether `name` differs only in letter case from a tool name of `table` (`bash` → `Bash`), or its

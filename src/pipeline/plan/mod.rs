@@ -227,6 +227,8 @@ pub fn plan_with_servers(hooks: &[Hook], servers: &[mcp::McpPlan]) -> Staged<Vec
 /// How the reason of a delivery the author chose to leave out (`onMissingSelector`) begins.
 pub const SKIPPED: &str = "skipped";
 
+/// Plans one hook on one host: its delivery, the reason it gets nothing, or `None` with the
+/// diagnostics of why it cannot be planned.
 fn plan_target(
     hook: &Hook,
     target: Target,
@@ -235,11 +237,10 @@ fn plan_target(
 ) -> Option<TargetPlan> {
     let table = hosts::table(target);
     let surface = table.hooks.as_ref()?;
+    let absent = |reason: String| Some(TargetPlan { target, delivery: Delivery::Absent { reason } });
     let mapping = match table.mapping(hook.event) {
         Ok(mapping) => mapping,
-        Err(reason) => {
-            return Some(TargetPlan { target, delivery: Delivery::Absent { reason: reason.to_string() } });
-        }
+        Err(reason) => return absent(reason.to_string()),
     };
     // A prebuilt handler is a program of its own: a host that runs no command cannot run it.
     if surface.in_process() && matches!(hook.handler, Handler::Prebuilt { .. }) {
@@ -247,78 +248,14 @@ fn plan_target(
             "{} {} runs hooks inside its own process, not as commands: a prebuilt handler is a program of its own, which it cannot run",
             table.host, table.host_version
         );
-        return Some(TargetPlan { target, delivery: Delivery::Absent { reason } });
+        return absent(reason);
     }
 
-    let mut alternatives: Vec<String> = Vec::new();
-    let mut failed = false;
-    let mut missing: Vec<(String, String)> = Vec::new();
-    for &selector in &hook.tools {
-        match table.selector(selector) {
-            Ok(mapping) => alternatives.extend(mapping.matches.iter().cloned()),
-            Err(reason) if hook.on_missing_selector == MissingSelector::Error => {
-                let at = hook.selector_at.iter().find(|(s, _)| *s == selector).map(|(_, at)| at);
-                diagnostics.push(messages::selector_unmapped(&hook.site(), selector, at, &table.name(), reason));
-                failed = true;
-            }
-            Err(reason) => missing.push((selector.name().to_string(), reason.to_string())),
-        }
+    let Selectors { mut alternatives, missing } = selectors(hook, table, servers, diagnostics)?;
+    if let Some(reason) = skipped_host(hook, table, &missing, &alternatives) {
+        return absent(reason);
     }
-    for selector in &hook.mcp_tools {
-        match mcp::selector_alternative(selector, servers, target) {
-            Ok(alternative) => alternatives.push(alternative),
-            Err(reason) if hook.on_missing_selector == MissingSelector::Error => {
-                let at = hook.tools_at.as_ref();
-                let written = selector.written();
-                diagnostics.push(messages::mcp_selector_unplaced(&hook.site(), &written, at, &table.name(), &reason));
-                failed = true;
-            }
-            Err(reason) => missing.push((selector.written(), reason)),
-        }
-    }
-    alternatives
-        .extend(hook.native_tools.iter().filter(|n| n.target == target).map(|n| matcher::native_alternative(&n.name)));
-    if failed {
-        return None;
-    }
-    // `onMissingSelector`: a host that lacks a selector is left out, or (`skip-selector`) gets the
-    // hook with the selectors it has; left out, too, when it has none of them.
-    if !missing.is_empty() && (hook.on_missing_selector == MissingSelector::SkipHost || alternatives.is_empty()) {
-        let lacking: Vec<String> = missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect();
-        let reason = format!(
-            "{SKIPPED} (onMissingSelector: '{}'): {} {} has no equivalent of {}",
-            hook.on_missing_selector.name(),
-            table.host,
-            table.host_version,
-            lacking.join("; ")
-        );
-        return Some(TargetPlan { target, delivery: Delivery::Absent { reason } });
-    }
-    if !hook.sources.is_empty() {
-        match mapping.source_matcher.as_ref().map(|m| m.supported()) {
-            Some(Ok(matcher)) => {
-                let unknown = hook.sources.iter().find(|s| !matcher.values.contains(s));
-                if let Some(source) = unknown {
-                    let reason = format!("{} does not send source `{source}`", table.host);
-                    diagnostics.push(messages::sources_unfilterable(&hook.site(), &table.name(), &reason));
-                    return None;
-                }
-                alternatives.extend(hook.sources.iter().map(|s| matcher::escape_regex(s)));
-            }
-            Some(Err(reason)) => {
-                diagnostics.push(messages::sources_unfilterable(&hook.site(), &table.name(), reason));
-                return None;
-            }
-            None => {
-                diagnostics.push(messages::sources_unfilterable(
-                    &hook.site(),
-                    &table.name(),
-                    "its sessionStart has no source matcher",
-                ));
-                return None;
-            }
-        }
-    }
+    alternatives.extend(or_report(source_alternatives(hook, table, mapping), diagnostics)?);
     let has_any_selector = !hook.tools.is_empty() || !hook.native_tools.is_empty() || !hook.mcp_tools.is_empty();
     if has_any_selector && alternatives.is_empty() {
         diagnostics.push(messages::no_applicable_selector(&hook.site(), target));
@@ -338,48 +275,9 @@ fn plan_target(
         diagnostics.push(messages::route_budget_too_long(budget, target, deadline, at));
         return None;
     }
-    // A shared route forwards where the host has the plugin's MCP server; elsewhere it falls back to
-    // its own wrapper, or cannot be delivered at all.
-    let shared = match (&hook.shared, &surface.mcp_server) {
-        (Some(_), hosts::Support::Supported(_)) => true,
-        (Some(runtime), hosts::Support::Unsupported(why)) if !runtime.fallback => {
-            let at = runtime.declared_at.as_ref().unwrap_or(&hook.declared_at);
-            diagnostics.push(messages::shared_runtime_unhosted(&hook.name, &table.name(), &why.unsupported, at));
-            return None;
-        }
-        _ => false,
-    };
-    let fail_closed = if hook.fail_closed {
-        // Every host can block beforeTool; a route's family may have no recorded way to block.
-        let Some(how) = mapping.fail_closed.clone() else {
-            let at = hook.fail_closed_at.as_ref().unwrap_or(&hook.declared_at);
-            diagnostics.push(messages::fail_closed_unblockable(&hook.site(), &table.name(), &mapping.native, at));
-            return None;
-        };
-        if let (Handler::Prebuilt { .. }, None) = (&hook.handler, &how.entry) {
-            let uncovered = how.uncovered.as_deref().unwrap_or("the host has no failure field");
-            diagnostics.push(messages::fail_closed_uncovered(&hook.site(), &table.name(), uncovered));
-            return None;
-        }
-        Some(how)
-    } else {
-        None
-    };
-    // Entry options: the host's own key where it has one; an async hook elsewhere is detached by its
-    // wrapper, and a status line elsewhere is simply not shown.
-    let mut entry_options = BTreeMap::new();
-    if let (Some(text), Ok(option)) = (&hook.status_message, surface.entry_options.status_message.supported()) {
-        entry_options.insert(option.key.clone(), serde_json::json!(text));
-    }
-    let mut detached = false;
-    if hook.run_async {
-        match surface.entry_options.run_async.supported() {
-            Ok(option) => {
-                entry_options.insert(option.key.clone(), serde_json::json!(true));
-            }
-            Err(_) => detached = true,
-        }
-    }
+    let shared = or_report(shared(hook, table, surface), diagnostics)?;
+    let fail_closed = or_report(fail_closed(hook, table, mapping), diagnostics)?;
+    let (entry_options, detached) = entry_options(hook, surface);
     Some(TargetPlan {
         target,
         delivery: Delivery::Native {
@@ -402,6 +300,161 @@ fn plan_target(
             detached,
         },
     })
+}
+
+/// The value, or `None` with its diagnostic recorded.
+fn or_report<T>(result: Result<T, Diagnostic>, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
+    result.map_err(|diagnostic| diagnostics.push(diagnostic)).ok()
+}
+
+/// A hook's selectors on one host.
+struct Selectors {
+    /// The matcher's alternatives: the native names of the selectors the host has, its MCP servers'
+    /// tool names, the hook's native tools for this host.
+    alternatives: Vec<String>,
+    /// Each selector the host lacks, with why (`onMissingSelector` other than `error`).
+    missing: Vec<(String, String)>,
+}
+
+/// The hook's selectors on `table`'s host, or `None` when one it lacks is an error
+/// (`onMissingSelector: 'error'`), each recorded.
+fn selectors(
+    hook: &Hook,
+    table: &hosts::HostTable,
+    servers: &[mcp::McpPlan],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Selectors> {
+    let mut alternatives: Vec<String> = Vec::new();
+    let mut failed = false;
+    let mut missing: Vec<(String, String)> = Vec::new();
+    for &selector in &hook.tools {
+        match table.selector(selector) {
+            Ok(mapping) => alternatives.extend(mapping.matches.iter().cloned()),
+            Err(reason) if hook.on_missing_selector == MissingSelector::Error => {
+                let at = hook.selector_at.iter().find(|(s, _)| *s == selector).map(|(_, at)| at);
+                diagnostics.push(messages::selector_unmapped(&hook.site(), selector, at, &table.name(), reason));
+                failed = true;
+            }
+            Err(reason) => missing.push((selector.name().to_string(), reason.to_string())),
+        }
+    }
+    for selector in &hook.mcp_tools {
+        match mcp::selector_alternative(selector, servers, table.target) {
+            Ok(alternative) => alternatives.push(alternative),
+            Err(reason) if hook.on_missing_selector == MissingSelector::Error => {
+                let at = hook.tools_at.as_ref();
+                let written = selector.written();
+                diagnostics.push(messages::mcp_selector_unplaced(&hook.site(), &written, at, &table.name(), &reason));
+                failed = true;
+            }
+            Err(reason) => missing.push((selector.written(), reason)),
+        }
+    }
+    alternatives.extend(
+        hook.native_tools.iter().filter(|n| n.target == table.target).map(|n| matcher::native_alternative(&n.name)),
+    );
+    (!failed).then_some(Selectors { alternatives, missing })
+}
+
+/// `onMissingSelector`: a host that lacks a selector is left out, or (`skip-selector`) gets the
+/// hook with the selectors it has; left out, too, when it has none of them. The reason it is left
+/// out, if it is.
+fn skipped_host(
+    hook: &Hook,
+    table: &hosts::HostTable,
+    missing: &[(String, String)],
+    alternatives: &[String],
+) -> Option<String> {
+    if missing.is_empty() || (hook.on_missing_selector != MissingSelector::SkipHost && !alternatives.is_empty()) {
+        return None;
+    }
+    let lacking: Vec<String> = missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect();
+    Some(format!(
+        "{SKIPPED} (onMissingSelector: '{}'): {} {} has no equivalent of {}",
+        hook.on_missing_selector.name(),
+        table.host,
+        table.host_version,
+        lacking.join("; ")
+    ))
+}
+
+/// The matcher's alternatives for the hook's `sources` (sessionStart), from the host's source
+/// matcher; an error where the host cannot filter by them.
+fn source_alternatives(
+    hook: &Hook,
+    table: &hosts::HostTable,
+    mapping: &hosts::EventMapping,
+) -> Result<Vec<String>, Diagnostic> {
+    if hook.sources.is_empty() {
+        return Ok(Vec::new());
+    }
+    match mapping.source_matcher.as_ref().map(|m| m.supported()) {
+        Some(Ok(matcher)) => {
+            let unknown = hook.sources.iter().find(|s| !matcher.values.contains(s));
+            if let Some(source) = unknown {
+                let reason = format!("{} does not send source `{source}`", table.host);
+                return Err(messages::sources_unfilterable(&hook.site(), &table.name(), &reason));
+            }
+            Ok(hook.sources.iter().map(|s| matcher::escape_regex(s)).collect())
+        }
+        Some(Err(reason)) => Err(messages::sources_unfilterable(&hook.site(), &table.name(), reason)),
+        None => {
+            Err(messages::sources_unfilterable(&hook.site(), &table.name(), "its sessionStart has no source matcher"))
+        }
+    }
+}
+
+/// Whether a shared route forwards to the shared runtime: where the host has the plugin's MCP
+/// server; elsewhere it falls back to its own wrapper, or cannot be delivered at all.
+fn shared(hook: &Hook, table: &hosts::HostTable, surface: &hosts::HookSurface) -> Result<bool, Diagnostic> {
+    match (&hook.shared, &surface.mcp_server) {
+        (Some(_), hosts::Support::Supported(_)) => Ok(true),
+        (Some(runtime), hosts::Support::Unsupported(why)) if !runtime.fallback => {
+            let at = runtime.declared_at.as_ref().unwrap_or(&hook.declared_at);
+            Err(messages::shared_runtime_unhosted(&hook.name, &table.name(), &why.unsupported, at))
+        }
+        _ => Ok(false),
+    }
+}
+
+/// How a fail-closed hook blocks on the host, or an error where it cannot.
+fn fail_closed(
+    hook: &Hook,
+    table: &hosts::HostTable,
+    mapping: &hosts::EventMapping,
+) -> Result<Option<hosts::FailClosed>, Diagnostic> {
+    if !hook.fail_closed {
+        return Ok(None);
+    }
+    // Every host can block beforeTool; a route's family may have no recorded way to block.
+    let Some(how) = mapping.fail_closed.clone() else {
+        let at = hook.fail_closed_at.as_ref().unwrap_or(&hook.declared_at);
+        return Err(messages::fail_closed_unblockable(&hook.site(), &table.name(), &mapping.native, at));
+    };
+    if let (Handler::Prebuilt { .. }, None) = (&hook.handler, &how.entry) {
+        let uncovered = how.uncovered.as_deref().unwrap_or("the host has no failure field");
+        return Err(messages::fail_closed_uncovered(&hook.site(), &table.name(), uncovered));
+    }
+    Ok(Some(how))
+}
+
+/// Entry options: the host's own key where it has one; an async hook elsewhere is detached by its
+/// wrapper (the second value), and a status line elsewhere is simply not shown.
+fn entry_options(hook: &Hook, surface: &hosts::HookSurface) -> (BTreeMap<String, serde_json::Value>, bool) {
+    let mut entry_options = BTreeMap::new();
+    if let (Some(text), Ok(option)) = (&hook.status_message, surface.entry_options.status_message.supported()) {
+        entry_options.insert(option.key.clone(), serde_json::json!(text));
+    }
+    let mut detached = false;
+    if hook.run_async {
+        match surface.entry_options.run_async.supported() {
+            Ok(option) => {
+                entry_options.insert(option.key.clone(), serde_json::json!(true));
+            }
+            Err(_) => detached = true,
+        }
+    }
+    (entry_options, detached)
 }
 
 /// The hosts among `within` that receive hook `hook_id` natively, with their delivery.

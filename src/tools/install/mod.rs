@@ -197,18 +197,82 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
     let plugin = manifest.plugin.name.clone();
     let receipt_path = receipt::receipt_path(&options.data, &plugin);
     let previous = read_receipt(&receipt_path, &plugin)?;
-    let marketplace = format!("agent-bundle-{plugin}");
     let marketplace_dir = receipt::install_dir(&options.data, &plugin).join("marketplace");
+    let (chosen, skipped) = choose_hosts(options, &dir, &manifest)?;
+    let installing = Installing {
+        options,
+        plugin_dir: marketplace_dir.join("plugins").join(&plugin),
+        marketplace: format!("agent-bundle-{plugin}"),
+        marketplace_dir,
+        dir,
+        manifest: &manifest,
+        previous: previous.as_ref(),
+    };
 
-    // Which hosts, and how.
+    // What goes where.
+    let mut placing = Placing::default();
+    installing.place_marketplace(&chosen, &mut placing)?;
+    for (host, install, program) in &chosen {
+        match install {
+            Install::Program(p) => {
+                let program = program.clone().expect("a program install found its program");
+                installing.register(*host, p, program, &mut placing);
+            }
+            Install::Folder(f) => installing.place_folder(*host, f, &mut placing)?,
+        }
+    }
+
+    let receipt = installing.receipt(hash, &placing);
+    if let Some(previous) = &previous {
+        let same = |r: &Receipt| (r.artifact_hash.clone(), r.scope.clone(), r.files.clone(), r.hosts.clone());
+        if same(previous) == same(&receipt) && placed_intact(previous) {
+            return Ok(Plan {
+                plugin,
+                actions: Vec::new(),
+                skipped,
+                up_to_date: true,
+                receipt: None,
+                files: Vec::new(),
+            });
+        }
+    }
+    // Never overwrite what install does not own.
+    let owned: BTreeSet<&Utf8Path> = previous.iter().flat_map(|r| r.files.iter().map(|f| f.path.as_path())).collect();
+    for (path, _) in &placing.files {
+        if std::fs::symlink_metadata(path).is_ok() && !owned.contains(path.as_path()) {
+            return Err(messages::install_not_owned(path, &receipt_path));
+        }
+    }
+    let Placing { files, actions, runs, .. } = placing;
+    let mut all = previous.as_ref().map(|previous| update(previous, &files)).unwrap_or_default();
+    all.extend(actions);
+    all.extend(runs);
+    all.push(Action::Receipt { path: receipt_path, remove: false });
+    Ok(Plan { plugin, actions: all, skipped, up_to_date: false, receipt: Some(receipt), files })
+}
+
+/// A host chosen for an install: how it installs and, for a program install, the program found.
+type Chosen = (Target, &'static Install, Option<Utf8PathBuf>);
+
+/// Hosts left out, each with the reason.
+type Skipped = Vec<(Target, String)>;
+
+/// Which hosts, and how: the hosts asked for (each an error when install cannot reach it), or every
+/// host the artifact is built for that install can reach (the others skipped, with the reason).
+/// None at all is an error.
+fn choose_hosts(
+    options: &Options,
+    dir: &Utf8Path,
+    manifest: &ArtifactManifest,
+) -> Result<(Vec<Chosen>, Skipped), Diagnostic> {
     let built: Vec<Target> = manifest.hosts.keys().copied().collect();
     let asked = !options.hosts.is_empty();
     let wanted: Vec<Target> = if asked { options.hosts.clone() } else { built.clone() };
     let mut skipped = Vec::new();
-    let mut chosen: Vec<(Target, &'static Install, Option<Utf8PathBuf>)> = Vec::new();
+    let mut chosen: Vec<Chosen> = Vec::new();
     for host in wanted {
         if !built.contains(&host) {
-            return Err(messages::install_host_not_built(host, &dir, &built));
+            return Err(messages::install_host_not_built(host, dir, &built));
         }
         let install = match distribution::distribution(host).map(|d| d.install.supported()) {
             Some(Ok(install)) => install,
@@ -245,25 +309,66 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
         };
         chosen.push((host, install, program));
     }
+    if chosen.is_empty() {
+        return Err(messages::install_no_host(dir, &skipped));
+    }
+    Ok((chosen, skipped))
+}
 
-    // What goes where.
-    let mut files: Vec<(Utf8PathBuf, Content)> = Vec::new();
-    let mut actions = Vec::new();
-    let mut hosts = Vec::new();
-    let plugin_dir = marketplace_dir.join("plugins").join(&plugin);
-    let through_marketplace: Vec<&(Target, &Install, Option<Utf8PathBuf>)> =
-        chosen.iter().filter(|(_, install, _)| matches!(install, Install::Program(_))).collect();
-    if !through_marketplace.is_empty() {
-        let copied = artifact_files(&dir, &manifest, "")?;
-        actions.push(Action::Place { host: None, from: dir.clone(), to: plugin_dir.clone(), files: copied.len() });
-        files.extend(copied.into_iter().map(|(p, c)| (plugin_dir.join(p), c)));
+/// One install being planned: the artifact, where its local marketplace goes, and the previous
+/// install's receipt.
+struct Installing<'a> {
+    options: &'a Options,
+    /// The artifact's folder, canonical.
+    dir: Utf8PathBuf,
+    manifest: &'a ArtifactManifest,
+    marketplace: String,
+    marketplace_dir: Utf8PathBuf,
+    /// Where the local marketplace holds the plugin.
+    plugin_dir: Utf8PathBuf,
+    previous: Option<&'a Receipt>,
+}
+
+/// What an install places, writes and runs, as it is planned.
+#[derive(Default)]
+struct Placing {
+    files: Vec<(Utf8PathBuf, Content)>,
+    /// Placing files and writing catalogs, in order.
+    actions: Vec<Action>,
+    /// The host programs' registrations, run after everything is placed.
+    runs: Vec<Action>,
+    hosts: Vec<HostRecord>,
+}
+
+impl Installing<'_> {
+    fn plugin(&self) -> &str {
+        &self.manifest.plugin.name
+    }
+
+    /// For the hosts installed through their program: the artifact copied into the local
+    /// marketplace, and the marketplace's catalogs those hosts read.
+    fn place_marketplace(&self, chosen: &[Chosen], placing: &mut Placing) -> Result<(), Diagnostic> {
+        let through_marketplace: Vec<&Chosen> =
+            chosen.iter().filter(|(_, install, _)| matches!(install, Install::Program(_))).collect();
+        if through_marketplace.is_empty() {
+            return Ok(());
+        }
+        let (dir, plugin_dir) = (&self.dir, &self.plugin_dir);
+        let copied = artifact_files(dir, self.manifest, "")?;
+        placing.actions.push(Action::Place {
+            host: None,
+            from: dir.clone(),
+            to: plugin_dir.clone(),
+            files: copied.len(),
+        });
+        placing.files.extend(copied.into_iter().map(|(p, c)| (plugin_dir.join(p), c)));
         // The local marketplace's catalogs: the ones its hosts read.
         let declaration = catalog::Declaration {
-            name: marketplace.clone(),
+            name: self.marketplace.clone(),
             owner: catalog::Owner { name: "agent-bundle".into(), email: None, url: None },
-            description: format!("{plugin}, installed from {dir} by agent-bundle"),
+            description: format!("{}, installed from {dir} by agent-bundle", self.plugin()),
         };
-        let listed = [catalog::Listed { artifact: plugin_dir.clone(), manifest: &manifest }];
+        let listed = [catalog::Listed { artifact: plugin_dir.clone(), manifest: self.manifest }];
         let needed: BTreeSet<&str> = through_marketplace
             .iter()
             .filter_map(|(_, install, _)| match install {
@@ -271,141 +376,127 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
                 Install::Folder(_) => None,
             })
             .collect();
-        for file in catalog::render(&marketplace_dir, &declaration, &listed)? {
+        for file in catalog::render(&self.marketplace_dir, &declaration, &listed)? {
             if needed.contains(file.path.as_str()) {
-                let path = marketplace_dir.join(&file.path);
-                actions.push(Action::WriteCatalog { path: path.clone() });
-                files.push((path, Content::Bytes(file.bytes, 0o644)));
+                let path = self.marketplace_dir.join(&file.path);
+                placing.actions.push(Action::WriteCatalog { path: path.clone() });
+                placing.files.push((path, Content::Bytes(file.bytes, 0o644)));
             }
         }
-    }
-    let mut runs = Vec::new();
-    for (host, install, program) in &chosen {
-        match install {
-            Install::Program(p) => {
-                let program = program.clone().expect("a program install found its program");
-                let registered: Vec<Vec<String>> =
-                    p.steps.iter().map(|s| fill(s, &plugin, &marketplace, &marketplace_dir, &options.scope)).collect();
-                let undo: Vec<Vec<String>> =
-                    p.undo.iter().map(|s| fill(s, &plugin, &marketplace, &marketplace_dir, &options.scope)).collect();
-                for args in &registered {
-                    runs.push(Action::Run { host: *host, program: program.clone(), args: args.clone() });
-                }
-                // What the host's files held before the first install (kept from it on an update).
-                let earlier = previous.as_ref().and_then(|r| r.hosts.iter().find(|h| h.host == *host));
-                let config = p
-                    .config
-                    .iter()
-                    .map(|file| {
-                        let path = config_path(file, &options.home);
-                        let kept =
-                            earlier.and_then(|h| h.config.iter().find(|c| c.path == path)).map(|c| c.before.clone());
-                        let before = kept.unwrap_or_else(|| fs_err::read_to_string(&path).ok());
-                        receipt::ConfigBefore { path, before }
-                    })
-                    .collect();
-                hosts.push(HostRecord {
-                    host: *host,
-                    placed: plugin_dir.clone(),
-                    program: Some(program),
-                    registered,
-                    undo,
-                    config,
-                });
-            }
-            Install::Folder(f) => {
-                let to = options.home.join(f.folder.replace("{plugin}", &plugin));
-                let copied = artifact_files(&dir, &manifest, &f.from)?;
-                actions.push(Action::Place {
-                    host: Some(*host),
-                    from: dir.join(&f.from),
-                    to: to.clone(),
-                    files: copied.len(),
-                });
-                files.extend(copied.into_iter().map(|(p, c)| (to.join(p), c)));
-                hosts.push(HostRecord {
-                    host: *host,
-                    placed: to,
-                    program: None,
-                    registered: Vec::new(),
-                    undo: Vec::new(),
-                    config: Vec::new(),
-                });
-            }
-        }
-    }
-    if chosen.is_empty() {
-        return Err(messages::install_no_host(&dir, &skipped));
+        Ok(())
     }
 
-    let owned: BTreeSet<&Utf8Path> = previous.iter().flat_map(|r| r.files.iter().map(|f| f.path.as_path())).collect();
-    let receipt = Receipt {
-        schema: receipt::RECEIPT_SCHEMA,
-        generator: crate::artifact::generator(),
-        plugin: plugin.clone(),
-        version: manifest.plugin.version.clone(),
-        artifact: dir.clone(),
-        artifact_hash: hash,
-        scope: options.scope.clone(),
-        marketplace,
-        files: files
+    /// A host installed through its program: the commands that register the plugin from the local
+    /// marketplace, their undo, and what the host's config files held before.
+    fn register(&self, host: Target, install: &ProgramInstall, program: Utf8PathBuf, placing: &mut Placing) {
+        let (plugin, options) = (self.plugin(), self.options);
+        let filled = |steps: &[Vec<String>]| -> Vec<Vec<String>> {
+            steps.iter().map(|s| fill(s, plugin, &self.marketplace, &self.marketplace_dir, &options.scope)).collect()
+        };
+        let registered = filled(&install.steps);
+        let undo = filled(&install.undo);
+        for args in &registered {
+            placing.runs.push(Action::Run { host, program: program.clone(), args: args.clone() });
+        }
+        // What the host's files held before the first install (kept from it on an update).
+        let earlier = self.previous.and_then(|r| r.hosts.iter().find(|h| h.host == host));
+        let config = install
+            .config
             .iter()
-            .map(|(path, content)| OwnedFile {
-                path: path.clone(),
-                sha256: match content {
-                    Content::Bytes(bytes, _) => sha256_hex(bytes),
-                    Content::Link(target) => sha256_hex(target.as_bytes()),
-                },
-                symlink: match content {
-                    Content::Link(target) => Some(target.clone()),
-                    Content::Bytes(..) => None,
-                },
+            .map(|file| {
+                let path = config_path(file, &options.home);
+                let kept = earlier.and_then(|h| h.config.iter().find(|c| c.path == path)).map(|c| c.before.clone());
+                let before = kept.unwrap_or_else(|| fs_err::read_to_string(&path).ok());
+                receipt::ConfigBefore { path, before }
             })
-            .collect(),
-        folders: Vec::new(),
-        hosts,
-    };
-    if let Some(previous) = &previous {
-        let same = |r: &Receipt| (r.artifact_hash.clone(), r.scope.clone(), r.files.clone(), r.hosts.clone());
-        if same(previous) == same(&receipt) && placed_intact(previous) {
-            return Ok(Plan {
-                plugin,
-                actions: Vec::new(),
-                skipped,
-                up_to_date: true,
-                receipt: None,
-                files: Vec::new(),
-            });
+            .collect();
+        placing.hosts.push(HostRecord {
+            host,
+            placed: self.plugin_dir.clone(),
+            program: Some(program),
+            registered,
+            undo,
+            config,
+        });
+    }
+
+    /// A host that loads extensions from a folder: its part of the artifact copied there.
+    fn place_folder(
+        &self,
+        host: Target,
+        install: &distribution::FolderInstall,
+        placing: &mut Placing,
+    ) -> Result<(), Diagnostic> {
+        let to = self.options.home.join(install.folder.replace("{plugin}", self.plugin()));
+        let copied = artifact_files(&self.dir, self.manifest, &install.from)?;
+        placing.actions.push(Action::Place {
+            host: Some(host),
+            from: self.dir.join(&install.from),
+            to: to.clone(),
+            files: copied.len(),
+        });
+        placing.files.extend(copied.into_iter().map(|(p, c)| (to.join(p), c)));
+        placing.hosts.push(HostRecord {
+            host,
+            placed: to,
+            program: None,
+            registered: Vec::new(),
+            undo: Vec::new(),
+            config: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// The receipt of this install: every file placed with its hash, every host with what undoes it.
+    fn receipt(&self, artifact_hash: String, placing: &Placing) -> Receipt {
+        Receipt {
+            schema: receipt::RECEIPT_SCHEMA,
+            generator: crate::artifact::generator(),
+            plugin: self.plugin().to_string(),
+            version: self.manifest.plugin.version.clone(),
+            artifact: self.dir.clone(),
+            artifact_hash,
+            scope: self.options.scope.clone(),
+            marketplace: self.marketplace.clone(),
+            files: placing
+                .files
+                .iter()
+                .map(|(path, content)| OwnedFile {
+                    path: path.clone(),
+                    sha256: match content {
+                        Content::Bytes(bytes, _) => sha256_hex(bytes),
+                        Content::Link(target) => sha256_hex(target.as_bytes()),
+                    },
+                    symlink: match content {
+                        Content::Link(target) => Some(target.clone()),
+                        Content::Bytes(..) => None,
+                    },
+                })
+                .collect(),
+            folders: Vec::new(),
+            hosts: placing.hosts.clone(),
         }
     }
-    // Never overwrite what install does not own.
-    for (path, _) in &files {
-        if std::fs::symlink_metadata(path).is_ok() && !owned.contains(path.as_path()) {
-            return Err(messages::install_not_owned(path, &receipt_path));
-        }
-    }
-    // An update: what the previous install registered is undone first, and what it placed and
-    // this one does not is removed.
-    let mut all = Vec::new();
-    if let Some(previous) = &previous {
-        for record in &previous.hosts {
-            if let Some(program) = &record.program {
-                for args in &record.undo {
-                    all.push(Action::Run { host: record.host, program: program.clone(), args: args.clone() });
-                }
+}
+
+/// An update: what the previous install registered is undone first, and what it placed and this
+/// one (placing `files`) does not is removed.
+fn update(previous: &Receipt, files: &[(Utf8PathBuf, Content)]) -> Vec<Action> {
+    let mut actions = Vec::new();
+    for record in &previous.hosts {
+        if let Some(program) = &record.program {
+            for args in &record.undo {
+                actions.push(Action::Run { host: record.host, program: program.clone(), args: args.clone() });
             }
         }
-        let kept: BTreeSet<&Utf8Path> = files.iter().map(|(p, _)| p.as_path()).collect();
-        for file in &previous.files {
-            if !kept.contains(file.path.as_path()) {
-                all.push(Action::Remove { path: file.path.clone() });
-            }
+    }
+    let kept: BTreeSet<&Utf8Path> = files.iter().map(|(p, _)| p.as_path()).collect();
+    for file in &previous.files {
+        if !kept.contains(file.path.as_path()) {
+            actions.push(Action::Remove { path: file.path.clone() });
         }
     }
-    all.extend(actions);
-    all.extend(runs);
-    all.push(Action::Receipt { path: receipt_path, remove: false });
-    Ok(Plan { plugin, actions: all, skipped, up_to_date: false, receipt: Some(receipt), files })
+    actions
 }
 
 /// Whether every file a receipt records is on disk as recorded.

@@ -1,0 +1,237 @@
+//! `hooks simulate`: encode a canonical input into the host's native envelope (from the same host
+//! table the wrapper bakes in), run the real emitted wrapper exactly as the host would (the command
+//! of the host's hook document, through the host's shell, which hands the wrapper its answer channel),
+//! and decode its answer back into the canonical result.
+//!
+//! One concern per file: `isolated.rs` the copy of the artifact a run uses, `envelope.rs` the
+//! envelope codec (encoding, the host's checks, decoding the answer), `server.rs` the shared
+//! server a shared route needs, `process.rs` the process the host starts, run and timed.
+
+mod envelope;
+mod isolated;
+mod process;
+mod server;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use camino::Utf8PathBuf;
+use serde::Serialize;
+use serde_json::Value;
+
+pub use envelope::{Dropped, Encoded, admitted, decode_answer, encode, encode_noting};
+pub use isolated::IsolatedArtifact;
+pub use process::host_command;
+use process::run_wrapper;
+pub(crate) use process::written_entry;
+
+use crate::artifact::{ArtifactError, IndexRow, read_verified};
+use crate::hosts;
+use crate::io::Disk;
+use crate::vocabulary::target::Target;
+
+pub struct SimulateRequest {
+    pub artifact: Utf8PathBuf,
+    pub target: Target,
+    /// A hook name or id, exactly as `hooks list` prints it.
+    pub hook: String,
+    pub input: SimulateInput,
+    pub timeout: Option<Duration>,
+}
+
+/// What a simulation feeds the wrapper.
+pub enum SimulateInput {
+    /// A canonical (camelCase) input object, encoded into the host's envelope from its table. The
+    /// same input works for every host: fields a host does not send are left out.
+    Canonical(Value),
+    /// A native envelope as a host sent it (a captured receipt), written to stdin as given.
+    Native(Value),
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Simulation {
+    pub hook: IndexRow,
+    /// The native envelope written to the wrapper's stdin.
+    pub envelope: Value,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    /// The run was stopped on request (the Workbench's Cancel) before the wrapper answered.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
+    pub stdout: String,
+    pub stderr: String,
+    /// The canonical result decoded from stdout (`null`: continue with nothing to say), when the
+    /// wrapper succeeded.
+    pub outcome: Option<Value>,
+    /// Why stdout could not be decoded, when the wrapper exited 0 with something unreadable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_error: Option<String>,
+    /// The wrapper exited with the host's blocking exit for this event: the host blocks the call
+    /// (a fail-closed failure, or a guard part the host cannot carry), with this reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Blocked>,
+    #[serde(rename = "wallTimeMs")]
+    pub wall_time_ms: u128,
+    /// Why this run may differ from what the host would do (other host tables than the binary's, an
+    /// old field name read as its canonical one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// Canonical fields of the input the hook does not get on this host, each with why: a run that
+    /// goes on without them says so, never silently.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<Dropped>,
+}
+
+/// How the host blocks the call when the wrapper exits with its blocking code.
+#[derive(Debug, Serialize)]
+pub struct Blocked {
+    pub exit: i32,
+    /// What the host takes as the reason: the wrapper's stderr.
+    pub reason: String,
+}
+
+impl Simulation {
+    /// The wrapper answered: exit 0, in time, with a decodable answer.
+    pub fn succeeded(&self) -> bool {
+        self.exit_code == Some(0) && !self.timed_out && self.decode_error.is_none()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimulateError {
+    #[error(transparent)]
+    Artifact(#[from] ArtifactError),
+    #[error("{0}")]
+    NoSuchHook(String),
+    #[error("{0}")]
+    BadInput(String),
+    /// The host would never run this hook for this input (its matcher or event does not admit it).
+    #[error("{0}")]
+    NotAdmitted(String),
+    #[error("cannot run `node`: {0}; hooks run under Node.js 18 or newer, which must be on PATH")]
+    Node(std::io::Error),
+    #[error("cannot run `{0}`, the shell that runs the host's hook commands: {1}")]
+    Shell(&'static str, std::io::Error),
+    #[error("cannot copy the artifact away from the source tree to run it: {0}")]
+    Isolation(String),
+}
+
+pub fn simulate(request: &SimulateRequest, disk: &dyn Disk) -> Result<Simulation, SimulateError> {
+    simulate_cancellable(request, disk, &AtomicBool::new(false))
+}
+
+/// [`simulate`], stopped (TERM to the wrapper's process group, then KILL) as soon as `cancel` is set.
+pub fn simulate_cancellable(
+    request: &SimulateRequest,
+    disk: &dyn Disk,
+    cancel: &AtomicBool,
+) -> Result<Simulation, SimulateError> {
+    let manifest = read_verified(&request.artifact, disk)?;
+    let row = find_row(&manifest.hooks, request.target, &request.hook)?;
+    let encoded = match &request.input {
+        SimulateInput::Canonical(input) => encode_noting(&row, input)?,
+        SimulateInput::Native(envelope) => {
+            Encoded { envelope: envelope.clone(), dropped: Vec::new(), warnings: Vec::new() }
+        }
+    };
+    admitted(&row, &encoded.envelope)?;
+    let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
+    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout, Some(cancel))?;
+    run.dropped = encoded.dropped;
+    run.warnings = encoded.warnings;
+    let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
+    if built_with != Some(hosts::table_digest(request.target).as_str()) {
+        run.warnings.push(format!(
+            "this artifact was built with another {} host table than this agent-bundle's ({}); the simulation decodes with this binary's table, so rebuild the artifact for a faithful run",
+            request.target,
+            manifest.generator
+        ));
+    }
+    Ok(run)
+}
+
+/// Runs the wrapper of one index row of an isolated artifact, with a canonical input.
+pub fn simulate_row(
+    artifact: &IsolatedArtifact,
+    row: IndexRow,
+    input: &Value,
+    timeout: Option<Duration>,
+) -> Result<Simulation, SimulateError> {
+    let encoded = encode_noting(&row, input)?;
+    let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None)?;
+    run.dropped = encoded.dropped;
+    run.warnings = encoded.warnings;
+    Ok(run)
+}
+
+fn run_envelope(
+    artifact: &IsolatedArtifact,
+    row: IndexRow,
+    envelope: Value,
+    timeout: Option<Duration>,
+    cancel: Option<&AtomicBool>,
+) -> Result<Simulation, SimulateError> {
+    // The host's own limit for this hook, the same value its document and wrapper use.
+    let timeout = timeout.unwrap_or(Duration::from_secs(u64::from(row.effective_timeout)));
+    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout, cancel)?;
+    run.stdout = artifact.shown(run.stdout);
+    run.stderr = artifact.shown(run.stderr);
+    let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out && !run.cancelled {
+        match decode_answer(&row, &run.stdout) {
+            Ok(outcome) => (Some(outcome), None),
+            Err(error) => (None, Some(error)),
+        }
+    } else {
+        (None, None)
+    };
+    // The same blocking exit the host table records for this event, and so the wrapper's contract.
+    let blocking_exit = hosts::table(row.host)
+        .mapping_for(row.event, row.hooks_module)
+        .ok()
+        .and_then(|m| m.fail_closed.as_ref())
+        .map(|f| f.exit);
+    let blocked = match (run.exit_code, blocking_exit, run.timed_out || run.cancelled) {
+        (Some(code), Some(exit), false) if code == exit && code != 0 => {
+            Some(Blocked { exit, reason: run.stderr.trim().to_string() })
+        }
+        _ => None,
+    };
+    Ok(Simulation {
+        hook: row,
+        envelope,
+        exit_code: run.exit_code,
+        timed_out: run.timed_out,
+        cancelled: run.cancelled,
+        stdout: run.stdout,
+        stderr: run.stderr,
+        outcome,
+        decode_error,
+        blocked,
+        wall_time_ms: run.wall_time.as_millis(),
+        warnings: Vec::new(),
+        dropped: Vec::new(),
+    })
+}
+
+fn find_row(rows: &[IndexRow], target: Target, hook: &str) -> Result<IndexRow, SimulateError> {
+    if let Some(row) = rows.iter().find(|r| r.host == target && (r.name == hook || r.id == hook)) {
+        return Ok(row.clone());
+    }
+    let names: Vec<&str> = rows.iter().filter(|r| r.host == target).map(|r| r.name.as_str()).collect();
+    let elsewhere: Vec<String> =
+        rows.iter().filter(|r| r.name == hook || r.id == hook).map(|r| r.host.to_string()).collect();
+    let mut message = format!("no hook named `{hook}` for {target}");
+    if !elsewhere.is_empty() {
+        message.push_str(&format!(" (it exists for {})", elsewhere.join(", ")));
+    }
+    if names.is_empty() {
+        message.push_str(&format!("; the artifact has no simulatable hooks for {target}"));
+    } else {
+        message.push_str(&format!(
+            "; use the exact name or id that `hooks list` prints: {}",
+            names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    Err(SimulateError::NoSuchHook(message))
+}
