@@ -51,7 +51,7 @@ pub fn missing_key(key: &str, context: &str, at: &Location) -> Diagnostic {
 pub fn invalid_plugin_name(name: &str, suggestion: &str, at: &Location) -> Diagnostic {
     let diagnostic = Diagnostic::new(Code::InvalidPluginName, format!("plugin name `{name}` is not kebab-case"))
         .at(Some(at), "hosts reject this name")
-        .note("Claude Code, Codex and Cursor load a plugin only under a name of lowercase letters, digits and single hyphens");
+        .note("the name is the plugin's id on every host; Claude Code, Codex and Cursor load a plugin only under a name of lowercase letters, digits and single hyphens");
     if suggestion.is_empty() {
         diagnostic.hint("use a name such as `my-plugin`")
     } else {

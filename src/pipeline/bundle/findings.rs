@@ -10,13 +10,14 @@ use rolldown_error::{
     BuildDiagnostic, DiagnosableArcstr, DiagnosableResolveError, DiagnosticOptions, EventKind, Severity,
 };
 
-use super::packages::{self, Package, in_node_modules};
+use super::packages::{self, Package};
 use super::plugin::{Failure, Unresolved, is_path_like};
 use super::run::Run;
 use super::scan::{ModuleScan, scan};
 use super::{HandlerEntry, display_path};
 use crate::diagnostic::messages::{self, MissingImport};
 use crate::diagnostic::{Diagnostic, Label};
+use crate::vocabulary::npm::in_node_modules;
 use crate::vocabulary::source::{Location, SourceFile, Span};
 
 /// Diagnostics of one bundle's build (all its handlers), and the sources they point into.

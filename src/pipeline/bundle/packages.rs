@@ -40,7 +40,7 @@ impl Package {
     }
 }
 
-pub(super) use crate::vocabulary::npm::in_node_modules;
+use crate::vocabulary::npm::in_node_modules;
 
 /// The package a module belongs to, from the package.json its resolution went through.
 pub(super) fn package_of(observed: &Observed, module: &str) -> Option<Package> {
