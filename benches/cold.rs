@@ -37,7 +37,7 @@ use std::process::Command;
 
 use support::{Measured, bundle_roots, generate, measure, median, replace, scratch_dir, stat_floor};
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 mod support;
 

@@ -20,7 +20,7 @@ use std::time::Instant;
 use agent_bundle::io::RealDisk;
 use agent_bundle::vocabulary::target::Target;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 const HANDLER: &str = "export default (event: { tool: { command?: string } }) =>\n  \

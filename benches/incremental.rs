@@ -19,7 +19,7 @@ use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use support::{bundle_roots, generate, io_floor, replace, stat_floor};
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 mod support;
 

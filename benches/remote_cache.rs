@@ -2,7 +2,7 @@
 //! H beforeTool hooks (each with its own handler file, as benches/support's `generate` writes them),
 //! declares it to Turborepo with `init --monorepo turbo`, commits it, and times with the real tools
 //! (turbo 2.11.13 and turborepo-remote-cache 2.12.0 on 127.0.0.1, pinned in testdata/engines; the
-//! helpers are tests/turbo_remote_cache.rs's):
+//! helpers are tests/it/turbo_remote_cache.rs's):
 //!
 //!   (a) a CI-like cold build of the whole workspace through `turbo run build`: no cache anywhere
 //!       (remote, turbo's local cache, agent-bundle's), every bundle built and uploaded;
@@ -19,8 +19,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+#[path = "../tests/it/common/mod.rs"]
+mod common;
 #[allow(dead_code, unused_imports)]
-#[path = "../tests/turbo_remote_cache.rs"]
+#[path = "../tests/it/turbo_remote_cache.rs"]
 mod remote;
 mod support;
 

@@ -7,7 +7,7 @@
 //!        host_e2e --install-fixtures   (installs the npm fixtures some bundles import; needs the
 //!                                       registry, so the script runs it outside the namespace)
 
-#[path = "../common/mod.rs"]
+#[path = "../it/common/mod.rs"]
 mod common;
 mod hosts;
 mod mock;
