@@ -34,6 +34,7 @@ use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 
+#[allow(dead_code, reason = "shared with tests/it, which uses all of it; this uses a part")]
 #[path = "../tests/it/common/mod.rs"]
 mod common;
 

@@ -37,6 +37,7 @@ use std::process::Command;
 
 use support::{Measured, bundle_roots, generate, measure, median, replace, scratch_dir, stat_floor};
 
+#[allow(dead_code, reason = "shared with tests/it, which uses all of it; this uses a part")]
 #[path = "../tests/it/common/mod.rs"]
 mod common;
 mod support;

@@ -20,6 +20,7 @@ use std::time::Instant;
 use agent_bundle::io::RealDisk;
 use agent_bundle::vocabulary::target::Target;
 
+#[allow(dead_code, reason = "shared with tests/it, which uses all of it; this uses a part")]
 #[path = "../tests/it/common/mod.rs"]
 mod common;
 

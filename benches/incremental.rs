@@ -19,6 +19,7 @@ use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use support::{bundle_roots, generate, io_floor, replace, stat_floor};
 
+#[allow(dead_code, reason = "shared with tests/it, which uses all of it; this uses a part")]
 #[path = "../tests/it/common/mod.rs"]
 mod common;
 mod support;

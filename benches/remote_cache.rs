@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+#[allow(dead_code, reason = "shared with tests/it, which uses all of it; this uses a part")]
 #[path = "../tests/it/common/mod.rs"]
 mod common;
 #[allow(dead_code, unused_imports)]

@@ -7,6 +7,7 @@
 //!        host_e2e --install-fixtures   (installs the npm fixtures some bundles import; needs the
 //!                                       registry, so the script runs it outside the namespace)
 
+#[allow(dead_code, reason = "shared with tests/it, which uses all of it; this suite uses a part")]
 #[path = "../it/common/mod.rs"]
 mod common;
 mod hosts;

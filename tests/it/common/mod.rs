@@ -1,8 +1,6 @@
 //! Helpers shared by the integration tests: building a bundle into a temporary folder and running
 //! an emitted wrapper under the real `node`.
 
-#![allow(dead_code)]
-
 pub mod deep;
 pub mod doors;
 pub mod engines;
@@ -239,7 +237,6 @@ pub fn decide_all(artifact: &Utf8Path, cases: &[Case<'_>]) -> Vec<Run> {
 }
 
 /// One envelope a real host wrote, from `testdata/envelopes/<host folder>/`.
-#[allow(dead_code)]
 pub struct Recorded {
     /// `claude-code/PreToolUse.json`.
     pub name: String,
@@ -251,7 +248,6 @@ pub struct Recorded {
 
 /// Every recorded Claude Code, Codex, Copilot CLI, Factory Droid, Gemini CLI and Qwen Code envelope, sorted by file (the
 /// folders' notes left out). Copilot's camelCase envelopes name no event: their file names do.
-#[allow(dead_code)]
 pub fn recorded_envelopes() -> Vec<Recorded> {
     use agent_bundle::vocabulary::target::Target;
     let mut recorded = Vec::new();
@@ -485,7 +481,6 @@ pub fn utf8(path: &std::path::Path) -> Utf8PathBuf {
 }
 
 /// Every bundle under `testdata/bundles/` (a folder holding a config), sorted.
-#[allow(dead_code)]
 pub fn testdata_bundles() -> Vec<std::path::PathBuf> {
     let mut bundles: Vec<std::path::PathBuf> = std::fs::read_dir("testdata/bundles")
         .unwrap()
