@@ -50,3 +50,30 @@ mod typescript;
 mod workbench;
 mod wrapper_fuzz;
 mod wrappers;
+
+/// With `autotests = false` cargo builds no `tests/*.rs` of its own accord: a test file left there, or
+/// one under `tests/it/` that this file does not declare, would never run, and nothing would say so.
+#[test]
+fn every_test_file_is_a_module_of_this_binary() {
+    let rust_files = |dir: &str| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let outside = rust_files("tests");
+    assert!(
+        outside.is_empty(),
+        "move {outside:?} to tests/it/ and declare each with `mod <name>;` in tests/it/main.rs"
+    );
+    let main = std::fs::read_to_string("tests/it/main.rs").unwrap();
+    let undeclared: Vec<String> = rust_files("tests/it")
+        .into_iter()
+        .filter(|m| m != "main" && !main.contains(&format!("\nmod {m};\n")))
+        .collect();
+    assert!(undeclared.is_empty(), "tests/it/main.rs declares no `mod` for {undeclared:?}");
+}
