@@ -7,7 +7,7 @@
 //!
 //! `cargo test` runs a few sequences from fixed seeds. For longer runs:
 //!
-//!   AGENT_BUNDLE_PROPERTY_SECONDS=600 cargo test --test cache_property -- --nocapture
+//!   AGENT_BUNDLE_PROPERTY_SECONDS=600 cargo test --test it cache_property:: -- --nocapture
 //!
 //! runs fresh seeds until the time is up and prints how many sequences and steps ran;
 //! `AGENT_BUNDLE_PROPERTY_SEED=<n>` replays one sequence. A failure names its seed and the steps.

@@ -13,52 +13,55 @@ const FIXTURES: &str = "testdata/diagnostics";
 
 /// Codes whose situation cannot live in a fixture folder; each is covered by the named test.
 const COVERED_ELSEWHERE: &[(Code, &str)] = &[
-    (Code::RootNotFound, "tests/cli.rs: missing_root_is_reported"),
+    (Code::RootNotFound, "tests/it/cli.rs: missing_root_is_reported"),
     (
         Code::TooManyHooks,
-        "tests/hostile_input.rs: twenty_thousand_hooks_are_refused_at_once_naming_the_first_past_the_limit",
+        "tests/it/hostile_input.rs: twenty_thousand_hooks_are_refused_at_once_naming_the_first_past_the_limit",
     ),
-    (Code::InternalError, "tests/hostile_input.rs: build_recursive_survives_one_bundles_failure_of_any_kind"),
-    (Code::PayloadOverlapsOutput, "tests/build.rs: a_payload_overlapping_the_output_is_refused"),
-    (Code::OutputNotAnArtifact, "tests/build.rs: a_folder_agent_bundle_did_not_write_is_never_replaced"),
-    (Code::ArtifactWriteFailed, "tests/build.rs: an_unwritable_output_is_reported"),
+    (Code::InternalError, "tests/it/hostile_input.rs: build_recursive_survives_one_bundles_failure_of_any_kind"),
+    (Code::PayloadOverlapsOutput, "tests/it/build.rs: a_payload_overlapping_the_output_is_refused"),
+    (Code::OutputNotAnArtifact, "tests/it/build.rs: a_folder_agent_bundle_did_not_write_is_never_replaced"),
+    (Code::ArtifactWriteFailed, "tests/it/build.rs: an_unwritable_output_is_reported"),
     (
         Code::UntrackedArtifactFiles,
-        "tests/incremental.rs: files_put_into_the_artifact_by_hand_are_kept_and_reported_and_old_outputs_still_go",
+        "tests/it/incremental.rs: files_put_into_the_artifact_by_hand_are_kept_and_reported_and_old_outputs_still_go",
     ),
     (
         Code::UntrackedFileInTheWay,
-        "tests/incremental.rs: a_hand_put_file_in_the_way_of_the_build_is_refused_and_nothing_is_written",
+        "tests/it/incremental.rs: a_hand_put_file_in_the_way_of_the_build_is_refused_and_nothing_is_written",
     ),
     (
         Code::MarketplaceDeclarationInvalid,
-        "tests/marketplace.rs: a_declaration_that_is_not_one_is_named_with_its_line_and_the_key",
+        "tests/it/marketplace.rs: a_declaration_that_is_not_one_is_named_with_its_line_and_the_key",
     ),
-    (Code::MarketplacePluginUnlistable, "tests/marketplace.rs: two_plugins_of_one_name_cannot_share_a_catalog"),
+    (Code::MarketplacePluginUnlistable, "tests/it/marketplace.rs: two_plugins_of_one_name_cannot_share_a_catalog"),
     (
         Code::CatalogNotOurs,
-        "tests/marketplace.rs: a_catalog_someone_else_wrote_is_never_replaced_and_then_no_catalog_is_written",
+        "tests/it/marketplace.rs: a_catalog_someone_else_wrote_is_never_replaced_and_then_no_catalog_is_written",
     ),
-    (Code::CatalogWriteFailed, "tests/marketplace.rs: a_catalog_that_cannot_be_written_is_an_error_naming_it"),
+    (Code::CatalogWriteFailed, "tests/it/marketplace.rs: a_catalog_that_cannot_be_written_is_an_error_naming_it"),
     (
         Code::InstallArtifactInvalid,
-        "tests/install.rs: what_is_not_a_built_artifact_or_cannot_be_written_is_refused_naming_it",
+        "tests/it/install.rs: what_is_not_a_built_artifact_or_cannot_be_written_is_refused_naming_it",
     ),
-    (Code::InstallHostUnavailable, "tests/install.rs: a_host_that_cannot_be_installed_for_is_refused_with_the_reason"),
-    (Code::InstallPathNotOwned, "tests/install.rs: install_never_overwrites_what_it_does_not_own"),
+    (
+        Code::InstallHostUnavailable,
+        "tests/it/install.rs: a_host_that_cannot_be_installed_for_is_refused_with_the_reason",
+    ),
+    (Code::InstallPathNotOwned, "tests/it/install.rs: install_never_overwrites_what_it_does_not_own"),
     (
         Code::HostCommandFailed,
-        "tests/install.rs: a_host_command_that_fails_leaves_nothing_installed_and_undoes_what_ran",
+        "tests/it/install.rs: a_host_command_that_fails_leaves_nothing_installed_and_undoes_what_ran",
     ),
     (
         Code::InstallWriteFailed,
-        "tests/install.rs: what_is_not_a_built_artifact_or_cannot_be_written_is_refused_naming_it",
+        "tests/it/install.rs: what_is_not_a_built_artifact_or_cannot_be_written_is_refused_naming_it",
     ),
     (
         Code::ReceiptMissing,
-        "tests/install.rs: uninstall_removes_exactly_what_the_receipt_owns_whatever_was_added_around_it",
+        "tests/it/install.rs: uninstall_removes_exactly_what_the_receipt_owns_whatever_was_added_around_it",
     ),
-    (Code::ReceiptInvalid, "tests/install.rs: doctor_says_when_an_install_is_stale_or_its_files_changed"),
+    (Code::ReceiptInvalid, "tests/it/install.rs: doctor_says_when_an_install_is_stale_or_its_files_changed"),
     // Normalising refuses every payload name that could collide (AB4741), so only a bundle slipped past it reaches this.
     (Code::ArtifactPathCollision, "src/pipeline/emit/mod.rs: emit_refuses_a_payload_on_any_name_of_the_layout"),
 ];

@@ -4,7 +4,7 @@
 //! Nx, and `--check` says when that declaration is out of date; a build run by an engine refuses to
 //! run for another compiler than the one the engine hashed, and to succeed when it read a file
 //! outside its package that its task does not declare (so the engine never caches it under a key
-//! that misses an input). The real engines run in tests/turbo_remote_cache.rs and tests/nx_cache.rs.
+//! that misses an input). The real engines run in tests/it/turbo_remote_cache.rs and tests/it/nx_cache.rs.
 
 use crate::common;
 

@@ -6,7 +6,7 @@
 //!
 //! `cargo test` runs a few hundred cases from fixed seeds. For longer runs:
 //!
-//!   AGENT_BUNDLE_FUZZ_SECONDS=600 cargo test --test fuzz_config -- --nocapture
+//!   AGENT_BUNDLE_FUZZ_SECONDS=600 cargo test --test it fuzz_config:: -- --nocapture
 //!
 //! `AGENT_BUNDLE_FUZZ_SEED=<n>` replays one case; a failure names its seed and keeps its text.
 

@@ -326,7 +326,7 @@ fn every_recursive_construct_as_deep_as_the_limits_allow_builds() {
 
 /// Expressions wrapped in a random mix of recursive constructs, thousands deep, in a handler: the
 /// build either bundles it or refuses it (AB4849), and never aborts (generated, seeded). For a long
-/// run: `AGENT_BUNDLE_FUZZ_SECONDS=600 cargo test --test hostile_input random_mixes -- --nocapture`.
+/// run: `AGENT_BUNDLE_FUZZ_SECONDS=600 cargo test --test it hostile_input::random_mixes -- --nocapture`.
 #[test]
 fn random_mixes_of_deep_constructs_in_a_handler_never_abort_the_build() {
     // Each keeps what it wraps in its own brackets, so that any mix is valid TypeScript.

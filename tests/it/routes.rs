@@ -49,7 +49,7 @@ fn every_family_host_and_rendered_shape() {
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let rows = manifest.hooks.clone();
     // Every family on every host whose table has it, but OpenCode's: it runs hooks in its own
-    // process, which tests/opencode_plugin.rs drives; this matrix runs the wrappers as commands. And
+    // process, which tests/it/opencode_plugin.rs drives; this matrix runs the wrappers as commands. And
     // not Claude Code's hooks module target, whose routes are Claude Code's command hooks (its table
     // extends Claude Code's): the claude rows are theirs.
     let matrix_hosts = |t: &&Target| **t != Target::Opencode && **t != Target::ClaudeMod;

@@ -18,7 +18,7 @@
 //!
 //! `cargo test` runs a fixed set of seeds. For longer runs:
 //!
-//!   AGENT_BUNDLE_FUZZ_SECONDS=600 cargo test --test wrapper_fuzz -- --nocapture
+//!   AGENT_BUNDLE_FUZZ_SECONDS=600 cargo test --test it wrapper_fuzz:: -- --nocapture
 //!
 //! runs fresh seeds until the time is up; both modes print how many cases ran and how many broke an
 //! invariant. `AGENT_BUNDLE_FUZZ_SEED=<n>` replays one case of each kind. A failure names its seed.

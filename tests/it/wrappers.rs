@@ -297,7 +297,7 @@ fn malformed_stdin_is_refused_with_exit_1_and_nothing_on_stdout() {
         envelope.to_string().into_bytes()
     };
     // The old 1 MiB cap let a large write through a guard (D13); the default limit is far above it.
-    // The limit's own edge is tested on a small `maxInputBytes` (tests/fail_closed.rs), which costs
+    // The limit's own edge is tested on a small `maxInputBytes` (tests/it/fail_closed.rs), which costs
     // the machine nothing, rather than with two 64 MiB envelopes beside these timed runs.
     const OLD_CAP: usize = 1024 * 1024;
     let padded = |total: usize| {

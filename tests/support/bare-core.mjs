@@ -1,5 +1,5 @@
 // Runs the runtime's core (src/pipeline/emit/runtime/*.mjs joined, the file a Claude Code mod folder
-// gets) the way a host without Node does, for tests/runtime_core.rs: in a fresh realm that holds only the ECMAScript
+// gets) the way a host without Node does, for tests/it/runtime_core.rs: in a fresh realm that holds only the ECMAScript
 // built-ins and what Claude Code's hooks-module worker adds (AbortController, AbortSignal,
 // TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, structuredClone, crypto, performance
 // with `now` only, console): no process, Buffer, require, timers or import(). The core, and the

@@ -1,4 +1,4 @@
-// Runs many wrapper decisions in one node process, for tests/wrappers.rs: every case names a wrapper
+// Runs many wrapper decisions in one node process, for tests/it/wrappers.rs: every case names a wrapper
 // of a built artifact, the stdin bytes and extra environment variables; each goes through the
 // artifact's own runtime (its exported `decide`, the same function the wrapper's process shell calls)
 // with the wrapper's own contract and handler. Usage: node decide.mjs <artifact> <cases.json> <out.json>

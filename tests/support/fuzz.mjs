@@ -1,5 +1,5 @@
 // Runs generated cases through an artifact's own runtime (its exported `decide`) in one node process,
-// for tests/wrapper_fuzz.rs. Usage: node fuzz.mjs <artifact> <cases.json> <out.json>
+// for tests/it/wrapper_fuzz.rs. Usage: node fuzz.mjs <artifact> <cases.json> <out.json>
 //
 // A case names a wrapper of the artifact (whose contract it uses) and its stdin, and is one of:
 //   { kind: 'envelope', pollute }: the handler only records that it ran; `pollute` ({ key: value })

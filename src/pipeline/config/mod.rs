@@ -186,7 +186,7 @@ pub struct PayloadDeclaration {
 mod tests {
     use super::Author;
 
-    /// Found by `tests/fuzz_config.rs`: a `>` before the `<` (or a `)` before the `(`) panicked.
+    /// Found by `tests/it/fuzz_config.rs`: a `>` before the `<` (or a `)` before the `(`) panicked.
     #[test]
     fn an_author_line_with_brackets_out_of_order_is_read_as_a_name() {
         for line in ["a > b <", "x) y (", "Name <me@x> (u", "<>()"] {

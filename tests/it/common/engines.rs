@@ -1,6 +1,6 @@
 //! Running the pinned monorepo engines (testdata/engines: turbo, turborepo-remote-cache, nx) and the
-//! binary under test as a workspace's tasks run it, bounded in time, for tests/turbo_remote_cache.rs,
-//! tests/nx_cache.rs and benches/remote_cache.rs.
+//! binary under test as a workspace's tasks run it, bounded in time, for tests/it/turbo_remote_cache.rs,
+//! tests/it/nx_cache.rs and benches/remote_cache.rs.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 // The shapes the hook runtime reads and returns, for the type check of the shipped runtime
-// (tests/typescript.rs: `tsc --noEmit` with `checkJs` over the files as an artifact holds them).
+// (tests/it/typescript.rs: `tsc --noEmit` with `checkJs` over the files as an artifact holds them).
 // Never shipped: the runtime's JSDoc names these types, and only the checker reads them. They are
 // global (this file has no import or export), because the runtime's pieces are one module once
 // joined and its JSDoc cannot import.
