@@ -104,9 +104,8 @@ printf 'ratio   before / after = %.1f\n' "$(echo "$median_before / $median_after
 echo
 for side in before after; do
   binaries "$side" >"$work/$side.binaries"
-  total="$(awk -F'\t' '{ s += $2 } END { print s }' "$work/$side.binaries")"
-  count="$(wc -l <"$work/$side.binaries")"
-  integration="$(grep -v '^unittests ' "$work/$side.binaries" | awk -F'\t' '{ s += $2; n++ } END { printf "%d binaries, %.0f MiB", n, s / 1048576 }')"
-  printf '%-6s  test binaries: %d, %.0f MiB in all; integration tests: %s; target/debug/deps: %s\n' \
-    "$side" "$count" "$(echo "$total / 1048576" | bc -l)" "$integration" "$(du -sh "$work/target-$side/debug/deps" | cut -f1)"
+  all="$(awk -F'\t' '{ s += $2; n++ } END { printf "%d, %.0f MiB", n, s / 1048576 }' "$work/$side.binaries")"
+  integration="$(grep -v '^unittests ' "$work/$side.binaries" | awk -F'\t' '{ s += $2; n++ } END { printf "%d, %.0f MiB", n, s / 1048576 }')"
+  printf '%-6s  test binaries: %s (integration tests: %s); target/debug/deps: %s\n' \
+    "$side" "$all" "$integration" "$(du -sh "$work/target-$side/debug/deps" | cut -f1)"
 done
