@@ -71,7 +71,15 @@ pub(super) fn run_build(
     if args.check {
         return run_check(&options, args, format, stdout, stderr);
     }
-    let mut reporter = Reporter { args, format, stdout, stderr, summaries: Vec::new(), first_error: None };
+    let mut reporter = Reporter {
+        args,
+        many: options.scope.is_many(),
+        format,
+        stdout,
+        stderr,
+        summaries: Vec::new(),
+        first_error: None,
+    };
     let outcome = crate::driver::tree::build_tree(&options, &RealDisk, &mut reporter);
     let Reporter { stdout, stderr, summaries, first_error, .. } = reporter;
     let outcome = outcome.map_err(|error| super::tree_error(error, format, stderr))?;
@@ -119,6 +127,8 @@ fn tree_options(args: &BuildArgs, scope: crate::driver::tree::Scope) -> crate::d
 /// What `build` prints of a tree build, as the driver tells it.
 struct Reporter<'a> {
     args: &'a BuildArgs,
+    /// Whether the scope holds several bundles (each reported under its heading, failures counted).
+    many: bool,
     format: MessageFormat,
     stdout: &'a mut dyn Write,
     stderr: &'a mut dyn Write,
@@ -148,13 +158,13 @@ impl crate::driver::tree::TreeReporter for Reporter<'_> {
         root: &Utf8Path,
         built: Result<&crate::driver::BuildReport, &crate::driver::BuildError>,
     ) -> std::io::Result<()> {
-        let many = self.args.recursive || self.args.workspace || !self.args.packages.is_empty();
+        let many = self.many;
         let printed = match built {
             Ok(report) if many => {
                 print_bundle(report, self.args, self.format, self.stdout, self.stderr, &mut self.summaries)
             }
             Ok(report) => print_build_report(report, self.args, self.format, self.stdout, self.stderr),
-            Err(error) => Err(flag_error_of(error)),
+            Err(error) => Err(flag_error(error)),
         };
         match printed {
             Ok(()) => Ok(()),
@@ -275,11 +285,7 @@ fn print_catalogs(
 }
 
 /// A library build error in the command line's words: the request came from a flag.
-pub(super) fn flag_error(error: crate::driver::BuildError) -> Error {
-    flag_error_of(&error)
-}
-
-fn flag_error_of(error: &crate::driver::BuildError) -> Error {
+pub(super) fn flag_error(error: &crate::driver::BuildError) -> Error {
     match error {
         crate::driver::BuildError::TargetNotConfigured { target, configured } => {
             let configured: Vec<&str> = configured.iter().map(|t| t.name()).collect();

@@ -198,7 +198,7 @@ pub(crate) fn tree_error(
 ) -> Error {
     use crate::driver::tree::TreeError;
     match error {
-        TreeError::Build(error) => self::build::flag_error(error),
+        TreeError::Build(error) => self::build::flag_error(&error),
         TreeError::Catalog(diagnostic) => refusal(&diagnostic, format, stderr),
         TreeError::Report(error) => Error::Output(error),
         other => Error::Failed(other.to_string()),

@@ -153,14 +153,7 @@ pub fn check_tree(options: &super::tree::TreeOptions, disk: &dyn Disk) -> Result
     let selected = select(options, disk)?;
     let mut checks = Vec::with_capacity(selected.roots.len());
     for root in selected.roots {
-        let bundle = BuildOptions {
-            root: root.clone(),
-            output: options.output.clone(),
-            targets: options.targets.clone(),
-            cache_dir: selected.cache_dir.clone(),
-            no_cache: options.no_cache,
-            temporary_output: false,
-        };
+        let bundle = super::tree::bundle_options(options, root.clone(), options.output.clone(), &selected.cache_dir);
         checks.push((root, check(&bundle, disk).map_err(TreeError::Build)?));
     }
     let mut tree = TreeCheck { checks, catalog_drift: Vec::new() };

@@ -296,7 +296,8 @@ fn succeeded_report(report: &BuildReport) -> bool {
     !report.has_errors() && report.summary().is_some()
 }
 
-fn bundle_options(
+/// The build of one bundle of the tree: `root`, into `output` (its own `artifact` when `None`).
+pub(super) fn bundle_options(
     options: &TreeOptions,
     root: Utf8PathBuf,
     output: Option<Utf8PathBuf>,
