@@ -49,6 +49,7 @@ mod turbo_remote_cache;
 mod typescript;
 mod workbench;
 mod wrapper_fuzz;
+mod wrapper_start;
 mod wrappers;
 
 /// With `autotests = false` cargo builds no `tests/*.rs` of its own accord: a test file left there, or
