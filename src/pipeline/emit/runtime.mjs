@@ -78,6 +78,39 @@ function defaultDataDir(plugin) {
   return join(set(process.env.XDG_DATA_HOME) ?? join(home(), '.local', 'share'), 'agent-bundle', 'plugins', plugin);
 }
 
+// Node's compile cache (module.enableCompileCache: Node 22.8 and newer), turned on before the handler
+// is imported: V8's code for the handler's bundle (and what it loads) is kept between calls, so a
+// large bundle is not compiled again at every call (a 1 MB one started 32 % sooner on Node 22, issue
+// 46). In a per-user cache folder of agent-bundle's, never in the artifact (a plugin's folder may
+// not be writable, and is shared); Node keeps one folder per Node version in it and checks every
+// entry against the source it compiles. Node's own variables win: NODE_COMPILE_CACHE has it cache
+// in that folder from the start, NODE_DISABLE_COMPILE_CACHE turns it off. The runtime and the
+// wrapper are compiled before this runs, and are not cached: small, and V8 compiles their functions
+// only when called. A cache that cannot be written changes nothing.
+function enableCompileCache() {
+  // Not in the Node types the runtime is checked against (Node 18's).
+  const { enableCompileCache: enable } = /** @type {any} */ (nodeModule);
+  if (typeof enable !== 'function') return;
+  try {
+    enable(compileCacheDir());
+  } catch {
+    // The hook runs as it would without the cache.
+  }
+}
+
+// The system's place for an application's per-user caches, in a folder of agent-bundle's.
+function compileCacheDir() {
+  const home = () => builtin('node:os').homedir();
+  const set = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+  if (process.platform === 'win32') {
+    return join(set(process.env.LOCALAPPDATA) ?? join(home(), 'AppData', 'Local'), 'agent-bundle', 'cache', 'node-compile-cache');
+  }
+  if (process.platform === 'darwin') {
+    return join(home(), 'Library', 'Caches', 'agent-bundle', 'node-compile-cache');
+  }
+  return join(set(process.env.XDG_CACHE_HOME) ?? join(home(), '.cache'), 'agent-bundle', 'node-compile-cache');
+}
+
 // The variable a detached run of a hook carries (the hook's id): it runs the handler instead of
 // detaching again.
 const DETACHED = 'AGENT_BUNDLE_DETACHED';
@@ -192,6 +225,7 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
     if (contract.hook.childProcesses) {
       keepChildrenOffTheAnswer();
     }
+    enableCompileCache();
     const { code, stderr, stdout } = contract.hook.route?.shared
       ? await forward(contract, bytes, loadHandler)
       : await decide(contract, bytes, loadHandler, 0); // the delivery started with this process
