@@ -80,8 +80,9 @@ function defaultDataDir(plugin) {
 
 // Node's compile cache (module.enableCompileCache: Node 22.8 and newer), turned on before the handler
 // is imported: V8's code for the handler's bundle (and what it loads) is kept between calls, so a
-// large bundle is not compiled again at every call (a 1 MB one started 32 % sooner on Node 22, issue
-// 46). In a per-user cache folder of agent-bundle's, never in the artifact (a plugin's folder may
+// large bundle is not compiled again at every call (issue 46: a call of a 0.94 MB bundle took 18 to
+// 19 ms less, about a fifth, on Node 22; the first, which writes the entry, 7 to 10 ms of CPU more).
+// In a per-user cache folder of agent-bundle's, never in the artifact (a plugin's folder may
 // not be writable, and is shared); Node keeps one folder per Node version in it and checks every
 // entry against the source it compiles. Node's own variables win: NODE_COMPILE_CACHE has it cache
 // in that folder from the start, NODE_DISABLE_COMPILE_CACHE turns it off. The runtime and the
