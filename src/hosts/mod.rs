@@ -1037,6 +1037,19 @@ impl<T> Support<T> {
 
 impl HookSurface {
     /// Every envelope field of `event`, common ones first.
+    /// The envelope key a matcher of `mapping`'s event compares, with what it names: the session's
+    /// source on an event the host filters by source (sessionStart), else the tool's name, where
+    /// the envelope has one.
+    pub fn matcher_subject<'s>(&'s self, mapping: &'s EventMapping) -> Option<(&'s str, &'static str)> {
+        match mapping.source_matcher.as_ref().and_then(|m| m.supported().ok()) {
+            Some(source) => Some((source.field.as_str(), "source")),
+            None => self
+                .input_fields(mapping)
+                .find(|f| f.canonical.as_deref() == Some("toolName"))
+                .map(|f| (f.key.as_str(), "tool")),
+        }
+    }
+
     pub fn input_fields<'s>(&'s self, mapping: &'s EventMapping) -> impl Iterator<Item = &'s InputField> {
         let common = if mapping.skip_common_input { &[][..] } else { &self.common_input[..] };
         // An event's own spec of a field replaces the common one (Codex agent events require
