@@ -108,11 +108,15 @@ fn run(artifact: &Utf8Path, wrapper: &str, stdin: &[u8]) -> Ran {
 }
 
 /// The host's view of a run: `fail_closed` is whether a failure of it blocks (a timeout of a
-/// fail-closed hook blocks, as its policy says).
+/// fail-closed hook blocks, as its policy says); where the host blocks on every failure of the
+/// event (Copilot CLI's preToolUse), any non-zero exit blocks.
 fn outcome(row: &IndexRow, ran: &Ran, fail_closed: bool) -> Outcome {
     if ran.timed_out {
         return if fail_closed { Outcome::Blocked("timed out".into()) } else { Outcome::Nothing };
     }
+    let table = agent_bundle::hosts::table(row.host);
+    let any_failure_blocks =
+        table.mapping(row.event).ok().and_then(|m| m.fail_closed.as_ref()).is_some_and(|how| how.any_failure_blocks);
     match ran.code {
         Some(0) => match decode_answer(row, &ran.stdout) {
             Ok(Value::Null) => Outcome::Nothing,
@@ -120,7 +124,17 @@ fn outcome(row: &IndexRow, ran: &Ran, fail_closed: bool) -> Outcome {
             Err(why) => panic!("{} answered what the host cannot read ({why}): {}", row.name, ran.stdout),
         },
         Some(2) => Outcome::Blocked(ran.stderr.clone()),
+        _ if any_failure_blocks => Outcome::Blocked(ran.stderr.clone()),
         _ => Outcome::Nothing,
+    }
+}
+
+/// Whether the host stops at this answer when it runs hooks in turn: a denial or a block.
+fn stops(outcome: &Outcome) -> bool {
+    match outcome {
+        Outcome::Blocked(_) => true,
+        Outcome::Answered(answer) => answer["outcome"] == "deny",
+        Outcome::Nothing => false,
     }
 }
 
@@ -180,12 +194,19 @@ fn the_combined_command_answers_as_the_host_combines_the_separate_hooks() {
             envelope["plan"] = json!(plan);
             let stdin = serde_json::to_vec(&envelope).unwrap();
             let what = format!("{target} case {case}: {tool} with {plan:?}");
-            // Each hook the host would run for this tool, alone.
-            let separate: Vec<Outcome> = rows
+            // Each hook the host would run for this tool, alone: all of them, or in turn up to the
+            // first that denies.
+            let in_turn = table.hooks.as_ref().unwrap().several_hooks == agent_bundle::hosts::SeveralHooks::InTurn;
+            let mut separate: Vec<Outcome> = Vec::new();
+            for row in rows
                 .iter()
                 .filter(|row| row.matcher.as_deref().is_none_or(|m| regex::Regex::new(m).unwrap().is_match(&tool)))
-                .map(|row| outcome(row, &run(&artifact, &row.path, &stdin), row.fail_closed))
-                .collect();
+            {
+                separate.push(outcome(row, &run(&artifact, &row.path, &stdin), row.fail_closed));
+                if in_turn && separate.last().is_some_and(stops) {
+                    break;
+                }
+            }
             let together = run(&artifact, &combined, &stdin);
             assert!(!together.timed_out, "{what}: the combined command outlived the hooks' timeout");
             let together = outcome(rows[0], &together, true);

@@ -102,17 +102,7 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
     leave();
   };
   const fail = (message) => settle(failureCode, [failureLine(contract, message)]);
-  const leave = () => {
-    // The exit code is the decision's, whatever an 'exit' listener of the handler sets.
-    process.removeListener('exit', onExit);
-    process.on('exit', onExit);
-    try {
-      exitProcess(exitCode);
-    } finally {
-      // An 'exit' listener threw out of process.exit: end the process all the same.
-      reallyExit?.(exitCode);
-    }
-  };
+  const leave = () => leaveWith(exitCode, onExit, exitProcess, reallyExit);
   // A handler (or a package it uses) that ends the process ends the hook: before the hook has
   // answered, that is a failure of the hook, so a fail-closed guard blocks whatever code it chose
   // (a handler's process.exit(1) or process.exit(0) never lets the call through by silence).
@@ -242,15 +232,7 @@ export async function runCombined(group, members) {
   const timers = [];
   let settled = false;
   let exitCode = failureCode;
-  const leave = () => {
-    process.removeListener('exit', onExit);
-    process.on('exit', onExit);
-    try {
-      exitProcess(exitCode);
-    } finally {
-      reallyExit?.(exitCode);
-    }
-  };
+  const leave = () => leaveWith(exitCode, onExit, exitProcess, reallyExit);
   const settle = (code, stderrLines, stdout) => {
     if (settled) return;
     settled = true;
@@ -265,13 +247,17 @@ export async function runCombined(group, members) {
   };
   // Hook `index` has its judgement: the first one counts. Once every running hook has one, the
   // command answers for all of them.
+  // In turn, what follows a hook's judgement (set once the hooks start).
+  /** @type {((index: number) => void) | undefined} */
+  let next;
   const judged = (index, judgement) => {
     if (settled || judgements[index] !== undefined) return;
     judgements[index] = judgement;
     watchdog?.done(index);
+    next?.(index);
     if (running.every((runs, i) => !runs || judgements[i] !== undefined)) {
       const ran = hooks.flatMap(({ contract }, i) => (running[i] ? [{ contract, judgement: /** @type {Judgement} */ (judgements[i]) }] : []));
-      const { code, stderr, stdout } = combined(ran);
+      const { code, stderr, stdout } = combined(ran, group.anyFailureBlocks === true);
       settle(code, stderr, stdout);
     }
   };
@@ -344,30 +330,59 @@ export async function runCombined(group, members) {
   // When each hook must have answered on this process's clock: its deadline, or for a fail-closed
   // route rendered here, just after its stop (the route's own stop answers for it; a route ended by
   // the watchdog never returns to the code that awaited it, so this answers instead).
-  const answerBy = contracts.map((c) => {
+  // When each hook must have answered, counted from its start: its deadline, or for a fail-closed
+  // route rendered here, just after its stop (the route's own stop answers for it; a route ended by
+  // the watchdog never returns to the code that awaited it, so this answers instead).
+  const answerAfter = contracts.map((c) => {
     const route = c.hook.route;
     if (route === undefined || route.shared || c.hook.failClosed === undefined) return c.hook.deadlineMs;
     return Math.min(route.budgetMs + ROUTE_GRACE_MS, c.hook.deadlineMs) + WATCHDOG_MARGIN_MS / 2;
   });
-  const runningCount = running.filter(Boolean).length;
-  const needsWatchdog = runningCount > 1 || contracts.some((c, i) => running[i] && answerBy[i] !== c.hook.deadlineMs);
-  if (needsWatchdog) watchdog = combinedWatchdog(answerBy.map((at, i) => (running[i] ? at : -1)));
-  for (let i = 0; i < hooks.length; i++) {
-    if (!running[i]) continue;
+  const order = hooks.map((_, i) => i).filter((i) => running[i]);
+  const needsWatchdog = order.length > 1 || order.some((i) => answerAfter[i] !== contracts[i].hook.deadlineMs);
+  if (needsWatchdog) watchdog = combinedWatchdog(hooks.length);
+  for (let i = 0; i < hooks.length; i++) if (!running[i]) watchdog?.done(i);
+  // Starts hook `i` now: its deadline and, where a hook blocks the thread, the watchdog count from here.
+  const start = (i) => {
     const { contract, loadHandler } = hooks[i];
+    // Counted from the process's start, as its own wrapper's would be, unless it starts in turn
+    // after another (the host would then have started its process now).
+    const from = group.inTurn && i !== order[0] ? performance.now() : 0;
+    watchdog?.started(i, from + answerAfter[i]);
     if (bytes.length > contract.hook.maxInputBytes) {
       fail(i, `the envelope on stdin is ${bytes.length} bytes, more than this hook's limit of ${contract.hook.maxInputBytes} bytes (maxInputBytes), so it is too large to judge`);
-      continue;
+      return;
     }
-    const late = answerBy[i] === contract.hook.deadlineMs
+    const late = answerAfter[i] === contract.hook.deadlineMs
       ? `the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`
       : `the route did not answer within its budget of ${contract.hook.route?.budgetMs} ms and blocked its thread, which was ended, so it was answered for with its failure policy`;
-    timers.push(setTimeout(() => fail(i, late), Math.min(MAX_TIMER_MS, Math.max(0, answerBy[i] - performance.now()))));
-    judge(contract, bytes, loadHandler, 0).then(
+    timers.push(setTimeout(() => fail(i, late), Math.min(MAX_TIMER_MS, Math.max(0, from + answerAfter[i] - performance.now()))));
+    judge(contract, bytes, loadHandler, from).then(
       (judgement) => judged(i, judgement),
       (error) => fail(i, failureMessage(error)),
     );
+  };
+  if (!group.inTurn) {
+    for (const i of order) start(i);
+    return;
   }
+  // In turn, as the host runs separate hooks: the next starts when one has answered, and none after
+  // one that denies (or blocks) runs at all.
+  next = (i) => {
+    const judgement = /** @type {Judgement} */ (judgements[i]);
+    const denies = judgement.checked?.outcome === 'deny'
+      || blocksAlone(contracts[i], judgement, group.anyFailureBlocks === true);
+    const after = order.indexOf(i) + 1;
+    if (denies) {
+      for (const j of order.slice(after)) {
+        running[j] = false;
+        watchdog?.done(j);
+      }
+    } else if (after < order.length) {
+      start(order[after]);
+    }
+  };
+  start(order[0]);
 }
 
 // Whether this process imports hooks' wrapper modules to run them itself (a combined command, or
@@ -384,8 +399,8 @@ export async function runAlone(contract, loadHandler) {
 // The watchdog of a combined command: a thread that ends the JavaScript running on the main thread
 // when it has blocked the thread too long for the other hooks. The main thread beats every
 // BEAT_MS while its hooks run; a beat missed for more than half the time left to the next
-// unanswered hook's time to answer (`at[i]`, on this process's clock; -1 for a hook that does not
-// run), or for at least BLOCKED_MIN_MS, means one hook blocks the thread (a synchronous loop):
+// unanswered hook's time to answer (`at[i]`, on this process's clock; -1 for a hook not started), or
+// for at least BLOCKED_MIN_MS, means one hook blocks the thread (a synchronous loop):
 // ending it gives the others the other half to answer, and it fails at its own deadline. A hook
 // whose synchronous work is that long fails so too: it would starve the hooks sharing its process.
 const BEAT_MS = 25;
@@ -397,8 +412,18 @@ let session;
 const now = () => performance.timeOrigin + performance.now() - origin;
 const check = () => {
   let due = Infinity;
-  for (let i = 0; i < at.length; i++) if (at[i] >= 0 && Atomics.load(settled, i) === 0) due = Math.min(due, at[i]);
-  if (due === Infinity) return;
+  let waiting = false;
+  for (let i = 0; i < at.length; i++) {
+    const when = Atomics.load(at, i);
+    if (Atomics.load(settled, i) !== 0) continue;
+    if (when < 0) waiting = true;
+    else due = Math.min(due, when);
+  }
+  if (due === Infinity) {
+    // Every started hook has answered: the next, in turn, is about to start, or all are done.
+    if (waiting) setTimeout(check, tick);
+    return;
+  }
   const last = Atomics.load(beat, 0);
   const blocked = now() - last;
   if (blocked <= Math.max(least, (due - last) / 2)) {
@@ -418,9 +443,11 @@ const check = () => {
 };
 check();
 `;
-function combinedWatchdog(at) {
+function combinedWatchdog(count) {
   const { Worker } = createRequire(import.meta.url)('node:worker_threads');
-  const settled = new Int32Array(new SharedArrayBuffer(4 * at.length));
+  const settled = new Int32Array(new SharedArrayBuffer(4 * count));
+  // Each hook's time to answer, in whole ms of this process's clock; -1 until it starts.
+  const at = new Int32Array(new SharedArrayBuffer(4 * count)).fill(-1);
   const beat = new Int32Array(new SharedArrayBuffer(4));
   const beating = () => Atomics.store(beat, 0, Math.floor(performance.now()));
   beating();
@@ -443,11 +470,27 @@ function combinedWatchdog(at) {
   });
   worker.unref();
   return {
+    started: (index, due) => Atomics.store(at, index, Math.ceil(due)),
+    // A hook answered, or will not run: once none is left, the heart stops.
     done: (index) => {
       Atomics.store(settled, index, 1);
-      if (at.every((due, i) => due < 0 || Atomics.load(settled, i) !== 0)) clearInterval(heart);
+      if (settled.every((flag) => flag !== 0)) clearInterval(heart);
     },
   };
+}
+
+// Ends the process with `code`: the exit code is the decision's, whatever an 'exit' listener of the
+// handler sets (`onExit`, the runtime's own, moved last, sets it again), and the process ends even
+// when such a listener throws out of process.exit. `exitProcess` and `reallyExit` are Node's own,
+// kept before a handler could replace them.
+function leaveWith(code, onExit, exitProcess, reallyExit) {
+  process.removeListener('exit', onExit);
+  process.on('exit', onExit);
+  try {
+    exitProcess(code);
+  } finally {
+    reallyExit?.(code);
+  }
 }
 
 // A route that blocks the main thread (a synchronous loop, or a loop of awaits that never yields

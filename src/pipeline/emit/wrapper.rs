@@ -381,6 +381,8 @@ pub fn combined_wrapper_source(table: &HostTable, command: &CombinedCommand, gen
         "matchKey": command.match_key,
         "answerFd": ANSWER_FD,
         "failureExit": command.failure_exit,
+        "inTurn": command.in_turn,
+        "anyFailureBlocks": command.any_failure_blocks,
     }));
     source.push_str(&format!("\nawait runCombined({facts}, [\n"));
     for member in &command.members {

@@ -38,8 +38,15 @@ pub struct CombinedCommand {
     /// member declares one; `None` leaves the host's default, which is then every member's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<u32>,
-    /// The longest of the members' effective timeouts.
+    /// The longest of the members' effective timeouts; on a host that runs hooks in turn, their sum.
     pub effective_timeout_seconds: u32,
+    /// The host runs several hooks one after another, stopping at a denial: so does the command.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_turn: bool,
+    /// The host blocks on any hook's non-zero exit on this event: so does the command, on any of
+    /// its hooks' failures.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub any_failure_blocks: bool,
     /// Entry keys: the members' entry options (each distinct status line once) and every fail-closed member's
     /// failure keys, so that the host blocks on a failure of the command as on any of theirs.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -230,8 +237,13 @@ fn command(
         }
         None => None,
     };
-    let effective_timeout_seconds = natives.iter().map(|n| n.2).max().expect("at least two members");
-    let timeout_seconds = natives.iter().any(|n| n.1.is_some()).then_some(effective_timeout_seconds);
+    // In turn, each member has its own timeout after the previous one's end, as the host gives it.
+    let in_turn = surface.several_hooks == hosts::SeveralHooks::InTurn;
+    let effective_timeout_seconds = match in_turn {
+        true => natives.iter().map(|n| n.2).sum::<u32>().min(crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS),
+        false => natives.iter().map(|n| n.2).max().expect("at least two members"),
+    };
+    let timeout_seconds = (in_turn || natives.iter().any(|n| n.1.is_some())).then_some(effective_timeout_seconds);
     // Entry options (a status line; async hooks do not share): each distinct text once, joined.
     let mut own_keys: BTreeMap<String, serde_json::Value> = BTreeMap::new();
     for (_, delivery) in members {
@@ -274,6 +286,8 @@ fn command(
         matcher,
         timeout_seconds,
         effective_timeout_seconds,
+        in_turn,
+        any_failure_blocks: mapping.and_then(|m| m.fail_closed.as_ref()).is_some_and(|how| how.any_failure_blocks),
         own_keys,
         command: super::command::combined_command(surface, &wrapper),
         failure_exit: natives.iter().find_map(|n| n.3.as_ref().map(|how| how.exit)).unwrap_or(1),

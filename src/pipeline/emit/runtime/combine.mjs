@@ -15,11 +15,14 @@ const PRECEDENCE = ['deny', 'ask', 'allow', 'continue'];
 // both: the build cannot tell which one the host would run, and running either would drop the
 // other's. A hook that failed open adds its line; with nothing to answer the exit is its failure's.
 // Never throws; the lines of each hook stay its own.
+// `anyFailureBlocks`: the host blocks a call on any hook's non-zero exit on this event (Copilot
+// CLI's preToolUse), so a hook that failed open blocks here too, with its own exit.
 /**
  * @param {{ contract: Contract, judgement: Judgement }[]} members
+ * @param {boolean} [anyFailureBlocks]
  * @returns {Decision}
  */
-function combined(members) {
+function combined(members, anyFailureBlocks = false) {
   /** @type {string[]} */
   const stderr = [];
   let blocking;
@@ -31,7 +34,7 @@ function combined(members) {
     stderr.push(...judgement.stderr);
     if (judgement.checked !== undefined) {
       answered.push(member);
-    } else if (judgement.blocks === true || (judgement.code !== 0 && judgement.code === contract.hook.failClosed?.exit)) {
+    } else if (blocksAlone(contract, judgement, anyFailureBlocks)) {
       blocking ??= judgement.code;
     } else if (judgement.code !== 0) {
       failedOpen = true;
@@ -58,6 +61,18 @@ function combined(members) {
     if (notes.length > 0) stderr.push(noteLine(own, notes, /** @type {CheckedResult} */ (judgement.checked), output));
   }
   return { code: 0, stderr, stdout: output };
+}
+
+// Whether a hook's judgement blocks the call by itself: a guard part with no channel, a failure of a
+// fail-closed hook, or any failure where the host blocks on every one.
+/**
+ * @param {Contract} contract
+ * @param {Judgement} judgement
+ * @param {boolean} anyFailureBlocks
+ */
+function blocksAlone(contract, judgement, anyFailureBlocks) {
+  if (judgement.checked !== undefined || judgement.code === 0) return false;
+  return judgement.blocks === true || judgement.code === contract.hook.failClosed?.exit || anyFailureBlocks;
 }
 
 // The answered hooks' results as one, with a contract to write it by: the first answered hook's,
