@@ -226,7 +226,7 @@ export async function runCombined(group, members) {
   const exitProcess = process.exit.bind(process);
   const nodeProcess = /** @type {any} */ (process);
   const reallyExit = typeof nodeProcess.reallyExit === 'function' ? nodeProcess.reallyExit.bind(process) : undefined;
-  /** @type {{ done: (index: number) => void } | undefined} */
+  /** @type {{ started: (index: number, due: number) => void, done: (index: number) => void } | undefined} */
   let watchdog;
   /** @type {ReturnType<typeof setTimeout>[]} */
   const timers = [];
