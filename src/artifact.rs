@@ -159,6 +159,10 @@ pub struct IndexRow {
     /// rather than as a command of the host's hook document.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hooks_module: bool,
+    /// The wrapper of the combined command that runs the hook with the other hooks of its event
+    /// (one process per call), when one does: the hook's own wrapper is then a module it imports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combined: Option<String>,
 }
 
 /// One file of the artifact. For a link, `sha256` and `bytes` are those of its target as written.

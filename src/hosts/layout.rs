@@ -53,6 +53,18 @@ pub fn wrapper_file(hook_name: &str, host: Option<Target>) -> String {
     }
 }
 
+/// The wrapper of a combined command ([`crate::pipeline::plan::combined`]): one per native event and
+/// host, `hooks/agent-bundle-on-<native event>.<host>.mjs`, under the host's own folder when it has
+/// one. Only the native event's letters, digits, `-` and `_` are kept.
+pub fn combined_wrapper_path(native_event: &str, host: Target, folder: Option<&str>) -> String {
+    let event: String = native_event.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').collect();
+    let file = format!("{HOOKS_DIR}/agent-bundle-on-{event}.{host}.mjs");
+    match folder {
+        Some(folder) => format!("{folder}/{file}"),
+        None => file,
+    }
+}
+
 /// The shared runtime's MCP server's name in the hosts' documents: `<plugin>-runtime`.
 pub fn shared_runtime_server(plugin: &str) -> String {
     format!("{plugin}-runtime")

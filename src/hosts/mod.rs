@@ -65,6 +65,10 @@ pub struct HookSurface {
     /// The unit of the document's timeouts.
     #[serde(default)]
     pub timeout_unit: TimeoutUnit,
+    /// How the host runs several hooks of one event for one call, which a combined command does
+    /// as the host would.
+    #[serde(default)]
+    pub several_hooks: SeveralHooks,
     /// The plugin-relative path of the host's hook document.
     pub document: String,
     /// The plugin-relative path of the host's plugin manifest.
@@ -236,6 +240,18 @@ fn timeout_key() -> String {
 
 fn event_name_key() -> Option<String> {
     Some("hook_event_name".into())
+}
+
+/// How a host runs several of a plugin's hooks that one call fires.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SeveralHooks {
+    /// All at once, every answer combined (Claude Code, Codex, Gemini CLI, Qwen Code, Droid).
+    #[default]
+    Together,
+    /// One after another in the document's order, each with its own timeout, stopping at the first
+    /// that denies: the later ones do not run (Copilot CLI 1.0.102, observed).
+    InTurn,
 }
 
 /// How a host's document writes a timeout.
@@ -434,6 +450,11 @@ pub struct FailClosed {
     /// What stays uncovered without an entry field, for `inspect` and the matrix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncovered: Option<String>,
+    /// The host blocks the call when any hook of the event exits non-zero, fail-closed or not (Copilot
+    /// CLI's preToolUse): a combined command blocks on a failure of any of its hooks, as the host
+    /// would on that hook's own command.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub any_failure_blocks: bool,
 }
 
 /// One field of a host's stdin envelope: how it is checked and which canonical payload key it
@@ -1037,6 +1058,19 @@ impl<T> Support<T> {
 
 impl HookSurface {
     /// Every envelope field of `event`, common ones first.
+    /// The envelope key a matcher of `mapping`'s event compares, with what it names: the session's
+    /// source on an event the host filters by source (sessionStart), else the tool's name, where
+    /// the envelope has one.
+    pub fn matcher_subject<'s>(&'s self, mapping: &'s EventMapping) -> Option<(&'s str, &'static str)> {
+        match mapping.source_matcher.as_ref().and_then(|m| m.supported().ok()) {
+            Some(source) => Some((source.field.as_str(), "source")),
+            None => self
+                .input_fields(mapping)
+                .find(|f| f.canonical.as_deref() == Some("toolName"))
+                .map(|f| (f.key.as_str(), "tool")),
+        }
+    }
+
     pub fn input_fields<'s>(&'s self, mapping: &'s EventMapping) -> impl Iterator<Item = &'s InputField> {
         let common = if mapping.skip_common_input { &[][..] } else { &self.common_input[..] };
         // An event's own spec of a field replaces the common one (Codex agent events require

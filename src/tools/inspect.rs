@@ -228,6 +228,7 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         let _ = writeln!(out, "no hooks{scope}");
         return out;
     }
+    let combinings = combinings(bundle);
     for (index, (hook, plans)) in hooks.iter().enumerate() {
         if index > 0 {
             out.push('\n');
@@ -286,9 +287,34 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
                     let _ = writeln!(out, "  {:<w$}a command, not in the hooks module: {why}", "", w = HOST_COLUMN);
                 }
                 Delivery::Native { command, .. } => {
+                    let combining = &combinings[&plan.target];
+                    if let Some(combined) = combining.command_of(&hook.id) {
+                        let others: Vec<&str> =
+                            combined.members.iter().filter(|m| m.hook_id != hook.id).map(|m| m.name.as_str()).collect();
+                        let _ = writeln!(
+                            out,
+                            "  {:<w$}runs in one process per call with {} ({}), each by its own matcher: {}",
+                            "",
+                            others.join(", "),
+                            combined.wrapper,
+                            combined.command,
+                            w = HOST_COLUMN
+                        );
+                        let line = windows_line(plan.target, &combined.command);
+                        let _ = writeln!(out, "  {:<w$}{line}", "", w = HOST_COLUMN);
+                        continue;
+                    }
                     let _ = writeln!(out, "  {:<w$}runs {command}", "", w = HOST_COLUMN);
                     if !crate::hosts::table(plan.target).hooks.as_ref().is_some_and(|s| s.in_process()) {
                         let _ = writeln!(out, "  {:<w$}{}", "", windows_line(plan.target, command), w = HOST_COLUMN);
+                    }
+                    if let Some(why) = combining.alone.get(&hook.id) {
+                        let _ = writeln!(
+                            out,
+                            "  {:<w$}a process of its own, not shared with the other hooks of its event: {why}",
+                            "",
+                            w = HOST_COLUMN
+                        );
                     }
                 }
                 Delivery::Absent { .. } => {}
@@ -374,13 +400,38 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
     }
 }
 
+/// Per host of the bundle, which hooks share a command (the same decision emit places).
+fn combinings(bundle: &Bundle) -> std::collections::BTreeMap<Target, crate::pipeline::plan::combined::Combining> {
+    let in_order = bundle.normalised.hooks_in_document_order();
+    let separate = bundle.normalised.separate_commands;
+    bundle
+        .normalised
+        .targets
+        .iter()
+        .map(|&target| (target, crate::pipeline::plan::combined::combine(&bundle.plans, &in_order, target, separate)))
+        .collect()
+}
+
 /// The stable JSON document of `inspect --json`: keys sorted, hooks by id; `--hooks` adds every hook,
 /// `--routes` the event routes among them (each with its plan per host, a route's budget included).
 pub fn to_json(bundle: &Bundle, filter: Option<Target>, with_hooks: bool, with_routes: bool) -> Value {
     let shown = shown_hooks(bundle, filter);
+    let combinings = combinings(bundle);
     let to_value = |(hook, plans): &(&Hook, Vec<&TargetPlan>)| {
         let mut value = serde_json::to_value(hook).expect("hooks serialise");
-        let hosts = plans.iter().map(|plan| serde_json::to_value(plan).expect("plans serialise")).collect();
+        let hosts = plans
+            .iter()
+            .map(|plan| {
+                let mut value = serde_json::to_value(plan).expect("plans serialise");
+                let combining = combinings.get(&plan.target);
+                if let Some(combined) = combining.and_then(|c| c.command_of(&hook.id)) {
+                    value["combinedCommand"] = json!(combined.wrapper);
+                } else if let Some(why) = combining.and_then(|c| c.alone.get(&hook.id)) {
+                    value["ownProcess"] = json!(why);
+                }
+                value
+            })
+            .collect();
         value["hosts"] = Value::Array(hosts);
         value
     };

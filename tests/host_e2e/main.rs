@@ -1018,6 +1018,68 @@ fn build_into(root: &Path, temp: &Path) -> Result<PathBuf, String> {
     Ok(output)
 }
 
+/// What a session of `testdata/e2e/combined` did that a user would see: which tools ran, which hooks
+/// left their mark in the project, and what reached the model.
+fn combined_facts(run: &HostRun) -> Vec<(&'static str, bool)> {
+    vec![
+        ("the command ran", exists(run, MARKER)),
+        ("an observer ran", exists(run, "e2e-observed.txt")),
+        ("the denial reached the model", run.any_request_contains("E2E_COMBINED_DENY")),
+        ("the before-tool context reached the model", run.any_request_contains("E2E_COMBINED_BEFORE")),
+        ("the after-tool context reached the model", run.any_request_contains("E2E_COMBINED_AFTER")),
+    ]
+}
+
+/// `testdata/e2e/combined` on `host`, built with combined commands and with a command per hook
+/// (a copy whose config says `combineCommands: false`), each run with `calls`: both sessions finish,
+/// the first build runs its hooks through combined commands and the second through none, and every
+/// fact a user sees is the same.
+fn combined_against_separate(programs: &Programs, host: Host, calls: fn() -> Vec<Call>) -> Result<(), String> {
+    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let bundle = Path::new("testdata/e2e/combined");
+    let separate = temp.path().join("separate-bundle");
+    copy_tree(bundle, &separate).map_err(|e| e.to_string())?;
+    let config = separate.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).map_err(|e| e.to_string())?;
+    let changed = text.replace("combineCommands: true", "combineCommands: false");
+    ensure(changed != text, "the combined bundle's config says combineCommands: true")?;
+    std::fs::write(&config, changed).map_err(|e| e.to_string())?;
+    let mut facts = Vec::new();
+    for (form, root, combined) in [("combined", bundle.to_path_buf(), true), ("separate", separate, false)] {
+        let out = temp.path().join(form);
+        std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+        let artifact = build_into(&root, &out)?;
+        let utf8 = camino::Utf8Path::from_path(&artifact).ok_or("the artifact path is not UTF-8")?;
+        let manifest = agent_bundle::artifact::read_verified(utf8, &RealDisk).map_err(|e| e.to_string())?;
+        let target = agent_bundle::vocabulary::target::Target::from_name(host.name()).expect("a host is a target");
+        let shared = manifest.hooks.iter().filter(|r| r.host == target && r.combined.is_some()).count();
+        ensure((shared > 0) == combined, format!("the {form} build has {shared} hooks in combined commands"))?;
+        let run = session(programs, host, &artifact, "e2e-combined", false, calls(), Some("Bash"))
+            .map_err(|e| e.to_string())?;
+        finished(&run).map_err(|why| format!("{form}: {why} [{}]", run.summary()))?;
+        facts.push((form, combined_facts(&run), run.summary()));
+    }
+    let (combined, separate) = (&facts[0], &facts[1]);
+    // The same tools run, the same hooks leave their mark, the same denial reaches the model; a
+    // context may reach it only in the combined form, which joins every hook's where a host keeps
+    // one hook's of several (Copilot CLI's postToolUse), never the other way round.
+    let differs =
+        combined.1.iter().zip(&separate.1).any(|((fact, with), (_, without))| match fact.contains("context") {
+            true => *without && !*with,
+            false => with != without,
+        });
+    ensure(
+        !differs,
+        format!("combined {:?} [{}] against separate {:?} [{}]", combined.1, combined.2, separate.1, separate.2),
+    )?;
+    if combined.1 != separate.1 {
+        println!("  combined {:?}, separate {:?}: more context combined", combined.1, separate.1);
+    } else {
+        println!("  both: {:?}", combined.1);
+    }
+    Ok(())
+}
+
 /// `claude plugin validate --strict` (and `extra` flags) on the artifact of a bundle.
 fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), String> {
     let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -1541,6 +1603,26 @@ fn main() -> ExitCode {
                 .map_err(|e| e.to_string())?;
                 (scenario.check)(host, &run).map_err(|why| format!("{why} [{}]", run.summary()))
             })();
+            tally.record(&name, started, result);
+        }
+    }
+
+    // One process per call (issue 46, D18), differentially: the same bundle built with one command
+    // per call and with a command per hook, the same sessions, the same host behaviour.
+    for host in [Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid] {
+        for (what, calls) in [
+            ("a denied call", (|| vec![Call::Shell(format!("echo E2E_GO_AWAY > {MARKER}"))]) as fn() -> Vec<Call>),
+            ("a call that runs", shell_marker),
+        ] {
+            let name = format!(
+                "{} combined commands, {what}: the same session as with a command per hook (tools run, requests)",
+                host.name()
+            );
+            if !name.contains(&filter) {
+                continue;
+            }
+            let started = Instant::now();
+            let result = combined_against_separate(&programs, host, calls);
             tally.record(&name, started, result);
         }
     }

@@ -43,8 +43,9 @@ const core = await bareModule(readFileSync(corePath, 'utf8'), pathToFileURL(core
 
 // The wrapper's contract and its handler's bundle, as the build wrote them.
 const wrapper = readFileSync(wrapperPath, 'utf8');
-const contract = /\nconst contract = (\{[\s\S]*?\n\});\n/.exec(wrapper);
-const specifier = /\nawait runHook\(contract, \(\) => import\(("[^"]+")\)\);\n/.exec(wrapper);
+const contract = /\n(?:export )?const contract = (\{[\s\S]*?\n\});\n/.exec(wrapper);
+const specifier = /\nawait runHook\(contract, \(\) => import\(("[^"]+")\)\);\n/.exec(wrapper)
+  ?? /\nexport const loadHandler = \(\) => import\(("[^"]+")\);\n/.exec(wrapper);
 if (!contract || !specifier) throw new Error(`${wrapperPath} does not have the generated wrapper's shape`);
 const handlerUrl = new URL(JSON.parse(specifier[1]), pathToFileURL(wrapperPath));
 const handler = await bareModule(readFileSync(handlerUrl, 'utf8'), handlerUrl.href);

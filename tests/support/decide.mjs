@@ -18,7 +18,8 @@ function wrapper(path) {
     // and imports its handler statically (the module hands both to the core's decideInProcess).
     const contract = /\n(?:export )?const contract = (\{[\s\S]*?\n\});\n/.exec(text);
     const handler = /\nawait runHook\(contract, \(\) => import\(("[^"]+")\)\);\n/.exec(text)
-      ?? /\nimport \* as handler from ("[^"]+");\n/.exec(text);
+      ?? /\nimport \* as handler from ("[^"]+");\n/.exec(text)
+      ?? /\nexport const loadHandler = \(\) => import\(("[^"]+")\);\n/.exec(text);
     if (!contract || !handler) {
       throw new Error(`${path} does not have the generated wrapper's shape`);
     }

@@ -20,7 +20,7 @@ const contracts = new Map();
 function contract(path) {
   if (!contracts.has(path)) {
     const text = readFileSync(join(artifact, path), 'utf8');
-    const found = /\nconst contract = (\{[\s\S]*?\n\});\n/.exec(text);
+    const found = /\n(?:export )?const contract = (\{[\s\S]*?\n\});\n/.exec(text);
     if (!found) throw new Error(`${path} does not have the generated wrapper's shape`);
     contracts.set(path, found[1]);
   }

@@ -78,6 +78,9 @@ pub struct BundleConfig {
     /// `keepOutsideLinks: true`: a symlink in a package shipped whole whose target lies outside the
     /// bundle root and its node_modules is shipped as that link instead of being an error.
     pub keep_outside_links: Option<Spanned<bool>>,
+    /// `combineCommands: false`: every hook its own command, even where the host would start several
+    /// for one call (by default they share one process per call, D18).
+    pub combine_commands: Option<Spanned<bool>>,
     /// `define`: names replaced at bundling by the code given (not yet checked).
     pub define: Vec<(Spanned<String>, Spanned<String>)>,
 }

@@ -21,7 +21,8 @@ use super::documents::DocumentEntry;
 use super::module::ModuleHook;
 use super::relative_specifier;
 use super::shared::{self, SharedRoute};
-use super::wrapper::{Doors, PluginFacts, contract, wrapper_source};
+use super::wrapper::{Doors, PluginFacts, WrapperForm, combined_wrapper_source, contract, wrapper_source};
+use crate::pipeline::plan::combined::{self, Combining};
 
 /// Whether the plan settled `delivery` to run in its host's hooks module.
 fn runs_in_module(delivery: &Delivery) -> bool {
@@ -62,7 +63,14 @@ pub(super) fn place(
 ) -> PlacedHooks {
     let mut placed =
         PlacedHooks { entries: hosts.iter().map(|t| (*t, Vec::new())).collect(), ..PlacedHooks::default() };
-    for hook in bundle.normalised.hooks_in_document_order() {
+    let in_order = bundle.normalised.hooks_in_document_order();
+    let combinings: BTreeMap<Target, Combining> = hosts
+        .iter()
+        .map(|&target| {
+            (target, combined::combine(&bundle.plans, &in_order, target, bundle.normalised.separate_commands))
+        })
+        .collect();
+    for hook in in_order {
         for (target, delivery) in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts) {
             let Delivery::Native {
                 native_event,
@@ -77,10 +85,15 @@ pub(super) fn place(
             else {
                 continue;
             };
+            let combined = combinings[&target].command_of(&hook.id);
             match &hook.handler {
-                Handler::Module { path } => {
-                    place_module_hook(files, &mut placed, bundle, bundled, hook, path, target, delivery, epoch)
-                }
+                Handler::Module { path } => place_module_hook(
+                    files,
+                    &mut placed,
+                    bundle,
+                    bundled,
+                    Placing { hook, path, target, delivery, epoch, combined: combined.map(|c| c.wrapper.as_str()) },
+                ),
                 Handler::Prebuilt { path, .. } => {
                     let recorded = bundled.prebuilt.get(path).expect("the bundle stage read every prebuilt handler");
                     placed.inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), recorded.sha256.clone())]));
@@ -96,6 +109,24 @@ pub(super) fn place(
                     matcher: matcher.clone(),
                     fail_closed: fail_closed.is_some(),
                 });
+                continue;
+            }
+            if let Some(command) = combined {
+                // The command's entry stands where its first hook's would.
+                if command.members[0].hook_id == hook.id {
+                    let entries = placed.entries.get_mut(&target).expect("every host has a list");
+                    entries.push(DocumentEntry {
+                        native_event: command.native_event.clone(),
+                        matcher: command.matcher.clone(),
+                        timeout_seconds: command.timeout_seconds,
+                        own_keys: command.own_keys.clone().into_iter().collect(),
+                        command: command.command.clone(),
+                    });
+                    let source = combined_wrapper_source(hosts::table(target), command, &generator());
+                    let producer =
+                        Producer::Wrapper { hook: format!("the combined {} command", command.native_event), target };
+                    files.add(command.wrapper.clone(), ArtifactFile::new(source.into_bytes()), producer);
+                }
                 continue;
             }
             placed.entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
@@ -116,21 +147,28 @@ pub(super) fn place(
     placed
 }
 
+/// One hook with a handler module on one host, to place: `epoch` is the shared runtime's, when a
+/// route renders in it; `combined`, the wrapper of the combined command that runs it, if one does.
+struct Placing<'a> {
+    hook: &'a Hook,
+    path: &'a str,
+    target: Target,
+    delivery: &'a Delivery,
+    epoch: Option<&'a str>,
+    combined: Option<&'a str>,
+}
+
 /// One hook with a handler module, on one host: its wrapper, the bundle copy it imports where the host
 /// has a folder of its own, its index row, and its contract for the shared runtime when it renders
 /// there.
-#[allow(clippy::too_many_arguments)]
 fn place_module_hook(
     files: &mut Assembly,
     placed: &mut PlacedHooks,
     bundle: &Bundle,
     bundled: &Bundled,
-    hook: &Hook,
-    path: &str,
-    target: Target,
-    delivery: &Delivery,
-    epoch: Option<&str>,
+    placing: Placing,
 ) {
+    let Placing { hook, path, target, delivery, epoch, combined } = placing;
     let Delivery::Native {
         native_event,
         matcher,
@@ -214,7 +252,12 @@ fn place_module_hook(
         None => handler.path.clone(),
     };
     let specifier = relative_specifier(&file, &bundle_path);
-    let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator(), in_module);
+    let form = match (in_module, combined) {
+        (true, _) => WrapperForm::InModule,
+        (false, Some(command)) => WrapperForm::Combined { command },
+        (false, None) => WrapperForm::Own,
+    };
+    let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator(), form);
     let producer = Producer::Wrapper { hook: hook.name.clone(), target };
     files.add(file.clone(), ArtifactFile::new(source.into_bytes()), producer);
     placed.index.push(IndexRow {
@@ -231,6 +274,7 @@ fn place_module_hook(
         shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
         route_budget_ms: route_budget.map(|budget| budget.ms),
         hooks_module: in_module,
+        combined: combined.map(str::to_string),
     });
     placed.inputs.insert(hook.id.clone(), handler.summary.clone());
     let products = placed.products.entry(hook.id.clone()).or_default();

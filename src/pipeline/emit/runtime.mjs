@@ -146,17 +146,7 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
     leave();
   };
   const fail = (message) => settle(failureCode, [failureLine(contract, message)]);
-  const leave = () => {
-    // The exit code is the decision's, whatever an 'exit' listener of the handler sets.
-    process.removeListener('exit', onExit);
-    process.on('exit', onExit);
-    try {
-      exitProcess(exitCode);
-    } finally {
-      // An 'exit' listener threw out of process.exit: end the process all the same.
-      reallyExit?.(exitCode);
-    }
-  };
+  const leave = () => leaveWith(exitCode, onExit, exitProcess, reallyExit);
   // A handler (or a package it uses) that ends the process ends the hook: before the hook has
   // answered, that is a failure of the hook, so a fail-closed guard blocks whatever code it chose
   // (a handler's process.exit(1) or process.exit(0) never lets the call through by silence).
@@ -236,6 +226,322 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
   }
 }
 
+// A shared command (D18): one process for every hook of the plugin the host would start for one
+// call on one native event. `group` is the command's own facts (`matchKey`: the envelope's key its
+// hooks' matchers read, the tool's name or the session's source; `answerFd`), `members` each
+// hook's wrapper module (its contract and handler loader, as an in-process host imports it) with its
+// own matcher (an anchored regex, or null for every call). Each hook whose matcher takes the call is
+// judged as its own wrapper would judge it (judge: the same checks, handler call and projection
+// rules), within its own deadline and with its own failure policy, and the one answer is the
+// combination the host would make of their separate answers (combined). Fates are not coupled:
+// - a hook that throws, rejects or ends the process (process.exit, process.reallyExit) fails alone,
+//   with its own policy: its own promise rejects, and an error outside it (a timer's) is traced to
+//   its hook by the handler file its stack passes through (an error no unanswered hook's file is on
+//   fails every hook not yet answered, each with its policy). Not by an AsyncLocalStorage: with
+//   async hooks on, V8's termination of a blocked thread (below) leaves Node's async id stack
+//   unbalanced, and Node aborts;
+// - a hook that hangs fails alone at its deadline;
+// - a hook that blocks the thread (a synchronous loop) is ended by a watchdog thread
+//   (combinedWatchdog, as blockedRouteWatchdog does for a route) while the others still have time
+//   to answer, and fails alone at its deadline.
+// The watchdog thread costs about 20 ms of CPU, so it starts only when two or more hooks run.
+export async function runCombined(group, members) {
+  // The members' wrapper modules are imported, not run (runAlone).
+  importedOnly = true;
+  let modules;
+  try {
+    modules = await Promise.all(members.map(({ hook }) => hook()));
+  } catch (error) {
+    // Without its hooks' modules the command cannot judge the call: it fails as a fail-closed one of
+    // them would (`failureExit`, which the build wrote).
+    process.stderr.write(`Agent Bundle hook error: the combined command could not load its hooks: ${describeError(error)}\n`);
+    process.exit(group.failureExit);
+  }
+  const hooks = members.map(({ matcher }, i) => ({
+    contract: ownData(modules[i].contract),
+    loadHandler: modules[i].loadHandler,
+    handlerUrl: String(modules[i].handlerUrl),
+    matcher,
+  }));
+  const contracts = hooks.map(({ contract }) => contract);
+  const answer = openAnswerChannel(group.answerFd, { workerThreads: contracts.some((c) => c.hook.workerThreads === true) });
+  // A failure of the command itself (stdin unreadable): every hook's, so any fail-closed one blocks.
+  const failureCode = contracts.find((c) => c.hook.failClosed)?.hook.failClosed?.exit ?? 1;
+  /** @type {(Judgement | undefined)[]} */
+  const judgements = hooks.map(() => undefined);
+  /** @type {boolean[]} */
+  const running = hooks.map(() => false);
+  const exitProcess = process.exit.bind(process);
+  const nodeProcess = /** @type {any} */ (process);
+  const reallyExit = typeof nodeProcess.reallyExit === 'function' ? nodeProcess.reallyExit.bind(process) : undefined;
+  /** @type {{ started: (index: number, due: number) => void, done: (index: number) => void } | undefined} */
+  let watchdog;
+  /** @type {ReturnType<typeof setTimeout>[]} */
+  const timers = [];
+  let settled = false;
+  let exitCode = failureCode;
+  const leave = () => leaveWith(exitCode, onExit, exitProcess, reallyExit);
+  const settle = (code, stderrLines, stdout) => {
+    if (settled) return;
+    settled = true;
+    exitCode = code;
+    for (const timer of timers) clearTimeout(timer);
+    answer.log(stderrLines);
+    if (stdout !== undefined && !answer.write(stdout)) {
+      exitCode = failureCode;
+      answer.log(contracts.map((contract) => failureLine(contract, 'the answer could not be written to the host')));
+    }
+    leave();
+  };
+  // Hook `index` has its judgement: the first one counts. Once every running hook has one, the
+  // command answers for all of them.
+  // In turn, what follows a hook's judgement (set once the hooks start).
+  /** @type {((index: number) => void) | undefined} */
+  let next;
+  const judged = (index, judgement) => {
+    if (settled || judgements[index] !== undefined) return;
+    judgements[index] = judgement;
+    watchdog?.done(index);
+    next?.(index);
+    if (running.every((runs, i) => !runs || judgements[i] !== undefined)) {
+      const ran = hooks.flatMap(({ contract }, i) => (running[i] ? [{ contract, judgement: /** @type {Judgement} */ (judgements[i]) }] : []));
+      const { code, stderr, stdout } = combined(ran, group.anyFailureBlocks === true);
+      settle(code, stderr, stdout);
+    }
+  };
+  const fail = (index, message) => judged(index, failed(contracts[index], new HookError(message)));
+  // An error outside a hook's promise: the failure of the unanswered hooks whose handler file its
+  // stack passes through, or, when it passes through none, of every hook not yet answered.
+  const failOutside = (stack, message) => {
+    const unanswered = hooks.map((_, i) => i).filter((i) => running[i] && judgements[i] === undefined);
+    const traced = unanswered.filter((i) => stack.includes(hooks[i].handlerUrl));
+    for (const i of traced.length > 0 ? traced : unanswered) fail(i, `the ${author(contracts[i])} ${message}`);
+  };
+  const stackOf = (error) => (typeof error?.stack === 'string' ? error.stack : '');
+  // Ending the process is the caller's failure, and does not end the others: the call throws (so the
+  // code after it does not run), and its hook fails whatever it does with the error.
+  const endedBy = (how) => {
+    failOutside(stackOf(new Error()), `ended the process (${how}) before the hook answered`);
+    throw new HookError(`${how} was called; the combined command goes on for its other hooks`);
+  };
+  nodeProcess.exit = (/** @type {unknown} */ code) => endedBy(`process.exit(${code === undefined ? '' : show(code)})`);
+  if (reallyExit) nodeProcess.reallyExit = () => endedBy('process.reallyExit');
+  const onExit = () => {
+    if (!settled) {
+      for (let i = 0; i < hooks.length; i++) {
+        if (running[i] && judgements[i] === undefined) fail(i, `the ${author(contracts[i])}'s event loop ran out before the hook answered`);
+      }
+    }
+    process.exitCode = exitCode;
+  };
+  process.on('exit', onExit);
+  process.on('uncaughtException', (error) => {
+    failOutside(stackOf(error), `threw outside its promise: ${describeError(error)}${whereThrown(error)}`);
+  });
+  process.on('unhandledRejection', (reason) => {
+    failOutside(stackOf(reason), `left a promise rejected: ${describeError(reason)}${whereThrown(reason)}`);
+  });
+  // Until stdin is read, the command's own deadline is the longest of its hooks'.
+  const longest = Math.max(...contracts.map((c) => c.hook.deadlineMs));
+  const unread = setTimeout(
+    () => settle(failureCode, contracts.map((c) => failureLine(c, `stdin was not read within ${longest} ms of the command's start`))),
+    Math.min(MAX_TIMER_MS, Math.max(0, longest - performance.now())),
+  );
+  timers.push(unread);
+  let bytes;
+  try {
+    bytes = await readStdin(Math.max(...contracts.map((c) => c.hook.maxInputBytes)));
+  } catch (error) {
+    settle(failureCode, contracts.map((c) => failureLine(c, failureMessage(error))));
+    return;
+  } finally {
+    clearTimeout(unread);
+  }
+  // Each hook's matcher, as the host would apply it to a command of its own.
+  let envelope;
+  try {
+    envelope = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    envelope = undefined;
+  }
+  const subject = isPlainObject(envelope) && typeof group.matchKey === 'string' ? envelope[group.matchKey] : undefined;
+  for (let i = 0; i < hooks.length; i++) {
+    const { matcher } = hooks[i];
+    running[i] = typeof matcher !== 'string' || typeof subject !== 'string' || new RegExp(matcher).test(subject);
+  }
+  if (!running.some(Boolean)) {
+    settle(0, [], undefined);
+    return;
+  }
+  if (contracts.some((c, i) => running[i] && c.hook.readsStdin)) serveStdinAgain(bytes);
+  if (contracts.some((c, i) => running[i] && c.hook.childProcesses)) keepChildrenOffTheAnswer();
+  enableCompileCache();
+  // When each hook must have answered on this process's clock: its deadline, or for a fail-closed
+  // route rendered here, just after its stop (the route's own stop answers for it; a route ended by
+  // the watchdog never returns to the code that awaited it, so this answers instead).
+  // When each hook must have answered, counted from its start: its deadline, or for a fail-closed
+  // route rendered here, just after its stop (the route's own stop answers for it; a route ended by
+  // the watchdog never returns to the code that awaited it, so this answers instead).
+  const answerAfter = contracts.map((c) => {
+    const route = c.hook.route;
+    if (route === undefined || route.shared || c.hook.failClosed === undefined) return c.hook.deadlineMs;
+    return Math.min(route.budgetMs + ROUTE_GRACE_MS, c.hook.deadlineMs) + WATCHDOG_MARGIN_MS / 2;
+  });
+  const order = hooks.map((_, i) => i).filter((i) => running[i]);
+  const needsWatchdog = order.length > 1 || order.some((i) => answerAfter[i] !== contracts[i].hook.deadlineMs);
+  if (needsWatchdog) watchdog = combinedWatchdog(hooks.length);
+  for (let i = 0; i < hooks.length; i++) if (!running[i]) watchdog?.done(i);
+  // Starts hook `i` now: its deadline and, where a hook blocks the thread, the watchdog count from here.
+  const start = (i) => {
+    const { contract, loadHandler } = hooks[i];
+    // Counted from the process's start, as its own wrapper's would be, unless it starts in turn
+    // after another (the host would then have started its process now).
+    const from = group.inTurn && i !== order[0] ? performance.now() : 0;
+    watchdog?.started(i, from + answerAfter[i]);
+    if (bytes.length > contract.hook.maxInputBytes) {
+      fail(i, `the envelope on stdin is ${bytes.length} bytes, more than this hook's limit of ${contract.hook.maxInputBytes} bytes (maxInputBytes), so it is too large to judge`);
+      return;
+    }
+    const late = answerAfter[i] === contract.hook.deadlineMs
+      ? `the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`
+      : `the route did not answer within its budget of ${contract.hook.route?.budgetMs} ms and blocked its thread, which was ended, so it was answered for with its failure policy`;
+    timers.push(setTimeout(() => fail(i, late), Math.min(MAX_TIMER_MS, Math.max(0, from + answerAfter[i] - performance.now()))));
+    judge(contract, bytes, loadHandler, from).then(
+      (judgement) => judged(i, judgement),
+      (error) => fail(i, failureMessage(error)),
+    );
+  };
+  if (!group.inTurn) {
+    for (const i of order) start(i);
+    return;
+  }
+  // In turn, as the host runs separate hooks: the next starts when one has answered, and none after
+  // one that denies (or blocks) runs at all.
+  next = (i) => {
+    const judgement = /** @type {Judgement} */ (judgements[i]);
+    const denies = judgement.checked?.outcome === 'deny'
+      || blocksAlone(contracts[i], judgement, group.anyFailureBlocks === true);
+    const after = order.indexOf(i) + 1;
+    if (denies) {
+      for (const j of order.slice(after)) {
+        running[j] = false;
+        watchdog?.done(j);
+      }
+    } else if (after < order.length) {
+      start(order[after]);
+    }
+  };
+  start(order[0]);
+}
+
+// Whether this process imports hooks' wrapper modules to run them itself (a combined command, or
+// `hooks simulate` of one hook of it) rather than run as one of them.
+let importedOnly = false;
+
+// A combined command's hook, run as a command of its own (by hand, or by a test): its wrapper module
+// ends with this, which runs it alone as its own wrapper would, unless a combined command (or
+// `hooks simulate`) imported the module to run it.
+export async function runAlone(contract, loadHandler) {
+  if (!importedOnly) await runHook(contract, loadHandler);
+}
+
+// The watchdog of a combined command: a thread that ends the JavaScript running on the main thread
+// when it has blocked the thread too long for the other hooks. The main thread beats every
+// BEAT_MS while its hooks run; a beat missed for more than half the time left to the next
+// unanswered hook's time to answer (`at[i]`, on this process's clock; -1 for a hook not started), or
+// for at least BLOCKED_MIN_MS, means one hook blocks the thread (a synchronous loop):
+// ending it gives the others the other half to answer, and it fails at its own deadline. A hook
+// whose synchronous work is that long fails so too: it would starve the hooks sharing its process.
+const BEAT_MS = 25;
+const BLOCKED_MIN_MS = 100;
+const COMBINED_WATCHDOG_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { settled, at, origin, beat, tick, least, margin } = workerData;
+let session;
+const now = () => performance.timeOrigin + performance.now() - origin;
+const check = () => {
+  let due = Infinity;
+  let waiting = false;
+  for (let i = 0; i < at.length; i++) {
+    const when = Atomics.load(at, i);
+    if (Atomics.load(settled, i) !== 0) continue;
+    if (when < 0) waiting = true;
+    else due = Math.min(due, when);
+  }
+  if (due === Infinity) {
+    // Every started hook has answered: the next, in turn, is about to start, or all are done.
+    if (waiting) setTimeout(check, tick);
+    return;
+  }
+  const last = Atomics.load(beat, 0);
+  const blocked = now() - last;
+  if (blocked <= Math.max(least, (due - last) / 2)) {
+    setTimeout(check, tick);
+    return;
+  }
+  if (session === undefined) {
+    session = new (require('node:inspector').Session)();
+    session.connectToMainThread();
+  }
+  // Disconnected once done, so that the process's exit does not wait for the session.
+  session.post('Runtime.terminateExecution', () => {
+    session?.disconnect();
+    session = undefined;
+  });
+  setTimeout(check, margin);
+};
+check();
+`;
+function combinedWatchdog(count) {
+  const { Worker } = builtin('node:worker_threads');
+  const settled = new Int32Array(new SharedArrayBuffer(4 * count));
+  // Each hook's time to answer, in whole ms of this process's clock; -1 until it starts.
+  const at = new Int32Array(new SharedArrayBuffer(4 * count)).fill(-1);
+  const beat = new Int32Array(new SharedArrayBuffer(4));
+  const beating = () => Atomics.store(beat, 0, Math.floor(performance.now()));
+  beating();
+  const heart = setInterval(beating, BEAT_MS);
+  heart.unref();
+  const worker = new Worker(COMBINED_WATCHDOG_SOURCE, {
+    eval: true,
+    workerData: {
+      settled,
+      at,
+      origin: performance.timeOrigin,
+      beat,
+      tick: BEAT_MS,
+      least: BLOCKED_MIN_MS,
+      margin: WATCHDOG_MARGIN_MS,
+    },
+    stdin: false,
+    stdout: true,
+    stderr: true,
+  });
+  worker.unref();
+  return {
+    started: (index, due) => Atomics.store(at, index, Math.ceil(due)),
+    // A hook answered, or will not run: once none is left, the heart stops.
+    done: (index) => {
+      Atomics.store(settled, index, 1);
+      if (settled.every((flag) => flag !== 0)) clearInterval(heart);
+    },
+  };
+}
+
+// Ends the process with `code`: the exit code is the decision's, whatever an 'exit' listener of the
+// handler sets (`onExit`, the runtime's own, moved last, sets it again), and the process ends even
+// when such a listener throws out of process.exit. `exitProcess` and `reallyExit` are Node's own,
+// kept before a handler could replace them.
+function leaveWith(code, onExit, exitProcess, reallyExit) {
+  process.removeListener('exit', onExit);
+  process.on('exit', onExit);
+  try {
+    exitProcess(code);
+  } finally {
+    reallyExit?.(code);
+  }
+}
+
 // A route that blocks the main thread (a synchronous loop, or a loop of awaits that never yields
 // to a timer) keeps every timer of the wrapper from firing: its budget's (the core's routeStop) and
 // the deadline's. Only the host's own timeout would end it, and hosts take a timed-out hook as a
@@ -289,6 +595,7 @@ function blockedRouteWatchdog(contract) {
 // stdin through decideInProcess, as the entry module has it decide the host's; the answer object goes
 // to stdout as JSON, the lines to stderr, and the decision's code is the exit code.
 export async function simulateInProcess(wrapperPath) {
+  importedOnly = true;
   const { contract, loadHandler } = await import(pathToFileURL(wrapperPath).href);
   let outcome;
   try {

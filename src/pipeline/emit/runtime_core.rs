@@ -20,6 +20,8 @@ macro_rules! runtime_core {
             "\n",
             include_str!(concat!($dir, "check.mjs")),
             "\n",
+            include_str!(concat!($dir, "combine.mjs")),
+            "\n",
             include_str!(concat!($dir, "copy.mjs")),
             "\n",
             include_str!(concat!($dir, "sourcemap.mjs")),

@@ -199,6 +199,10 @@ pub struct Normalised {
     /// `bundle.keepOutsideLinks`: a package's symlinks that lead outside ship as links.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub keep_outside_links: bool,
+    /// `bundle.combineCommands: false`: each hook keeps its own command (they share one per call by
+    /// default).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub separate_commands: bool,
     /// The plugin's own MCP servers (`mcpServers`), sorted by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<mcp::McpServer>,
@@ -241,8 +245,20 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     let keep_outside_links =
         config.bundle.as_ref().and_then(|b| b.keep_outside_links.as_ref()).is_some_and(|keep| keep.value);
     let define = n.defines(config.bundle.as_ref().map_or(&[][..], |b| b.define.as_slice()));
+    let separate_commands =
+        config.bundle.as_ref().and_then(|b| b.combine_commands.as_ref()).is_some_and(|combine| !combine.value);
     Staged {
-        value: Normalised { targets, hooks, payloads, external, keep_outside_links, define, mcp_servers, parts },
+        value: Normalised {
+            targets,
+            hooks,
+            payloads,
+            external,
+            keep_outside_links,
+            separate_commands,
+            define,
+            mcp_servers,
+            parts,
+        },
         diagnostics: n.diagnostics,
     }
 }

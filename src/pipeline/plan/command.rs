@@ -82,17 +82,37 @@ pub fn wrapper_path(hook: &Hook, target: Target, hosts_reached: usize, folder: O
 /// arguments, which answers on its own stdout), named from the host's root token (its plugin
 /// folder: `folder` when the host has its own), in the forms the host's table asks for.
 pub fn host_command(hook: &Hook, surface: &HookSurface, wrapper: Option<&str>) -> Result<HostCommand, Unquotable> {
-    let within = |path: &str| match &surface.folder {
+    match (&hook.handler, wrapper) {
+        (Handler::Module { .. }, Some(wrapper)) => command_for(surface, within_root(surface, wrapper), &[], true),
+        (Handler::Prebuilt { artifact_path, .. }, _) => command_for(surface, artifact_path.clone(), &hook.args, false),
+        (Handler::Module { .. }, None) => unreachable!("a handler module always has a wrapper"),
+    }
+}
+
+/// What a host's document runs for a combined command ([`super::combined`]): node on its wrapper,
+/// in the same forms as a hook's.
+pub fn combined_command(surface: &HookSurface, wrapper: &str) -> HostCommand {
+    command_for(surface, within_root(surface, wrapper), &[], true).expect("a wrapper's path needs no quoting")
+}
+
+/// An artifact path relative to the host's root: its own folder where it has one.
+fn within_root(surface: &HookSurface, path: &str) -> String {
+    match &surface.folder {
         Some(folder) => {
             path.strip_prefix(folder.as_str()).and_then(|p| p.strip_prefix('/')).unwrap_or(path).to_string()
         }
         None => path.to_string(),
-    };
-    let (file, args, handover) = match (&hook.handler, wrapper) {
-        (Handler::Module { .. }, Some(wrapper)) => (within(wrapper), &[][..], true),
-        (Handler::Prebuilt { artifact_path, .. }, _) => (artifact_path.clone(), &hook.args[..], false),
-        (Handler::Module { .. }, None) => unreachable!("a handler module always has a wrapper"),
-    };
+    }
+}
+
+/// The command running `file` (relative to the host's root) with `args`; `handover`: a wrapper, to
+/// which a POSIX-only command hands the host's stdout on [`ANSWER_FD`].
+fn command_for(
+    surface: &HookSurface,
+    file: String,
+    args: &[String],
+    handover: bool,
+) -> Result<HostCommand, Unquotable> {
     let root = surface.root_token.as_str();
     let posix_line = || -> String {
         let mut line = match (handover, surface.command_shell) {

@@ -2,6 +2,7 @@
 //! native event, the tool matcher, the timeout) or why it gets nothing. All host knowledge comes from
 //! the host tables; this module only combines it.
 
+pub mod combined;
 mod command;
 pub mod mcp;
 pub mod parts;

@@ -47,13 +47,8 @@ pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
     let mapping =
         table.mapping_for(row.event, row.hooks_module).map_err(|reason| SimulateError::BadInput(reason.to_string()))?;
     // What the host's matcher compares: the session's source on sessionStart, else the tool name.
-    let (key, what) = match mapping.source_matcher.as_ref().and_then(|m| m.supported().ok()) {
-        Some(source) => (Some(&source.field), "source"),
-        None => {
-            (surface.input_fields(mapping).find(|f| f.canonical.as_deref() == Some("toolName")).map(|f| &f.key), "tool")
-        }
-    };
-    let Some(value) = key.and_then(|key| fields.get(key)).and_then(Value::as_str) else { return Ok(()) };
+    let Some((key, what)) = surface.matcher_subject(mapping) else { return Ok(()) };
+    let Some(value) = fields.get(key).and_then(Value::as_str) else { return Ok(()) };
     let regex = regex::Regex::new(matcher).map_err(|e| SimulateError::BadInput(format!("matcher {matcher}: {e}")))?;
     if regex.is_match(value) {
         return Ok(());

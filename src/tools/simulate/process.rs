@@ -38,9 +38,10 @@ pub(super) struct Run {
 pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, SimulateError> {
     let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
     let (root, file) = plugin_folder(artifact, row);
-    if row.hooks_module {
-        // A hook of the host's hooks module: the module imports its wrapper (the document names the
-        // module, not the hook), so node stands for the host's worker on that wrapper, as below.
+    if row.hooks_module || row.combined.is_some() {
+        // A hook of the host's hooks module, or of a combined command: the module (or the command's
+        // wrapper) imports its wrapper, so node runs the runtime's decision for that wrapper alone,
+        // as below: the hook's own answer, which the host receives combined with the others'.
         let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
         return Ok(in_process_command(artifact, &runtime, &root.join(file)));
     }

@@ -278,6 +278,8 @@ export interface BundleConfig {{
   external?: string[];
   /** Ship a symlink in those packages that leads outside the bundle root and its node_modules as a link (default: an error). */
   keepOutsideLinks?: boolean;
+  /** `false`: every hook its own command. By default the hooks a host would start for one call share one process, each judged by its own matcher, deadline and failure policy. */
+  combineCommands?: boolean;
   /** Names replaced at bundling by the code given (`{{ __VERSION__: '"1.2.0"' }}`), as esbuild's and tsup's `define`. */
   define?: Record<string, string>;
 }}

@@ -139,6 +139,7 @@ mod tests {
                     shared_runtime: None,
                     route_budget_ms: None,
                     hooks_module: false,
+                    combined: None,
                 });
             }
         }

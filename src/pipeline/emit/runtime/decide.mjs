@@ -18,19 +18,37 @@
  */
 export async function decide(contract, stdinBytes, loadHandler, startedAt = 0, timer = undefined) {
   contract = ownData(contract);
+  return spoken(contract, await judge(contract, stdinBytes, loadHandler, startedAt, timer));
+}
+
+// What one delivery decided, before it is said in the host's words: decide() without the answer's
+// text. A judgement is a decision ({ code, stderr }) that, when the hook answered, also holds its
+// checked result (`checked`, code 0) and the notes of the parts this host drops (`notes`); a block
+// (`blocks`) is a failure of a fail-closed hook or a guard part with no channel here. A shared
+// command (runCombined) judges each of its hooks so and answers for all of them at once (combined).
+// It never throws. Its side effects are the hook's own (an env file written, as answerFor does).
+/**
+ * @param {Contract} contract
+ * @param {Uint8Array} stdinBytes
+ * @param {LoadHandler} loadHandler
+ * @param {number} [startedAt]
+ * @param {Timer} [timer]
+ * @returns {Promise<Judgement>}
+ */
+async function judge(contract, stdinBytes, loadHandler, startedAt = 0, timer = undefined) {
   try {
     const envelope = parseEnvelope(stdinBytes);
     const foreign = foreignSender(contract, envelope);
     if (foreign !== undefined) {
-      return { code: 0, stderr: [foreignLine(contract, foreign)], stdout: undefined };
+      return { code: 0, stderr: [foreignLine(contract, foreign)] };
     }
     const payload = decodeEnvelope(contract, envelope);
     // The host fires this native event where the canonical one does not happen (a subagent's turn
     // ending, for a main-agent stop hook): nothing to decide.
     if (passes(contract, envelope)) {
-      return { code: 0, stderr: [], stdout: undefined };
+      return { code: 0, stderr: [] };
     }
-    return answerFor(contract, await checkedResult(contract, envelope, payload, loadHandler, startedAt, timer));
+    return judged(contract, await checkedResult(contract, envelope, payload, loadHandler, startedAt, timer));
   } catch (error) {
     return failed(contract, error);
   }
@@ -109,14 +127,38 @@ function withPlaces(fields, contract, envelope) {
  * @returns {Decision}
  */
 function answerFor(contract, checked) {
+  return spoken(contract, judged(contract, checked));
+}
+
+// A checked result judged on this host: the block when a guard part has no channel here, else the
+// result with the notes of the parts the host drops (and the env files written).
+/**
+ * @param {Contract} contract
+ * @param {CheckedResult} checked
+ * @returns {Judgement}
+ */
+function judged(contract, checked) {
   const blocked = blockedPart(contract, checked);
   if (blocked) {
-    return { code: blocked.exit, stderr: [blockLine(contract, blocked, checked)], stdout: undefined };
+    return { code: blocked.exit, stderr: [blockLine(contract, blocked, checked)], blocks: true };
   }
-  const output = project(contract, checked);
   const notes = dropped(contract, checked);
   writeEnvFiles(contract, checked, notes);
-  return { code: 0, stderr: notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)], stdout: output };
+  return { code: 0, stderr: [], checked, notes };
+}
+
+// A judgement said in the host's words: the answer of its checked result, with its notes' line.
+/**
+ * @param {Contract} contract
+ * @param {Judgement} judgement
+ * @returns {Decision}
+ */
+function spoken(contract, judgement) {
+  const { code, stderr, checked, notes } = judgement;
+  if (checked === undefined) return { code, stderr, stdout: undefined };
+  const output = project(contract, checked);
+  const lines = notes === undefined || notes.length === 0 ? [] : [noteLine(contract, notes, checked, output)];
+  return { code, stderr: [...stderr, ...lines], stdout: output };
 }
 
 /**

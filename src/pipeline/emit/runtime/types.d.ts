@@ -32,6 +32,20 @@ interface Decision {
   stdout: string | undefined;
 }
 
+/**
+ * What one delivery decided before its answer is written (decide.mjs: judge): a decision whose
+ * checked result, when the hook answered, is still parts (`checked`, with the notes of the parts the
+ * host drops); `blocks` marks a guard part with no channel here.
+ */
+interface Judgement {
+  code: number;
+  stderr: string[];
+  stdout?: string | undefined;
+  checked?: CheckedResult;
+  notes?: string[];
+  blocks?: boolean;
+}
+
 /** A JSON object of the envelope (or any parsed JSON object). */
 type JsonObject = { [key: string]: unknown };
 
