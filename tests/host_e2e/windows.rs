@@ -236,11 +236,18 @@ pub fn wrappers_answer_as_on_linux(wine: &Wine) -> Result<(), String> {
         };
         let utf8 = Utf8Path::from_path(&artifact).ok_or("the artifact path is not UTF-8")?;
         let manifest = read_verified(utf8, &RealDisk).map_err(|e| e.to_string())?;
+        let mut combined_seen = std::collections::BTreeSet::new();
         for row in manifest.hooks {
             let surface = agent_bundle::hosts::table(row.host).hooks.as_ref().expect("rows have hooks");
             if surface.in_process() || row.hooks_module {
                 continue;
             }
+            // A hook of a combined command: the host runs the command, once for all its hooks.
+            let row = match row.combined.clone() {
+                Some(command) if !combined_seen.insert((row.host, command.clone())) => continue,
+                Some(command) => agent_bundle::artifact::IndexRow { path: command, combined: None, ..row },
+                None => row,
+            };
             let envelope = recorded
                 .iter()
                 .find(|r| r.host == row.host && r.native == row.native_event)

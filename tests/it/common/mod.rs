@@ -133,8 +133,18 @@ pub fn run_wrapper(artifact: &Utf8Path, wrapper: &str, stdin: &[u8], env: &[(&st
     let _slot = node_slot();
     let text = std::fs::read_to_string(artifact.join(agent_bundle::artifact::MANIFEST_PATH)).unwrap();
     let manifest: agent_bundle::artifact::ArtifactManifest = serde_json::from_str(&text).unwrap();
-    let row = manifest.hooks.iter().find(|row| row.path == wrapper).unwrap_or_else(|| panic!("no hook runs {wrapper}"));
-    let mut command = agent_bundle::tools::simulate::host_command(artifact, row).unwrap();
+    // A combined command's wrapper stands for its hooks: the host's entry runs it for all of them.
+    let row = manifest
+        .hooks
+        .iter()
+        .find(|row| row.path == wrapper)
+        .cloned()
+        .or_else(|| {
+            let member = manifest.hooks.iter().find(|row| row.combined.as_deref() == Some(wrapper))?;
+            Some(agent_bundle::artifact::IndexRow { path: wrapper.to_string(), combined: None, ..member.clone() })
+        })
+        .unwrap_or_else(|| panic!("no hook runs {wrapper}"));
+    let mut command = agent_bundle::tools::simulate::host_command(artifact, &row).unwrap();
     for (key, value) in env {
         command.env(key, value);
     }
