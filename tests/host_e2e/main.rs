@@ -1080,6 +1080,38 @@ fn combined_against_separate(programs: &Programs, host: Host, calls: fn() -> Vec
     Ok(())
 }
 
+/// `testdata/e2e/mcp-tool-hook` built, a PreToolUse `mcp_tool` hook on Bash naming `server` written
+/// into its document, and a session whose model runs the marker command: `reaches` says whether the
+/// plugin's server answers the hook (and its denial blocks the command) or the hook fails open.
+fn mcp_tool_hook(programs: &Programs, server: &str, reaches: bool) -> Result<(), String> {
+    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let artifact = build_into(Path::new("testdata/e2e/mcp-tool-hook"), temp.path())?;
+    let document = artifact.join("hooks/hooks.json");
+    let mut hooks = read_json_file(&document)?;
+    hooks["hooks"]["PreToolUse"] = serde_json::json!([{
+        "matcher": "Bash",
+        "hooks": [{ "type": "mcp_tool", "server": server, "tool": "lookup", "input": { "word": "${tool_input.command}" } }],
+    }]);
+    std::fs::write(&document, serde_json::to_vec_pretty(&hooks).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    let options = ClaudeOptions { allowed_tools: Some("Bash"), installed: false };
+    let run = run_claude(programs, &artifact, shell_marker(), options, RUN_LIMIT).map_err(|e| e.to_string())?;
+    finished(&run)?;
+    let calls = std::fs::read_to_string(run.work.join("mcp-hook-called.txt")).unwrap_or_default();
+    if reaches {
+        ensure(
+            calls.contains(&format!(r#""word":"echo hi > {MARKER}""#)),
+            format!("the server was not called with the command: {calls:?}"),
+        )?;
+        ensure(!exists(&run, MARKER), "the command ran although the mcp_tool hook denied it")?;
+        ensure(run.any_request_contains("E2E_MCP_HOOK_DENY"), "the hook's denial did not reach the model")
+    } else {
+        ensure(calls.is_empty(), format!("the server was called: {calls:?}"))?;
+        ensure(run.stdout.contains("not connected"), "Claude Code did not say the server was not connected")?;
+        ensure(exists(&run, MARKER), "the command did not run: the unconnected hook did not fail open")
+    }
+}
+
 /// `claude plugin validate --strict` (and `extra` flags) on the artifact of a bundle.
 fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), String> {
     let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -1625,6 +1657,23 @@ fn main() -> ExitCode {
             let result = combined_against_separate(&programs, host, calls);
             tally.record(&name, started, result);
         }
+    }
+
+    // What Claude Code does with a plugin's `mcp_tool` hook (issue 46, item 2), written into the
+    // built plugin's document: named `plugin:<plugin>:<server>`, the plugin's own server is called
+    // with the input interpolated and its answer denies as a command's would; named any other way,
+    // the server is "not connected" and the call runs (the hook fails open).
+    for (server, reaches) in [("plugin:e2e-mcp-tool-hook:docs", true), ("docs", false)] {
+        let name = format!(
+            "claude mcp_tool hook naming the server {server}: the plugin's server is {}called",
+            if reaches { "" } else { "not " }
+        );
+        if !name.contains(&filter) {
+            continue;
+        }
+        let started = Instant::now();
+        let result = mcp_tool_hook(&programs, server, reaches);
+        tally.record(&name, started, result);
     }
 
     // Two sessions of one install at once (Claude Desktop runs every session from one plugin folder):
