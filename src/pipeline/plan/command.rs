@@ -116,7 +116,9 @@ fn command_for(
     let root = surface.root_token.as_str();
     let posix_line = || -> String {
         let mut line = match (handover, surface.command_shell) {
-            (true, CommandShell::Bash) => format!("node \"{root}/{file}\" {ANSWER_FD}>&1 1>&2"),
+            // `exec`: bash makes the redirections and becomes node, so no shell process stays beside
+            // it (without it, a command with redirections keeps bash waiting: two processes a call).
+            (true, CommandShell::Bash) => format!("exec node \"{root}/{file}\" {ANSWER_FD}>&1 1>&2"),
             // A shell that need not be a POSIX one: the redirections made by `sh`, whose `exec`
             // leaves no shell process behind; any shell that runs the plain command runs it too.
             (true, CommandShell::AnyShell) => {
