@@ -400,15 +400,15 @@ fn delivery_line(hook: &Hook, delivery: &Delivery) -> String {
     }
 }
 
-/// Per host of the bundle, which hooks share a command (the same decision emit places).
+/// Per host a hook is planned for, which hooks share a command (the same decision emit places).
 fn combinings(bundle: &Bundle) -> std::collections::BTreeMap<Target, crate::pipeline::plan::combined::Combining> {
     let in_order = bundle.normalised.hooks_in_document_order();
     let separate = bundle.normalised.separate_commands;
-    bundle
-        .normalised
-        .targets
-        .iter()
-        .map(|&target| (target, crate::pipeline::plan::combined::combine(&bundle.plans, &in_order, target, separate)))
+    let planned: std::collections::BTreeSet<Target> =
+        bundle.plans.iter().flat_map(|plan| plan.targets.iter().map(|t| t.target)).collect();
+    planned
+        .into_iter()
+        .map(|target| (target, crate::pipeline::plan::combined::combine(&bundle.plans, &in_order, target, separate)))
         .collect()
 }
 

@@ -67,15 +67,34 @@ installServices({
 // agent-bundle's data folder for a plugin whose host names none: the system's place for an
 // application's per-user data, in a folder of agent-bundle's, one per plugin.
 function defaultDataDir(plugin) {
+  return join(userFolder('data'), 'plugins', plugin);
+}
+
+// agent-bundle's folder in the system's place for an application's per-user data or caches
+// (`kind`): %LOCALAPPDATA% on Windows (caches in a `cache` folder there), ~/Library's on macOS,
+// $XDG_DATA_HOME or $XDG_CACHE_HOME (else their defaults) elsewhere.
+function userFolder(kind) {
   const home = () => builtin('node:os').homedir();
   const set = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const cache = kind === 'cache';
   if (process.platform === 'win32') {
-    return join(set(process.env.LOCALAPPDATA) ?? join(home(), 'AppData', 'Local'), 'agent-bundle', 'plugins', plugin);
+    const local = set(process.env.LOCALAPPDATA) ?? join(home(), 'AppData', 'Local');
+    return cache ? join(local, 'agent-bundle', 'cache') : join(local, 'agent-bundle');
   }
   if (process.platform === 'darwin') {
-    return join(home(), 'Library', 'Application Support', 'agent-bundle', 'plugins', plugin);
+    return join(home(), 'Library', cache ? 'Caches' : 'Application Support', 'agent-bundle');
   }
-  return join(set(process.env.XDG_DATA_HOME) ?? join(home(), '.local', 'share'), 'agent-bundle', 'plugins', plugin);
+  const xdg = cache
+    ? set(process.env.XDG_CACHE_HOME) ?? join(home(), '.cache')
+    : set(process.env.XDG_DATA_HOME) ?? join(home(), '.local', 'share');
+  return join(xdg, 'agent-bundle');
+}
+
+// Milliseconds since the process started: the clock a hook's deadline counts on. process.uptime()
+// is the performance clock's within a millisecond without node:perf_hooks, which the `performance`
+// global loads on first use (0.5 to 1.3 ms of CPU a start, issue 46).
+function uptimeMs() {
+  return process.uptime() * 1000;
 }
 
 // Node's compile cache (module.enableCompileCache: Node 22.8 and newer), turned on before the handler
@@ -99,17 +118,9 @@ function enableCompileCache() {
   }
 }
 
-// The system's place for an application's per-user caches, in a folder of agent-bundle's.
+// Where the compile cache lives: agent-bundle's per-user cache folder.
 function compileCacheDir() {
-  const home = () => builtin('node:os').homedir();
-  const set = (value) => (typeof value === 'string' && value !== '' ? value : undefined);
-  if (process.platform === 'win32') {
-    return join(set(process.env.LOCALAPPDATA) ?? join(home(), 'AppData', 'Local'), 'agent-bundle', 'cache', 'node-compile-cache');
-  }
-  if (process.platform === 'darwin') {
-    return join(home(), 'Library', 'Caches', 'agent-bundle', 'node-compile-cache');
-  }
-  return join(set(process.env.XDG_CACHE_HOME) ?? join(home(), '.cache'), 'agent-bundle', 'node-compile-cache');
+  return join(userFolder('cache'), 'node-compile-cache');
 }
 
 // The variable a detached run of a hook carries (the hook's id): it runs the handler instead of
@@ -187,12 +198,9 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
   });
   // Counted from the process's start, not from here: the host's clock started before node did. The
   // build refuses timeouts whose milliseconds a timer cannot hold (it would fire after 1 ms).
-  // process.uptime() is that clock (within a millisecond of performance.now()) without
-  // node:perf_hooks, which the `performance` global loads on first use, in every hook that is not a
-  // route (0.5 to 1.3 ms of CPU a start, issue 46).
   const deadline = setTimeout(
     () => fail(`the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`),
-    Math.min(MAX_TIMER_MS, Math.max(0, contract.hook.deadlineMs - process.uptime() * 1000)),
+    Math.min(MAX_TIMER_MS, Math.max(0, contract.hook.deadlineMs - uptimeMs())),
   );
   // A route the watchdog had to end never returns to the code that awaited it (its whole stack was
   // terminated): this timer, due between the route's stop and the watchdog, answers for it.
@@ -226,7 +234,7 @@ export async function runHook(contract, loadHandler, ownFile = undefined) {
   }
 }
 
-// A shared command (D18): one process for every hook of the plugin the host would start for one
+// A combined command (D18): one process for every hook of the plugin the host would start for one
 // call on one native event. `group` is the command's own facts (`matchKey`: the envelope's key its
 // hooks' matchers read, the tool's name or the session's source; `answerFd`), `members` each
 // hook's wrapper module (its contract and handler loader, as an in-process host imports it) with its
@@ -293,11 +301,11 @@ export async function runCombined(group, members) {
     }
     leave();
   };
-  // Hook `index` has its judgement: the first one counts. Once every running hook has one, the
-  // command answers for all of them.
   // In turn, what follows a hook's judgement (set once the hooks start).
   /** @type {((index: number) => void) | undefined} */
   let next;
+  // Hook `index` has its judgement: the first one counts. Once every running hook has one, the
+  // command answers for all of them.
   const judged = (index, judgement) => {
     if (settled || judgements[index] !== undefined) return;
     judgements[index] = judgement;
@@ -345,7 +353,7 @@ export async function runCombined(group, members) {
   const longest = Math.max(...contracts.map((c) => c.hook.deadlineMs));
   const unread = setTimeout(
     () => settle(failureCode, contracts.map((c) => failureLine(c, `stdin was not read within ${longest} ms of the command's start`))),
-    Math.min(MAX_TIMER_MS, Math.max(0, longest - performance.now())),
+    Math.min(MAX_TIMER_MS, Math.max(0, longest - uptimeMs())),
   );
   timers.push(unread);
   let bytes;
@@ -376,9 +384,6 @@ export async function runCombined(group, members) {
   if (contracts.some((c, i) => running[i] && c.hook.readsStdin)) serveStdinAgain(bytes);
   if (contracts.some((c, i) => running[i] && c.hook.childProcesses)) keepChildrenOffTheAnswer();
   enableCompileCache();
-  // When each hook must have answered on this process's clock: its deadline, or for a fail-closed
-  // route rendered here, just after its stop (the route's own stop answers for it; a route ended by
-  // the watchdog never returns to the code that awaited it, so this answers instead).
   // When each hook must have answered, counted from its start: its deadline, or for a fail-closed
   // route rendered here, just after its stop (the route's own stop answers for it; a route ended by
   // the watchdog never returns to the code that awaited it, so this answers instead).
@@ -396,7 +401,7 @@ export async function runCombined(group, members) {
     const { contract, loadHandler } = hooks[i];
     // Counted from the process's start, as its own wrapper's would be, unless it starts in turn
     // after another (the host would then have started its process now).
-    const from = group.inTurn && i !== order[0] ? performance.now() : 0;
+    const from = group.inTurn && i !== order[0] ? uptimeMs() : 0;
     watchdog?.started(i, from + answerAfter[i]);
     if (bytes.length > contract.hook.maxInputBytes) {
       fail(i, `the envelope on stdin is ${bytes.length} bytes, more than this hook's limit of ${contract.hook.maxInputBytes} bytes (maxInputBytes), so it is too large to judge`);
@@ -405,7 +410,7 @@ export async function runCombined(group, members) {
     const late = answerAfter[i] === contract.hook.deadlineMs
       ? `the ${author(contract)} did not finish within ${contract.hook.deadlineMs} ms of the hook's start (its timeout, less room for the host to read the answer)`
       : `the route did not answer within its budget of ${contract.hook.route?.budgetMs} ms and blocked its thread, which was ended, so it was answered for with its failure policy`;
-    timers.push(setTimeout(() => fail(i, late), Math.min(MAX_TIMER_MS, Math.max(0, from + answerAfter[i] - performance.now()))));
+    timers.push(setTimeout(() => fail(i, late), Math.min(MAX_TIMER_MS, Math.max(0, from + answerAfter[i] - uptimeMs()))));
     judge(contract, bytes, loadHandler, from).then(
       (judgement) => judged(i, judgement),
       (error) => fail(i, failureMessage(error)),
@@ -498,7 +503,7 @@ function combinedWatchdog(count) {
   // Each hook's time to answer, in whole ms of this process's clock; -1 until it starts.
   const at = new Int32Array(new SharedArrayBuffer(4 * count)).fill(-1);
   const beat = new Int32Array(new SharedArrayBuffer(4));
-  const beating = () => Atomics.store(beat, 0, Math.floor(performance.now()));
+  const beating = () => Atomics.store(beat, 0, Math.floor(uptimeMs()));
   beating();
   const heart = setInterval(beating, BEAT_MS);
   heart.unref();
@@ -507,7 +512,8 @@ function combinedWatchdog(count) {
     workerData: {
       settled,
       at,
-      origin: performance.timeOrigin,
+      // The process's start on the wall clock, from which the thread counts this process's clock.
+      origin: Date.now() - uptimeMs(),
       beat,
       tick: BEAT_MS,
       least: BLOCKED_MIN_MS,

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Delivery, HookPlan, ModuleRun};
+use super::{Delivery, HookPlan, ModuleRun, matcher};
 use crate::hosts::{self, layout};
 use crate::pipeline::normalise::{Handler, Hook};
 use crate::vocabulary::target::Target;
@@ -111,19 +111,21 @@ pub fn combine(plans: &[HookPlan], hooks: &[&Hook], target: Target, separate: bo
     let mut combining = Combining::default();
     let mut commands: Vec<(usize, CombinedCommand)> = Vec::new();
     for (native_event, entries) in by_event {
-        let matchers: Vec<Option<&str>> = entries.iter().map(|(_, delivery, _)| matcher_of(delivery)).collect();
+        let matchers: Vec<Option<Vec<String>>> =
+            entries.iter().map(|(_, delivery, _)| matcher_of(delivery).map(matcher::alternatives)).collect();
+        let overlap = |i: usize, j: usize| overlap(matchers[i].as_deref(), matchers[j].as_deref());
         // Only hooks that may run on one call need to share: those whose matchers overlap, with a
         // chain of others between them.
         let mut component: Vec<usize> = (0..entries.len()).collect();
         for i in 0..entries.len() {
             for j in 0..i {
-                if entries[i].2.is_none() && entries[j].2.is_none() && overlap(matchers[i], matchers[j]) {
+                if entries[i].2.is_none() && entries[j].2.is_none() && overlap(i, j) {
                     let (a, b) = (find(&mut component, i), find(&mut component, j));
                     component[a.max(b)] = a.min(b);
                 }
             }
         }
-        let overlapping = |i: usize| (0..entries.len()).any(|j| j != i && overlap(matchers[i], matchers[j]));
+        let overlapping = |i: usize| (0..entries.len()).any(|j| j != i && overlap(i, j));
         let mut groups: BTreeMap<usize, Vec<(&Hook, &Delivery)>> = BTreeMap::new();
         for (i, (hook, delivery, reason)) in entries.iter().enumerate() {
             match reason {
@@ -160,47 +162,35 @@ fn matcher_of(delivery: &Delivery) -> Option<&str> {
     }
 }
 
-/// Whether two matchers may take one call: either takes every call, or they share an alternative,
-/// or either has a wildcard (taken as overlapping everything: the cost is only a shared process).
-fn overlap(a: Option<&str>, b: Option<&str>) -> bool {
+/// Whether two matchers (their alternatives; `None` takes every call) may take one call: either
+/// takes every call, or they share an alternative, or either has a wildcard (taken as overlapping
+/// everything: the cost is only a shared process).
+fn overlap(a: Option<&[String]>, b: Option<&[String]>) -> bool {
     let (Some(a), Some(b)) = (a, b) else { return true };
-    let (a, b) = (alternatives(a), alternatives(b));
-    a.iter().chain(&b).any(|alternative| alternative.contains(".*")) || a.iter().any(|x| b.contains(x))
-}
-
-/// A rendered matcher's alternatives (`^(?:a|b)$` → `a`, `b`; an escaped `\|` stays in its name).
-fn alternatives(matcher: &str) -> Vec<String> {
-    let body = matcher.strip_prefix("^(?:").and_then(|m| m.strip_suffix(")$")).unwrap_or(matcher);
-    let mut found = vec![String::new()];
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                let last = found.last_mut().expect("never empty");
-                last.push(c);
-                last.extend(chars.next());
-            }
-            '|' => found.push(String::new()),
-            _ => found.last_mut().expect("never empty").push(c),
-        }
-    }
-    found
+    a.iter().chain(b).any(|alternative| alternative.contains(".*")) || a.iter().any(|x| b.contains(x))
 }
 
 /// A command hook of one native event, with why it cannot share (`None`: it can).
 type Entry<'a> = (&'a Hook, &'a Delivery, Option<String>);
 
-/// What a member's delivery says that its command needs: matcher, declared and effective timeout,
-/// failure policy, wrapper.
-type Native<'a> = (&'a Option<String>, &'a Option<u32>, u32, &'a Option<hosts::FailClosed>, &'a Option<String>);
+/// What a member's delivery says that its command needs.
+struct Facts<'a> {
+    matcher: &'a Option<String>,
+    timeout_seconds: Option<u32>,
+    effective_timeout_seconds: u32,
+    fail_closed: &'a Option<hosts::FailClosed>,
+    wrapper: &'a Option<String>,
+    entry_options: &'a BTreeMap<String, serde_json::Value>,
+}
 
 /// Why `hook` cannot share a command with the others of its event, or `None` when it can.
 fn unshareable(hook: &Hook, delivery: &Delivery) -> Option<String> {
-    let Delivery::Native { shared, detached, entry_options, .. } = delivery else { return None };
+    let Delivery::Native { shared, .. } = delivery else { return None };
     if matches!(hook.handler, Handler::Prebuilt { .. }) {
         return Some("its handler is prebuilt: a program of its own, which the combined command cannot load".into());
     }
-    if *detached || hook.run_async || entry_options.contains_key("async") {
+    // Detached by its wrapper, or under the host's own async key: either way not waited for.
+    if hook.run_async {
         return Some("it is async: the host does not wait for it, and it waits for the combined command".into());
     }
     if *shared {
@@ -216,39 +206,50 @@ fn command(
     native_event: &str,
     members: &[(&Hook, &Delivery)],
 ) -> CombinedCommand {
-    let natives: Vec<Native<'_>> = members
+    let natives: Vec<Facts<'_>> = members
         .iter()
         .map(|(_, delivery)| match delivery {
-            Delivery::Native { matcher, timeout_seconds, effective_timeout_seconds, fail_closed, wrapper, .. } => {
-                (matcher, timeout_seconds, *effective_timeout_seconds, fail_closed, wrapper)
-            }
+            Delivery::Native {
+                matcher,
+                timeout_seconds,
+                effective_timeout_seconds,
+                fail_closed,
+                wrapper,
+                entry_options,
+                ..
+            } => Facts {
+                matcher,
+                timeout_seconds: *timeout_seconds,
+                effective_timeout_seconds: *effective_timeout_seconds,
+                fail_closed,
+                wrapper,
+                entry_options,
+            },
             Delivery::Absent { .. } => unreachable!("members are delivered"),
         })
         .collect();
-    let matcher = match natives.iter().map(|n| n.0.as_deref()).collect::<Option<Vec<&str>>>() {
-        Some(matchers) => {
-            let mut union: Vec<String> = Vec::new();
-            for alternative in matchers.into_iter().flat_map(alternatives) {
-                if !union.contains(&alternative) {
-                    union.push(alternative);
-                }
-            }
-            Some(format!("^(?:{})$", union.join("|")))
-        }
-        None => None,
-    };
+    // Every member's alternatives in one matcher, unless one takes every call.
+    let matcher = natives
+        .iter()
+        .map(|n| n.matcher.as_deref().map(matcher::alternatives))
+        .collect::<Option<Vec<Vec<String>>>>()
+        .and_then(|all| matcher::render_matcher(&all.concat()));
     // In turn, each member has its own timeout after the previous one's end, as the host gives it.
     let in_turn = surface.several_hooks == hosts::SeveralHooks::InTurn;
     let effective_timeout_seconds = match in_turn {
-        true => natives.iter().map(|n| n.2).sum::<u32>().min(crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS),
-        false => natives.iter().map(|n| n.2).max().expect("at least two members"),
+        true => natives
+            .iter()
+            .map(|n| n.effective_timeout_seconds)
+            .sum::<u32>()
+            .min(crate::vocabulary::canonical::MAX_TIMEOUT_SECONDS),
+        false => natives.iter().map(|n| n.effective_timeout_seconds).max().expect("at least two members"),
     };
-    let timeout_seconds = (in_turn || natives.iter().any(|n| n.1.is_some())).then_some(effective_timeout_seconds);
+    let timeout_seconds =
+        (in_turn || natives.iter().any(|n| n.timeout_seconds.is_some())).then_some(effective_timeout_seconds);
     // Entry options (a status line; async hooks do not share): each distinct text once, joined.
     let mut own_keys: BTreeMap<String, serde_json::Value> = BTreeMap::new();
-    for (_, delivery) in members {
-        let Delivery::Native { entry_options, .. } = delivery else { unreachable!("members are delivered") };
-        for (key, value) in entry_options {
+    for native in &natives {
+        for (key, value) in native.entry_options {
             match (own_keys.get_mut(key), value) {
                 (Some(serde_json::Value::String(text)), serde_json::Value::String(more)) => {
                     if !text.split("; ").any(|part| part == more) {
@@ -263,8 +264,8 @@ fn command(
             }
         }
     }
-    for (_, _, _, fail_closed, _) in &natives {
-        if let Some(entry) = fail_closed.as_ref().and_then(|how| how.entry.as_ref()) {
+    for native in &natives {
+        if let Some(entry) = native.fail_closed.as_ref().and_then(|how| how.entry.as_ref()) {
             own_keys.extend(entry.iter().map(|(key, value)| (key.clone(), value.clone())));
         }
     }
@@ -278,8 +279,8 @@ fn command(
             .map(|((hook, _), native)| Member {
                 hook_id: hook.id.clone(),
                 name: hook.name.clone(),
-                matcher: native.0.clone(),
-                wrapper: native.4.clone().expect("a handler module has a wrapper"),
+                matcher: native.matcher.clone(),
+                wrapper: native.wrapper.clone().expect("a handler module has a wrapper"),
             })
             .collect(),
         match_key: mapping.and_then(|m| surface.matcher_subject(m)).map(|(key, _)| key.to_string()),
@@ -290,7 +291,7 @@ fn command(
         any_failure_blocks: mapping.and_then(|m| m.fail_closed.as_ref()).is_some_and(|how| how.any_failure_blocks),
         own_keys,
         command: super::command::combined_command(surface, &wrapper),
-        failure_exit: natives.iter().find_map(|n| n.3.as_ref().map(|how| how.exit)).unwrap_or(1),
+        failure_exit: natives.iter().find_map(|n| n.fail_closed.as_ref().map(|how| how.exit)).unwrap_or(1),
         wrapper,
     }
 }

@@ -17,6 +17,26 @@ pub fn render_matcher(alternatives: &[String]) -> Option<String> {
     if unique.is_empty() { None } else { Some(format!("^(?:{})$", unique.join("|"))) }
 }
 
+/// A rendered matcher's alternatives, the inverse of [`render_matcher`] (`^(?:a|b)$` → `a`, `b`; an
+/// escaped `\|` stays in its alternative).
+pub fn alternatives(matcher: &str) -> Vec<String> {
+    let body = matcher.strip_prefix("^(?:").and_then(|m| m.strip_suffix(")$")).unwrap_or(matcher);
+    let mut found = vec![String::new()];
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        let last = found.last_mut().expect("never empty");
+        match c {
+            '\\' => {
+                last.push(c);
+                last.extend(chars.next());
+            }
+            '|' => found.push(String::new()),
+            _ => last.push(c),
+        }
+    }
+    found
+}
+
 /// The regex alternative for a native selector's name: its literal text escaped, each wildcard `.*`
 /// (`mcp__github__*` and `mcp__github__.*` → `mcp__github__.*`, a server-scoped MCP matcher;
 /// `mcp__demo.echo` → `mcp__demo\.echo`).
@@ -57,6 +77,13 @@ mod tests {
         assert_eq!(escape_regex("mcp__demo.echo"), "mcp__demo\\.echo");
         assert_eq!(native_alternative("mcp__github__*"), "mcp__github__.*");
         assert_eq!(native_alternative("mcp__demo.echo"), "mcp__demo\\.echo");
+    }
+
+    #[test]
+    fn alternatives_read_back_what_render_matcher_wrote() {
+        let names = ["Bash".to_string(), escape_regex("a|b.c"), native_alternative("mcp__github__*")];
+        let rendered = render_matcher(&names).unwrap();
+        assert_eq!(alternatives(&rendered), names);
     }
 
     #[test]
