@@ -9,7 +9,7 @@
 //!     validation, the handler, the result checks and the projection, with no process);
 //!   * the first call in process (it imports the wrapper module and the handler's bundle);
 //!   * in Claude Code's hooks module (`claude-mod`): the same hook registered by the artifact's
-//!     `claude-mod/hooks/agent-bundle-mod.mjs`, timed by Claude Code 2.1.332's own engine under
+//!     `hooks/agent-bundle-mod.mjs` (the bundle built for `claude-mod`), timed by Claude Code 2.1.332's own engine under
 //!     `claude plugin test` (a `$.tool.call` at a time through the plugin's hooks, to the tool's
 //!     answer), beside a plugin whose one hook only passes the call on: the engine's own cost of a
 //!     tool call through a hooks module, which agent-bundle's hook adds to. Needs the Claude Code that
@@ -64,7 +64,13 @@ fn main() {
     let (away, artifact) = common::one_handler_artifact(
         "plain.ts",
         HANDLER,
-        "export default {\n  hooks: { afterTool: { handler: './src/hooks/plain.ts', tools: ['shell'] } },\n  plugin: { name: 'bench', description: 'Benchmark.', version: '1.0.0' },\n  targets: ['claude', 'claude-mod', 'opencode'],\n};\n",
+        "export default {\n  hooks: { afterTool: { handler: './src/hooks/plain.ts', tools: ['shell'] } },\n  plugin: { name: 'bench', description: 'Benchmark.', version: '1.0.0' },\n  targets: ['claude', 'opencode'],\n};\n",
+    );
+    // The same hook in Claude Code's hooks module: the other form of Claude Code's plugin, built apart.
+    let (_module_away, module_artifact) = common::one_handler_artifact(
+        "plain.ts",
+        HANDLER,
+        "export default {\n  hooks: { afterTool: { handler: './src/hooks/plain.ts', tools: ['shell'] } },\n  plugin: { name: 'bench', description: 'Benchmark.', version: '1.0.0' },\n  targets: ['claude-mod'],\n};\n",
     );
     let manifest =
         agent_bundle::artifact::read_verified(camino::Utf8Path::from_path(&artifact).unwrap(), &RealDisk).unwrap();
@@ -115,7 +121,7 @@ fn main() {
         median / command
     );
     println!("{:<44} {:>10.3}", "in process, first call (imports)", first);
-    claude_mod_rows(&artifact, runs * 100, command);
+    claude_mod_rows(&module_artifact, runs * 100, command);
 }
 
 /// Times `calls` tool calls through a plugin's hooks module in Claude Code's engine; its test prints
@@ -160,7 +166,7 @@ fn claude_mod_rows(artifact: &std::path::Path, calls: usize, command: f64) {
     };
     let work = tempfile::tempdir().unwrap();
     let ours = work.path().join("ours");
-    common::copy_tree(&artifact.join("claude-mod"), &ours);
+    common::copy_tree(artifact, &ours);
     std::fs::create_dir_all(ours.join("tests")).unwrap();
     std::fs::write(ours.join("tests/timing.test.ts"), timing_test(calls, true)).unwrap();
     let bare = work.path().join("bare");

@@ -147,6 +147,18 @@ fn main() {
     let artifact = away.path().join("artifact");
     common::copy_tree(built.as_std_path(), &artifact);
     let manifest = agent_bundle::artifact::read_verified(&common::utf8(&artifact), &RealDisk).unwrap();
+    // Claude Code's hooks module is the other form of Claude Code's plugin: the plugin built for it apart.
+    let module_bundle = away.path().join("bundle-for-claude-mod");
+    common::copy_tree(&bundle, &module_bundle);
+    let _ = std::fs::remove_dir_all(module_bundle.join("artifact"));
+    let config = module_bundle.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("targets: ['claude',", "targets: ['claude-mod',")).unwrap();
+    let (_module_built, module_built) = common::build_root(&common::utf8(&module_bundle));
+    let module_artifact = away.path().join("module-artifact");
+    common::copy_tree(module_built.as_std_path(), &module_artifact);
+    let module_manifest = agent_bundle::artifact::read_verified(&common::utf8(&module_artifact), &RealDisk).unwrap();
+    assert!(module_manifest.hosts.contains_key(&Target::ClaudeMod), "the copy is built for claude-mod");
     let data = away.path().join("data");
     let shims = away.path().join("shims");
     let hand = away.path().join("hand");
@@ -159,7 +171,9 @@ fn main() {
         if target == Target::Opencode {
             continue;
         }
-        calls.push(host_call(&artifact, &manifest, target, order, &data));
+        let (artifact, manifest) =
+            if target == Target::ClaudeMod { (&module_artifact, &module_manifest) } else { (&artifact, &manifest) };
+        calls.push(host_call(artifact, manifest, target, order, &data));
     }
     calls.push(hand_written_call(&hand, &manifest, &data));
     calls.extend(floors(&hand, &manifest));
@@ -195,7 +209,7 @@ fn main() {
         }
     }
 
-    let hooks_module = claude_mod_in_engine(&artifact, runs * 100, &data);
+    let hooks_module = claude_mod_in_engine(&module_artifact, runs * 100, &data);
     let opencode = opencode_in_process(&artifact, away.path(), runs * 100, &data);
     report(&calls, &figures, hooks_module, &opencode, &manifest);
     println!("load average after the runs: {}", load_average());
@@ -695,7 +709,7 @@ fn claude_mod_in_engine(artifact: &Path, calls: usize, data: &Path) -> Result<In
     std::fs::create_dir_all(&home).unwrap();
     let time = |calls: usize| -> (f64, f64, f64) {
         let plugin = work.path().join(format!("plugin-{calls}"));
-        common::copy_tree(&artifact.join("claude-mod"), &plugin);
+        common::copy_tree(artifact, &plugin);
         common::write_file(&plugin, "tests/timing.test.ts", &timing_test(calls));
         let cpu = children_cpu();
         let output = Command::new(&claude)

@@ -20,5 +20,5 @@ export default {
     version: '1.0.0',
     author: 'agent-bundle benchmarks',
   },
-  targets: ['claude', 'claude-mod', 'codex', 'copilot', 'gemini', 'cursor', 'qwen', 'droid', 'opencode'],
+  targets: ['claude', 'codex', 'copilot', 'gemini', 'cursor', 'qwen', 'droid', 'opencode'],
 };

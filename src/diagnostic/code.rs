@@ -67,6 +67,7 @@ catalogue! {
     UnknownTarget = "AB4100", Error, "`targets` names a host agent-bundle does not know";
     DuplicateHook = "AB4101", Error, "two hook declarations are identical";
     EmptyTargets = "AB4102", Error, "a `targets` list is empty";
+    TargetFormsTogether = "AB4103", Error, "`targets` names two forms of one host's plugin (`claude` and `claude-mod`), which would be written at the same places";
     InvalidHandler = "AB4200", Error, "a hook handler is neither a module path nor `{ prebuilt }`";
     ToolsOnNonToolEvent = "AB4201", Error, "`tools` on an event other than beforeTool/afterTool";
     InvalidSelector = "AB4202", Error, "a `tools` entry is neither a canonical selector nor `<target>:<native>`";

@@ -208,7 +208,8 @@ impl Layout {
             claim(name, false, Owner::AgentBundle, Role::License);
         }
         claim(MCP_DIR, true, Owner::SharedRuntime, Role::SharedRuntime);
-        for table in super::tables() {
+        // A form of another host's plugin (Claude Code's hooks module) writes that plugin's paths.
+        for table in super::tables().iter().filter(|t| t.form_of.is_none()) {
             let Some(paths) = host_paths(table) else { continue };
             let owner = Owner::Host(table.target);
             if let Some(folder) = paths.folder {
@@ -332,6 +333,20 @@ mod tests {
     }
 
     #[test]
+    fn a_form_of_another_plugin_has_its_paths() {
+        for table in crate::hosts::tables() {
+            let Some(base) = table.form_of else { continue };
+            let (form, base) = (layout().host(table.target).unwrap(), layout().host(base).unwrap());
+            assert_eq!(
+                [form.folder, Some(form.document), Some(form.manifest), form.icon, form.mcp_document],
+                [base.folder, Some(base.document), Some(base.manifest), base.icon, base.mcp_document],
+                "{}",
+                table.target
+            );
+        }
+    }
+
+    #[test]
     fn every_host_document_lies_in_its_own_folder_when_it_has_one() {
         for (target, folder) in layout().host_folders() {
             let paths = layout().host(target).unwrap();
@@ -374,10 +389,10 @@ mod tests {
         assert_eq!(owners("gemini"), [Owner::Host(Target::Gemini)]);
         assert_eq!(
             owners("hooks"),
-            [Owner::AgentBundle; 6],
-            "`hooks/`, `claude-mod/hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/` and `qwen/hooks/`"
+            [Owner::AgentBundle; 5],
+            "`hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/` and `qwen/hooks/`"
         );
-        assert_eq!(owners("claude-mod"), [Owner::Host(Target::ClaudeMod)]);
+        assert!(owners("claude-mod").is_empty(), "Claude Code's hooks module is in Claude Code's plugin");
         assert_eq!(owners("droid"), [Owner::Host(Target::Droid)]);
         assert_eq!(owners("opencode"), [Owner::Host(Target::Opencode)]);
         assert_eq!(owners("plugin.mjs"), [Owner::Host(Target::Opencode)], "OpenCode's module, in its folder");

@@ -52,6 +52,10 @@ pub struct HostTable {
     pub hooks: Option<HookSurface>,
     #[serde(default)]
     pub no_hooks_reason: Option<String>,
+    /// The target whose plugin this one is another form of (Claude Code's hooks module is Claude
+    /// Code's plugin): the same files at the same places, so a bundle targets one of them.
+    #[serde(default)]
+    pub form_of: Option<Target>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 pub enum Target {
     Claude,
     /// Claude Code with its hooks module (mods, opt-in): tool hooks whose bundle can run in the
-    /// module's environment run in-process there, the rest as Claude Code's command hooks.
+    /// module's environment run in-process there, the rest as Claude Code's command hooks. Another
+    /// form of `Claude`'s plugin, at its place: a bundle targets one of the two.
     #[serde(rename = "claude-mod")]
     ClaudeMod,
     Codex,

@@ -198,7 +198,7 @@ pub fn agent_bundle_install(
 
 pub struct ClaudeOptions<'a> {
     pub allowed_tools: Option<&'a str>,
-    /// Installed for good by `cargo agent-bundle install --host claude` (from its local
+    /// Installed for good by `cargo agent-bundle install --host claude` (or `claude-mod`, from its local
     /// marketplace) into the run's HOME, instead of `--plugin-dir` for the session.
     pub installed: bool,
 }
@@ -216,7 +216,11 @@ pub fn run_claude(
         std::fs::create_dir_all(dir)?;
     }
     if options.installed {
-        agent_bundle_install(programs, artifact, "claude", &home, &[])?;
+        // Claude Code's plugin in the form it was built in: `claude`, or `claude-mod` with its hooks module.
+        let manifest = std::fs::read_to_string(artifact.join("agent-bundle.manifest.json"))?;
+        let built: serde_json::Value = serde_json::from_str(&manifest).map_err(std::io::Error::other)?;
+        let form = if built["hosts"].get("claude-mod").is_some() { "claude-mod" } else { "claude" };
+        agent_bundle_install(programs, artifact, form, &home, &[])?;
     }
     let server = MockServer::start(Dialect::Anthropic, calls, work.clone())?;
     let mut command = Command::new(&programs.claude);

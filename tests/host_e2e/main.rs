@@ -1018,6 +1018,26 @@ fn build_into(root: &Path, temp: &Path) -> Result<PathBuf, String> {
     Ok(output)
 }
 
+/// `bundle` built for `host`. Claude Code's two forms of its plugin (`claude`, and `claude-mod` with
+/// its hooks module) are one plugin at one place, so a bundle names one of them: for the other, a
+/// copy whose config names that one instead is built.
+fn build_for(host: Host, bundle: &Path, temp: &Path) -> Result<PathBuf, String> {
+    let (wanted, other) = match host {
+        Host::Claude => ("'claude'", "'claude-mod'"),
+        Host::ClaudeMod => ("'claude-mod'", "'claude'"),
+        _ => return build_into(bundle, temp),
+    };
+    let text = std::fs::read_to_string(bundle.join("agent-bundle.config.ts")).map_err(|e| e.to_string())?;
+    if text.contains(wanted) || !text.contains(other) {
+        return build_into(bundle, temp);
+    }
+    let copy = temp.join(format!("bundle-for-{}", host.name()));
+    copy_tree(bundle, &copy).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(copy.join("artifact"));
+    std::fs::write(copy.join("agent-bundle.config.ts"), text.replace(other, wanted)).map_err(|e| e.to_string())?;
+    build_into(&copy, temp)
+}
+
 /// What a session of `testdata/e2e/combined` did that a user would see: which tools ran, which hooks
 /// left their mark in the project, and what reached the model.
 fn combined_facts(run: &HostRun) -> Vec<(&'static str, bool)> {
@@ -1112,34 +1132,22 @@ fn mcp_tool_hook(programs: &Programs, server: &str, reaches: bool) -> Result<(),
     }
 }
 
-/// `claude plugin validate --strict` (and `extra` flags) on the artifact of a bundle.
-fn validate(programs: &Programs, bundle: &Path, extra: &[&str]) -> Result<(), String> {
+/// `claude plugin validate --strict` (and `extra` flags) on the artifact of a bundle built for `host`
+/// (one of Claude Code's two forms of its plugin).
+fn validate(programs: &Programs, host: Host, bundle: &Path, extra: &[&str]) -> Result<(), String> {
     let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let artifact = build_into(bundle, temp.path())?;
+    let artifact = build_for(host, bundle, temp.path())?;
     let home = temp.path().join("home");
     std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
     let mut command = std::process::Command::new(&programs.claude);
     command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
     command.args(["plugin", "validate", "--strict"]).args(extra).arg(&artifact);
-    // The root is Claude Code's plugin when the bundle targets Claude Code.
-    let root_plugin = artifact.join(".claude-plugin/plugin.json").is_file();
-    // The claude-mod folder is a Claude Code plugin of its own, with a hooks module the validator reads.
-    let folder = artifact.join("claude-mod");
-    ensure(root_plugin || folder.is_dir(), "the artifact has no Claude Code plugin (root or claude-mod/)")?;
-    if root_plugin {
+    // The root is Claude Code's plugin (`claude`, or `claude-mod` with its hooks module).
+    ensure(artifact.join(".claude-plugin/plugin.json").is_file(), "the artifact has no Claude Code plugin")?;
+    {
         let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
-        ensure(code == Some(0), format!("exit {code:?}: {}", (stdout + &stderr).replace('\n', " ")))?;
-    }
-    if folder.is_dir() {
-        let mut command = std::process::Command::new(&programs.claude);
-        command.env_clear().env("HOME", &home).env("PATH", "/usr/bin:/bin");
-        command.args(["plugin", "validate", "--strict"]).args(extra).arg(&folder);
-        let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(60)).map_err(|e| e.to_string())?;
-        ensure(
-            code == Some(0),
-            format!("claude-mod/: exit {code:?}: {}", (stdout.clone() + &stderr).replace('\n', " ")),
-        )?;
-        let module = std::fs::read_to_string(folder.join("hooks/agent-bundle-mod.mjs")).unwrap_or_default();
+        ensure(code == Some(0), format!("exit {code:?}: {}", (stdout.clone() + &stderr).replace('\n', " ")))?;
+        let module = std::fs::read_to_string(artifact.join("hooks/agent-bundle-mod.mjs")).unwrap_or_default();
         let registered = module.matches("=> onFailure(").count();
         if registered > 0 {
             ensure(
@@ -1414,14 +1422,10 @@ fn session(
 ) -> std::io::Result<HostRun> {
     let placement = if installed { Placement::AgentBundle } else { Placement::Manual };
     match host {
-        Host::Claude => {
+        // The hooks module is in Claude Code's plugin, installed and loaded as `claude`'s is.
+        Host::Claude | Host::ClaudeMod => {
             let options = ClaudeOptions { allowed_tools: claude_allowed_tools, installed };
             run_claude(programs, artifact, calls, options, RUN_LIMIT)
-        }
-        Host::ClaudeMod if installed => Err(std::io::Error::other("the claude-mod folder has no install yet")),
-        Host::ClaudeMod => {
-            let options = ClaudeOptions { allowed_tools: claude_allowed_tools, installed: false };
-            run_claude(programs, &artifact.join("claude-mod"), calls, options, RUN_LIMIT)
         }
         Host::Codex => run_codex(programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Copilot => {
@@ -1498,21 +1502,31 @@ fn main() -> ExitCode {
     };
     let mut tally = Tally { passed: 0, failed: 0 };
 
-    // `claude plugin validate --strict` on every artifact the testdata bundles produce.
+    // `claude plugin validate --strict` on every artifact the testdata bundles produce, and on the
+    // hooks module's form of two of them.
     for bundle in testdata_bundles() {
         let name = format!("claude plugin validate --strict: {}", bundle.display());
         if !name.contains(&filter) {
             continue;
         }
         let started = Instant::now();
-        let result = validate(&programs, &bundle, &[]);
+        let result = validate(&programs, Host::Claude, &bundle, &[]);
+        tally.record(&name, started, result);
+    }
+    for bundle in ["testdata/bundles/guards", "testdata/bundles/ported-guards"] {
+        let name = format!("claude plugin validate --strict: {bundle} built for claude-mod");
+        if !name.contains(&filter) {
+            continue;
+        }
+        let started = Instant::now();
+        let result = validate(&programs, Host::ClaudeMod, Path::new(bundle), &[]);
         tally.record(&name, started, result);
     }
 
-    // `claude plugin test`: Claude Code's own engine runs each claude-mod folder's hooks module on
-    // tests generated from the same bundle's command hooks.
+    // `claude plugin test`: Claude Code's own engine runs the hooks module of a bundle built for
+    // claude-mod on tests generated from the same bundle's command hooks (built for claude).
     for bundle in ["testdata/bundles/claude-mod", "testdata/bundles/guards"] {
-        let name = format!("claude plugin test (tests generated from the command hooks): {bundle}/artifact/claude-mod");
+        let name = format!("claude plugin test (tests generated from the command hooks): {bundle}");
         if !name.contains(&filter) {
             continue;
         }
@@ -1526,7 +1540,8 @@ fn main() -> ExitCode {
     let name = "claude plugin validate --strict --profile directory: testdata/bundles/showcase";
     if name.contains(&filter) {
         let started = Instant::now();
-        let result = validate(&programs, Path::new("testdata/bundles/showcase"), &["--profile", "directory"]);
+        let result =
+            validate(&programs, Host::Claude, Path::new("testdata/bundles/showcase"), &["--profile", "directory"]);
         tally.record(name, started, result);
     }
 
@@ -1615,7 +1630,7 @@ fn main() -> ExitCode {
             let result = (|| {
                 let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
                 let bundle = Path::new("testdata").join(scenario.bundle);
-                let artifact = build_into(&bundle, temp.path())?;
+                let artifact = build_for(host, &bundle, temp.path())?;
                 let manifest = agent_bundle::artifact::read_verified(
                     camino::Utf8Path::from_path(&artifact).ok_or("the artifact path is not UTF-8")?,
                     &RealDisk,
@@ -1748,7 +1763,7 @@ fn main() -> ExitCode {
 
     // Each host with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir,
     // no hand-made marketplace or copied folder): a session's denial blocks the command.
-    for host in [Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen] {
+    for host in [Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen] {
         let name =
             format!("{} installed by cargo agent-bundle install: beforeTool deny blocks the command", host.name());
         if !name.contains(&filter) {
@@ -1757,12 +1772,19 @@ fn main() -> ExitCode {
         let started = Instant::now();
         let result = (|| {
             let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let artifact = build_into(Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let artifact = build_for(host, Path::new("testdata/e2e/deny-shell"), temp.path())?;
             let run = session(&programs, host, &artifact, "e2e-deny-shell", true, shell_marker(), Some("Bash"))
                 .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;
-            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")?;
+            // Installed in Claude Code's hooks module's form, the guard runs in the module: no command.
+            let commands = run.stdout.matches(r#""hook_event":"PreToolUse""#).count();
+            match host {
+                Host::ClaudeMod => ensure(commands == 0, "Claude Code ran the guard as a command hook"),
+                Host::Claude => ensure(commands > 0, "Claude Code ran no PreToolUse command hook"),
+                _ => Ok(()),
+            }
         })();
         tally.record(&name, started, result);
     }

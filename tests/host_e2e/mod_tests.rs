@@ -1,6 +1,7 @@
-//! `claude plugin test` on a bundle's `claude-mod/` folder, with tests generated from the command
+//! `claude plugin test` on a bundle built for `claude-mod`, with tests generated from the command
 //! hooks: Claude Code's own engine (its offline test kit) runs the hooks module, while what each case
 //! must settle to is computed without it, from the same hooks' Claude Code command wrappers (the
+//! bundle built for `claude`) (the
 //! recorded envelopes with each case's tool input, run by `hooks simulate`'s machinery) folded the
 //! way `tool.call` chains a plugin's hooks: in registration order, the first denial ends the call,
 //! a rewrite is what the next hook and the tool see, a failure of an open hook lets the call go on,
@@ -8,7 +9,7 @@
 //! decides otherwise than the command hooks the same bundle installs.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use agent_bundle::artifact::{IndexRow, read_verified};
@@ -16,7 +17,7 @@ use agent_bundle::io::RealDisk;
 use agent_bundle::tools::simulate::{SimulateError, SimulateInput, SimulateRequest, simulate};
 use agent_bundle::vocabulary::canonical::CanonicalEvent;
 use agent_bundle::vocabulary::target::Target;
-use camino::Utf8Path;
+use camino::{Utf8Path, Utf8PathBuf};
 use serde_json::{Value, json};
 
 use crate::hosts::{Programs, run_bounded};
@@ -53,14 +54,16 @@ enum Expected {
     Runs { input: Value, contexts: Vec<String> },
 }
 
-/// Runs the claude-mod folder's tests generated for `bundle`; returns how many passed.
+/// Runs the tests generated for `bundle` built for claude-mod; returns how many passed.
 pub fn plugin_tests(programs: &Programs, bundle: &Path) -> Result<usize, String> {
     let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let artifact = crate::build_into(bundle, temp.path())?;
-    let artifact = Utf8Path::from_path(&artifact).ok_or("the artifact path is not UTF-8")?.to_path_buf();
+    let utf8 = |path: PathBuf| Utf8PathBuf::from_path_buf(path).map_err(|_| "the artifact path is not UTF-8");
+    let artifact = utf8(crate::build_for(crate::Host::ClaudeMod, bundle, &temp.path().join("module"))?)?;
+    let commands = utf8(crate::build_for(crate::Host::Claude, bundle, &temp.path().join("commands"))?)?;
     let manifest = read_verified(&artifact, &RealDisk).map_err(|e| e.to_string())?;
-    let module = std::fs::read_to_string(artifact.join("claude-mod/hooks/agent-bundle-mod.mjs"))
-        .map_err(|e| format!("the claude-mod folder has no hooks module: {e}"))?;
+    let command_rows = read_verified(&commands, &RealDisk).map_err(|e| e.to_string())?.hooks;
+    let module = std::fs::read_to_string(artifact.join("hooks/agent-bundle-mod.mjs"))
+        .map_err(|e| format!("the artifact has no hooks module: {e}"))?;
     // The module's hooks in registration order: its imports, `import * as hookN from "./<wrapper>"`.
     let registered: Vec<&IndexRow> = module
         .lines()
@@ -85,7 +88,7 @@ pub fn plugin_tests(programs: &Programs, bundle: &Path) -> Result<usize, String>
     );
     let mut count = 0;
     for call in cases() {
-        let (expected, deciders) = expect_of(&artifact, &manifest.hooks, &registered, &call)?;
+        let (expected, deciders) = expect_of(&commands, &command_rows, &registered, &call)?;
         if deciders.is_empty() {
             continue;
         }
@@ -131,7 +134,7 @@ pub fn plugin_tests(programs: &Programs, bundle: &Path) -> Result<usize, String>
         }
         source.push_str("})\n");
     }
-    let tests = artifact.join("claude-mod/tests");
+    let tests = artifact.join("tests");
     std::fs::create_dir_all(&tests).map_err(|e| e.to_string())?;
     std::fs::write(tests.join("generated.test.ts"), &source).map_err(|e| e.to_string())?;
 
@@ -139,7 +142,7 @@ pub fn plugin_tests(programs: &Programs, bundle: &Path) -> Result<usize, String>
     std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
     let mut command = std::process::Command::new(&programs.claude);
     command.env_clear().env("HOME", &home).env("PATH", programs.path_variable());
-    command.args(["plugin", "test"]).arg(artifact.join("claude-mod"));
+    command.args(["plugin", "test"]).arg(&artifact);
     let (code, _, stdout, stderr) = run_bounded(command, Duration::from_secs(120)).map_err(|e| e.to_string())?;
     let passed = format!("{count} pass");
     if code != Some(0) || !stdout.contains(&passed) || !stdout.contains(" 0 fail") {
@@ -149,7 +152,8 @@ pub fn plugin_tests(programs: &Programs, bundle: &Path) -> Result<usize, String>
 }
 
 /// What `call` settles to through the registered hooks, and which hooks took part, from the hooks'
-/// Claude Code command wrappers.
+/// Claude Code command wrappers (`rows` of the `artifact` built for `claude`: the same hook there has
+/// the same id but for its digest, which covers its targets).
 fn expect_of(
     artifact: &Utf8Path,
     rows: &[IndexRow],
@@ -163,9 +167,10 @@ fn expect_of(
     let mut deciders = Vec::new();
     for (event, native) in [(CanonicalEvent::BeforeTool, "PreToolUse"), (CanonicalEvent::AfterTool, "PostToolUse")] {
         for hook in registered.iter().filter(|row| row.event == event.into()) {
+            let unhashed = |id: &str| id.rsplit_once(':').map_or(id.to_string(), |(kept, _)| kept.to_string());
             let command_row = rows
                 .iter()
-                .find(|row| row.host == Target::Claude && row.id == hook.id)
+                .find(|row| row.host == Target::Claude && unhashed(&row.id) == unhashed(&hook.id))
                 .ok_or_else(|| format!("{} also needs its Claude Code command hook to compare with", hook.name))?;
             let mut envelope: Value = serde_json::from_str(
                 &std::fs::read_to_string(format!("testdata/envelopes/claude-code/{native}.json"))

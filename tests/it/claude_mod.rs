@@ -1,6 +1,6 @@
-//! Claude Code's hooks module (`targets: ['claude-mod']`): the artifact's `claude-mod/` folder is a
-//! Claude Code plugin whose `hooks/hooks.json` names agent-bundle's hooks module beside the command
-//! hooks. A tool hook whose bundle needs nothing the module's environment lacks (no import, no
+//! Claude Code's hooks module (`targets: ['claude-mod']`): the artifact's Claude Code plugin (at its
+//! root, where `claude`'s is) has a `hooks/hooks.json` that names agent-bundle's hooks module beside
+//! the command hooks. A tool hook whose bundle needs nothing the module's environment lacks (no import, no
 //! `import()`, only its globals) and whose timeout fits its budget runs there, in-process; every
 //! other hook stays a command, and `inspect` says why. The module is driven here under the real node
 //! the way Claude Code 2.1.332's engine calls it (`tests/support/claude-mod-host.mjs`), with the
@@ -18,13 +18,13 @@ fn read_json(path: &Utf8Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))).unwrap()
 }
 
-/// Builds `root`, copies its `claude-mod/` folder away from the source tree, and raises each step's
+/// Builds `root`, copies its artifact away from the source tree, and raises each step's
 /// `tool.call` through its hooks module.
 fn drive(root: &str, steps: Value) -> Value {
     require_node();
     let (_guard, artifact) = build_root(Utf8Path::new(root));
     let away = tempfile::tempdir().unwrap();
-    copy_tree(artifact.join("claude-mod").as_std_path(), &away.path().join("plugin"));
+    copy_tree(artifact.as_std_path(), &away.path().join("plugin"));
     let module = away.path().join("plugin/hooks/agent-bundle-mod.mjs");
     common::node_json("claude-mod-host.mjs", &[module.as_os_str()], &steps)
 }
@@ -36,7 +36,7 @@ fn bash(command: &str) -> Value {
 #[test]
 fn tool_hooks_that_need_nothing_node_has_run_in_the_module_and_the_rest_stay_commands() {
     let (_guard, artifact) = build_root(Utf8Path::new(BUNDLE));
-    let document = read_json(&artifact.join("claude-mod/hooks/hooks.json"));
+    let document = read_json(&artifact.join("hooks/hooks.json"));
     assert_eq!(document["modules"], json!(["./agent-bundle-mod.mjs"]));
     let commands: Vec<String> = document["hooks"]
         .as_object()
@@ -58,23 +58,22 @@ fn tool_hooks_that_need_nothing_node_has_run_in_the_module_and_the_rest_stay_com
     assert!(commands.iter().any(|c| c.starts_with("SessionStart ") && c.contains("greet")), "{commands:#?}");
     let combined = "hooks/agent-bundle-on-PreToolUse.claude-mod.mjs";
     assert!(commands.iter().any(|c| c.starts_with("PreToolUse ") && c.contains(combined)), "{commands:#?}");
-    let runs = std::fs::read_to_string(artifact.join("claude-mod").join(combined)).unwrap();
+    let runs = std::fs::read_to_string(artifact.join(combined)).unwrap();
     assert!(runs.contains("audit-log") && runs.contains("slow-review"), "{runs}");
     // The module registers the other two, each with its matcher and a failure handler.
-    let module = std::fs::read_to_string(artifact.join("claude-mod/hooks/agent-bundle-mod.mjs")).unwrap();
+    let module = std::fs::read_to_string(artifact.join("hooks/agent-bundle-mod.mjs")).unwrap();
     assert_eq!(module.matches("on(\"tool.call\"").count(), 2, "{module}");
     assert!(module.contains("{ tool: /^(?:Bash|PowerShell)$/ }, ($, e, next) => beforeTool(hook"), "{module}");
     assert!(module.contains("($, e, next) => afterTool(hook"), "{module}");
     assert_eq!(module.matches(".catch(($, e, next) => onFailure(hook").count(), 2, "{module}");
     // A hooks module may not hold `import()`: nothing the module loads does.
     for file in ["agent-bundle-mod.mjs", "agent-bundle-mod-runtime.mjs", "agent-bundle-core.mjs"] {
-        let text = std::fs::read_to_string(artifact.join("claude-mod/hooks").join(file)).unwrap();
+        let text = std::fs::read_to_string(artifact.join("hooks").join(file)).unwrap();
         assert!(!text.contains("import("), "{file} holds import()");
         assert!(!text.contains("from 'node:") && !text.contains("from \"node:"), "{file} imports node");
     }
-    // The root plugin (Claude Code's own target) is untouched by the module: five command hooks.
-    let root = read_json(&artifact.join("hooks/hooks.json"));
-    assert!(root.get("modules").is_none());
+    // Nothing is written twice: no second plugin, and the catalog lists the one there is.
+    assert!(!artifact.join("claude-mod").exists());
     let index = read_json(&artifact.join("agent-bundle.manifest.json"));
     let in_module: Vec<&str> = index["hooks"]
         .as_array()
@@ -164,11 +163,15 @@ fn the_module_and_the_command_hook_decide_alike_for_generated_commands() {
     }
     let steps: Vec<Value> = commands.iter().map(|c| bash(c)).collect();
     let driven = drive(BUNDLE, Value::Array(steps));
-    let (_guard, artifact) = build_root(Utf8Path::new(BUNDLE));
+    // The same bundle for Claude Code's command hooks only (`claude`, the other form of its plugin).
+    let (_guards, artifact) = build_for_commands();
+    // Its hooks' names differ (a name's digest covers its targets).
+    let (_guard, module_artifact) = build_root(Utf8Path::new(BUNDLE));
+    let names = (guard_name(&artifact, "claude"), guard_name(&module_artifact, "claude-mod"));
     for (command, result) in commands.iter().zip(driven["results"].as_array().unwrap()) {
         let output = cli()
             .args(["hooks", "simulate", "--artifact", artifact.as_str(), "--target", "claude", "--json", "--hook"])
-            .arg(guard_name(&artifact))
+            .arg(guard_name(&artifact, "claude"))
             .args(["--input", &json!({ "sessionId": "s", "transcriptPath": "/t", "cwd": "/w/project", "toolName": "Bash", "toolInput": { "command": command }, "toolUseId": "toolu_1" }).to_string()])
             .output()
             .unwrap();
@@ -185,8 +188,9 @@ fn the_module_and_the_command_hook_decide_alike_for_generated_commands() {
             // The same failure, said by each host's wrapper: the module's names its own host and native
             // event, and no source position (a hooks module has no file system to read source maps from).
             (Some(module), None, Some(block)) => {
-                let unplaced =
-                    regex_lite_strip_position(block).replace("(claude PreToolUse)", "(claude-mod tool.call)");
+                let unplaced = regex_lite_strip_position(block)
+                    .replace("(claude PreToolUse)", "(claude-mod tool.call)")
+                    .replace(&names.0, &names.1);
                 assert_eq!(module, unplaced, "`{command}`")
             }
             (None, None, None) => {
@@ -206,13 +210,28 @@ fn regex_lite_strip_position(line: &str) -> String {
     }
 }
 
-fn guard_name(artifact: &Utf8Path) -> String {
+/// The bundle built for `claude` instead of `claude-mod` (a copy whose config says so): the guards
+/// that keep the copy and its artifact, and the artifact's path.
+fn build_for_commands() -> ((tempfile::TempDir, tempfile::TempDir), camino::Utf8PathBuf) {
+    let copy = tempfile::tempdir().unwrap();
+    copy_tree(std::path::Path::new(BUNDLE), copy.path());
+    let config = copy.path().join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let changed = text.replace("targets: ['claude-mod']", "targets: ['claude']");
+    assert_ne!(changed, text, "the bundle targets claude-mod");
+    std::fs::write(&config, changed).unwrap();
+    let _ = std::fs::remove_dir_all(copy.path().join("artifact"));
+    let (guard, artifact) = build_root(&common::utf8(copy.path()));
+    ((copy, guard), artifact)
+}
+
+fn guard_name(artifact: &Utf8Path, host: &str) -> String {
     let index = read_json(&artifact.join("agent-bundle.manifest.json"));
     index["hooks"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|row| row["host"] == "claude" && row["name"].as_str().unwrap().contains("-guard-"))
+        .find(|row| row["host"] == host && row["name"].as_str().unwrap().contains("-guard-"))
         .map(|row| row["name"].as_str().unwrap().to_string())
         .expect("the guard reaches Claude Code")
 }
@@ -223,7 +242,7 @@ fn hooks_simulate_runs_a_module_hook_as_the_module_does() {
     let input = json!({ "sessionId": "s", "transcriptPath": "/t", "cwd": "/w/project", "toolName": "Bash", "toolInput": { "command": "git push --force" }, "toolUseId": "toolu_1" });
     let output = cli()
         .args(["hooks", "simulate", "--artifact", artifact.as_str(), "--target", "claude-mod", "--json", "--hook"])
-        .arg(guard_name(&artifact))
+        .arg(guard_name(&artifact, "claude-mod"))
         .args(["--input", &input.to_string()])
         .output()
         .unwrap();

@@ -48,7 +48,7 @@ fn each_host_gets_a_catalog_listing_the_plugins_built_for_it() {
     assert!(built.status.success(), "{stdout}{}", String::from_utf8_lossy(&built.stderr));
     assert!(
         stdout.contains(
-            "Catalog .claude-plugin/marketplace.json (claude, codex; marketplace `example-hooks`): 2 plugins, written"
+            "Catalog .claude-plugin/marketplace.json (claude, claude-mod, codex; marketplace `example-hooks`): 2 plugins, written"
         ),
         "{stdout}"
     );

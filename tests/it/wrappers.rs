@@ -363,8 +363,14 @@ fn guards_as_real_plugins_write_them() {
     let (_guard, artifact) = build_bundle("guards");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let mut summary = String::new();
-    // Built for every host with hooks; each is given its own shell tool's name, from its table.
-    for host in Target::ALL.into_iter().filter(|t| hosts::table(*t).has_hooks()) {
+    // Built for every host with hooks (Claude Code's plugin in one of its forms: `claude`); each is
+    // given its own shell tool's name, from its table.
+    let every: Vec<Target> = Target::ALL
+        .into_iter()
+        .filter(|t| hosts::table(*t).has_hooks() && hosts::table(*t).form_of.is_none())
+        .collect();
+    assert_eq!(manifest.hosts.keys().copied().collect::<Vec<_>>(), every);
+    for host in every {
         let shell = hosts::table(host).selector(Selector::Shell).unwrap().matches[0].as_str();
         for (handler, command) in [
             ("deny-dangerous", "rm -rf /"),

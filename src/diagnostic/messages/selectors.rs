@@ -28,6 +28,20 @@ pub fn empty_targets(what: &str, at: &Location) -> Diagnostic {
         .hint(format!("name at least one of {}, or remove the key to use the default", list(Target::names())))
 }
 
+pub fn target_forms_together(form: Target, base: Target, at: &Location, base_at: &Location) -> Diagnostic {
+    Diagnostic::new(
+        Code::TargetFormsTogether,
+        format!("`targets` names both `{base}` and `{form}`, two forms of one plugin at the same place in the artifact"),
+    )
+    .at(Some(at), format!("`{form}` is `{base}`'s plugin with its hooks module"))
+    .at(Some(base_at), format!("`{base}` runs every hook as a command"))
+    .note(format!(
+        "`{form}` runs the tool hooks whose bundles fit in the host's hooks module in-process and the others as `{base}` does, \
+         so it replaces `{base}`"
+    ))
+    .hint(format!("keep one of them: `{form}` for the hooks module, `{base}` for command hooks only"))
+}
+
 pub fn unknown_target(name: &str, at: &Location) -> Diagnostic {
     with_target_suggestion(Diagnostic::new(Code::UnknownTarget, format!("unknown target `{name}`")), name, at)
 }

@@ -276,7 +276,17 @@ impl Normaliser<'_> {
         if declared.value.is_empty() {
             self.diagnostics.push(messages::empty_targets("the config's `targets`", &declared.at));
         }
-        self.known_targets(&declared.value, messages::unknown_target)
+        let targets = self.known_targets(&declared.value, messages::unknown_target);
+        // Two forms of one host's plugin would be written at the same places.
+        let at = |target: Target| declared.value.iter().find(|n| n.value == target.name()).map(|n| &n.at);
+        for &form in &targets {
+            if let Some(base) = crate::hosts::table(form).form_of.filter(|base| targets.contains(base))
+                && let (Some(form_at), Some(base_at)) = (at(form), at(base))
+            {
+                self.diagnostics.push(messages::target_forms_together(form, base, form_at, base_at));
+            }
+        }
+        targets
     }
 
     fn known_targets(&mut self, names: &[Spanned<String>], unknown: fn(&str, &Location) -> Diagnostic) -> Vec<Target> {
@@ -703,6 +713,13 @@ impl Normaliser<'_> {
                 self.diagnostics.push(messages::native_selector_empty_name(target, example, &tool.at));
                 continue;
             }
+            // A host's tool names are its plugin's in each of its forms: `claude:` selects for claude-mod.
+            let target = match hook_targets.contains(&target) {
+                true => target,
+                false => {
+                    hook_targets.iter().copied().find(|t| hosts::table(*t).form_of == Some(target)).unwrap_or(target)
+                }
+            };
             if !hook_targets.contains(&target) {
                 self.diagnostics.push(messages::native_selector_unselected_target(target, hook_targets, &tool.at));
                 continue;

@@ -22,5 +22,5 @@ export default defineConfig({
     author: 'agent-bundle examples',
     license: 'MIT',
   },
-  targets: ['claude', 'claude-mod'],
+  targets: ['claude-mod'],
 });
