@@ -159,6 +159,20 @@ fn main() {
     common::copy_tree(module_built.as_std_path(), &module_artifact);
     let module_manifest = agent_bundle::artifact::read_verified(&common::utf8(&module_artifact), &RealDisk).unwrap();
     assert!(module_manifest.hosts.contains_key(&Target::ClaudeMod), "the copy is built for claude-mod");
+    // And for Claude Code with the plugin's warm server (`warmServer`): its hooks that may fail open
+    // answered by the server through `mcp_tool` entries.
+    let warm_bundle = away.path().join("bundle-with-warm-server");
+    common::copy_tree(&bundle, &warm_bundle);
+    let _ = std::fs::remove_dir_all(warm_bundle.join("artifact"));
+    let config = warm_bundle.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let targets = text.lines().find(|l| l.trim_start().starts_with("targets:")).unwrap().to_string();
+    std::fs::write(&config, text.replace(&targets, "  bundle: { warmServer: true },\n  targets: ['claude'],")).unwrap();
+    let (_warm_built, warm_built) = common::build_root(&common::utf8(&warm_bundle));
+    let warm_artifact = away.path().join("warm-artifact");
+    common::copy_tree(warm_built.as_std_path(), &warm_artifact);
+    let warm_manifest = agent_bundle::artifact::read_verified(&common::utf8(&warm_artifact), &RealDisk).unwrap();
+    assert!(warm_manifest.hooks.iter().any(|r| r.warm_server), "the copy's server answers hooks");
     let data = away.path().join("data");
     let shims = away.path().join("shims");
     let hand = away.path().join("hand");
@@ -175,6 +189,9 @@ fn main() {
             if target == Target::ClaudeMod { (&module_artifact, &module_manifest) } else { (&artifact, &manifest) };
         calls.push(host_call(artifact, manifest, target, order, &data));
     }
+    let mut warm_call = host_call(&warm_artifact, &warm_manifest, Target::Claude, Order::AllAtOnce, &data);
+    warm_call.name = "claude-warm".to_string();
+    calls.push(warm_call);
     calls.push(hand_written_call(&hand, &manifest, &data));
     calls.extend(floors(&hand, &manifest));
 
@@ -210,8 +227,9 @@ fn main() {
     }
 
     let hooks_module = claude_mod_in_engine(&module_artifact, runs * 100, &data);
+    let warm = warm_server_in_node(&warm_artifact, away.path(), runs * 100, &data);
     let opencode = opencode_in_process(&artifact, away.path(), runs * 100, &data);
-    report(&calls, &figures, hooks_module, &opencode, &manifest);
+    report(&calls, &figures, hooks_module, &warm, &opencode, &manifest);
     println!("load average after the runs: {}", load_average());
     let log = std::fs::read_to_string(data.join("agent-bundle/plugins/per-call/calls.log")).unwrap_or_default();
     assert!(log.lines().any(|l| l == LET_THROUGH), "the node:fs hook wrote no line to its data folder");
@@ -357,9 +375,13 @@ fn host_call(artifact: &Path, manifest: &ArtifactManifest, target: Target, order
         env.push(("CLAUDE_PLUGIN_DATA".to_string(), data.join("agent-bundle/plugins/per-call").display().to_string()));
     }
     let in_module = manifest.hooks.iter().filter(|r| r.host == target && r.hooks_module).count();
+    let warm = manifest.hooks.iter().filter(|r| r.host == target && r.warm_server).count();
     let mut channel = channel(&entries, target, order);
     if in_module > 0 {
         channel = format!("{in_module} in the hooks module + {channel}");
+    }
+    if warm > 0 {
+        channel = format!("{warm} by the warm server + {channel}");
     }
     let context = hosts::table(target).mapping_for(row.event, false).unwrap().result.additional_context.is_some();
     Call {
@@ -368,7 +390,7 @@ fn host_call(artifact: &Path, manifest: &ArtifactManifest, target: Target, order
         order,
         through: launches(target, &entries, &root, &envelope(&row, LET_THROUGH), &env),
         refused: launches(target, &entries, &root, &envelope(&row, REFUSED), &env),
-        expect_context: context && in_module == 0,
+        expect_context: context && in_module == 0 && warm == 0,
         expect_deny: manifest.hooks.iter().any(|r| r.host == target && r.fail_closed && !r.hooks_module),
         decode: Some(row),
         host: Some(target),
@@ -646,6 +668,100 @@ const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 process.stdout.write(`${first.wall} ${median(walls)} ${median(cpus)}\n`);
 "#;
 
+/// Drives the plugin's warm server as Claude Code's `mcp_tool` entries do: the server started with
+/// node, then per call every entry's `hook` tool called at once with the fields the entry interpolates
+/// from the call's envelope. Prints the first call's wall ms, the median wall ms per call, and the
+/// server's CPU ms per call (its whole process, every worker thread included, from /proc).
+const WARM: &str = r#"
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+const [entry, calls, inputs] = [process.argv[2], Number(process.argv[3]), JSON.parse(readFileSync(process.argv[4], 'utf8'))];
+const server = spawn(process.execPath, [entry], { stdio: ['pipe', 'pipe', 'inherit'] });
+let buffered = '';
+const waiting = new Map();
+server.stdout.on('data', (chunk) => {
+  buffered += chunk;
+  let newline;
+  while ((newline = buffered.indexOf('\n')) !== -1) {
+    const message = JSON.parse(buffered.slice(0, newline));
+    buffered = buffered.slice(newline + 1);
+    waiting.get(message.id)?.(message);
+  }
+});
+let id = 0;
+const request = (method, params) => new Promise((resolve) => {
+  waiting.set(++id, resolve);
+  server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+});
+const cpu = () => {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
+await request('initialize', { protocolVersion: '2025-06-18' });
+const call = async () => {
+  const started = performance.now();
+  const answers = await Promise.all(inputs.map((args) => request('tools/call', { name: 'hook', arguments: args })));
+  for (const answer of answers) if (answer.result?.isError !== false) throw new Error(JSON.stringify(answer));
+  return performance.now() - started;
+};
+const first = await call();
+for (let i = 0; i < 20; i++) await call();
+const before = cpu();
+const walls = [];
+for (let i = 0; i < calls; i++) walls.push(await call());
+const spent = (cpu() - before) / calls;
+walls.sort((a, b) => a - b);
+process.stdout.write(`${first} ${walls[Math.floor(walls.length / 2)]} ${spent}\n`);
+server.kill();
+"#;
+
+fn warm_server_in_node(artifact: &Path, work: &Path, calls: usize, data: &Path) -> InProcess {
+    let script = work.join("warm-calls.mjs");
+    std::fs::write(&script, WARM).unwrap();
+    let manifest = agent_bundle::artifact::read_verified(&common::utf8(artifact), &RealDisk).unwrap();
+    let row = manifest.hooks.iter().find(|r| r.warm_server).unwrap().clone();
+    let envelope: Value = serde_json::from_slice(&envelope(&row, LET_THROUGH)).unwrap();
+    let document: Value = serde_json::from_slice(&std::fs::read(artifact.join("hooks/hooks.json")).unwrap()).unwrap();
+    let mut inputs = Vec::new();
+    for groups in document["hooks"].as_object().unwrap().values() {
+        for handler in groups.as_array().unwrap().iter().flat_map(|g| g["hooks"].as_array().unwrap()) {
+            if handler["type"] != "mcp_tool" {
+                continue;
+            }
+            let mut args = serde_json::Map::new();
+            for (key, template) in handler["input"].as_object().unwrap() {
+                let text = template.as_str().unwrap();
+                let value = match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
+                    Some(field) => match &envelope[field] {
+                        Value::Null => String::new(),
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    },
+                    None => text.to_string(),
+                };
+                args.insert(key.clone(), value.into());
+            }
+            inputs.push(Value::Object(args));
+        }
+    }
+    let inputs_file = work.join("warm-inputs.json");
+    std::fs::write(&inputs_file, Value::Array(inputs).to_string()).unwrap();
+    let entry = artifact.join("mcp/per-call-runtime.mjs");
+    let output = Command::new("node")
+        .arg(&script)
+        .arg(&entry)
+        .arg(calls.to_string())
+        .arg(&inputs_file)
+        .env("CLAUDE_PLUGIN_DATA", data.join("agent-bundle/plugins/per-call"))
+        .env("CLAUDE_PLUGIN_ROOT", artifact)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "warm server: {}", String::from_utf8_lossy(&output.stderr));
+    let figures: Vec<f64> =
+        String::from_utf8_lossy(&output.stdout).split_whitespace().map(|f| f.parse().unwrap()).collect();
+    InProcess { first: figures[0], wall: figures[1], cpu: figures[2], calls }
+}
+
 fn opencode_in_process(artifact: &Path, work: &Path, calls: usize, data: &Path) -> InProcess {
     let script = work.join("opencode-calls.mjs");
     std::fs::write(&script, OPENCODE).unwrap();
@@ -749,6 +865,7 @@ fn report(
     calls: &[Call],
     figures: &[Figures],
     hooks_module: Result<InProcess, String>,
+    warm: &InProcess,
     opencode: &InProcess,
     manifest: &ArtifactManifest,
 ) {
@@ -792,6 +909,16 @@ fn report(
                 notes.push(format!("claude-mod: {why}"));
             }
         }
+    }
+    if let Some(line) = lines.iter_mut().find(|l| l.name == "claude-warm") {
+        // Claude Code runs the server's entries beside the command: their time is added.
+        line.cpu += warm.cpu;
+        line.wall += warm.wall;
+        notes.push(format!(
+            "claude-warm: the warm server's part, in its own process (worker threads included): {:.3} ms CPU and \
+             {:.3} ms wall a call (median of {} calls; the first, which starts the workers, {:.1} ms), added to its command's",
+            warm.cpu, warm.wall, warm.calls, warm.first
+        ));
     }
     let opencode_hooks = manifest.hooks.iter().filter(|r| r.host == Target::Opencode).count();
     let at = lines.iter().position(|l| l.host.is_none()).unwrap_or(lines.len());

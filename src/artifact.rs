@@ -163,6 +163,10 @@ pub struct IndexRow {
     /// (one process per call), when one does: the hook's own wrapper is then a module it imports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combined: Option<String>,
+    /// The hook is answered by the plugin's own MCP server (`bundle.warmServer`), which the host's
+    /// entry calls (`mcp_tool`); its wrapper is a module the server imports.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warm_server: bool,
 }
 
 /// One file of the artifact. For a link, `sha256` and `bytes` are those of its target as written.

@@ -166,6 +166,27 @@ pub struct HookSurface {
     /// the events a hook may run on there, when its bundle can run in the module's environment.
     #[serde(default)]
     pub hooks_module: Option<HooksModule>,
+    /// Hook entries that call a tool of the plugin's own MCP server, already connected, instead of
+    /// starting a command (`mcp_tool`): the plugin's warm server answers them (`bundle.warmServer`).
+    #[serde(default)]
+    pub warm_server: Option<WarmServer>,
+}
+
+/// How a host calls a tool of a plugin's MCP server from a hook entry (Claude Code's `mcp_tool`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WarmServer {
+    /// The entry's `type`.
+    pub entry_type: String,
+    /// How an entry names the plugin's server: `{plugin}` and `{server}` filled in.
+    pub server_name: String,
+    /// The config events whose hooks the server may answer: their every answer is the entry's text
+    /// (read as a command's stdout), so nothing a hook says needs an exit code.
+    pub events: Vec<CanonicalEvent>,
+    /// How the entry's `input` names a field of the hook input: `<key>` stands for the field's key.
+    pub placeholder: String,
+    /// Where the facts come from.
+    pub evidence: String,
 }
 
 /// A host's module of in-process hooks, loaded beside its command hooks (Claude Code's mods: the hook

@@ -279,8 +279,9 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     loaded.diagnostics.extend(normalise::mcp::runtime_clash(&mut normalised.mcp_servers, &plugin.name));
     let mcp = plan::mcp::plan_servers(&normalised.mcp_servers, &plugin.name, &mut loaded.diagnostics);
     let parts = plan::parts::plan_parts(&normalised.parts, &plugin.name, &mut loaded.diagnostics);
-    let Staged { value: plans, diagnostics } = plan::plan_with_servers(&normalised.hooks, &mcp);
+    let Staged { value: mut plans, diagnostics } = plan::plan_with_servers(&normalised.hooks, &mcp);
     loaded.diagnostics.extend(diagnostics);
+    plan::warm::assign(&mut plans, &normalised.hooks, normalised.warm_server);
 
     plugin.files = plugin_files(config.plugin.as_ref(), &canonical_root, disk, &mut loaded.diagnostics);
     fill_from_package_json(&mut plugin, &canonical_root, disk);

@@ -8,7 +8,7 @@ use crate::pipeline::Bundle;
 use crate::pipeline::normalise::{Handler, Hook, Timeout};
 use crate::pipeline::plan::mcp::McpDelivery;
 use crate::pipeline::plan::parts::PartDelivery;
-use crate::pipeline::plan::{Delivery, HookPlan, ModuleRun, RouteBudget, TargetPlan};
+use crate::pipeline::plan::{Delivery, HookPlan, ModuleRun, RouteBudget, TargetPlan, WarmRun};
 use crate::vocabulary::target::Target;
 
 /// The width of the host column of `inspect`'s text: the longest target name and a space.
@@ -286,7 +286,20 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
                     let _ = writeln!(out, "  {:<w$}{}", "", windows_line(plan.target, command), w = HOST_COLUMN);
                     let _ = writeln!(out, "  {:<w$}a command, not in the hooks module: {why}", "", w = HOST_COLUMN);
                 }
-                Delivery::Native { command, .. } => {
+                Delivery::Native { warm: Some(WarmRun::Answers), .. } => {
+                    let _ = writeln!(
+                        out,
+                        "  {:<w$}answered by the plugin's warm server ({}): an `mcp_tool` entry calls its `{}` tool, no process",
+                        "",
+                        crate::pipeline::emit::shared::server_name(&bundle.plugin.name),
+                        crate::pipeline::emit::shared::HOOK_TOOL,
+                        w = HOST_COLUMN
+                    );
+                }
+                Delivery::Native { command, warm, .. } => {
+                    if let Some(WarmRun::Declined(why)) = warm {
+                        let _ = writeln!(out, "  {:<w$}not answered by the warm server: {why}", "", w = HOST_COLUMN);
+                    }
                     let combining = &combinings[&plan.target];
                     if let Some(combined) = combining.command_of(&hook.id) {
                         let others: Vec<&str> =

@@ -732,6 +732,41 @@ fn scenarios() -> Vec<Scenario> {
                 )
             },
         },
+        // The plugin's warm server (issue 46, item 2): Claude Code's `mcp_tool` entries call it.
+        Scenario {
+            name: "the plugin's warm server answers a guard, a spinning hook and an after-tool context through mcp_tool entries, with no process (testdata/e2e/warm-server)",
+            bundle: "e2e/warm-server",
+            hosts: &[Host::Claude],
+            calls: || {
+                vec![Call::Shell(format!("echo E2E_GO_AWAY > {MARKER}")), Call::Shell(format!("echo ok > {MARKER}"))]
+            },
+            claude_allowed_tools: Some("Bash"),
+            prompt: None,
+            check: |_, run| {
+                finished(run)?;
+                let marker = std::fs::read_to_string(run.work.join(MARKER)).unwrap_or_default();
+                ensure(
+                    marker == "ok\n",
+                    format!("the marker holds {marker:?}: the denied command ran, or the next did not"),
+                )?;
+                // The guard answered from a worker of the server, while the hook beside it spun.
+                ensure(
+                    run.any_request_contains("E2E_WARM_DENY from the warm server"),
+                    "no model request carried the denial from the warm server",
+                )?;
+                ensure(
+                    run.any_request_contains("E2E_WARM_AFTER: context after the tool, from the warm server"),
+                    "no model request carried the after-tool context",
+                )?;
+                // The spinning hook failed at its own deadline, its worker ended by the server, and the
+                // host went on (its warning), the guard's denial kept.
+                ensure(
+                    run.stdout.contains("before-tool-spin-") && run.stdout.contains("its worker is ended"),
+                    "the spinning hook's worker was not ended at its deadline",
+                )?;
+                ensure(run.stdout.contains("gave no usable answer"), "Claude Code gave no warning for the late hook")
+            },
+        },
         Scenario {
             name: "a fail-closed guard in the hooks module that spins without yielding is refused by its .catch when the engine ends its worker",
             bundle: "e2e/mod-spin-fail-closed",

@@ -48,6 +48,7 @@ mod tool_identity;
 mod tool_keys;
 mod turbo_remote_cache;
 mod typescript;
+mod warm_server;
 mod workbench;
 mod wrapper_fuzz;
 mod wrapper_start;

@@ -81,6 +81,9 @@ pub struct BundleConfig {
     /// `combineCommands: false`: every hook its own command, even where the host would start several
     /// for one call (by default they share one process per call, D18).
     pub combine_commands: Option<Spanned<bool>>,
+    /// `warmServer: true`: the hooks that may fail open are answered by the plugin's own MCP server
+    /// where the host can call it from a hook entry (Claude Code's `mcp_tool`), with no process.
+    pub warm_server: Option<Spanned<bool>>,
     /// `define`: names replaced at bundling by the code given (not yet checked).
     pub define: Vec<(Spanned<String>, Spanned<String>)>,
 }

@@ -15,7 +15,7 @@ const CONFIG_KEYS: &[&str] =
     &["agents", "bundle", "commands", "contextFile", "hooks", "mcpServers", "payload", "plugin", "skills", "targets"];
 const PART_KEYS: &[&str] = &["source", "targets"];
 const MCP_SERVER_KEYS: &[&str] = &["args", "command", "cwd", "env", "headers", "module", "targets", "type", "url"];
-const BUNDLE_KEYS: &[&str] = &["combineCommands", "define", "external", "keepOutsideLinks"];
+const BUNDLE_KEYS: &[&str] = &["combineCommands", "define", "external", "keepOutsideLinks", "warmServer"];
 const ENTRY_KEYS: &[&str] = &[
     "args",
     "async",
@@ -360,6 +360,7 @@ impl<'a> Reader<'a> {
                     bundle.keep_outside_links = self.boolean(&property.value, "bundle.keepOutsideLinks")
                 }
                 "combineCommands" => bundle.combine_commands = self.boolean(&property.value, "bundle.combineCommands"),
+                "warmServer" => bundle.warm_server = self.boolean(&property.value, "bundle.warmServer"),
                 "define" => bundle.define = self.defines(&property.value),
                 _ => self.unknown_key(property, BUNDLE_KEYS, "`bundle`"),
             }

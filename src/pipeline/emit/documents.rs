@@ -23,6 +23,9 @@ pub struct DocumentEntry {
     /// "block"`, `failClosed: true`) and entry options (`statusMessage`, `async`).
     pub own_keys: Map<String, Value>,
     pub command: HostCommand,
+    /// An entry that calls a tool of the plugin's MCP server instead of running a command (`mcp_tool`):
+    /// its keys, written in place of the command's.
+    pub call: Option<Map<String, Value>>,
 }
 
 /// The keys of an entry that run its command: the command under the table's key, an exec form's
@@ -45,8 +48,13 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
     for entry in entries {
         let group = match surface.document_format {
             DocumentFormat::Grouped => {
-                let mut handler = Value::Object(command_keys(surface, "command", &entry.command));
-                handler["type"] = "command".into();
+                let mut handler = match &entry.call {
+                    Some(call) => Value::Object(call.clone()),
+                    None => Value::Object(command_keys(surface, "command", &entry.command)),
+                };
+                if entry.call.is_none() {
+                    handler["type"] = "command".into();
+                }
                 if let Some(timeout) = entry.timeout_seconds {
                     handler["timeout"] = surface.timeout_unit.of(timeout).into();
                 }
@@ -60,8 +68,11 @@ pub fn hook_document(surface: &HookSurface, entries: &[DocumentEntry]) -> Value 
                 group
             }
             DocumentFormat::Flat => {
-                let mut flat = Value::Object(command_keys(surface, &surface.entry_command_key, &entry.command));
-                if let Some(kind) = &surface.entry_type {
+                let mut flat = match &entry.call {
+                    Some(call) => Value::Object(call.clone()),
+                    None => Value::Object(command_keys(surface, &surface.entry_command_key, &entry.command)),
+                };
+                if let (Some(kind), None) = (&surface.entry_type, &entry.call) {
                     flat["type"] = kind.clone().into();
                 }
                 if let Some(matcher) = &entry.matcher {
@@ -275,6 +286,7 @@ mod tests {
             timeout_seconds,
             own_keys: Map::new(),
             command: HostCommand { command: "node \"${extensionPath}/hooks/x.mjs\"".into(), ..HostCommand::default() },
+            call: None,
         }
     }
 

@@ -48,6 +48,30 @@ pub(super) struct PlacedHooks {
     pub folders: BTreeSet<String>,
     /// Per host with a hooks module, the hooks that run there, in canonical event, then id, order.
     pub module_hooks: BTreeMap<Target, Vec<ModuleHook>>,
+    /// The hooks the plugin's warm server answers, in the order placed.
+    pub warm_hooks: Vec<shared::WarmHook>,
+}
+
+/// The keys of a host's entry that has the plugin's warm server answer `warm`: the entry's type, the
+/// server as the host names it, the hook tool, and the hook input's fields, each a placeholder.
+fn warm_entry(
+    table: &hosts::HostTable,
+    plugin: &str,
+    warm: &shared::WarmHook,
+) -> serde_json::Map<String, serde_json::Value> {
+    let form = table.hooks.as_ref().and_then(|s| s.warm_server.as_ref()).expect("a host that calls the warm server");
+    let server = form.server_name.replace("{plugin}", plugin).replace("{server}", &shared::server_name(plugin));
+    let mut input = serde_json::Map::new();
+    input.insert(shared::HOOK_ARGUMENT.into(), warm.key.clone().into());
+    for key in &warm.input_keys {
+        input.insert(key.clone(), form.placeholder.replace("<key>", key).into());
+    }
+    serde_json::Map::from_iter([
+        ("type".to_string(), form.entry_type.clone().into()),
+        ("server".to_string(), server.into()),
+        ("tool".to_string(), shared::HOOK_TOOL.into()),
+        ("input".to_string(), serde_json::Value::Object(input)),
+    ])
 }
 
 /// Places every hook of `bundle` on the `hosts` it reaches. `epoch` is the shared runtime's, when
@@ -121,6 +145,7 @@ pub(super) fn place(
                         timeout_seconds: command.timeout_seconds,
                         own_keys: command.own_keys.clone().into_iter().collect(),
                         command: command.command.clone(),
+                        call: None,
                     });
                     let source = combined_wrapper_source(hosts::table(target), command, &generator());
                     let producer =
@@ -129,7 +154,14 @@ pub(super) fn place(
                 }
                 continue;
             }
+            // Answered by the plugin's warm server: the entry calls its hook tool (place_module_hook
+            // recorded the hook's input fields).
+            let call = crate::pipeline::plan::warm::answers(delivery).then(|| {
+                let warm = placed.warm_hooks.last().expect("a hook the server answers is placed");
+                warm_entry(hosts::table(target), &bundle.plugin.name, warm)
+            });
             placed.entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
+                call,
                 native_event: native_event.clone(),
                 matcher: matcher.clone(),
                 timeout_seconds: *timeout_seconds,
@@ -252,11 +284,27 @@ fn place_module_hook(
         None => handler.path.clone(),
     };
     let specifier = relative_specifier(&file, &bundle_path);
-    let form = match (in_module, combined) {
-        (true, _) => WrapperForm::InModule,
-        (false, Some(command)) => WrapperForm::Combined { command },
-        (false, None) => WrapperForm::Own,
+    let warm = crate::pipeline::plan::warm::answers(delivery);
+    let form = match (in_module, combined, warm) {
+        (true, _, _) => WrapperForm::InModule,
+        (false, _, true) => WrapperForm::Served,
+        (false, Some(command), false) => WrapperForm::Combined { command },
+        (false, None, false) => WrapperForm::Own,
     };
+    if warm {
+        let input_keys = contract["input"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|field| field["key"].as_str().map(str::to_string))
+            .collect();
+        let deadline_ms = contract["hook"]["deadlineMs"].as_u64().expect("a contract names its deadline");
+        let key = file.rsplit('/').next().unwrap_or(&file).trim_end_matches(".mjs").to_string();
+        placed.warm_hooks.push(shared::WarmHook { key, wrapper: file.clone(), deadline_ms, input_keys });
+        if !placed.shared_hosts.contains(&target) {
+            placed.shared_hosts.push(target);
+        }
+    }
     let source = wrapper_source(hook, table, mapping, &contract, &specifier, &generator(), form);
     let producer = Producer::Wrapper { hook: hook.name.clone(), target };
     files.add(file.clone(), ArtifactFile::new(source.into_bytes()), producer);
@@ -275,6 +323,7 @@ fn place_module_hook(
         route_budget_ms: route_budget.map(|budget| budget.ms),
         hooks_module: in_module,
         combined: combined.map(str::to_string),
+        warm_server: warm,
     });
     placed.inputs.insert(hook.id.clone(), handler.summary.clone());
     let products = placed.products.entry(hook.id.clone()).or_default();

@@ -19,7 +19,7 @@ mod mcp;
 mod module;
 mod parts;
 mod payloads;
-mod shared;
+pub(crate) mod shared;
 mod wrapper;
 
 use std::collections::BTreeMap;
@@ -80,14 +80,23 @@ pub fn emit(
 
     let mut files = Assembly::default();
     bundles::place(&mut files, &mut bundled, &mut read);
-    let epoch = shares_a_route(bundle, &hosts).then(|| {
+    let warm =
+        bundle.plans.iter().flat_map(|plan| &plan.targets).any(|t| crate::pipeline::plan::warm::answers(&t.delivery));
+    let epoch = (shares_a_route(bundle, &hosts) || warm).then(|| {
         let handlers = bundled.handlers.values().map(|h| (h.path.as_str(), h.code.as_bytes()));
         let chunks = bundled.chunks.iter().map(|(path, chunk)| (path.as_str(), chunk.code.as_bytes()));
         shared::epoch(&generator(), handlers.chain(chunks))
     });
     let placed = hooks::place(&mut files, bundle, &bundled, &hosts, epoch.as_deref(), root, &mut read);
     let shared_servers = match &epoch {
-        Some(epoch) => shared::place(&mut files, &bundle.plugin, epoch, &placed.shared_routes, &placed.shared_hosts),
+        Some(epoch) => shared::place(
+            &mut files,
+            &bundle.plugin,
+            epoch,
+            &placed.shared_routes,
+            &placed.warm_hooks,
+            &placed.shared_hosts,
+        ),
         None => BTreeMap::new(),
     };
     let mcp = mcp::place(&mut files, bundle, &bundled, &hosts, shared_servers);

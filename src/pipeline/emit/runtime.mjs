@@ -450,6 +450,67 @@ export async function runAlone(contract, loadHandler) {
   if (!importedOnly) await runHook(contract, loadHandler);
 }
 
+// A hook answered by the plugin's own MCP server (its warm server, `mcp_tool`): the server runs each
+// such hook in a worker thread of its own (so one that spins or hangs holds no other hook), which
+// calls this with the hook's wrapper module. Each message `{ id, input }` (the envelope's JSON text)
+// is decided as the wrapper would decide it, and `{ id, code, stdout, stderr }` posted back: the
+// answer for stdout (a string, or undefined), the lines for stderr, the exit code. The hook's deadline
+// is the server's to keep: it ends the worker when the hook is late.
+export async function serveWarmHook(wrapperUrl) {
+  importedOnly = true;
+  const { parentPort } = /** @type {typeof import('node:worker_threads')} */ (builtin('node:worker_threads'));
+  if (parentPort === null) throw new Error('serveWarmHook runs in a worker thread');
+  const port = parentPort;
+  // The server's fd 1 is the MCP channel: what the hook writes there goes to stderr, as a
+  // wrapper's does without the handover.
+  keepFdOneOffTheAnswer(fs, syncBuiltinESMExports, 1, true);
+  /** @type {{ contract: Contract, loadHandler: LoadHandler }} */
+  const { contract, loadHandler } = await import(wrapperUrl);
+  if (contract.hook.workerThreads === true) keepWorkersOffTheAnswer();
+  port.on('message', (/** @type {{ id: number, input: string, arrived: number }} */ { id, input, arrived }) => {
+    const bytes = new TextEncoder().encode(warmEnvelope(contract, input));
+    // A route's budget counts from the request's arrival in the server (D13), on this thread's clock.
+    const startedAt = Math.max(0, performance.now() - Math.max(0, Date.now() - arrived));
+    decide(contract, bytes, loadHandler, startedAt).then(
+      ({ code, stdout, stderr }) => port.postMessage({ id, code, stdout, stderr }),
+      // decide never throws; were it to, the hook fails by its own policy.
+      (error) => port.postMessage({ id, ...failed(ownData(contract), error) }),
+    );
+  });
+  port.postMessage({ ready: true });
+}
+
+// The host's hook input as the host's `mcp_tool` entry hands it over: each field interpolated into a
+// string (`"${tool_input}"`: an object as its JSON, an absent value as ''). Made the envelope a
+// command would read again, by the contract's field types: a field that is not a string is parsed
+// back from its JSON, and an empty string stands for an absent field unless the field is required.
+/**
+ * @param {Contract} contract
+ * @param {string} input
+ * @returns {string}
+ */
+function warmEnvelope(contract, input) {
+  /** @type {Record<string, unknown>} */
+  const fields = JSON.parse(input);
+  /** @type {Record<string, unknown>} */
+  const envelope = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const field = contract.input.find((f) => f.key === key);
+    if (typeof value !== 'string' || field === undefined || field.type === 'string') {
+      if (!(value === '' && field !== undefined && field.required !== true)) envelope[key] = value;
+      continue;
+    }
+    if (value === '' && field.required !== true) continue;
+    const json = field.type !== 'any' || /^\s*[[{]/.test(value);
+    try {
+      envelope[key] = json ? JSON.parse(value) : value;
+    } catch {
+      envelope[key] = value;
+    }
+  }
+  return JSON.stringify(envelope);
+}
+
 // The watchdog of a combined command: a thread that ends the JavaScript running on the main thread
 // when it has blocked the thread too long for the other hooks. The main thread beats every
 // BEAT_MS while its hooks run; a beat missed for more than half the time left to the next

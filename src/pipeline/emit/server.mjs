@@ -12,6 +12,7 @@
 
 import fs from 'node:fs';
 import net from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { createHash, randomUUID } from 'node:crypto';
 import {
   UNTRUSTED_HINT, checkedResult, claimAlive, claimHolderAlive, decodeRequest, endpointPaths, failureMessage,
@@ -32,12 +33,104 @@ const MAX_CONNECTIONS = 64;
 const GRACE_MS = 1000;
 
 export async function serve(options) {
-  await new SharedServer(options).start();
+  const warm = new WarmHooks(options.hooks ?? {});
+  // A server of config hooks alone (`bundle.warmServer`, no shared route) serves MCP and no socket.
+  if (Object.keys(options.routes).length === 0) {
+    serveMcp(options, warm, () => process.exit(0));
+    return;
+  }
+  await new SharedServer(options, warm).start();
+}
+
+// The name of the MCP tool by which a host calls a config hook in this server (`mcp_tool` hooks).
+const HOOK_TOOL = 'hook';
+// A worker ended past the hook's deadline has this long to be gone before its hook is failed anyway.
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+import(workerData.runtime).then((runtime) => runtime.serveWarmHook(workerData.wrapper));
+`;
+
+// The config hooks this server answers (the host's `mcp_tool` entries): each in a worker thread of
+// its own, started at its first call and kept warm, so a handler's module state lives across calls
+// and one hook that spins or hangs holds no other (D18). A call past the hook's deadline ends its
+// worker (the next call starts a new one) and fails the hook: the host then lets the call go on, as
+// it does when a command hook fails (the plan puts no fail-closed hook here).
+class WarmHooks {
+  constructor(hooks) {
+    /** @type {Record<string, { wrapper: string, deadlineMs: number }>} */
+    this.hooks = hooks;
+    /** @type {Map<string, { worker: Worker, calls: Map<number, (answer: any) => void> }>} */
+    this.workers = new Map();
+    this.nextId = 1;
+    this.runtime = new URL('../hooks/agent-bundle-runtime.mjs', import.meta.url).href;
+  }
+
+  get names() {
+    return Object.keys(this.hooks);
+  }
+
+  worker(name) {
+    const running = this.workers.get(name);
+    if (running) return running;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { runtime: this.runtime, wrapper: this.hooks[name].wrapper },
+      // What a handler prints is not the MCP channel's: it goes to this server's stderr.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.pipe(process.stderr);
+    worker.stderr.pipe(process.stderr);
+    worker.unref();
+    const calls = new Map();
+    const entry = { worker, calls };
+    const fail = (message) => {
+      if (this.workers.get(name) === entry) this.workers.delete(name);
+      for (const settle of calls.values()) settle({ code: 1, stdout: undefined, stderr: [message] });
+      calls.clear();
+    };
+    worker.on('message', (message) => {
+      if (message.ready === true) return;
+      const settle = calls.get(message.id);
+      calls.delete(message.id);
+      settle?.(message);
+    });
+    worker.on('error', (error) => fail(`Agent Bundle hook error: ${name}: the hook's worker failed: ${error?.message ?? error}`));
+    worker.on('exit', (code) => fail(`Agent Bundle hook error: ${name}: the hook's worker ended (exit ${code})`));
+    this.workers.set(name, entry);
+    return entry;
+  }
+
+  // The hook `name`'s answer to `input` (the envelope's JSON text): `{ code, stdout, stderr }`.
+  call(name, input) {
+    const hook = this.hooks[name];
+    if (hook === undefined) {
+      return Promise.resolve({ code: 1, stdout: undefined, stderr: [`Agent Bundle hook error: this server answers no hook named ${JSON.stringify(name)}`] });
+    }
+    const entry = this.worker(name);
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        entry.calls.delete(id);
+        resolve({ code: 1, stdout: undefined, stderr: [`Agent Bundle hook error: ${name}: the hook did not answer within ${hook.deadlineMs} ms; its worker is ended`] });
+        // Ending it ends its other calls too: they fail now, each as its own late answer would.
+        if (this.workers.get(name) === entry) this.workers.delete(name);
+        void entry.worker.terminate();
+      }, hook.deadlineMs);
+      timer.unref?.();
+      entry.calls.set(id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      entry.worker.postMessage({ id, input, arrived: Date.now() });
+    });
+  }
 }
 
 // The shared runtime of one install: its limits, its connections, its claim on the endpoint.
 class SharedServer {
-  constructor({ name, version, epoch, routes, root }) {
+  constructor({ name, version, epoch, routes, root }, warm) {
+    this.warm = warm;
     this.name = name;
     this.version = version;
     this.epoch = epoch;
@@ -91,7 +184,7 @@ class SharedServer {
   // Serves MCP on stdio, then owns the socket, or stands by to take it over.
   async start() {
     // The MCP side: JSON-RPC 2.0 over stdio, one message per line.
-    serveMcp({ name: this.name, version: this.version }, () => this.stop(0));
+    serveMcp({ name: this.name, version: this.version }, this.warm, () => this.stop(0));
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => this.stop(0));
     // The marker goes first: from before the claim until the listen, a wrapper that finds no socket
     // knows a server is coming. A folder that is not this user's own is never used: the server says
@@ -574,7 +667,7 @@ function claimEndpoint(endpoint) {
   return false;
 }
 
-function serveMcp({ name, version }, stop) {
+function serveMcp({ name, version }, warm, stop) {
   let buffered = '';
   // Stdout is the MCP channel: what routes print goes to stderr.
   const writeMcp = process.stdout.write.bind(process.stdout);
@@ -601,8 +694,25 @@ function serveMcp({ name, version }, stop) {
         if (respond) send({ id: message.id, result: {} });
         return;
       case 'tools/list':
-        send({ id: message.id, result: { tools: [] } });
+        send({ id: message.id, result: { tools: warm.names.length === 0 ? [] : [hookTool(warm.names)] } });
         return;
+      case 'tools/call': {
+        const params = isObject(message.params) ? message.params : {};
+        const args = isObject(params.arguments) ? params.arguments : {};
+        if (params.name !== HOOK_TOOL || typeof args.hook !== 'string') {
+          send({ id: message.id, error: { code: -32602, message: `Unknown tool: ${String(params.name)}` } });
+          return;
+        }
+        const { hook, ...fields } = args;
+        warm.call(hook, JSON.stringify(fields)).then(({ code, stdout, stderr }) => {
+          for (const line of stderr) process.stderr.write(`${line}\n`);
+          // Read by the host as a command hook's stdout; a failure (any other exit) is the tool's error.
+          const failed = code !== 0;
+          const text = failed ? stderr.join('\n') : (stdout ?? '');
+          send({ id: message.id, result: { content: text === '' ? [] : [{ type: 'text', text }], isError: failed } });
+        });
+        return;
+      }
       default:
         if (respond) send({ id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } });
     }
@@ -627,6 +737,21 @@ function serveMcp({ name, version }, stop) {
   });
   // The host closes stdin when its session ends: so does this server.
   process.stdin.on('end', stop);
+}
+
+// The MCP tool a host's `mcp_tool` entries call: its arguments are the hook's name and the host's
+// hook input, field by field, as the entry's `input` interpolates it.
+function hookTool(names) {
+  return {
+    name: HOOK_TOOL,
+    description: 'Runs one of this plugin\'s hooks on the host\'s hook input (called by the host\'s mcp_tool hooks, not by the model).',
+    inputSchema: {
+      type: 'object',
+      properties: { hook: { type: 'string', enum: names } },
+      required: ['hook'],
+      additionalProperties: true,
+    },
+  };
 }
 
 function isObject(value) {

@@ -279,6 +279,8 @@ pub enum WrapperForm<'a> {
     InModule,
     /// A module of the combined command whose wrapper is `command`.
     Combined { command: &'a str },
+    /// A module the plugin's warm server imports, in a worker thread of its own (`mcp_tool`).
+    Served,
 }
 
 /// The wrapper file's text. `handler_specifier` is the compiled handler relative to the wrapper.
@@ -319,13 +321,22 @@ pub fn wrapper_source(
              export const loadHandler = () => handler;\n"
         );
     }
-    if let WrapperForm::Combined { command } = form {
-        // The combined command imports this file and has the runtime judge each call with it; run
-        // by itself, it is the hook's own command, as any wrapper is.
-        let file = command.rsplit('/').next().unwrap_or(command);
+    let runner = match form {
+        WrapperForm::Combined { command } => Some(format!(
+            "run with the other hooks\n// of this event by one process, {}, through the runtime's runCombined.",
+            command.rsplit('/').next().unwrap_or(command)
+        )),
+        WrapperForm::Served => Some(
+            "answered by the plugin's\n// own MCP server, kept warm, in a worker thread of its own (the runtime's serveWarmHook)."
+                .to_string(),
+        ),
+        WrapperForm::Own | WrapperForm::InModule => None,
+    };
+    if let Some(runner) = runner {
+        // The combined command (or the warm server) imports this file and has the runtime judge each
+        // call with it; run by itself, it is the hook's own command, as any wrapper is.
         return format!(
-            "{header}: run with the other hooks\n\
-             // of this event by one process, {file}, through the runtime's runCombined.\n\
+            "{header}: {runner}\n\
              import {{ runAlone }} from './agent-bundle-runtime.mjs';\n\
              \n\
              export const contract = {contract};\n\

@@ -203,6 +203,10 @@ pub struct Normalised {
     /// default).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub separate_commands: bool,
+    /// `bundle.warmServer: true`: the plugin's MCP server answers the hooks that may fail open where
+    /// the host can call it from a hook entry.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub warm_server: bool,
     /// The plugin's own MCP servers (`mcpServers`), sorted by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<mcp::McpServer>,
@@ -247,6 +251,7 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
     let define = n.defines(config.bundle.as_ref().map_or(&[][..], |b| b.define.as_slice()));
     let separate_commands =
         config.bundle.as_ref().and_then(|b| b.combine_commands.as_ref()).is_some_and(|combine| !combine.value);
+    let warm_server = config.bundle.as_ref().and_then(|b| b.warm_server.as_ref()).is_some_and(|warm| warm.value);
     Staged {
         value: Normalised {
             targets,
@@ -255,6 +260,7 @@ pub fn normalise(config: &Config, root: &Utf8Path, disk: &dyn Disk) -> Staged<No
             external,
             keep_outside_links,
             separate_commands,
+            warm_server,
             define,
             mcp_servers,
             parts,

@@ -102,7 +102,8 @@ pub fn combine(plans: &[HookPlan], hooks: &[&Hook], target: Target, separate: bo
     for hook in hooks {
         for (_, delivery) in super::delivered(plans, &hook.id, &[target]) {
             let Delivery::Native { native_event, hooks_module, .. } = delivery else { continue };
-            if matches!(hooks_module, Some(ModuleRun::Runs)) {
+            // Answered in the host's hooks module or by the plugin's warm server: no command to share.
+            if matches!(hooks_module, Some(ModuleRun::Runs)) || super::warm::answers(delivery) {
                 continue;
             }
             by_event.entry(native_event.as_str()).or_default().push((hook, delivery, unshareable(hook, delivery)));

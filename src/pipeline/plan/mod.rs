@@ -10,6 +10,7 @@ pub mod parts;
 pub use command::{ANSWER_FD, HostCommand, KeyedCommand, LOADER};
 mod matcher;
 mod module;
+pub mod warm;
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use serde::Serialize;
 
 pub use matcher::{native_alternative, render_matcher};
 pub use module::{ModuleRun, candidate_handlers, settle, unsettled};
+pub use warm::WarmRun;
 
 use crate::diagnostic::{Diagnostic, Staged, messages};
 use crate::hosts;
@@ -136,6 +138,10 @@ pub enum Delivery {
         /// there or as a command, and why ([`settle`] decides after bundling). `None` elsewhere.
         #[serde(rename = "hooksModule", skip_serializing_if = "Option::is_none")]
         hooks_module: Option<ModuleRun>,
+        /// On a host that can call the plugin's MCP server from a hook entry, when the bundle asks
+        /// for it (`warmServer`): whether the server answers the hook, or why not ([`warm::assign`]).
+        #[serde(rename = "warmServer", skip_serializing_if = "Option::is_none")]
+        warm: Option<WarmRun>,
         /// Entry options written as the host's own keys of the entry (`statusMessage`, `async`).
         #[serde(rename = "entryOptions", skip_serializing_if = "BTreeMap::is_empty")]
         entry_options: BTreeMap<String, serde_json::Value>,
@@ -297,6 +303,8 @@ fn plan_target(
             command: HostCommand::default(),
             skipped_selectors: missing.iter().map(|(selector, reason)| format!("`{selector}`: {reason}")).collect(),
             hooks_module: module::candidate(hook, surface.hooks_module.as_ref()),
+            // Set by `warm::assign`, which knows whether the bundle asks for the warm server.
+            warm: None,
             entry_options,
             detached,
         },

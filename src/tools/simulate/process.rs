@@ -38,9 +38,9 @@ pub(super) struct Run {
 pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, SimulateError> {
     let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
     let (root, file) = plugin_folder(artifact, row);
-    if row.hooks_module || row.combined.is_some() {
-        // A hook of the host's hooks module, or of a combined command: the module (or the command's
-        // wrapper) imports its wrapper, so node runs the runtime's decision for that wrapper alone,
+    if row.hooks_module || row.combined.is_some() || row.warm_server {
+        // A hook of the host's hooks module, of a combined command or of the warm server: the module
+        // (the command's wrapper, the server) imports its wrapper, so node runs the runtime's decision for that wrapper alone,
         // as below: the hook's own answer, which the host receives combined with the others'.
         let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
         return Ok(in_process_command(artifact, &runtime, &root.join(file)));

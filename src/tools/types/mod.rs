@@ -280,6 +280,8 @@ export interface BundleConfig {{
   keepOutsideLinks?: boolean;
   /** `false`: every hook its own command. By default the hooks a host would start for one call share one process, each judged by its own matcher, deadline and failure policy. */
   combineCommands?: boolean;
+  /** `true`: the hooks that may fail open (not `failClosed`, not `async`, on tool events) are answered by the plugin's own MCP server, kept warm, where the host calls it from a hook entry (Claude Code's `mcp_tool`): no process per call. A server that is not connected skips them, with the host's warning. */
+  warmServer?: boolean;
   /** Names replaced at bundling by the code given (`{{ __VERSION__: '"1.2.0"' }}`), as esbuild's and tsup's `define`. */
   define?: Record<string, string>;
 }}

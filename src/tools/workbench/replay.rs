@@ -126,6 +126,7 @@ mod tests {
             for event in CanonicalEvent::ALL {
                 let Ok(mapping) = hosts::table(*target).event(event) else { continue };
                 rows.push(IndexRow {
+                    warm_server: false,
                     host: *target,
                     id: format!("{event}-hook"),
                     name: format!("{event}-hook"),
