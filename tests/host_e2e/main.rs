@@ -734,7 +734,7 @@ fn scenarios() -> Vec<Scenario> {
         },
         // The plugin's warm server (issue 46, item 2): Claude Code's `mcp_tool` entries call it.
         Scenario {
-            name: "the plugin's warm server answers a guard, a spinning hook and an after-tool context through mcp_tool entries, with no process (testdata/e2e/warm-server)",
+            name: "the plugin's warm server answers a guard, a spinning hook, an after-tool context and a route through mcp_tool entries, with no process (testdata/e2e/warm-server)",
             bundle: "e2e/warm-server",
             hosts: &[Host::Claude],
             calls: || {
@@ -757,6 +757,10 @@ fn scenarios() -> Vec<Scenario> {
                 ensure(
                     run.any_request_contains("E2E_WARM_AFTER: context after the tool, from the warm server"),
                     "no model request carried the after-tool context",
+                )?;
+                ensure(
+                    run.any_request_contains("E2E_WARM_ROUTE: from the warm server"),
+                    "no model request carried the after-tool route's context",
                 )?;
                 // The spinning hook failed at its own deadline, its worker ended by the server, and the
                 // host went on (its warning), the guard's denial kept.

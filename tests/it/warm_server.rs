@@ -98,8 +98,8 @@ fn the_document_calls_the_server_for_the_hooks_that_may_fail_open() {
     let (_away, artifact) = artifact();
     let entries = warm_entries(&artifact);
     let keys: Vec<&str> = entries.iter().map(|(key, _)| key.as_str()).collect();
-    assert_eq!(keys.len(), 3, "{keys:?}");
-    for name in ["after-tool-after-", "before-tool-guard-", "before-tool-spin-"] {
+    assert_eq!(keys.len(), 4, "{keys:?}");
+    for name in ["after-tool-after-", "before-tool-guard-", "before-tool-spin-", "event-route-tool-after"] {
         assert!(keys.iter().any(|k| k.starts_with(name)), "{name}: {keys:?}");
     }
     let document = std::fs::read_to_string(artifact.join("hooks/hooks.json")).unwrap();
@@ -112,7 +112,7 @@ fn the_document_calls_the_server_for_the_hooks_that_may_fail_open() {
     let manifest = read_json(&artifact.join("agent-bundle.manifest.json"));
     let warm: Vec<bool> =
         manifest["hooks"].as_array().unwrap().iter().map(|row| row["warmServer"] == json!(true)).collect();
-    assert_eq!(warm.iter().filter(|w| **w).count(), 3, "{manifest}");
+    assert_eq!(warm.iter().filter(|w| **w).count(), 4, "{manifest}");
     // inspect says which channel each hook got, and why not for the audit.
     let output = common::cli().args(["inspect", "--root", BUNDLE, "--hooks", "--json"]).output().unwrap();
     let inspected: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -141,7 +141,7 @@ fn the_server_answers_as_the_command_wrapper_does() {
     let mut expected = Vec::new();
     for command in &commands {
         for (key, template) in &compared {
-            let event = if key.starts_with("after-tool") { "PostToolUse" } else { "PreToolUse" };
+            let event = if key.contains("after") { "PostToolUse" } else { "PreToolUse" };
             let envelope = claude_envelope(event, command);
             calls.push(interpolated(template, &envelope));
             expected.push((format!("{key} on `{command}`"), run_alone(&artifact, key, &envelope)));
@@ -161,6 +161,8 @@ fn the_server_answers_as_the_command_wrapper_does() {
             assert_eq!(text, stdout.replace("a process of its own", "the warm server"), "{what}");
         }
     }
+    // Every hook but the denying guard answers every call with success here: the wrappers agree.
+    assert!(expected.iter().all(|(what, (code, _))| *code == Some(0) || what.contains("-guard-")), "{expected:?}");
     assert!(
         answers.iter().any(|a| a["result"]["content"][0]["text"]
             .as_str()

@@ -3,7 +3,8 @@
 //! `mcp_tool`), a hook that may fail open runs in the server instead of a process per call. The
 //! host skips such an entry when the server is not connected (with its warning), so no hook whose
 //! failure must block goes there: not a fail-closed guard, not an async hook (the host waits for an
-//! entry), not a route, not a prebuilt handler, and only on the events the host's table lists. A
+//! entry), not a route of the shared runtime, not a prebuilt handler, and only on the native events of
+//! the config events the host's table lists (a route delivered on one of them is answered too). A
 //! host's hooks module (claude-mod) answers its hooks itself: none go to the server there.
 
 use serde::Serialize;
@@ -32,15 +33,26 @@ pub fn assign(plans: &mut [HookPlan], hooks: &[Hook], opted_in: bool) {
         let Some(hook) = hooks.iter().find(|h| h.id == plan.hook_id) else { continue };
         for target in &mut plan.targets {
             let table = hosts::table(target.target);
-            let Some(warm_form) = table.hooks.as_ref().and_then(|s| s.warm_server.as_ref()) else { continue };
-            let Delivery::Native { warm, hooks_module, fail_closed, shared, detached, .. } = &mut target.delivery
+            let Some(form) = table.hooks.as_ref().and_then(|s| s.warm_server.as_ref()) else { continue };
+            // The native events of the config events the host's entries may call the server on (a
+            // route of a family delivered on one of them is answered there as well).
+            let natives: Vec<&str> =
+                form.events.iter().filter_map(|e| table.event(*e).ok()).map(|m| m.native.as_str()).collect();
+            let Delivery::Native { warm, hooks_module, fail_closed, shared, detached, native_event, .. } =
+                &mut target.delivery
             else {
                 continue;
             };
             if hooks_module.is_some() {
                 continue;
             }
-            *warm = Some(match declined(hook, fail_closed.is_some(), *shared || *detached, &warm_form.events) {
+            let facts = Facts {
+                on_its_event: natives.contains(&native_event.as_str()),
+                fail_closed: fail_closed.is_some(),
+                shared: *shared,
+                detached: *detached,
+            };
+            *warm = Some(match declined(hook, &facts) {
                 Some(reason) => WarmRun::Declined(reason),
                 None => WarmRun::Answers,
             });
@@ -48,26 +60,32 @@ pub fn assign(plans: &mut [HookPlan], hooks: &[Hook], opted_in: bool) {
     }
 }
 
-/// Why the server may not answer `hook`, if it may not.
-fn declined(
-    hook: &Hook,
+/// What the plan says of one delivery that decides whether the server may answer it.
+struct Facts {
+    /// Its native event is one the host's entries may call the server on.
+    on_its_event: bool,
     fail_closed: bool,
-    own_process: bool,
-    events: &[crate::vocabulary::canonical::CanonicalEvent],
-) -> Option<String> {
-    let Some(event) = hook.event.config() else {
-        return Some("it is a route: its wrapper renders it (or forwards it to the shared runtime)".into());
-    };
-    if !events.contains(&event) {
-        return Some(format!("the host calls the server from no {event} entry that agent-bundle writes"));
+    /// A route rendered in the shared runtime, its wrapper forwarding to it.
+    shared: bool,
+    /// An async hook whose wrapper answers at once and runs the handler detached.
+    detached: bool,
+}
+
+/// Why the server may not answer `hook`, if it may not.
+fn declined(hook: &Hook, facts: &Facts) -> Option<String> {
+    if !facts.on_its_event {
+        return Some(format!("the host calls the server from no {} entry that agent-bundle writes", hook.event));
     }
-    if fail_closed {
+    if facts.fail_closed {
         return Some(
             "it is fail-closed: the host skips a server that is not connected, and its failure must block".into(),
         );
     }
-    if hook.run_async || own_process {
+    if hook.run_async || facts.detached {
         return Some("it is async: the host waits for a server's entry".into());
+    }
+    if facts.shared {
+        return Some("its route renders in the shared runtime, which every host's wrapper forwards to".into());
     }
     match hook.handler {
         Handler::Prebuilt { .. } => Some("its handler is prebuilt: a program of its own".into()),
