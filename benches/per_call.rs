@@ -113,6 +113,11 @@ struct Call {
     expect_deny: bool,
     /// A host: the targets apply to it.
     host: Option<Target>,
+    /// The hooks that are no guard (not fail-closed) and still run as a command on a host that can
+    /// call them in (its hooks module, the warm server): none where the target is met.
+    non_guard_commands: usize,
+    /// Hooks the host calls in (its hooks module, the warm server).
+    called_in: usize,
 }
 
 struct Output {
@@ -394,6 +399,12 @@ fn host_call(artifact: &Path, manifest: &ArtifactManifest, target: Target, order
         expect_deny: manifest.hooks.iter().any(|r| r.host == target && r.fail_closed && !r.hooks_module),
         decode: Some(row),
         host: Some(target),
+        non_guard_commands: manifest
+            .hooks
+            .iter()
+            .filter(|r| r.host == target && !r.hooks_module && !r.warm_server && !r.fail_closed)
+            .count(),
+        called_in: in_module + warm,
     }
 }
 
@@ -483,6 +494,8 @@ fn hand_written_call(hand: &Path, manifest: &ArtifactManifest, data: &Path) -> C
         expect_deny: true,
         decode: Some(row),
         host: None,
+        non_guard_commands: 0,
+        called_in: 0,
     }
 }
 
@@ -506,6 +519,8 @@ fn floors(hand: &Path, manifest: &ArtifactManifest) -> Vec<Call> {
         expect_context: false,
         expect_deny: false,
         host: None,
+        non_guard_commands: 0,
+        called_in: 0,
     };
     vec![
         floor("bash start", "bash -c 'exit 0'", launch("bash", &["-c", "exit 0"], Vec::new())),
@@ -877,6 +892,9 @@ fn report(
         cpu: f64,
         wall: f64,
         host: Option<Target>,
+        /// For a row whose host calls hooks in: its non-guard hooks left as commands, and the CPU
+        /// of the part called in.
+        call_in: Option<(usize, f64)>,
     }
     let mut lines: Vec<Line> = calls
         .iter()
@@ -889,6 +907,7 @@ fn report(
             cpu: median(&f.cpu),
             wall: median(&f.wall),
             host: call.host,
+            call_in: (call.called_in > 0).then_some((call.non_guard_commands, 0.0)),
         })
         .collect();
     let mut notes = Vec::new();
@@ -898,6 +917,9 @@ fn report(
                 // Claude Code's order of its module and its command hooks is not measured: added.
                 line.cpu += module.cpu;
                 line.wall += module.wall;
+                if let Some((_, part)) = &mut line.call_in {
+                    *part = module.cpu;
+                }
                 notes.push(format!(
                     "claude-mod: the hooks module's part, in Claude Code's engine: {:.3} ms CPU and {:.3} ms wall a call \
                      (median of {} calls; the first {:.1} ms), added to its commands'",
@@ -914,6 +936,9 @@ fn report(
         // Claude Code runs the server's entries beside the command: their time is added.
         line.cpu += warm.cpu;
         line.wall += warm.wall;
+        if let Some((_, part)) = &mut line.call_in {
+            *part = warm.cpu;
+        }
         notes.push(format!(
             "claude-warm: the warm server's part, in its own process (worker threads included): {:.3} ms CPU and \
              {:.3} ms wall a call (median of {} calls; the first, which starts the workers, {:.1} ms), added to its command's",
@@ -932,6 +957,7 @@ fn report(
             cpu: opencode.cpu,
             wall: opencode.wall,
             host: Some(Target::Opencode),
+            call_in: Some((0, opencode.cpu)),
         },
     );
     notes.push(format!(
@@ -972,10 +998,15 @@ fn report(
     let over: Vec<String> =
         command_hosts.iter().filter(|l| l.processes > 1).map(|l| format!("{} {}", l.name, l.processes)).collect();
     println!("  at most one process per call on every command host: {}", verdict(&over));
-    let call_in: Vec<&Line> =
-        lines.iter().filter(|l| matches!(l.host, Some(Target::ClaudeMod | Target::Opencode))).collect();
-    let over: Vec<String> =
-        call_in.iter().filter(|l| l.processes > 0).map(|l| format!("{} {}", l.name, l.processes)).collect();
+    // The rows whose host calls hooks in (its hooks module, the warm server, OpenCode's process): a
+    // non-guard hook left a command there starts a process; the guard's command may stay.
+    let call_in: Vec<(&Line, usize, f64)> =
+        lines.iter().filter_map(|l| l.call_in.map(|(commands, cpu)| (l, commands, cpu))).collect();
+    let over: Vec<String> = call_in
+        .iter()
+        .filter(|(_, commands, _)| *commands > 0)
+        .map(|(l, commands, _)| format!("{}: {commands} non-guard hook(s) a command", l.name))
+        .collect();
     println!("  no process for the non-guard hooks where the host can call in: {}", verdict(&over));
     let over: Vec<String> = command_hosts
         .iter()
@@ -984,8 +1015,8 @@ fn report(
         .collect();
     println!("  CPU per call at most 1.2× one node start on command hosts: {}", verdict(&over));
     let over: Vec<String> =
-        call_in.iter().filter(|l| l.cpu > 2.0).map(|l| format!("{} {:.2} ms", l.name, l.cpu)).collect();
-    println!("  CPU per call within 2 ms where the host can call in: {}", verdict(&over));
+        call_in.iter().filter(|(_, _, cpu)| *cpu > 2.0).map(|(l, _, cpu)| format!("{} {cpu:.2} ms", l.name)).collect();
+    println!("  CPU per call within 2 ms for the hooks called in: {}", verdict(&over));
 }
 
 fn verdict(over: &[String]) -> String {
