@@ -1626,7 +1626,7 @@ fn main() -> ExitCode {
         }
     }
     for scenario in windows::scenarios() {
-        for host in [windows::WindowsHost::Codex, windows::WindowsHost::Claude] {
+        for &host in scenario.hosts {
             let name = format!("{} {}", host.name(), scenario.name);
             if !name.contains(&filter) {
                 continue;

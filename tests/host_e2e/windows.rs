@@ -635,9 +635,13 @@ pub struct WindowsScenario {
     pub name: &'static str,
     /// The bundle under `testdata/`.
     pub bundle: &'static str,
+    /// The hosts it runs on.
+    pub hosts: &'static [WindowsHost],
     pub calls: fn() -> Vec<Call>,
     pub check: fn(WindowsHost, &HostRun) -> Result<(), String>,
 }
+
+const BOTH: &[WindowsHost] = &[WindowsHost::Codex, WindowsHost::Claude];
 
 const MARKER: &str = "marker.txt";
 
@@ -700,6 +704,7 @@ pub fn scenarios() -> Vec<WindowsScenario> {
         WindowsScenario {
             name: "beforeTool deny blocks the shell command and the model gets the reason",
             bundle: "e2e/deny-shell",
+            hosts: BOTH,
             calls: shell_marker,
             check: |host, run| {
                 finished(run)?;
@@ -710,6 +715,7 @@ pub fn scenarios() -> Vec<WindowsScenario> {
         WindowsScenario {
             name: "beforeTool continue lets the command run",
             bundle: "e2e/continue-shell",
+            hosts: BOTH,
             calls: shell_marker,
             check: |host, run| {
                 finished(run)?;
@@ -719,6 +725,7 @@ pub fn scenarios() -> Vec<WindowsScenario> {
         WindowsScenario {
             name: "sessionStart additionalContext reaches the first model request",
             bundle: "e2e/session-context",
+            hosts: BOTH,
             calls: Vec::new,
             check: |_, run| {
                 finished(run)?;
@@ -731,11 +738,33 @@ pub fn scenarios() -> Vec<WindowsScenario> {
         WindowsScenario {
             name: "a fail-closed guard that throws blocks the command, and the model gets the reason",
             bundle: "e2e/fail-closed-throws",
+            hosts: BOTH,
             calls: shell_marker,
             check: |host, run| {
                 finished(run)?;
                 refused(host, run)?;
                 ensure(any_request_contains(run, "E2E_FAIL_CLOSED"), "no model request carried the guard's failure")
+            },
+        },
+        // The plugin's warm server (issue 46), under Windows Node started by Claude Code for Windows.
+        WindowsScenario {
+            name: "the plugin's warm server answers a guard, a spinning hook, an after-tool context and a route through mcp_tool entries",
+            bundle: "e2e/warm-server",
+            hosts: &[WindowsHost::Claude],
+            calls: || {
+                vec![Call::Shell(format!("echo E2E_GO_AWAY > {MARKER}")), Call::Shell(format!("echo ok > {MARKER}"))]
+            },
+            check: |host, run| {
+                finished(run)?;
+                refused(host, run)?;
+                for (text, what) in [
+                    ("E2E_WARM_DENY from the warm server", "the guard's denial from the warm server"),
+                    ("E2E_WARM_AFTER: context after the tool, from the warm server", "the after-tool context"),
+                    ("E2E_WARM_ROUTE: from the warm server", "the route's context"),
+                ] {
+                    ensure(any_request_contains(run, text), format!("no model request carried {what}"))?;
+                }
+                Ok(())
             },
         },
     ]
