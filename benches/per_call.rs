@@ -743,20 +743,7 @@ fn warm_server_in_node(artifact: &Path, work: &Path, calls: usize, data: &Path) 
             if handler["type"] != "mcp_tool" {
                 continue;
             }
-            let mut args = serde_json::Map::new();
-            for (key, template) in handler["input"].as_object().unwrap() {
-                let text = template.as_str().unwrap();
-                let value = match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
-                    Some(field) => match &envelope[field] {
-                        Value::Null => String::new(),
-                        Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    },
-                    None => text.to_string(),
-                };
-                args.insert(key.clone(), value.into());
-            }
-            inputs.push(Value::Object(args));
+            inputs.push(common::claude_interpolated(&handler["input"], &envelope));
         }
     }
     let inputs_file = work.join("warm-inputs.json");

@@ -43,25 +43,6 @@ fn warm_entries(artifact: &std::path::Path) -> Vec<(String, Value)> {
     entries
 }
 
-/// What Claude Code's entry hands the server for `envelope`: each `${key}` of the template replaced by
-/// the envelope's value (an object as its JSON, an absent value as '').
-fn interpolated(template: &Value, envelope: &Value) -> Value {
-    let mut out = serde_json::Map::new();
-    for (key, value) in template.as_object().unwrap() {
-        let text = value.as_str().unwrap();
-        let filled = match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
-            Some(field) => match &envelope[field] {
-                Value::Null => String::new(),
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            },
-            None => text.to_string(),
-        };
-        out.insert(key.clone(), filled.into());
-    }
-    Value::Object(out)
-}
-
 fn drive(artifact: &std::path::Path, rounds: Value) -> Value {
     let entry = artifact.join("mcp/e2e-warm-server-runtime.mjs");
     common::node_json("warm-server-client.mjs", &[entry.as_os_str()], &json!({ "rounds": rounds }))
@@ -143,7 +124,7 @@ fn the_server_answers_as_the_command_wrapper_does() {
         for (key, template) in &compared {
             let event = if key.contains("after") { "PostToolUse" } else { "PreToolUse" };
             let envelope = claude_envelope(event, command);
-            calls.push(interpolated(template, &envelope));
+            calls.push(common::claude_interpolated(template, &envelope));
             expected.push((format!("{key} on `{command}`"), run_alone(&artifact, key, &envelope)));
         }
     }
@@ -183,8 +164,11 @@ fn a_spinning_hook_holds_only_its_own_worker() {
     let driven = drive(
         &artifact,
         json!([
-            [interpolated(&template("-spin-"), &denied), interpolated(&template("-guard-"), &denied)],
-            [interpolated(&template("-spin-"), &benign)],
+            [
+                common::claude_interpolated(&template("-spin-"), &denied),
+                common::claude_interpolated(&template("-guard-"), &denied)
+            ],
+            [common::claude_interpolated(&template("-spin-"), &benign)],
         ]),
     );
     let first = driven["answers"][0].as_array().unwrap();

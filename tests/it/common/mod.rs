@@ -520,3 +520,22 @@ pub fn node_json(script: &str, args: &[&std::ffi::OsStr], input: &serde_json::Va
     assert!(output.status.success(), "{script}: {stderr}");
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{script}: {e}: {stderr}"))
 }
+
+/// What Claude Code's `mcp_tool` entry hands the server for `envelope`: each `${field}` of the entry's
+/// `input` template replaced by the envelope's value (an object as its JSON, an absent value as '').
+pub fn claude_interpolated(template: &serde_json::Value, envelope: &serde_json::Value) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for (key, value) in template.as_object().expect("an entry's input is an object") {
+        let text = value.as_str().expect("an entry's input values are strings");
+        let filled = match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
+            Some(field) => match &envelope[field] {
+                serde_json::Value::Null => String::new(),
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            },
+            None => text.to_string(),
+        };
+        out.insert(key.clone(), filled.into());
+    }
+    serde_json::Value::Object(out)
+}
