@@ -195,6 +195,8 @@ pub(crate) fn settle_hooks_modules(bundle: &mut Bundle, bundled: &bundle::Bundle
         }
     };
     plan::settle(&mut bundle.plans, &bundle.normalised.hooks, &unmet);
+    // A hook the hooks module declined may be the warm server's.
+    plan::warm::assign(&mut bundle.plans, &bundle.normalised.hooks, bundle.normalised.warm_server);
 }
 
 /// Loads the bundle at `root` (a path as the user gave it).

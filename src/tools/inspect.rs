@@ -277,16 +277,7 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
             let _ =
                 writeln!(out, "  {:<w$}{}", plan.target.name(), delivery_line(hook, &plan.delivery), w = HOST_COLUMN);
             match &plan.delivery {
-                Delivery::Native { hooks_module: Some(ModuleRun::Runs), command, .. } => {
-                    let _ =
-                        writeln!(out, "  {:<w$}runs in the hooks module, which imports {command}", "", w = HOST_COLUMN);
-                }
-                Delivery::Native { hooks_module: Some(ModuleRun::Declined(why)), command, .. } => {
-                    let _ = writeln!(out, "  {:<w$}runs {command}", "", w = HOST_COLUMN);
-                    let _ = writeln!(out, "  {:<w$}{}", "", windows_line(plan.target, command), w = HOST_COLUMN);
-                    let _ = writeln!(out, "  {:<w$}a command, not in the hooks module: {why}", "", w = HOST_COLUMN);
-                }
-                Delivery::Native { warm: Some(WarmRun::Answers), .. } => {
+                Delivery::Native { warm: Some(WarmRun::Answers), hooks_module, .. } => {
                     let _ = writeln!(
                         out,
                         "  {:<w$}answered by the plugin's warm server ({}): an `mcp_tool` entry calls its `{}` tool, no process",
@@ -295,6 +286,27 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
                         crate::pipeline::emit::shared::HOOK_TOOL,
                         w = HOST_COLUMN
                     );
+                    if let Some(ModuleRun::Declined(why)) = hooks_module {
+                        let _ = writeln!(out, "  {:<w$}not in the hooks module: {why}", "", w = HOST_COLUMN);
+                    }
+                }
+                Delivery::Native { hooks_module: Some(ModuleRun::Runs), command, .. } => {
+                    let _ =
+                        writeln!(out, "  {:<w$}runs in the hooks module, which imports {command}", "", w = HOST_COLUMN);
+                    let beside = in_module(bundle, plan.target).saturating_sub(1);
+                    if beside > 0 {
+                        let _ = writeln!(
+                            out,
+                            "  {:<w$}shares the host's hooks worker with {beside} other hook(s): one that spins fails them all (observed)",
+                            "",
+                            w = HOST_COLUMN
+                        );
+                    }
+                }
+                Delivery::Native { hooks_module: Some(ModuleRun::Declined(why)), command, .. } => {
+                    let _ = writeln!(out, "  {:<w$}runs {command}", "", w = HOST_COLUMN);
+                    let _ = writeln!(out, "  {:<w$}{}", "", windows_line(plan.target, command), w = HOST_COLUMN);
+                    let _ = writeln!(out, "  {:<w$}a command, not in the hooks module: {why}", "", w = HOST_COLUMN);
                 }
                 Delivery::Native { command, warm, .. } => {
                     if let Some(WarmRun::Declined(why)) = warm {
@@ -335,6 +347,18 @@ pub fn render_hooks(bundle: &Bundle, filter: Option<Target>) -> String {
         }
     }
     out
+}
+
+/// How many hooks run in `target`'s hooks module.
+fn in_module(bundle: &Bundle, target: Target) -> usize {
+    bundle
+        .plans
+        .iter()
+        .flat_map(|plan| &plan.targets)
+        .filter(|t| {
+            t.target == target && matches!(t.delivery, Delivery::Native { hooks_module: Some(ModuleRun::Runs), .. })
+        })
+        .count()
 }
 
 /// What the host runs on Windows (D17): its own key's command, or the same entry, and where that

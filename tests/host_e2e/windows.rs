@@ -752,7 +752,7 @@ pub fn scenarios() -> Vec<WindowsScenario> {
             bundle: "e2e/warm-server",
             hosts: &[WindowsHost::Claude],
             calls: || {
-                vec![Call::Shell(format!("echo E2E_GO_AWAY > {MARKER}")), Call::Shell(format!("echo ok > {MARKER}"))]
+                vec![Call::Shell("echo E2E_GO_AWAY > denied.txt".into()), Call::Shell(format!("echo ok > {MARKER}"))]
             },
             check: |host, run| {
                 finished(run)?;

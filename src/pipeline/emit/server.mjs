@@ -751,6 +751,9 @@ function hookTool(names) {
       required: ['hook'],
       additionalProperties: true,
     },
+    // For the host's hook entries, not the model: a host that reads MCP Apps' visibility (Claude Code
+    // 2.1.332) keeps the tool from the model's tool list.
+    _meta: { ui: { visibility: ['app'] } },
   };
 }
 

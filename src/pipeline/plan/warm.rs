@@ -4,12 +4,13 @@
 //! host skips such an entry when the server is not connected (with its warning), so no hook whose
 //! failure must block goes there: not a fail-closed guard, not an async hook (the host waits for an
 //! entry), not a route of the shared runtime, not a prebuilt handler, and only on the native events of
-//! the config events the host's table lists (a route delivered on one of them is answered too). A
-//! host's hooks module (claude-mod) answers its hooks itself: none go to the server there.
+//! the config events the host's table lists (a route delivered on one of them is answered too). On a
+//! host with a hooks module (claude-mod) the module answers what it takes; a hook it declines (one
+//! that needs Node) may be the server's, so the orchestrator assigns again once modules are settled.
 
 use serde::Serialize;
 
-use super::{Delivery, HookPlan};
+use super::{Delivery, HookPlan, ModuleRun};
 use crate::hosts;
 use crate::pipeline::normalise::{Handler, Hook};
 
@@ -43,7 +44,9 @@ pub fn assign(plans: &mut [HookPlan], hooks: &[Hook], opted_in: bool) {
             else {
                 continue;
             };
-            if hooks_module.is_some() {
+            // The host's hooks module answers what it takes; a hook it declines may be the server's
+            // (this runs again once the modules are settled).
+            if matches!(hooks_module, Some(ModuleRun::Candidate | ModuleRun::Runs)) {
                 continue;
             }
             let facts = Facts {
