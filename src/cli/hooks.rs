@@ -147,8 +147,10 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
         match (&run.outcome, &run.decode_error) {
             _ if let Some(blocked) = &run.blocked => writeln!(
                 stdout,
-                "outcome    blocked: exit {} is {}'s blocking exit here, so the host blocks the call with the stderr above as its reason",
-                blocked.exit, run.hook.host
+                "outcome    blocked: exit {} is {}'s blocking exit here, so the host blocks the call with the stderr above as its reason{}",
+                blocked.exit,
+                run.hook.host,
+                if run.meant_block() { " (the hook's answer)" } else { " (the hook failed, and fails closed)" }
             )?,
             (Some(serde_json::Value::Null), _) => writeln!(stdout, "outcome    continue (no output)")?,
             (Some(outcome), _) => writeln!(stdout, "outcome    {outcome}")?,

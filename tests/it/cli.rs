@@ -474,3 +474,44 @@ fn the_matrix_as_json_carries_every_cell_and_reason() {
     let markdown = cli().arg("matrix").output().unwrap();
     assert!(String::from_utf8(markdown.stdout).unwrap().starts_with("**Events**"));
 }
+
+/// `hooks simulate` runs the hook in a temporary copy of the artifact: a path of that copy in the
+/// hook's output is shown as the artifact's own (a `file://` URL stays a URL), and said so in a
+/// warning, since the host writes its own install path there (issue 47, item 3).
+#[test]
+fn simulate_says_when_it_shows_the_copys_paths_as_the_artifacts() {
+    common::require_node();
+    let root = tempfile::tempdir().unwrap();
+    common::write_file(
+        root.path(),
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: { beforeTool: { handler: './src/hooks/where.ts', tools: ['shell'] } },\n  plugin: { name: 'where', description: 'Says where it runs.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude'],\n};\n",
+    );
+    common::write_file(
+        root.path(),
+        "src/hooks/where.ts",
+        "export default () => ({ additionalContext: `running from ${import.meta.url}` });\n",
+    );
+    let built = cli().arg("build").arg("--root").arg(root.path()).output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let artifact = root.path().join("artifact").canonicalize().unwrap();
+    let index = std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap();
+    let index: serde_json::Value = serde_json::from_str(&index).unwrap();
+    let hook = index["hooks"][0]["name"].as_str().unwrap().to_string();
+    let input = serde_json::json!({ "sessionId": "s", "transcriptPath": "/t", "cwd": "/tmp", "toolName": "Bash", "toolInput": { "command": "ls" }, "toolUseId": "t1" });
+    let output = cli()
+        .args(["hooks", "simulate", "--json", "--target", "claude", "--hook", &hook, "--input", &input.to_string()])
+        .arg("--artifact")
+        .arg(&artifact)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let context = run["outcome"]["additionalContext"].as_str().unwrap();
+    assert!(context.starts_with(&format!("running from file://{}/", artifact.display())), "{context}");
+    let warnings = run["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w.as_str().unwrap().starts_with("stdout: the hook ran in a temporary copy")),
+        "{warnings:?}"
+    );
+}

@@ -225,7 +225,40 @@ fn simulate_reports_a_blocking_exit_as_a_block() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("exit code  2"), "{stdout}");
     assert!(stdout.contains("outcome    blocked: exit 2"), "{stdout}");
+    assert!(stdout.contains("(the hook failed, and fails closed)"), "{stdout}");
     assert!(!stdout.contains("would carry on"), "{stdout}");
+    // A failure is not an answer, even when it blocks.
+    assert!(!output.status.success(), "{stdout}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("failed"));
+}
+
+/// A block the hook meant (an ask, which Codex can carry only as a block) is the hook's answer:
+/// `hooks simulate` says so and exits 0 (issue 47, item 3).
+#[test]
+fn simulate_exits_zero_for_a_block_the_hook_meant() {
+    require_node();
+    let root = tempfile::tempdir().unwrap();
+    common::write_file(
+        root.path(),
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: { beforeTool: { handler: './src/hooks/ask.ts', tools: ['shell'] } },\n  plugin: { name: 'asks', description: 'Asks.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['codex'],\n};\n",
+    );
+    common::write_file(root.path(), "src/hooks/ask.ts", "export default () => ({ outcome: 'ask' });\n");
+    let artifact = root.path().join("artifact");
+    let built = cli().arg("build").arg("--root").arg(root.path()).output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let rows = read_verified(Utf8Path::from_path(&artifact).unwrap(), &RealDisk).unwrap().hooks;
+    let input = json!({ "sessionId": "s", "transcriptPath": "/tmp/t.jsonl", "cwd": "/tmp", "toolName": "Bash", "toolInput": { "command": "ls" }, "toolUseId": "t1", "turnId": "u1", "model": "m", "permissionMode": "default" });
+    let output = cli()
+        .args(["hooks", "simulate", "--target", "codex", "--hook", &rows[0].name, "--input", &input.to_string()])
+        .arg("--artifact")
+        .arg(&artifact)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("outcome    blocked: exit 2"), "{stdout}");
+    assert!(stdout.contains("(the hook's answer)"), "{stdout}");
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
 }
 
 /// The issue's guard: a deny guard with a timeout whose milliseconds no Node timer holds fired its

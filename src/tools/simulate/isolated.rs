@@ -45,12 +45,19 @@ impl IsolatedArtifact {
                 }
             }
         }
-        Ok(IsolatedArtifact { _temp: temp, root, original: artifact.to_path_buf() })
+        // Shown as an absolute path, so that a `file://` URL of the copy stays one of the artifact.
+        let original = artifact.canonicalize_utf8().unwrap_or_else(|_| artifact.to_path_buf());
+        Ok(IsolatedArtifact { _temp: temp, root, original })
     }
 
     /// Where the copy is.
     pub fn root(&self) -> &Utf8Path {
         &self.root
+    }
+
+    /// The artifact as the user named it, made absolute.
+    pub fn original(&self) -> &Utf8Path {
+        &self.original
     }
 
     /// Output of a wrapper with the copy's path shown as the artifact's own.

@@ -92,11 +92,23 @@ pub struct Blocked {
 }
 
 impl Simulation {
-    /// The wrapper answered: exit 0, in time, with a decodable answer.
+    /// The hook answered as its host expects: exit 0, in time, with a decodable answer, or a block
+    /// it meant ([`Simulation::meant_block`]). A failure, even one a fail-closed hook turns into a
+    /// block, is not an answer.
     pub fn succeeded(&self) -> bool {
-        self.exit_code == Some(0) && !self.timed_out && self.decode_error.is_none()
+        (self.exit_code == Some(0) && !self.timed_out && self.decode_error.is_none()) || self.meant_block()
+    }
+
+    /// The host's blocking exit with no failure of the hook behind it: an answer the host can carry
+    /// only as a block (the wrapper's `Agent Bundle hook blocked:` line), or a prebuilt handler's own
+    /// blocking exit.
+    pub fn meant_block(&self) -> bool {
+        self.blocked.is_some() && !self.timed_out && !self.stderr.contains(HOOK_FAILURE)
     }
 }
+
+/// How every failure line of a wrapper begins (the runtime's `failureLine`).
+const HOOK_FAILURE: &str = "Agent Bundle hook error:";
 
 #[derive(Debug, thiserror::Error)]
 pub enum SimulateError {
@@ -139,7 +151,7 @@ pub fn simulate_cancellable(
     let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
     let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout, Some(cancel))?;
     run.dropped = encoded.dropped;
-    run.warnings = encoded.warnings;
+    run.warnings.splice(0..0, encoded.warnings);
     let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
     if built_with != Some(hosts::table_digest(request.target).as_str()) {
         run.warnings.push(format!(
@@ -161,7 +173,7 @@ pub fn simulate_row(
     let encoded = encode_noting(&row, input)?;
     let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None)?;
     run.dropped = encoded.dropped;
-    run.warnings = encoded.warnings;
+    run.warnings.splice(0..0, encoded.warnings);
     Ok(run)
 }
 
@@ -175,8 +187,20 @@ fn run_envelope(
     // The host's own limit for this hook, the same value its document and wrapper use.
     let timeout = timeout.unwrap_or(Duration::from_secs(u64::from(row.effective_timeout)));
     let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout, cancel)?;
-    run.stdout = artifact.shown(run.stdout);
-    run.stderr = artifact.shown(run.stderr);
+    // The hook ran in a temporary copy, gone after the run: its paths are shown as the artifact's,
+    // and said so (issue 47: output shown as the host receives it, or marked).
+    let mut warnings = Vec::new();
+    for (stream, text) in [("stdout", &mut run.stdout), ("stderr", &mut run.stderr)] {
+        if text.contains(artifact.root().as_str()) {
+            *text = artifact.shown(std::mem::take(text));
+            warnings.push(format!(
+                "{stream}: the hook ran in a temporary copy of the artifact ({}), whose paths are shown as {}; \
+                 the host writes its own install path there",
+                artifact.root(),
+                artifact.original()
+            ));
+        }
+    }
     let (outcome, decode_error) = if run.exit_code == Some(0) && !run.timed_out && !run.cancelled {
         match decode_answer(&row, &run.stdout) {
             Ok(outcome) => (Some(outcome), None),
@@ -209,7 +233,7 @@ fn run_envelope(
         decode_error,
         blocked,
         wall_time_ms: run.wall_time.as_millis(),
-        warnings: Vec::new(),
+        warnings,
         dropped: Vec::new(),
     })
 }
