@@ -327,3 +327,60 @@ fn snapshot_keeps_no_build_state_and_reports_pending_files_it_cannot_write() {
     assert!(stderr.contains("pending snapshots could not be written: cannot write"), "{stderr}");
     assert!(!stderr.contains("pending snapshots were written"), "{stderr}");
 }
+
+/// Recorded runs are hermetic (issue 47, item 4): a hook that keeps state in its home and temporary
+/// folders answers the same on every snapshot, because each run gets fresh ones (shown as `[RUN]`),
+/// and nothing lands in the user's.
+#[test]
+fn a_stateful_hooks_snapshots_are_stable() {
+    common::require_node();
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    common::write_file(
+        dir,
+        "bundles/stateful/agent-bundle.config.ts",
+        "export default {\n  hooks: { beforeTool: { handler: './src/hooks/count.ts', tools: ['shell'] } },\n  plugin: { name: 'stateful', description: 'Counts its calls.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude'],\n};\n",
+    );
+    common::write_file(
+        dir,
+        "bundles/stateful/src/hooks/count.ts",
+        "import { existsSync, readFileSync, writeFileSync } from 'node:fs';\n\
+         import { homedir, tmpdir } from 'node:os';\n\
+         import { join } from 'node:path';\n\
+         \n\
+         export default () => {\n\
+           const file = join(homedir(), '.stateful-count');\n\
+           const count = (existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0) + 1;\n\
+           writeFileSync(file, String(count));\n\
+           writeFileSync(join(tmpdir(), 'stateful-scratch'), String(count));\n\
+           return { additionalContext: `call ${count}, home ${homedir()}, tmp ${tmpdir()}` };\n\
+         };\n",
+    );
+    common::write_file(
+        dir,
+        "snapshots/stateful/inputs/beforeTool/call.json",
+        r#"{ "sessionId": "s", "transcriptPath": "/t", "cwd": "/w", "toolName": "Bash", "toolInput": { "command": "ls" }, "toolUseId": "t1" }"#,
+    );
+    let home = tempfile::tempdir().unwrap();
+    let snapshot = |args: &[&str]| {
+        common::cli()
+            .current_dir(dir)
+            .env("HOME", home.path())
+            .env("TMPDIR", home.path())
+            .arg("snapshot")
+            .args(args)
+            .args(["--root", "bundles", "--recursive"])
+            .output()
+            .unwrap()
+    };
+    snapshot(&[]);
+    assert!(snapshot(&["accept"]).status.success());
+    let golden = std::fs::read_to_string(dir.join("snapshots/stateful/claude.snap")).unwrap();
+    assert!(golden.contains("call 1, home [RUN]/home, tmp [RUN]/tmp"), "{golden}");
+    for _ in 0..2 {
+        let checked = snapshot(&["--check"]);
+        assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stdout));
+    }
+    let left: Vec<_> = std::fs::read_dir(home.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(!left.iter().any(|name| name.to_string_lossy().contains("stateful")), "{left:?}");
+}

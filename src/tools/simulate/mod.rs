@@ -149,7 +149,7 @@ pub fn simulate_cancellable(
     };
     admitted(&row, &encoded.envelope)?;
     let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
-    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout, Some(cancel))?;
+    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout, Some(cancel), &[])?;
     run.dropped = encoded.dropped;
     run.warnings.splice(0..0, encoded.warnings);
     let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
@@ -163,7 +163,11 @@ pub fn simulate_cancellable(
     Ok(run)
 }
 
-/// Runs the wrapper of one index row of an isolated artifact, with a canonical input.
+/// Runs the wrapper of one index row of an isolated artifact, with a canonical input, hermetically
+/// (a recorded run: golden snapshots and the Workbench's replays): the hook gets a fresh home,
+/// temporary folder and data, cache, config and state folders of its own, removed after the run, so
+/// a hook that keeps state there answers the same every time (issue 47, item 4). Their path in its
+/// output is shown as `[RUN]`.
 pub fn simulate_row(
     artifact: &IsolatedArtifact,
     row: IndexRow,
@@ -171,11 +175,37 @@ pub fn simulate_row(
     timeout: Option<Duration>,
 ) -> Result<Simulation, SimulateError> {
     let encoded = encode_noting(&row, input)?;
-    let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None)?;
+    let fresh = tempfile::Builder::new()
+        .prefix("agent-bundle-run-")
+        .tempdir()
+        .map_err(|e| SimulateError::Isolation(e.to_string()))?;
+    let base = Utf8PathBuf::from_path_buf(fresh.path().to_path_buf())
+        .map_err(|_| SimulateError::Isolation("a non-UTF-8 temporary folder".into()))?;
+    let mut env = Vec::new();
+    for (key, folder) in HERMETIC_FOLDERS {
+        let dir = base.join(folder);
+        fs_err::create_dir_all(&dir).map_err(|e| SimulateError::Isolation(e.to_string()))?;
+        env.push((*key, dir.to_string()));
+    }
+    let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None, &env)?;
+    run.stdout = run.stdout.replace(base.as_str(), "[RUN]");
+    run.stderr = run.stderr.replace(base.as_str(), "[RUN]");
     run.dropped = encoded.dropped;
     run.warnings.splice(0..0, encoded.warnings);
     Ok(run)
 }
+
+/// The variables of a recorded run's own folders, each under its fresh folder.
+const HERMETIC_FOLDERS: &[(&str, &str)] = &[
+    ("HOME", "home"),
+    ("TMPDIR", "tmp"),
+    ("TMP", "tmp"),
+    ("TEMP", "tmp"),
+    ("XDG_DATA_HOME", "data"),
+    ("XDG_CACHE_HOME", "cache"),
+    ("XDG_CONFIG_HOME", "config"),
+    ("XDG_STATE_HOME", "state"),
+];
 
 fn run_envelope(
     artifact: &IsolatedArtifact,
@@ -183,10 +213,11 @@ fn run_envelope(
     envelope: Value,
     timeout: Option<Duration>,
     cancel: Option<&AtomicBool>,
+    env: &[(&str, String)],
 ) -> Result<Simulation, SimulateError> {
     // The host's own limit for this hook, the same value its document and wrapper use.
     let timeout = timeout.unwrap_or(Duration::from_secs(u64::from(row.effective_timeout)));
-    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout, cancel)?;
+    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout, cancel, env)?;
     // The hook ran in a temporary copy, gone after the run: its paths are shown as the artifact's,
     // and said so (issue 47: output shown as the host receives it, or marked).
     let mut warnings = Vec::new();

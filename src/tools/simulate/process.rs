@@ -143,6 +143,7 @@ pub(super) fn run_wrapper(
     envelope: &Value,
     timeout: Duration,
     cancel: Option<&AtomicBool>,
+    env: &[(&str, String)],
 ) -> Result<Run, SimulateError> {
     use std::os::unix::process::CommandExt;
 
@@ -163,6 +164,7 @@ pub(super) fn run_wrapper(
         // nothing outlives the isolated copy.
         .env("AGENT_BUNDLE_DETACHED", &row.id)
         .envs(server.iter().map(|s| ("AGENT_BUNDLE_RUNTIME_DIR", s.runtime_dir.as_str())))
+        .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
