@@ -515,3 +515,39 @@ fn simulate_says_when_it_shows_the_copys_paths_as_the_artifacts() {
         "{warnings:?}"
     );
 }
+
+/// A canonical input needs only what the hook reads (issue 47, item 2): the fields the host always
+/// sends that it leaves out are filled with labelled sample values, and a tool written with another
+/// host's name runs as this host's tool of the same kind, each said in a warning.
+#[test]
+fn simulate_takes_a_minimal_input_written_for_any_host() {
+    common::require_node();
+    let temp = tempfile::tempdir().unwrap();
+    let artifact = temp.path().join("artifact");
+    let built = cli().args(["build", "--root", "testdata/e2e/deny-shell", "--output"]).arg(&artifact).output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap()).unwrap();
+    let input = r#"{"toolName":"Bash","toolInput":{"command":"rm -rf ~"}}"#;
+    for host in ["claude", "gemini", "copilot", "codex", "qwen", "droid", "cursor"] {
+        let hook = index["hooks"].as_array().unwrap().iter().find(|r| r["host"] == host).unwrap()["name"].clone();
+        let output = cli()
+            .args(["hooks", "simulate", "--json", "--target", host, "--hook", hook.as_str().unwrap(), "--input", input])
+            .arg("--artifact")
+            .arg(&artifact)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{host}: {}", String::from_utf8_lossy(&output.stderr));
+        let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(run["outcome"]["outcome"], "deny", "{host}: {run}");
+        let warnings: Vec<&str> = run["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+        assert!(
+            warnings.iter().any(|w| w.starts_with("filled with labelled sample values: `sessionId`")),
+            "{host}: {warnings:?}"
+        );
+        let translated = warnings.iter().any(|w| w.starts_with("the tool was written for another host"));
+        let target: agent_bundle::vocabulary::target::Target = host.parse().unwrap();
+        let own = agent_bundle::hosts::table(target).tool_names().contains(&"Bash");
+        assert_eq!(translated, !own, "{host}: {warnings:?}");
+    }
+}

@@ -10,7 +10,9 @@
 mod envelope;
 mod isolated;
 mod process;
+mod sample;
 mod server;
+pub mod translate;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -24,6 +26,7 @@ pub use isolated::IsolatedArtifact;
 pub use process::host_command;
 use process::run_wrapper;
 pub(crate) use process::written_entry;
+pub use sample::sample_input;
 
 use crate::artifact::{ArtifactError, IndexRow, read_verified};
 use crate::hosts;
@@ -142,7 +145,12 @@ pub fn simulate_cancellable(
     let manifest = read_verified(&request.artifact, disk)?;
     let row = find_row(&manifest.hooks, request.target, &request.hook)?;
     let encoded = match &request.input {
-        SimulateInput::Canonical(input) => encode_noting(&row, input)?,
+        SimulateInput::Canonical(input) => {
+            let (input, notes) = completed(&row, input);
+            let mut encoded = encode_noting(&row, &input)?;
+            encoded.warnings.splice(0..0, notes);
+            encoded
+        }
         SimulateInput::Native(envelope) => {
             Encoded { envelope: envelope.clone(), dropped: Vec::new(), warnings: Vec::new() }
         }
@@ -161,6 +169,39 @@ pub fn simulate_cancellable(
         ));
     }
     Ok(run)
+}
+
+/// A canonical input as a hook can be tried with it (issue 47, item 2): a tool written with another
+/// host's name translated to this host's tool of the same kind (as the Workbench does), and each
+/// field the host always sends that the input leaves out filled with its labelled sample value
+/// ([`sample_input`]); with a note of each, so nothing is filled in silently.
+fn completed(row: &IndexRow, input: &Value) -> (Value, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut input = input.clone();
+    if let Some((translated, note)) = translate::for_host(row.host, &input) {
+        notes.push(format!("the tool was written for another host, and is run as {}'s: {note}", row.host));
+        input = translated;
+    }
+    if let (Value::Object(fields), Value::Object(sample)) = (&mut input, sample_input(row)) {
+        let mut filled = Vec::new();
+        for (key, value) in sample {
+            // A field given under its old name is given.
+            let aliased = crate::vocabulary::canonical::PAYLOAD_ALIASES
+                .iter()
+                .any(|(old, canonical)| *canonical == key && fields.contains_key(*old));
+            if !fields.contains_key(&key) && !aliased {
+                filled.push(format!("`{key}`"));
+                fields.insert(key, value);
+            }
+        }
+        if !filled.is_empty() {
+            notes.push(format!(
+                "filled with labelled sample values: {} (the host always sends them; give them to try a hook that reads them)",
+                filled.join(", ")
+            ));
+        }
+    }
+    (input, notes)
 }
 
 /// Runs the wrapper of one index row of an isolated artifact, with a canonical input, hermetically

@@ -75,7 +75,7 @@ pub fn list(artifact: &Utf8Path, loaded: &Loaded) -> Listed {
 /// An index row as the API shows it (what `/api/run` names by host and hook), with its samples.
 fn row_value(row: &IndexRow) -> Value {
     let mut value = serde_json::to_value(row).expect("rows serialise");
-    let sample = sample_input(row);
+    let sample = crate::tools::simulate::sample_input(row);
     // A real host's envelope where one was recorded, else the sample as the host would write it.
     value["nativeSample"] = samples::recorded(row.host, &row.native_event)
         .or_else(|| crate::tools::simulate::encode(row, &sample).ok())
@@ -146,39 +146,4 @@ fn failure_words(table: &HostTable, row: &IndexRow) -> String {
         ),
         None => "fail-closed".into(),
     }
-}
-
-/// A canonical input every field of which the host sends always: what the editor starts with.
-pub fn sample_input(row: &IndexRow) -> Value {
-    let table = hosts::table(row.host);
-    let (Some(surface), Ok(mapping)) = (&table.hooks, table.mapping_for(row.event, row.hooks_module)) else {
-        return json!({});
-    };
-    let mut sample = serde_json::Map::new();
-    for field in surface.input_fields(mapping) {
-        let Some(name) = &field.canonical else { continue };
-        if !field.required || field.simulate.is_some() {
-            continue;
-        }
-        let value = match (name.as_str(), field.kind) {
-            // The host's own name for its shell tool, so a shell guard's matcher fires.
-            ("toolName", _) => json!(shell_tool_name(table).unwrap_or_else(|| format!("example-{name}"))),
-            ("toolInput", _) => json!({ "command": "ls" }),
-            (_, hosts::FieldKind::Boolean) => json!(false),
-            (_, hosts::FieldKind::Number) => json!(0),
-            (_, hosts::FieldKind::Object) => json!({}),
-            (_, hosts::FieldKind::StringArray) => json!(["/tmp/project"]),
-            (_, hosts::FieldKind::Enum) => json!(field.values.first().cloned().unwrap_or_default()),
-            (_, hosts::FieldKind::Any) => json!({}),
-            (_, _) => json!(format!("example-{name}")),
-        };
-        sample.insert(name.clone(), value);
-    }
-    Value::Object(sample)
-}
-
-/// The first plain tool name (not a regex) the host table lists for its shell.
-fn shell_tool_name(table: &HostTable) -> Option<String> {
-    let shell = table.selector(crate::vocabulary::canonical::Selector::Shell).ok()?;
-    shell.matches.iter().find(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).cloned()
 }

@@ -24,7 +24,6 @@ mod http;
 mod replay;
 mod runs;
 mod samples;
-mod translate;
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
@@ -329,7 +328,7 @@ impl Workbench {
         let hook = request["hook"].as_str().ok_or("`hook` names the hook")?.to_string();
         let (input, translated) = match (request.get("input"), request.get("native")) {
             // A tool call written with another host's tool runs as this host's tool of that kind.
-            (Some(input), None) => match translate::for_host(target, input) {
+            (Some(input), None) => match crate::tools::simulate::translate::for_host(target, input) {
                 Some((input, note)) => (SimulateInput::Canonical(input), Some(note)),
                 None => (SimulateInput::Canonical(input.clone()), None),
             },
