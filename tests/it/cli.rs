@@ -551,3 +551,73 @@ fn simulate_takes_a_minimal_input_written_for_any_host() {
         assert_eq!(translated, !own, "{host}: {warnings:?}");
     }
 }
+
+/// Every call OpenCode was recorded making (`testdata/envelopes/opencode/`: a tool hook's
+/// `{ input, output }`, a session event object) is taken as native input by `hooks simulate`, which
+/// has the entry module make its envelope as it does for OpenCode (issue 47, item 2).
+#[test]
+fn simulate_takes_opencodes_recorded_hook_arguments() {
+    common::require_node();
+    let root = tempfile::tempdir().unwrap();
+    common::write_file(
+        root.path(),
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: {\n    beforeTool: { handler: './src/hooks/deny.ts' },\n    afterTool: { handler: './src/hooks/say.ts' },\n    sessionStart: { handler: './src/hooks/say.ts' },\n    stop: { handler: './src/hooks/quiet.ts' },\n  },\n  plugin: { name: 'recorded', description: 'Runs on every recorded call.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['opencode'],\n};\n",
+    );
+    common::write_file(
+        root.path(),
+        "src/hooks/say.ts",
+        "export default ({ sessionId }: { sessionId: string }) => ({ additionalContext: `session ${sessionId}` });\n",
+    );
+    common::write_file(root.path(), "src/hooks/quiet.ts", "export default () => undefined;\n");
+    common::write_file(
+        root.path(),
+        "src/hooks/deny.ts",
+        "export default ({ sessionId }: { sessionId: string }) => ({ outcome: 'deny', reason: `session ${sessionId}` });\n",
+    );
+    let built = cli().arg("build").arg("--root").arg(root.path()).output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let artifact = root.path().join("artifact");
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap()).unwrap();
+    let hook_of = |native: &str| {
+        index["hooks"].as_array().unwrap().iter().find(|r| r["nativeEvent"] == native).unwrap()["name"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let mut ran = 0;
+    for entry in std::fs::read_dir("testdata/envelopes/opencode").unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let native = ["tool.execute.before", "tool.execute.after", "session.created", "session.idle"].into_iter().find(
+            |native| name.starts_with(&format!("hook.{native}.")) || name.starts_with(&format!("event.{native}.")),
+        );
+        let Some(native) = native else { continue };
+        let output = cli()
+            .args(["hooks", "simulate", "--json", "--target", "opencode", "--hook", &hook_of(native)])
+            .arg("--artifact")
+            .arg(&artifact)
+            .arg("--native-input-file")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{name}: {}", String::from_utf8_lossy(&output.stderr));
+        let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        // A subagent's session is no session start: nothing to decide, as in OpenCode.
+        if name.contains("subagent") {
+            assert_eq!(run["outcome"], serde_json::Value::Null, "{name}: {run}");
+            ran += 1;
+            continue;
+        }
+        // What each hook said carries the session the envelope was made with.
+        let said = match native {
+            "session.idle" => "session ses_",
+            "tool.execute.before" => run["outcome"]["reason"].as_str().unwrap_or_default(),
+            _ => run["outcome"]["additionalContext"].as_str().unwrap_or_default(),
+        };
+        assert!(said.starts_with("session ses_"), "{name}: {run}");
+        ran += 1;
+    }
+    assert!(ran >= 12, "only {ran} recorded calls ran");
+}

@@ -59,6 +59,30 @@ async function run(native, name, envelope, apply) {
   }
 }
 
+// The envelope of one native event's call, made of OpenCode's hook arguments: `{ input, output }` for
+// a tool hook, `{ event, parentID }` for a session event (`parentID`: the session it is a subagent
+// of, when known). `hooks simulate` makes a recorded call's envelope with it too, as
+// `AgentBundle.envelopeOf`: OpenCode calls every function the module exports as a plugin, so this
+// module exports one.
+function envelopeOf(native, args, directory) {
+  switch (native) {
+    case 'tool.execute.before':
+      return { ...args.input, args: args.output.args, directory };
+    case 'tool.execute.after':
+      return { ...args.input, output: { ...args.output }, directory };
+    case 'session.created': {
+      const info = args.event.properties?.info ?? {};
+      return { ...info, sessionID: info.id, directory: info.directory ?? directory };
+    }
+    case 'session.idle': {
+      const parentID = args.parentID;
+      return { sessionID: args.event.properties?.sessionID, directory, ...(parentID === undefined ? {} : { parentID }) };
+    }
+    default:
+      throw new Error(`agent-bundle makes no envelope of OpenCode's ${native}`);
+  }
+}
+
 export const AgentBundle = async ({ directory }) => {
   // Per session: the context its sessionStart hooks gave, the running sessionStart decision, and the
   // session it is a subagent of.
@@ -75,11 +99,11 @@ export const AgentBundle = async ({ directory }) => {
   };
   return {
     'tool.execute.before': async (input, output) => {
-      const envelope = () => ({ ...input, args: output.args, directory });
+      const envelope = () => envelopeOf('tool.execute.before', { input, output }, directory);
       await run('tool.execute.before', input.tool, envelope, applyTool(output));
     },
     'tool.execute.after': async (input, output) => {
-      const envelope = () => ({ ...input, output: { ...output }, directory });
+      const envelope = () => envelopeOf('tool.execute.after', { input, output }, directory);
       await run('tool.execute.after', input.tool, envelope, applyTool(output));
     },
     event: async ({ event }) => {
@@ -88,7 +112,7 @@ export const AgentBundle = async ({ directory }) => {
         /** @type {{ system: string[], started: Promise<void> | undefined, parentID: unknown }} */
         const known = { system: [], started: undefined, parentID: info.parentID };
         sessions.set(info.id, known);
-        const envelope = () => ({ ...info, sessionID: info.id, directory: info.directory ?? directory });
+        const envelope = () => envelopeOf('session.created', { event }, directory);
         known.started = run('session.created', undefined, envelope, (answer) => {
           if (answer.system !== undefined) known.system.push(answer.system);
         }).catch((error) => log([error.message]));
@@ -96,7 +120,7 @@ export const AgentBundle = async ({ directory }) => {
       } else if (event.type === 'session.idle') {
         const id = event.properties?.sessionID;
         const parentID = sessions.get(id)?.parentID;
-        const envelope = () => ({ sessionID: id, directory, ...(parentID === undefined ? {} : { parentID }) });
+        const envelope = () => envelopeOf('session.idle', { event, parentID }, directory);
         await run('session.idle', undefined, envelope, () => {}).catch((error) => log([error.message]));
       }
     },
@@ -108,3 +132,5 @@ export const AgentBundle = async ({ directory }) => {
     },
   };
 };
+
+AgentBundle.envelopeOf = envelopeOf;

@@ -661,12 +661,21 @@ function blockedRouteWatchdog(contract) {
 // `hooks simulate` of an in-process hook: the wrapper module at `wrapperPath` decides the envelope on
 // stdin through decideInProcess, as the entry module has it decide the host's; the answer object goes
 // to stdout as JSON, the lines to stderr, and the decision's code is the exit code.
-export async function simulateInProcess(wrapperPath) {
+// With `entryPath` (the host's entry module, OpenCode's), stdin may also be the host's own hook
+// arguments as recorded: `{ input, output }` of a tool hook, or the event object of a session event;
+// the entry module's `AgentBundle.envelopeOf` makes the envelope of them, as it does for the host's call.
+export async function simulateInProcess(wrapperPath, entryPath = undefined) {
   importedOnly = true;
   const { contract, loadHandler } = await import(pathToFileURL(wrapperPath).href);
   let outcome;
   try {
-    const envelope = parseEnvelope(await readStdin(contract.hook.maxInputBytes));
+    let envelope = parseEnvelope(await readStdin(contract.hook.maxInputBytes));
+    const toolArgs = envelope.input !== undefined && envelope.output !== undefined;
+    const event = typeof envelope.type === 'string' && envelope.properties !== undefined;
+    if (entryPath !== undefined && (toolArgs || event)) {
+      const { AgentBundle } = await import(pathToFileURL(entryPath).href);
+      envelope = AgentBundle.envelopeOf(contract.hook.nativeEvent, toolArgs ? envelope : { event: envelope }, process.cwd());
+    }
     outcome = await decideInProcess(contract, envelope, loadHandler);
   } catch (error) {
     outcome = failed(ownData(contract), error);

@@ -43,7 +43,7 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         // (the command's wrapper, the server) imports its wrapper, so node runs the runtime's decision for that wrapper alone,
         // as below: the hook's own answer, which the host receives combined with the others'.
         let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
-        return Ok(in_process_command(artifact, &runtime, &root.join(file)));
+        return Ok(in_process_command(artifact, &runtime, &root.join(file), None));
     }
     let in_process = surface.in_process();
     let entry = written_entry(artifact, row)?;
@@ -52,7 +52,13 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
         // document's wrapper module: the runtime the entry module imports, on the envelope the entry
         // module would have made of the host's hook arguments.
         let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
-        return Ok(in_process_command(artifact, &runtime, &root.join(entry.command.command.trim_start_matches("./"))));
+        let module = surface.entry_module.as_deref().map(|module| artifact.join(module));
+        return Ok(in_process_command(
+            artifact,
+            &runtime,
+            &root.join(entry.command.command.trim_start_matches("./")),
+            module,
+        ));
     }
     let variable = surface.root_token.trim_start_matches("${").trim_end_matches('}');
     let mut command = match entry.command.args.is_empty() {
@@ -113,17 +119,24 @@ pub(crate) fn written_entry(
 }
 
 /// Node running the runtime's decision for an in-process hook's wrapper module, in the artifact.
-fn in_process_command(artifact: &Utf8Path, runtime: &Utf8Path, wrapper: &Utf8Path) -> Command {
+fn in_process_command(
+    artifact: &Utf8Path,
+    runtime: &Utf8Path,
+    wrapper: &Utf8Path,
+    entry: Option<camino::Utf8PathBuf>,
+) -> Command {
     let mut command = Command::new(shell_program(CommandShell::InProcess));
-    command.args(["--input-type=module", "-e", IN_PROCESS_SIMULATION]).arg(runtime).arg(wrapper).current_dir(artifact);
+    command.args(["--input-type=module", "-e", IN_PROCESS_SIMULATION]).arg(runtime).arg(wrapper);
+    command.args(entry).current_dir(artifact);
     command
 }
 
-/// The script node runs for an in-process hook: the runtime's `simulateInProcess` on the wrapper.
-const IN_PROCESS_SIMULATION: &str = "const [runtime, wrapper] = process.argv.slice(1); \
+/// The script node runs for an in-process hook: the runtime's `simulateInProcess` on the wrapper
+/// (with the host's entry module, which makes envelopes of recorded hook arguments, where it has one).
+const IN_PROCESS_SIMULATION: &str = "const [runtime, wrapper, entry] = process.argv.slice(1); \
      const { pathToFileURL } = await import('node:url'); \
      const { simulateInProcess } = await import(pathToFileURL(runtime).href); \
-     await simulateInProcess(wrapper);";
+     await simulateInProcess(wrapper, entry);";
 
 /// The program that stands for the host's shell.
 fn shell_program(shell: CommandShell) -> &'static str {
