@@ -621,3 +621,38 @@ fn simulate_takes_opencodes_recorded_hook_arguments() {
     }
     assert!(ran >= 12, "only {ran} recorded calls ran");
 }
+
+/// A canonical sessionStart on OpenCode needs nothing: its session `id`, which has no canonical name,
+/// is a labelled sample too (issue 47: it asked for `id` and then refused it).
+#[test]
+fn simulate_takes_an_empty_session_start_on_opencode() {
+    common::require_node();
+    let temp = tempfile::tempdir().unwrap();
+    let artifact = temp.path().join("artifact");
+    let built =
+        cli().args(["build", "--root", "testdata/e2e/session-context", "--output"]).arg(&artifact).output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap()).unwrap();
+    let hook = index["hooks"].as_array().unwrap().iter().find(|r| r["host"] == "opencode").unwrap()["name"].clone();
+    let output = cli()
+        .args([
+            "hooks",
+            "simulate",
+            "--json",
+            "--target",
+            "opencode",
+            "--hook",
+            hook.as_str().unwrap(),
+            "--input",
+            "{}",
+        ])
+        .arg("--artifact")
+        .arg(&artifact)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(run["envelope"]["id"], "example-id", "{run}");
+    assert!(run["outcome"]["additionalContext"].as_str().unwrap().contains("E2E_SESSION_MARKER"), "{run}");
+}
