@@ -475,6 +475,39 @@ fn the_matrix_as_json_carries_every_cell_and_reason() {
     assert!(String::from_utf8(markdown.stdout).unwrap().starts_with("**Events**"));
 }
 
+/// Builds the bundle at `root` with the real binary, into `output` (else its own `artifact/`): the
+/// artifact's path, made absolute, and its index.
+fn built(root: &std::path::Path, output: Option<&std::path::Path>) -> (std::path::PathBuf, serde_json::Value) {
+    let mut command = cli();
+    command.arg("build").arg("--root").arg(root);
+    if let Some(output) = output {
+        command.arg("--output").arg(output);
+    }
+    let built = command.output().unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let artifact = output.map_or_else(|| root.join("artifact"), std::path::Path::to_path_buf).canonicalize().unwrap();
+    let index = std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap();
+    (artifact, serde_json::from_str(&index).unwrap())
+}
+
+/// The name of the first hook of `index` whose row has `key` equal to `value`.
+fn hook_where(index: &serde_json::Value, key: &str, value: &str) -> String {
+    let row = index["hooks"].as_array().unwrap().iter().find(|r| r[key] == value);
+    row.unwrap_or_else(|| panic!("no hook with {key} {value}"))["name"].as_str().unwrap().to_string()
+}
+
+/// `hooks simulate --json` of `hook` on `target` with `args`: the run, after asserting it exited 0.
+fn simulated(artifact: &std::path::Path, target: &str, hook: &str, args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let output = cli()
+        .args(["hooks", "simulate", "--json", "--target", target, "--hook", hook, "--artifact"])
+        .arg(artifact)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{target} {hook}: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// `hooks simulate` runs the hook in a temporary copy of the artifact: a path of that copy in the
 /// hook's output is shown as the artifact's own (a `file://` URL stays a URL), and said so in a
 /// warning, since the host writes its own install path there (issue 47, item 3).
@@ -492,21 +525,14 @@ fn simulate_says_when_it_shows_the_copys_paths_as_the_artifacts() {
         "src/hooks/where.ts",
         "export default () => ({ additionalContext: `running from ${import.meta.url}` });\n",
     );
-    let built = cli().arg("build").arg("--root").arg(root.path()).output().unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let artifact = root.path().join("artifact").canonicalize().unwrap();
-    let index = std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap();
-    let index: serde_json::Value = serde_json::from_str(&index).unwrap();
-    let hook = index["hooks"][0]["name"].as_str().unwrap().to_string();
+    let (artifact, index) = built(root.path(), None);
     let input = serde_json::json!({ "sessionId": "s", "transcriptPath": "/t", "cwd": "/tmp", "toolName": "Bash", "toolInput": { "command": "ls" }, "toolUseId": "t1" });
-    let output = cli()
-        .args(["hooks", "simulate", "--json", "--target", "claude", "--hook", &hook, "--input", &input.to_string()])
-        .arg("--artifact")
-        .arg(&artifact)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let run = simulated(
+        &artifact,
+        "claude",
+        &hook_where(&index, "host", "claude"),
+        &["--input".as_ref(), input.to_string().as_ref()],
+    );
     let context = run["outcome"]["additionalContext"].as_str().unwrap();
     assert!(context.starts_with(&format!("running from file://{}/", artifact.display())), "{context}");
     let warnings = run["warnings"].as_array().unwrap();
@@ -523,22 +549,10 @@ fn simulate_says_when_it_shows_the_copys_paths_as_the_artifacts() {
 fn simulate_takes_a_minimal_input_written_for_any_host() {
     common::require_node();
     let temp = tempfile::tempdir().unwrap();
-    let artifact = temp.path().join("artifact");
-    let built = cli().args(["build", "--root", "testdata/e2e/deny-shell", "--output"]).arg(&artifact).output().unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let index: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap()).unwrap();
+    let (artifact, index) = built(std::path::Path::new("testdata/e2e/deny-shell"), Some(&temp.path().join("artifact")));
     let input = r#"{"toolName":"Bash","toolInput":{"command":"rm -rf ~"}}"#;
     for host in ["claude", "gemini", "copilot", "codex", "qwen", "droid", "cursor"] {
-        let hook = index["hooks"].as_array().unwrap().iter().find(|r| r["host"] == host).unwrap()["name"].clone();
-        let output = cli()
-            .args(["hooks", "simulate", "--json", "--target", host, "--hook", hook.as_str().unwrap(), "--input", input])
-            .arg("--artifact")
-            .arg(&artifact)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{host}: {}", String::from_utf8_lossy(&output.stderr));
-        let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let run = simulated(&artifact, host, &hook_where(&index, "host", host), &["--input".as_ref(), input.as_ref()]);
         assert_eq!(run["outcome"]["outcome"], "deny", "{host}: {run}");
         let warnings: Vec<&str> = run["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
         assert!(
@@ -575,17 +589,7 @@ fn simulate_takes_opencodes_recorded_hook_arguments() {
         "src/hooks/deny.ts",
         "export default ({ sessionId }: { sessionId: string }) => ({ outcome: 'deny', reason: `session ${sessionId}` });\n",
     );
-    let built = cli().arg("build").arg("--root").arg(root.path()).output().unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let artifact = root.path().join("artifact");
-    let index: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap()).unwrap();
-    let hook_of = |native: &str| {
-        index["hooks"].as_array().unwrap().iter().find(|r| r["nativeEvent"] == native).unwrap()["name"]
-            .as_str()
-            .unwrap()
-            .to_string()
-    };
+    let (artifact, index) = built(root.path(), None);
     let mut ran = 0;
     for entry in std::fs::read_dir("testdata/envelopes/opencode").unwrap() {
         let path = entry.unwrap().path();
@@ -594,20 +598,12 @@ fn simulate_takes_opencodes_recorded_hook_arguments() {
             |native| name.starts_with(&format!("hook.{native}.")) || name.starts_with(&format!("event.{native}.")),
         );
         let Some(native) = native else { continue };
-        let output = cli()
-            .args(["hooks", "simulate", "--json", "--target", "opencode", "--hook", &hook_of(native)])
-            .arg("--artifact")
-            .arg(&artifact)
-            .arg("--native-input-file")
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{name}: {}", String::from_utf8_lossy(&output.stderr));
-        let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let hook = hook_where(&index, "nativeEvent", native);
+        let run = simulated(&artifact, "opencode", &hook, &["--native-input-file".as_ref(), path.as_os_str()]);
+        ran += 1;
         // A subagent's session is no session start: nothing to decide, as in OpenCode.
         if name.contains("subagent") {
             assert_eq!(run["outcome"], serde_json::Value::Null, "{name}: {run}");
-            ran += 1;
             continue;
         }
         // What each hook said carries the session the envelope was made with.
@@ -617,7 +613,6 @@ fn simulate_takes_opencodes_recorded_hook_arguments() {
             _ => run["outcome"]["additionalContext"].as_str().unwrap_or_default(),
         };
         assert!(said.starts_with("session ses_"), "{name}: {run}");
-        ran += 1;
     }
     assert!(ran >= 12, "only {ran} recorded calls ran");
 }
@@ -628,31 +623,10 @@ fn simulate_takes_opencodes_recorded_hook_arguments() {
 fn simulate_takes_an_empty_session_start_on_opencode() {
     common::require_node();
     let temp = tempfile::tempdir().unwrap();
-    let artifact = temp.path().join("artifact");
-    let built =
-        cli().args(["build", "--root", "testdata/e2e/session-context", "--output"]).arg(&artifact).output().unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let index: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(artifact.join("agent-bundle.manifest.json")).unwrap()).unwrap();
-    let hook = index["hooks"].as_array().unwrap().iter().find(|r| r["host"] == "opencode").unwrap()["name"].clone();
-    let output = cli()
-        .args([
-            "hooks",
-            "simulate",
-            "--json",
-            "--target",
-            "opencode",
-            "--hook",
-            hook.as_str().unwrap(),
-            "--input",
-            "{}",
-        ])
-        .arg("--artifact")
-        .arg(&artifact)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (artifact, index) =
+        built(std::path::Path::new("testdata/e2e/session-context"), Some(&temp.path().join("artifact")));
+    let run =
+        simulated(&artifact, "opencode", &hook_where(&index, "host", "opencode"), &["--input".as_ref(), "{}".as_ref()]);
     assert_eq!(run["envelope"]["id"], "example-id", "{run}");
     assert!(run["outcome"]["additionalContext"].as_str().unwrap().contains("E2E_SESSION_MARKER"), "{run}");
 }
