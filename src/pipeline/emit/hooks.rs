@@ -157,8 +157,12 @@ pub(super) fn place(
             // Answered by the plugin's warm server: the entry calls its hook tool (place_module_hook
             // recorded the hook's input fields).
             let call = crate::pipeline::plan::warm::answers(delivery).then(|| {
-                let warm = placed.warm_hooks.last().expect("a hook the server answers is placed");
-                warm_entry(hosts::table(target), &bundle.plugin.name, warm)
+                let warm = placed.warm_hooks.iter().find(|w| Some(&w.wrapper) == wrapper.as_ref());
+                warm_entry(
+                    hosts::table(target),
+                    &bundle.plugin.name,
+                    warm.expect("a hook the server answers is placed"),
+                )
             });
             placed.entries.get_mut(&target).expect("every host has a list").push(DocumentEntry {
                 call,

@@ -61,9 +61,7 @@ async function run(native, name, envelope, apply) {
 
 // The envelope of one native event's call, made of OpenCode's hook arguments: `{ input, output }` for
 // a tool hook, `{ event, parentID }` for a session event (`parentID`: the session it is a subagent
-// of, when known). `hooks simulate` makes a recorded call's envelope with it too, as
-// `AgentBundle.envelopeOf`: OpenCode calls every function the module exports as a plugin, so this
-// module exports one.
+// of, when known).
 function envelopeOf(native, args, directory) {
   switch (native) {
     case 'tool.execute.before':
@@ -133,4 +131,13 @@ export const AgentBundle = async ({ directory }) => {
   };
 };
 
-AgentBundle.envelopeOf = envelopeOf;
+// `hooks simulate` of a call OpenCode was recorded making: the envelope of `recorded` when it is
+// OpenCode's hook arguments (`{ input, output }` of a tool hook, or a session event object), else
+// undefined. A property, not an export: OpenCode calls every function the module exports as a plugin.
+AgentBundle.recordedEnvelope = (native, recorded, directory) => {
+  if (recorded.input !== undefined && recorded.output !== undefined) return envelopeOf(native, recorded, directory);
+  if (typeof recorded.type === 'string' && recorded.properties !== undefined) {
+    return envelopeOf(native, { event: recorded }, directory);
+  }
+  return undefined;
+};

@@ -452,8 +452,8 @@ export async function runAlone(contract, loadHandler) {
 
 // A hook answered by the plugin's own MCP server (its warm server, `mcp_tool`): the server runs each
 // such hook in a worker thread of its own (so one that spins or hangs holds no other hook), which
-// calls this with the hook's wrapper module. Each message `{ id, input }` (the envelope's JSON text)
-// is decided as the wrapper would decide it, and `{ id, code, stdout, stderr }` posted back: the
+// calls this with the hook's wrapper module. Each message `{ id, fields }` (the hook input as the
+// host's entry interpolated it) is decided as the wrapper would decide it, and `{ id, code, stdout, stderr }` posted back: the
 // answer for stdout (a string, or undefined), the lines for stderr, the exit code. The hook's deadline
 // is the server's to keep: it ends the worker when the hook is late.
 export async function serveWarmHook(wrapperUrl) {
@@ -467,8 +467,8 @@ export async function serveWarmHook(wrapperUrl) {
   /** @type {{ contract: Contract, loadHandler: LoadHandler }} */
   const { contract, loadHandler } = await import(wrapperUrl);
   if (contract.hook.workerThreads === true) keepWorkersOffTheAnswer();
-  port.on('message', (/** @type {{ id: number, input: string, arrived: number }} */ { id, input, arrived }) => {
-    const bytes = new TextEncoder().encode(warmEnvelope(contract, input));
+  port.on('message', (/** @type {{ id: number, fields: Record<string, unknown>, arrived: number }} */ { id, fields, arrived }) => {
+    const bytes = new TextEncoder().encode(warmEnvelope(contract, fields));
     // A route's budget counts from the request's arrival in the server (D13), on this thread's clock.
     const startedAt = Math.max(0, performance.now() - Math.max(0, Date.now() - arrived));
     decide(contract, bytes, loadHandler, startedAt).then(
@@ -486,21 +486,19 @@ export async function serveWarmHook(wrapperUrl) {
 // back from its JSON, and an empty string stands for an absent field unless the field is required.
 /**
  * @param {Contract} contract
- * @param {string} input
+ * @param {Record<string, unknown>} fields
  * @returns {string}
  */
-function warmEnvelope(contract, input) {
-  /** @type {Record<string, unknown>} */
-  const fields = JSON.parse(input);
+function warmEnvelope(contract, fields) {
   /** @type {Record<string, unknown>} */
   const envelope = {};
   for (const [key, value] of Object.entries(fields)) {
     const field = contract.input.find((f) => f.key === key);
+    if (value === '' && field !== undefined && field.required !== true) continue;
     if (typeof value !== 'string' || field === undefined || field.type === 'string') {
-      if (!(value === '' && field !== undefined && field.required !== true)) envelope[key] = value;
+      envelope[key] = value;
       continue;
     }
-    if (value === '' && field.required !== true) continue;
     const json = field.type !== 'any' || /^\s*[[{]/.test(value);
     try {
       envelope[key] = json ? JSON.parse(value) : value;
@@ -662,19 +660,17 @@ function blockedRouteWatchdog(contract) {
 // stdin through decideInProcess, as the entry module has it decide the host's; the answer object goes
 // to stdout as JSON, the lines to stderr, and the decision's code is the exit code.
 // With `entryPath` (the host's entry module, OpenCode's), stdin may also be the host's own hook
-// arguments as recorded: `{ input, output }` of a tool hook, or the event object of a session event;
-// the entry module's `AgentBundle.envelopeOf` makes the envelope of them, as it does for the host's call.
+// arguments as recorded: the entry module's `AgentBundle.recordedEnvelope` makes the envelope of
+// them, as it does for the host's call (and leaves anything else to be read as an envelope).
 export async function simulateInProcess(wrapperPath, entryPath = undefined) {
   importedOnly = true;
   const { contract, loadHandler } = await import(pathToFileURL(wrapperPath).href);
   let outcome;
   try {
     let envelope = parseEnvelope(await readStdin(contract.hook.maxInputBytes));
-    const toolArgs = envelope.input !== undefined && envelope.output !== undefined;
-    const event = typeof envelope.type === 'string' && envelope.properties !== undefined;
-    if (entryPath !== undefined && (toolArgs || event)) {
+    if (entryPath !== undefined) {
       const { AgentBundle } = await import(pathToFileURL(entryPath).href);
-      envelope = AgentBundle.envelopeOf(contract.hook.nativeEvent, toolArgs ? envelope : { event: envelope }, process.cwd());
+      envelope = AgentBundle.recordedEnvelope(contract.hook.nativeEvent, envelope, process.cwd()) ?? envelope;
     }
     outcome = await decideInProcess(contract, envelope, loadHandler);
   } catch (error) {

@@ -44,7 +44,7 @@ export async function serve(options) {
 
 // The name of the MCP tool by which a host calls a config hook in this server (`mcp_tool` hooks).
 const HOOK_TOOL = 'hook';
-// A worker ended past the hook's deadline has this long to be gone before its hook is failed anyway.
+// A warm hook's worker: the runtime's serveWarmHook on the hook's wrapper module.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 import(workerData.runtime).then((runtime) => runtime.serveWarmHook(workerData.wrapper));
@@ -101,8 +101,9 @@ class WarmHooks {
     return entry;
   }
 
-  // The hook `name`'s answer to `input` (the envelope's JSON text): `{ code, stdout, stderr }`.
-  call(name, input) {
+  // The hook `name`'s answer to `fields` (the hook input as the host's entry interpolated it):
+  // `{ code, stdout, stderr }`.
+  call(name, fields) {
     const hook = this.hooks[name];
     if (hook === undefined) {
       return Promise.resolve({ code: 1, stdout: undefined, stderr: [`Agent Bundle hook error: this server answers no hook named ${JSON.stringify(name)}`] });
@@ -122,7 +123,7 @@ class WarmHooks {
         clearTimeout(timer);
         resolve(answer);
       });
-      entry.worker.postMessage({ id, input, arrived: Date.now() });
+      entry.worker.postMessage({ id, fields, arrived: Date.now() });
     });
   }
 }
@@ -704,7 +705,7 @@ function serveMcp({ name, version }, warm, stop) {
           return;
         }
         const { hook, ...fields } = args;
-        warm.call(hook, JSON.stringify(fields)).then(({ code, stdout, stderr }) => {
+        warm.call(hook, fields).then(({ code, stdout, stderr }) => {
           for (const line of stderr) process.stderr.write(`${line}\n`);
           // Read by the host as a command hook's stdout; a failure (any other exit) is the tool's error.
           const failed = code !== 0;

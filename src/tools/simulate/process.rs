@@ -40,8 +40,8 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
     let (root, file) = plugin_folder(artifact, row);
     if row.hooks_module || row.combined.is_some() || row.warm_server {
         // A hook of the host's hooks module, of a combined command or of the warm server: the module
-        // (the command's wrapper, the server) imports its wrapper, so node runs the runtime's decision for that wrapper alone,
-        // as below: the hook's own answer, which the host receives combined with the others'.
+        // (the command's wrapper, the server) imports its wrapper, so node runs the runtime's
+        // decision for that wrapper alone, as below: the hook's own answer, which the host receives combined with the others'.
         let runtime = root.join(crate::hosts::layout::RUNTIME_PATH);
         return Ok(in_process_command(artifact, &runtime, &root.join(file), None));
     }
