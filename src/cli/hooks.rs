@@ -60,6 +60,13 @@ pub struct SimulateArgs {
     /// Seconds to wait before stopping the wrapper [default: the hook's effective timeout on the host].
     #[arg(long)]
     pub timeout: Option<u64>,
+    /// The session's project folder, where the host runs the hook and which its project variables
+    /// name [default: the input's `cwd` where that folder exists here, else the current folder].
+    #[arg(long)]
+    pub project: Option<Utf8PathBuf>,
+    /// A variable to add to the hook's environment, or to set over the host's (`KEY=VALUE`; repeat it).
+    #[arg(long = "env", value_name = "KEY=VALUE", value_parser = crate::tools::simulate::parse_env)]
+    pub env: Vec<(String, String)>,
     /// Print the run as JSON.
     #[arg(long)]
     pub json: bool,
@@ -118,6 +125,14 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
         hook: args.hook.clone(),
         input: if native { SimulateInput::Native(value) } else { SimulateInput::Canonical(value) },
         timeout: args.timeout.map(std::time::Duration::from_secs),
+        place: crate::tools::simulate::PlaceRequest {
+            project: match &args.project {
+                Some(dir) => crate::tools::simulate::Project::Given(dir.clone()),
+                None => crate::tools::simulate::Project::FromInput,
+            },
+            env: args.env.clone(),
+            folder: None,
+        },
     };
     let run = crate::tools::simulate::simulate(&request, &RealDisk).map_err(|e| match e {
         SimulateError::NotAdmitted(message) | SimulateError::BadInput(message) => Error::Usage(message),
@@ -132,6 +147,24 @@ pub(super) fn run_simulate(args: &SimulateArgs, stdout: &mut dyn Write) -> Resul
         let show = |text: &str| if text.is_empty() { "(empty)".to_string() } else { text.trim_end().to_string() };
         writeln!(stdout, "Simulated {} on {} ({})", run.hook.name, run.hook.host, run.hook.native_event)?;
         writeln!(stdout, "stdin      {}", run.envelope)?;
+        let place = &run.place;
+        writeln!(stdout, "ran in     {}", place.working_folder)?;
+        writeln!(stdout, "project    {} (from {})", place.project, place.project_from)?;
+        for (key, value) in &place.env {
+            writeln!(stdout, "env        {key}={value}")?;
+        }
+        if let Some(file) = &place.env_file {
+            let lines: Vec<&str> = file.written.lines().collect();
+            let what = match lines.len() {
+                0 => "nothing".to_string(),
+                1 => "1 line".to_string(),
+                n => format!("{n} lines"),
+            };
+            writeln!(stdout, "env file   {}: the hook wrote {what} ({})", file.variable, file.read_back)?;
+            for line in lines {
+                writeln!(stdout, "           | {line}")?;
+            }
+        }
         for dropped in &run.dropped {
             writeln!(stdout, "dropped    {}: {}", dropped.field, dropped.reason)?;
         }

@@ -139,6 +139,9 @@ pub struct HookSurface {
     pub manifest_interface: BTreeMap<String, String>,
     /// Where a handler's context finds the plugin's data folder and the session's project.
     pub places: Places,
+    /// The process the host starts for a plugin's hook: its working folder and the variables it
+    /// sets. `hooks simulate`, the snapshots and the Workbench run wrappers in this place.
+    pub hook_process: HookProcess,
     /// The entry options a hook may declare that the host takes as keys of its entries.
     pub entry_options: EntryOptions,
     /// The answers beyond the canonical parts the host takes (a result's `extra`), each with where
@@ -609,6 +612,64 @@ pub struct Places {
     pub project_keys: Vec<String>,
     pub proof: Proof,
     pub evidence: String,
+}
+
+/// The process a host starts for one of a plugin's hooks (issue 47): the folder it runs in and the
+/// variables the host sets in it, each named by what it holds, from the environments recorded in
+/// the real programs (`testdata/envelopes/*/hook-env.json`). Variables the host sets for its own use
+/// (its PID, sockets, tokens, model) are left out: a plugin has no business reading them.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HookProcess {
+    /// The folder the hook's process starts in.
+    pub working_folder: HookFolder,
+    /// The variables the host sets, each with what it holds.
+    pub env: BTreeMap<String, HookValue>,
+    /// A file the host names in a variable on some events, whose lines it reads back after the hook
+    /// (Claude Code's `CLAUDE_ENV_FILE`, whose `export` lines later shell commands get).
+    #[serde(default)]
+    pub env_file: Option<EnvFile>,
+    pub proof: Proof,
+    pub evidence: String,
+}
+
+/// A folder a host hands a hook's process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HookFolder {
+    /// The session's project folder.
+    Project,
+    /// The installed plugin's folder.
+    PluginRoot,
+}
+
+/// What a variable of a hook's process holds.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HookValue {
+    /// The session's project folder.
+    Project,
+    /// The installed plugin's folder.
+    PluginRoot,
+    /// The plugin's own writable data folder, which the host keeps across sessions.
+    PluginData,
+    /// The folder of the host's hook document in the installed plugin.
+    HooksFolder,
+    /// The session's id, as the envelope's `sessionId` has it.
+    SessionId,
+    /// This text, always.
+    Literal(String),
+}
+
+/// A file whose path the host gives in `variable` on `events` and reads back after the hook.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EnvFile {
+    pub variable: String,
+    /// The native events it is given on.
+    pub events: Vec<String>,
+    /// What the host does with the lines written there.
+    pub read_back: String,
 }
 
 /// Entry options a hook may declare, each the key the host's entries take it as, or why the host has

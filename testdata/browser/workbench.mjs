@@ -43,6 +43,7 @@ try {
     outcome: run.querySelector('.outcome')?.textContent,
     stdout: run.querySelector('pre[data-field="stdout"]')?.textContent,
     translated: run.querySelector('[data-field="translated"]')?.textContent || null,
+    place: run.querySelector('pre[data-field="ran as the host runs it"]')?.textContent || null,
   })));
   const matrix = () => page.$$eval('#matrix-svg g.cell', (cells) => {
     const out = {};

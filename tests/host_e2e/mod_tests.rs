@@ -188,6 +188,7 @@ fn expect_of(
                 hook: command_row.name.clone(),
                 input: SimulateInput::Native(envelope),
                 timeout: None,
+                place: Default::default(),
             };
             let run = match simulate(&request, &RealDisk) {
                 Ok(run) => run,

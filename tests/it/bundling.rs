@@ -345,6 +345,7 @@ fn simulate_runs_the_artifact_away_from_the_source_tree() {
         hook: hook.name.clone(),
         input: agent_bundle::tools::simulate::SimulateInput::Canonical(tool_input("x")),
         timeout: None,
+        place: Default::default(),
     };
     let simulation = agent_bundle::tools::simulate::simulate(&request, &RealDisk).unwrap();
     assert_eq!(simulation.exit_code, Some(1), "{}", simulation.stdout);

@@ -166,6 +166,14 @@ fn built_in_a_folder_of_its_own(
     (work, in_bundle)
 }
 
+/// What changes from run to run in `hooks simulate`'s text: the wall time, the bundle's temporary
+/// folder and the run's own place (data folder, env file).
+const SIMULATE_FILTERS: &[(&str, &str)] = &[
+    (r"wall time  \d+ ms", "wall time  [N] ms"),
+    (r#"/[^\s"]*/\.tmp[A-Za-z0-9]{6}"#, "[TMP]"),
+    (r#"/[^\s"]*/agent-bundle-place-[A-Za-z0-9]{6}"#, "[PLACE]"),
+];
+
 /// The page's event-route sample (`src/events/tool/after.tsx`), built and simulated on Claude Code and
 /// Codex the way a new user would: from inside the bundle folder, with canonical input and with a
 /// recorded native envelope.
@@ -177,7 +185,7 @@ fn the_pages_event_route_sample_builds_and_simulates_on_claude_and_codex() {
     assert_cmd_snapshot!("page_route_inspect_routes", in_bundle(&["inspect", "--routes"]));
     assert_cmd_snapshot!("page_route_inspect_summary", in_bundle(&["inspect"]));
     let input = r#"{"sessionId":"local","transcriptPath":"/tmp/transcript.jsonl","cwd":"/tmp/project","toolName":"Write","toolInput":{"file_path":"/tmp/project/a.txt","content":"x"},"toolUseId":"toolu_1","toolResponse":{"type":"create"},"turnId":"turn-1","permissionMode":"default","model":"test-model"}"#;
-    let filters = vec![(r"wall time  \d+ ms", "wall time  [N] ms")];
+    let filters = SIMULATE_FILTERS.to_vec();
     insta::with_settings!({ filters => filters }, {
         for target in ["claude", "codex"] {
             assert_cmd_snapshot!(format!("page_route_simulate_{target}"), in_bundle(&[
@@ -211,7 +219,7 @@ fn the_pages_event_route_sample_builds_and_simulates_on_claude_and_codex() {
 fn the_pages_inspect_list_and_simulate_commands() {
     let (_work, in_bundle) = built_in_a_folder_of_its_own("page-declaring-a-hook", "hooks-and-scripts");
     assert_cmd_snapshot!("page_list", in_bundle(&["hooks", "list", "--artifact", "artifact", "--target", "claude"]));
-    let filters = vec![(r"wall time  \d+ ms", "wall time  [N] ms")];
+    let filters = SIMULATE_FILTERS.to_vec();
     insta::with_settings!({ filters => filters }, {
         assert_cmd_snapshot!("page_simulate", in_bundle(&[
             "hooks", "simulate", "--artifact", "artifact", "--target", "claude",

@@ -25,6 +25,7 @@ mod extract_forms;
 mod fail_closed;
 mod foreign_envelopes;
 mod fuzz_config;
+mod host_place;
 mod hostile_input;
 mod incremental;
 mod install;

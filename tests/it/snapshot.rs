@@ -339,7 +339,7 @@ fn a_stateful_hooks_snapshots_are_stable() {
     common::write_file(
         dir,
         "bundles/stateful/agent-bundle.config.ts",
-        "export default {\n  hooks: { beforeTool: { handler: './src/hooks/count.ts', tools: ['shell'] } },\n  plugin: { name: 'stateful', description: 'Counts its calls.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude'],\n};\n",
+        "export default {\n  hooks: { beforeTool: { handler: './src/hooks/count.ts', tools: ['shell'] }, sessionStart: { handler: './src/hooks/start.ts' } },\n  plugin: { name: 'stateful', description: 'Counts its calls.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['claude'],\n};\n",
     );
     common::write_file(
         dir,
@@ -355,6 +355,27 @@ fn a_stateful_hooks_snapshots_are_stable() {
            writeFileSync(join(tmpdir(), 'stateful-scratch'), String(count));\n\
            return { additionalContext: `call ${count}, home ${homedir()}, tmp ${tmpdir()}` };\n\
          };\n",
+    );
+    // A SessionStart hook that keeps a count in the plugin's data folder and exports it through the
+    // host's env file: each run starts from a fresh data folder, and what it wrote is recorded.
+    common::write_file(
+        dir,
+        "bundles/stateful/src/hooks/start.ts",
+        "import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';\n\
+         import { join } from 'node:path';\n\
+         \n\
+         export default (_event, context) => {\n\
+           const file = join(context.dataDir, 'starts');\n\
+           const count = (existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0) + 1;\n\
+           writeFileSync(file, String(count));\n\
+           appendFileSync(process.env.CLAUDE_ENV_FILE, `export STATEFUL_STARTS=${count}\\n`);\n\
+           return { additionalContext: `start ${count}, data ${context.dataDir}, in ${process.cwd()}` };\n\
+         };\n",
+    );
+    common::write_file(
+        dir,
+        "snapshots/stateful/inputs/sessionStart/startup.json",
+        r#"{ "sessionId": "s", "transcriptPath": "/t", "cwd": "/w", "source": "startup" }"#,
     );
     common::write_file(
         dir,
@@ -377,6 +398,8 @@ fn a_stateful_hooks_snapshots_are_stable() {
     assert!(snapshot(&["accept"]).status.success());
     let golden = std::fs::read_to_string(dir.join("snapshots/stateful/claude.snap")).unwrap();
     assert!(golden.contains("call 1, home [RUN]/home, tmp [RUN]/tmp"), "{golden}");
+    assert!(golden.contains("start 1, data [RUN]/plugin-data, in [RUN]/project"), "{golden}");
+    assert!(golden.contains("\nwrote  CLAUDE_ENV_FILE: \"export STATEFUL_STARTS=1\\n\"\n"), "{golden}");
     for _ in 0..2 {
         let checked = snapshot(&["--check"]);
         assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stdout));

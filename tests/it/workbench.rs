@@ -670,6 +670,12 @@ fn the_page_in_a_headless_browser_maps_runs_compares_replays_and_fits() {
     let every = report["everyHost"].as_array().unwrap();
     assert_eq!(every.iter().map(|r| r["host"].as_str().unwrap()).collect::<Vec<_>>(), hosts, "{report:#}");
     assert!(every.iter().all(|r| r["kind"] == "deny"), "{every:#?}");
+    // Each card says where the hook ran: the input's project (`/tmp`), with the host's variables.
+    let place =
+        |host: &str| every.iter().find(|r| r["host"] == host).unwrap()["place"].as_str().unwrap_or("").to_string();
+    assert!(place("claude").starts_with("in /tmp\nproject /tmp (from the input)"), "{}", place("claude"));
+    assert!(place("claude").lines().any(|l| l == "CLAUDE_PROJECT_DIR=/tmp"), "{}", place("claude"));
+    assert!(place("copilot").lines().any(|l| l == "COPILOT_PROJECT_DIR=/tmp"), "{}", place("copilot"));
     assert!(report["diff"].as_str().unwrap().contains("agent_message"), "{report:#}");
     assert!(report["diffAdded"].as_u64().unwrap() > 0 && report["diffRemoved"].as_u64().unwrap() > 0);
     let statuses = |key: &str| -> Vec<String> {

@@ -9,6 +9,7 @@
 
 mod envelope;
 mod isolated;
+mod place;
 mod process;
 mod sample;
 mod server;
@@ -23,6 +24,7 @@ use serde_json::Value;
 
 pub use envelope::{Dropped, Encoded, admitted, decode_answer, encode, encode_noting};
 pub use isolated::IsolatedArtifact;
+pub use place::{PlaceRequest, Project, ShownPlace, WrittenEnvFile, parse_env};
 pub use process::host_command;
 use process::run_wrapper;
 pub(crate) use process::written_entry;
@@ -40,6 +42,8 @@ pub struct SimulateRequest {
     pub hook: String,
     pub input: SimulateInput,
     pub timeout: Option<Duration>,
+    /// The project folder the hook runs for, and variables added or overridden.
+    pub place: PlaceRequest,
 }
 
 /// What a simulation feeds the wrapper.
@@ -57,6 +61,9 @@ pub struct Simulation {
     pub hook: IndexRow,
     /// The native envelope written to the wrapper's stdin.
     pub envelope: Value,
+    /// Where the hook ran, as the host would start it: its working folder, the variables the host
+    /// sets, and what it wrote to a file the host reads back.
+    pub place: ShownPlace,
     pub exit_code: Option<i32>,
     pub timed_out: bool,
     /// The run was stopped on request (the Workbench's Cancel) before the wrapper answered.
@@ -144,11 +151,24 @@ pub fn simulate_cancellable(
 ) -> Result<Simulation, SimulateError> {
     let manifest = read_verified(&request.artifact, disk)?;
     let row = find_row(&manifest.hooks, request.target, &request.hook)?;
+    let mut place = request.place.clone();
+    let mut notes = Vec::new();
     let encoded = match &request.input {
         SimulateInput::Canonical(input) => {
-            let (input, notes) = completed(&row, input);
+            // The project is the one the input names (`cwd`), else `--project` or the current folder,
+            // which the input's project fields then name: the envelope and the process agree.
+            let fields = place::project_fields(&row);
+            let named = fields.iter().find_map(|(name, _)| match input.get(name)? {
+                Value::String(dir) => Some(dir.clone()),
+                Value::Array(items) => items.first().and_then(Value::as_str).map(str::to_string),
+                _ => None,
+            });
+            let (project, from, warning) = place::chosen_project(&place.project, named)?;
+            notes.extend(warning);
+            let (input, filled) = completed(&row, input, &project);
+            place.project = Project::Chosen(project, from);
             let mut encoded = encode_noting(&row, &input)?;
-            encoded.warnings.splice(0..0, notes);
+            encoded.warnings.splice(0..0, filled);
             encoded
         }
         SimulateInput::Native(envelope) => {
@@ -157,9 +177,9 @@ pub fn simulate_cancellable(
     };
     admitted(&row, &encoded.envelope)?;
     let isolated = IsolatedArtifact::copy(&request.artifact, &manifest)?;
-    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout, Some(cancel), &[])?;
+    let mut run = run_envelope(&isolated, row, encoded.envelope, request.timeout, Some(cancel), &place)?;
     run.dropped = encoded.dropped;
-    run.warnings.splice(0..0, encoded.warnings);
+    run.warnings.splice(0..0, encoded.warnings.into_iter().chain(notes));
     let built_with = manifest.hosts.get(&request.target).map(|h| h.table_digest.as_str());
     if built_with != Some(hosts::table_digest(request.target).as_str()) {
         run.warnings.push(format!(
@@ -175,14 +195,27 @@ pub fn simulate_cancellable(
 /// host's name translated to this host's tool of the same kind (as the Workbench does), and each
 /// field the host always sends that the input leaves out filled with its labelled sample value
 /// ([`sample_input`]); with a note of each, so nothing is filled in silently.
-fn completed(row: &IndexRow, input: &Value) -> (Value, Vec<String>) {
+fn completed(row: &IndexRow, input: &Value, project: &camino::Utf8Path) -> (Value, Vec<String>) {
     let mut notes = Vec::new();
     let mut input = input.clone();
     if let Some((translated, note)) = translate::for_host(row.host, &input) {
         notes.push(format!("the tool was written for another host, and is run as {}'s: {note}", row.host));
         input = translated;
     }
-    if let (Value::Object(fields), Value::Object(sample)) = (&mut input, sample_input(row)) {
+    if let (Value::Object(fields), Value::Object(mut sample)) = (&mut input, sample_input(row)) {
+        // The fields naming the project name the folder the hook runs in, not a sample.
+        let mut project_named = Vec::new();
+        for (name, list) in place::project_fields(row) {
+            if sample.contains_key(&name) && !fields.contains_key(&name) {
+                let value = if list { serde_json::json!([project]) } else { serde_json::json!(project) };
+                fields.insert(name.clone(), value);
+                project_named.push(format!("`{name}`"));
+            }
+            sample.remove(&name);
+        }
+        if !project_named.is_empty() {
+            notes.push(format!("{} filled with the project folder ({project})", project_named.join(", ")));
+        }
         let mut filled = Vec::new();
         for (key, value) in sample {
             // A field given under its old name is given.
@@ -226,11 +259,20 @@ pub fn simulate_row(
     for (key, folder) in HERMETIC_FOLDERS {
         let dir = base.join(folder);
         fs_err::create_dir_all(&dir).map_err(|e| SimulateError::Isolation(e.to_string()))?;
-        env.push((*key, dir.to_string()));
+        env.push((key.to_string(), dir.to_string()));
     }
-    let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None, &env)?;
-    run.stdout = run.stdout.replace(base.as_str(), "[RUN]");
-    run.stderr = run.stderr.replace(base.as_str(), "[RUN]");
+    let place = PlaceRequest { project: Project::Fresh, env, folder: Some(base.clone()) };
+    let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None, &place)?;
+    let hermetic = |text: &mut String| *text = text.replace(base.as_str(), "[RUN]");
+    hermetic(&mut run.stdout);
+    hermetic(&mut run.stderr);
+    hermetic(&mut run.place.working_folder);
+    hermetic(&mut run.place.project);
+    run.place.env.values_mut().for_each(hermetic);
+    if let Some(file) = &mut run.place.env_file {
+        hermetic(&mut file.path);
+        hermetic(&mut file.written);
+    }
     run.dropped = encoded.dropped;
     run.warnings.splice(0..0, encoded.warnings);
     Ok(run)
@@ -254,14 +296,21 @@ fn run_envelope(
     envelope: Value,
     timeout: Option<Duration>,
     cancel: Option<&AtomicBool>,
-    env: &[(&str, String)],
+    place: &PlaceRequest,
 ) -> Result<Simulation, SimulateError> {
     // The host's own limit for this hook, the same value its document and wrapper use.
     let timeout = timeout.unwrap_or(Duration::from_secs(u64::from(row.effective_timeout)));
-    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout, cancel, env)?;
+    let plugin_root = process::plugin_folder(artifact.root(), &row).0;
+    let place = place::Place::new(&row, &plugin_root, &envelope, place)?;
+    let mut run = run_wrapper(artifact.root(), &row, &envelope, timeout, cancel, &place)?;
+    let (mut shown_place, place_notes) = place.finished();
     // The hook ran in a temporary copy, gone after the run: its paths are shown as the artifact's,
     // and said so (issue 47: output shown as the host receives it, or marked).
-    let mut warnings = Vec::new();
+    let mut warnings = place_notes;
+    shown_place.working_folder = artifact.shown(shown_place.working_folder);
+    for value in shown_place.env.values_mut() {
+        *value = artifact.shown(std::mem::take(value));
+    }
     for (stream, text) in [("stdout", &mut run.stdout), ("stderr", &mut run.stderr)] {
         if text.contains(artifact.root().as_str()) {
             *text = artifact.shown(std::mem::take(text));
@@ -296,6 +345,7 @@ fn run_envelope(
     Ok(Simulation {
         hook: row,
         envelope,
+        place: shown_place,
         exit_code: run.exit_code,
         timed_out: run.timed_out,
         cancelled: run.cancelled,

@@ -10,6 +10,7 @@ use camino::Utf8Path;
 use serde_json::Value;
 
 use super::SimulateError;
+use super::place::Place;
 use super::server::SharedServer;
 use crate::artifact::IndexRow;
 use crate::hosts::{self, CommandShell};
@@ -29,12 +30,12 @@ pub(super) struct Run {
 }
 
 /// The process the host starts for the hook of `row`: what the host's document in the artifact holds
-/// for the hook's wrapper, with the variable of the host's root token set to the installed plugin's
-/// folder (hosts substitute the token in the text; a shell expands the same value), in the artifact's
-/// folder: an exec form's program started with its arguments (the token substituted in each, as the
-/// host does), else the command line run by the host's POSIX shell (`bash -c`; `sh -c` where the
-/// host's shell need not be a POSIX one, whose command runs `sh` itself). Its stdio is left to the
-/// caller.
+/// for the hook's wrapper, with the host's root token replaced in its text by the installed plugin's
+/// folder and the root variables the host's table records set to it, in the artifact's folder (a run
+/// moves it to the host's place, [`Place`]): an exec form's program started with its arguments (the
+/// token replaced in each, as the host does), else the command line run by the host's POSIX shell
+/// (`bash -c`; `sh -c` where the host's shell need not be a POSIX one, whose command runs `sh`
+/// itself). Its stdio is left to the caller.
 pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, SimulateError> {
     let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
     let (root, file) = plugin_folder(artifact, row);
@@ -60,26 +61,29 @@ pub fn host_command(artifact: &Utf8Path, row: &IndexRow) -> Result<Command, Simu
             module,
         ));
     }
-    let variable = surface.root_token.trim_start_matches("${").trim_end_matches('}');
+    // The host replaces its root token in the command's text (and in each argument of an exec
+    // form) before it runs it, and sets the root variables its table records.
+    let substituted = |text: &str| text.replace(&surface.root_token, root.as_str());
     let mut command = match entry.command.args.is_empty() {
         true => {
             let mut command = Command::new(shell_program(surface.command_shell));
-            command.arg("-c").arg(&entry.command.command);
+            command.arg("-c").arg(substituted(&entry.command.command));
             command
         }
         false => {
             let mut command = Command::new(&entry.command.command);
-            command.args(entry.command.args.iter().map(|arg| arg.replace(&surface.root_token, root.as_str())));
+            command.args(entry.command.args.iter().map(|arg| substituted(arg)));
             command
         }
     };
-    command.current_dir(artifact).env(variable, root);
+    let root_variables = surface.hook_process.env.iter().filter(|(_, value)| **value == hosts::HookValue::PluginRoot);
+    command.current_dir(artifact).envs(root_variables.map(|(variable, _)| (variable, &root)));
     Ok(command)
 }
 
 /// The host's plugin folder in `artifact` (its own folder where it has one) and `row`'s wrapper
 /// relative to it.
-fn plugin_folder<'r>(artifact: &Utf8Path, row: &'r IndexRow) -> (camino::Utf8PathBuf, &'r str) {
+pub(super) fn plugin_folder<'r>(artifact: &Utf8Path, row: &'r IndexRow) -> (camino::Utf8PathBuf, &'r str) {
     let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
     match &surface.folder {
         Some(folder) => {
@@ -156,7 +160,7 @@ pub(super) fn run_wrapper(
     envelope: &Value,
     timeout: Duration,
     cancel: Option<&AtomicBool>,
-    env: &[(&str, String)],
+    place: &Place,
 ) -> Result<Run, SimulateError> {
     use std::os::unix::process::CommandExt;
 
@@ -177,7 +181,8 @@ pub(super) fn run_wrapper(
         // nothing outlives the isolated copy.
         .env("AGENT_BUNDLE_DETACHED", &row.id)
         .envs(server.iter().map(|s| ("AGENT_BUNDLE_RUNTIME_DIR", s.runtime_dir.as_str())))
-        .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
+        .current_dir(&place.cwd)
+        .envs(place.env.iter().map(|(key, value)| (key, value)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -266,7 +266,10 @@ pub fn summarise(old: &SnapshotData, new: &SnapshotData) -> Vec<String> {
                 if a.stdin != b.stdin {
                     lines.push(format!("{target} answer {hook} / {name}: envelope changed"));
                 }
-                if a.exit == b.exit && a.stdout == b.stdout && a.stdin == b.stdin {
+                if a.wrote != b.wrote {
+                    lines.push(format!("{target} answer {hook} / {name}: what it wrote for the host changed"));
+                }
+                if a.exit == b.exit && a.stdout == b.stdout && a.stdin == b.stdin && a.wrote == b.wrote {
                     lines.push(format!("{target} answer {hook} / {name}: stderr changed"));
                 }
             }

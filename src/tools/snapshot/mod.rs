@@ -299,18 +299,26 @@ pub fn answer(artifact: &simulate::IsolatedArtifact, row: &IndexRow, input: Valu
             },
             stdout: run.stdout.trim_end().to_string(),
             stderr: (run.exit_code != Some(0)).then(|| run.stderr.trim_end().to_string()),
+            wrote: run
+                .place
+                .env_file
+                .as_ref()
+                .filter(|file| !file.written.is_empty())
+                .map(|file| format!("{}: {}", file.variable, serde_json::Value::String(file.written.clone()))),
         },
         Err(SimulateError::BadInput(message)) => Answer {
             stdin: input.to_string(),
             exit: "not run".to_string(),
             stdout: String::new(),
             stderr: Some(format!("the recorded input does not fit: {message}")),
+            wrote: None,
         },
         Err(error) => Answer {
             stdin: input.to_string(),
             exit: "not run".to_string(),
             stdout: String::new(),
             stderr: Some(error.to_string()),
+            wrote: None,
         },
     }
 }

@@ -29,6 +29,9 @@ pub struct Answer {
     pub stdout: String,
     /// Only kept when the wrapper failed: it says why.
     pub stderr: Option<String>,
+    /// What the hook wrote to the file the host reads back (`CLAUDE_ENV_FILE`), as `VARIABLE: "text"`
+    /// (a JSON string); only kept when it wrote something.
+    pub wrote: Option<String>,
 }
 
 const DOCUMENT: &str = "== file ";
@@ -80,6 +83,9 @@ pub fn render_answer(hook: &str, case: &str, answer: &Answer) -> String {
     if let Some(stderr) = &answer.stderr {
         let _ = writeln!(out, "stderr {stderr}");
     }
+    if let Some(wrote) = &answer.wrote {
+        let _ = writeln!(out, "wrote  {wrote}");
+    }
     out
 }
 
@@ -124,6 +130,8 @@ pub fn parse(text: &str) -> SnapshotData {
                     answer.stdout = if v == "(empty)" { String::new() } else { v.to_string() };
                 } else if let Some(v) = line.strip_prefix("stderr ") {
                     answer.stderr = Some(v.to_string());
+                } else if let Some(v) = line.strip_prefix("wrote  ") {
+                    answer.wrote = Some(v.to_string());
                 }
             }
             data.answers.insert((hook.to_string(), case.to_string()), answer);
@@ -144,7 +152,13 @@ mod tests {
         data.parts.insert("skills/a/SKILL.md".into(), "---\nname: a\n---\n\n== not a section\n".into());
         data.answers.insert(
             ("stop-x-1".into(), "case".into()),
-            Answer { stdin: "{}".into(), exit: "1".into(), stdout: String::new(), stderr: Some("boom".into()) },
+            Answer {
+                stdin: "{}".into(),
+                exit: "1".into(),
+                stdout: String::new(),
+                stderr: Some("boom".into()),
+                wrote: Some("CLAUDE_ENV_FILE: \"export A=1\\n\"".into()),
+            },
         );
         assert_eq!(parse(&render(&data)), data);
     }

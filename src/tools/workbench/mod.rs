@@ -355,7 +355,14 @@ impl Workbench {
         let announced =
             json!({ "phase": "started", "id": ticket.id, "batch": batch, "host": target.name(), "hook": hook });
         self.events.publish("run", &announced);
-        let request = SimulateRequest { artifact, target, hook: hook.clone(), input, timeout: None };
+        let request = SimulateRequest {
+            artifact,
+            target,
+            hook: hook.clone(),
+            input,
+            timeout: None,
+            place: crate::tools::simulate::PlaceRequest::default(),
+        };
         let result = simulate_cancellable(&request, &RealDisk, &ticket.cancel)
             .map_err(|e| e.to_string())
             .and_then(|simulation| serde_json::to_value(&simulation).map_err(|e| e.to_string()));
