@@ -114,6 +114,11 @@ pub struct HookSurface {
     /// How the host runs a hook's command on Windows, and the entry form agent-bundle writes so that
     /// every shell it may use there parses it (D17).
     pub windows: WindowsRun,
+    /// The shapes of the host's in-process calls as recorded (a hook's arguments, an event object),
+    /// which are native input too: the host's entry module makes its envelope of them, and the
+    /// Workbench's replay and `hooks simulate` tell which event a recording is by its shape.
+    #[serde(default)]
+    pub recorded_calls: Vec<RecordedCall>,
     /// The module the host itself loads, for a host that runs hooks inside its own process
     /// (`commandShell: inProcess`, OpenCode's plugin): agent-bundle writes it there; it reads the hook
     /// document and runs each entry's wrapper module through the runtime's `decide`.
@@ -631,6 +636,29 @@ pub struct HookProcess {
     pub env_file: Option<EnvFile>,
     pub proof: Proof,
     pub evidence: String,
+}
+
+/// One shape of a host's in-process calls as recorded: the paths it always has, which native event
+/// it is (fixed, or read at a path of the recording) and where its tool's name is.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RecordedCall {
+    /// The native event of every recording of this shape.
+    #[serde(default)]
+    pub native: Option<String>,
+    /// Or the dotted path of the recording that names its native event.
+    #[serde(default)]
+    pub event_at: Option<String>,
+    /// Dotted paths every recording of this shape has.
+    pub requires: Vec<String>,
+    /// The dotted path of the tool's name, which a matcher compares.
+    #[serde(default)]
+    pub tool_at: Option<String>,
+}
+
+/// The value at a dotted path of `value`.
+fn at<'v>(value: &'v serde_json::Value, path: &str) -> Option<&'v serde_json::Value> {
+    path.split('.').try_fold(value, |value, key| value.get(key))
 }
 
 /// A folder a host hands a hook's process.
@@ -1155,6 +1183,22 @@ impl HookSurface {
                 .find(|f| f.canonical.as_deref() == Some("toolName"))
                 .map(|f| (f.key.as_str(), "tool")),
         }
+    }
+
+    /// The native event a recorded in-process call is, and its tool's name, when `value` has the
+    /// shape of one of the host's recorded calls ([`RecordedCall`]).
+    pub fn recorded_call<'v>(&self, value: &'v serde_json::Value) -> Option<(String, Option<&'v str>)> {
+        self.recorded_calls.iter().find_map(|call| {
+            if !call.requires.iter().all(|path| at(value, path).is_some()) {
+                return None;
+            }
+            let native = match (&call.native, &call.event_at) {
+                (Some(native), _) => native.clone(),
+                (None, Some(path)) => at(value, path)?.as_str()?.to_string(),
+                (None, None) => return None,
+            };
+            Some((native, call.tool_at.as_deref().and_then(|path| at(value, path)?.as_str())))
+        })
     }
 
     pub fn input_fields<'s>(&'s self, mapping: &'s EventMapping) -> impl Iterator<Item = &'s InputField> {

@@ -763,3 +763,177 @@ fn drive_page(url: &str, shots: &std::path::Path, root: &std::path::Path) -> Val
     assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_str(stdout.trim()).unwrap()
 }
+
+/// Every call OpenCode was recorded making (`testdata/envelopes/opencode/`: a tool hook's `{ input,
+/// output }`, a session event object) replays in the Workbench (issue 47, item 2): told apart by its
+/// shape, run through the entry module's envelope as OpenCode's own calls are, the matcher judged on
+/// its tool; what no hook takes is said so.
+#[test]
+fn the_workbench_replays_every_call_opencode_was_recorded_making() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path();
+    common::write_file(
+        root,
+        "agent-bundle.config.ts",
+        "export default {\n  hooks: {\n    beforeTool: { handler: './src/hooks/guard.ts', tools: ['shell'] },\n    afterTool: { handler: './src/hooks/note.ts' },\n    sessionStart: { handler: './src/hooks/note.ts' },\n    stop: { handler: './src/hooks/stop.ts' },\n  },\n  plugin: { name: 'replayed', description: 'Replays OpenCode.', version: '1.0.0', author: 'agent-bundle tests' },\n  targets: ['opencode'],\n};\n",
+    );
+    common::write_file(
+        root,
+        "src/hooks/guard.ts",
+        "export default (event) => String(event.toolInput?.command ?? '').includes('rm -rf') ? { outcome: 'deny', reason: 'not here' } : undefined;\n",
+    );
+    common::write_file(
+        root,
+        "src/hooks/note.ts",
+        "export default (event) => ({ additionalContext: `seen ${event.sessionId}` });\n",
+    );
+    common::write_file(root, "src/hooks/stop.ts", "export default () => undefined;\n");
+    let folder = std::path::Path::new("testdata/envelopes/opencode");
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.starts_with("hook.tool.execute.") || n.starts_with("event."))
+        .collect();
+    names.sort();
+    let mut lines: Vec<Value> = names
+        .iter()
+        .map(|n| serde_json::from_str(&std::fs::read_to_string(folder.join(n)).unwrap()).unwrap())
+        .collect();
+    // The recorded shell call, made dangerous: the guard denies it.
+    let mut dangerous = lines[names.iter().position(|n| n == "hook.tool.execute.before.bash.json").unwrap()].clone();
+    dangerous["output"]["args"]["command"] = json!("rm -rf /");
+    lines.push(dangerous);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let served = serve(root);
+    let mut events = Events::open(&served);
+    events.until("build", |s| s["ok"] == true);
+    let (status, replayed) = api(&served, "POST", "/api/replay", &json!({ "text": text, "batch": "oc" }).to_string());
+    assert_eq!(status, 200, "{replayed}");
+    let items = replayed["items"].as_array().unwrap();
+    assert_eq!(items.len(), lines.len(), "{replayed:#}");
+    let mut ran = 0;
+    for (item, name) in items.iter().zip(names.iter().map(String::as_str).chain(["dangerous bash"])) {
+        let native = ["tool.execute.before", "tool.execute.after", "session.created", "session.idle"]
+            .into_iter()
+            .find(|n| name.contains(&format!("{n}.")) || name == "dangerous bash" && *n == "tool.execute.before");
+        let Some(native) = native else {
+            // Events no hook takes (message.updated, …): said so, nothing run.
+            assert!(item["error"].as_str().is_some_and(|e| e.contains("no host")), "{name}: {item}");
+            continue;
+        };
+        assert_eq!((&item["hosts"], &item["nativeEvent"]), (&json!(["opencode"]), &json!(native)), "{name}: {item}");
+        for run in item["runs"].as_array().unwrap() {
+            assert_eq!(run["exitCode"], 0, "{name}: {run}");
+            ran += 1;
+        }
+        let summary = |i: &Value| i["runs"][0]["summary"].as_str().unwrap_or_default().to_string();
+        match name {
+            "dangerous bash" => assert!(summary(item).starts_with("deny: not here"), "{item}"),
+            n if n.starts_with("hook.tool.execute.before.") && !n.contains(".bash.") => {
+                assert!(item["runs"].as_array().unwrap().is_empty(), "{name}: {item}");
+                assert!(
+                    item["skipped"][0]["why"].as_str().unwrap().contains("does not admit the tool"),
+                    "{name}: {item}"
+                );
+            }
+            // A subagent's session: sessionStart hooks pass (`passWhenPresent: parentID`).
+            n if n.contains(".subagent.") => assert_eq!(item["runs"][0]["outcome"], Value::Null, "{item}"),
+            n if n.starts_with("hook.tool.execute.after.") || n.starts_with("event.session.created") => {
+                let context = item["runs"][0]["outcome"]["additionalContext"].as_str().unwrap_or_default();
+                assert!(context.starts_with("seen ses_"), "{name}: {item}")
+            }
+            _ => {}
+        }
+    }
+    assert!(ran >= 9, "{ran} runs: {replayed:#}");
+}
+
+/// Every envelope every command host was recorded sending (`testdata/envelopes/<host>/`) replays in
+/// the Workbench on a bundle with a route of every family on every host (`route-matrix`), and runs
+/// through `hooks simulate --native-input-file` (issue 47, item 2): each reaches the routes its host
+/// runs for its event, and each of them answers; an envelope that reaches none is one of an event no
+/// family takes on that host.
+#[test]
+fn every_recorded_envelope_replays_and_simulates_on_its_host() {
+    require_node();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path().join("bundle");
+    copy_tree(std::path::Path::new("testdata/bundles/route-matrix"), &root);
+    let served = serve_with(&root, &[("AGENT_BUNDLE_TEST_SHAPE", std::path::Path::new("continue"))]);
+    let mut events = Events::open(&served);
+    events.until("build", |s| s["ok"] == true);
+    let folders = [
+        ("claude-code", "claude"),
+        ("codex", "codex"),
+        ("copilot-cli", "copilot"),
+        ("gemini-cli", "gemini"),
+        ("qwen-code", "qwen"),
+        ("factory-droid", "droid"),
+    ];
+    let (mut ran, mut unmapped, mut cli_runs) = (0, Vec::new(), 0);
+    for (folder, host) in folders {
+        let dir = std::path::Path::new("testdata/envelopes").join(folder);
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".json") && n.starts_with(|c: char| c.is_ascii_alphabetic()))
+            .filter(|n| !["SOURCES.json", "effects.json", "hook-env.json"].contains(&n.as_str()))
+            .collect();
+        names.sort();
+        let texts: Vec<String> = names.iter().map(|n| std::fs::read_to_string(dir.join(n)).unwrap()).collect();
+        let lines: String = texts.iter().map(|t| format!("{}\n", serde_json::from_str::<Value>(t).unwrap())).collect();
+        let (status, replayed) =
+            api(&served, "POST", "/api/replay", &json!({ "text": lines, "host": host, "batch": folder }).to_string());
+        assert_eq!(status, 200, "{replayed}");
+        let items = replayed["items"].as_array().unwrap();
+        assert_eq!(items.len(), names.len(), "{host}: {replayed:#}");
+        for ((item, name), text) in items.iter().zip(&names).zip(&texts) {
+            let runs = item["runs"].as_array().map(Vec::as_slice).unwrap_or_default();
+            if runs.is_empty() && item["skipped"].as_array().is_none_or(Vec::is_empty) {
+                // No route of this host takes the event: the host table maps no family to it.
+                let native = name.split('.').next().unwrap();
+                let table = agent_bundle::hosts::table(host.parse().unwrap());
+                let families = &table.hooks.as_ref().unwrap().families;
+                assert!(
+                    !families.values().any(|f| f.supported().is_ok_and(|m| m.native == native)),
+                    "{host} {name}: its event {native} has a family here, yet nothing ran: {item}"
+                );
+                unmapped.push(format!("{host} {name}"));
+                continue;
+            }
+            for run in runs {
+                assert_eq!(run["exitCode"], 0, "{host} {name}: {run}");
+                let summary = run["summary"].as_str().unwrap();
+                assert!(
+                    !["failed", "not run", "unreadable"].iter().any(|s| summary.starts_with(s)),
+                    "{host} {name}: {run}"
+                );
+                ran += 1;
+                // The same envelope through the command line, as a user replays a receipt.
+                let file = work.path().join(format!("{host}-{name}"));
+                std::fs::write(&file, text).unwrap();
+                let output = cli()
+                    .env("AGENT_BUNDLE_TEST_SHAPE", "continue")
+                    .args(["agent-bundle", "hooks", "simulate", "--json", "--target", host, "--hook"])
+                    .arg(run["hook"].as_str().unwrap())
+                    .arg("--artifact")
+                    .arg(root.join("artifact"))
+                    .arg("--native-input-file")
+                    .arg(&file)
+                    .output()
+                    .unwrap();
+                assert!(output.status.success(), "{host} {name}: {}", String::from_utf8_lossy(&output.stderr));
+                let simulated: Value = serde_json::from_slice(&output.stdout).unwrap();
+                assert_eq!(
+                    simulated["outcome"], run["outcome"],
+                    "{host} {name}: the command line and the Workbench agree"
+                );
+                cli_runs += 1;
+            }
+        }
+    }
+    assert!(ran >= 60, "{ran} runs; not reached: {unmapped:?}");
+    assert_eq!(ran, cli_runs);
+    eprintln!("{ran} replayed runs; envelopes of events no family takes: {unmapped:?}");
+}

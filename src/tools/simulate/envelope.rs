@@ -32,7 +32,22 @@ pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
     let Value::Object(fields) = envelope else {
         return Err(SimulateError::BadInput(format!("a native envelope must be a JSON object, got {envelope}")));
     };
-    let name_key = hosts::table(row.host).hooks.as_ref().and_then(|s| s.event_name_key.as_deref());
+    let surface = hosts::table(row.host).hooks.as_ref().expect("indexed hosts have hooks");
+    // A recorded in-process call (OpenCode's `{ input, output }`, an event object): its event and
+    // tool by its shape, as the entry module will make its envelope.
+    if let Some((native, tool)) = surface.recorded_call(envelope) {
+        if native != row.native_event {
+            return Err(SimulateError::NotAdmitted(format!(
+                "{} runs `{}` on {}, and this recorded call is a {native}: the host would not run it for it",
+                row.host, row.name, row.native_event
+            )));
+        }
+        return match (&row.matcher, tool) {
+            (Some(matcher), Some(tool)) => matcher_admits(row, matcher, tool, "tool"),
+            _ => Ok(()),
+        };
+    }
+    let name_key = surface.event_name_key.as_deref();
     if let Some(event) = name_key.and_then(|key| fields.get(key)).and_then(Value::as_str)
         && event != row.native_event
     {
@@ -49,6 +64,11 @@ pub fn admitted(row: &IndexRow, envelope: &Value) -> Result<(), SimulateError> {
     // What the host's matcher compares: the session's source on sessionStart, else the tool name.
     let Some((key, what)) = surface.matcher_subject(mapping) else { return Ok(()) };
     let Some(value) = fields.get(key).and_then(Value::as_str) else { return Ok(()) };
+    matcher_admits(row, matcher, value, what)
+}
+
+/// Whether `row`'s matcher admits `value` (the envelope's tool name or session source).
+fn matcher_admits(row: &IndexRow, matcher: &str, value: &str, what: &str) -> Result<(), SimulateError> {
     let regex = regex::Regex::new(matcher).map_err(|e| SimulateError::BadInput(format!("matcher {matcher}: {e}")))?;
     if regex.is_match(value) {
         return Ok(());

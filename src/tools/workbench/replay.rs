@@ -61,10 +61,15 @@ pub struct Matched<'r> {
 /// How well an envelope fits a row's mapping on its host: `None` when it cannot be that host's
 /// envelope of that event (another event name, a field the host always sends is missing), else the
 /// number of its keys the host sends on that event less the number it never sends.
-fn fit(row: &IndexRow, envelope: &serde_json::Map<String, Value>) -> Option<i64> {
+fn fit(row: &IndexRow, value: &Value) -> Option<i64> {
+    let envelope = value.as_object()?;
     let table = hosts::table(row.host);
     let surface = table.hooks.as_ref()?;
     let mapping = table.mapping_for(row.event, row.hooks_module).ok()?;
+    // A recorded in-process call fits its event by its shape, with every key known.
+    if let Some((native, _)) = surface.recorded_call(value) {
+        return (native == row.native_event).then_some(envelope.len() as i64);
+    }
     if let Some(key) = surface.event_name_key.as_deref()
         && envelope.get(key).and_then(Value::as_str) != Some(row.native_event.as_str())
     {
@@ -85,11 +90,13 @@ fn fit(row: &IndexRow, envelope: &serde_json::Map<String, Value>) -> Option<i64>
 
 /// Matches one envelope to the rows of an artifact. `only`: the host the user says sent it.
 pub fn match_envelope<'r>(rows: &'r [IndexRow], envelope: &Value, only: Option<Target>) -> Matched<'r> {
-    let Value::Object(fields) = envelope else { return Matched::default() };
+    if !envelope.is_object() {
+        return Matched::default();
+    }
     let fits: Vec<(&IndexRow, i64)> = rows
         .iter()
         .filter(|row| only.is_none_or(|host| row.host == host))
-        .filter_map(|row| fit(row, fields).map(|score| (row, score)))
+        .filter_map(|row| fit(row, envelope).map(|score| (row, score)))
         .collect();
     let Some(best) = fits.iter().map(|(_, score)| *score).max() else { return Matched::default() };
     let mut matched = Matched::default();
@@ -157,7 +164,17 @@ mod tests {
             ("gemini-cli", Target::Gemini),
             ("factory-droid", Target::Droid),
             ("qwen-code", Target::Qwen),
+            ("opencode", Target::Opencode),
         ];
+        // OpenCode's recordings are named `hook.<native event>.<case>.json`, `event.<type>.json`.
+        let opencode: Vec<String> = hosts::table(Target::Opencode)
+            .hooks
+            .as_ref()
+            .unwrap()
+            .events
+            .values()
+            .filter_map(|m| Some(m.supported().ok()?.native.clone()))
+            .collect();
         let mut found = Vec::new();
         for (folder, target) in folders {
             let mut names: Vec<String> = std::fs::read_dir(base.join(folder))
@@ -167,7 +184,14 @@ mod tests {
                 .collect();
             names.sort();
             for name in names {
-                let native = name.split('.').next().unwrap().to_string();
+                let native = match target {
+                    Target::Opencode => {
+                        let rest = name.trim_start_matches("hook.").trim_start_matches("event.");
+                        let known = opencode.iter().find(|n| rest.starts_with(&format!("{n}.")));
+                        known.cloned().unwrap_or_else(|| rest.to_string())
+                    }
+                    _ => name.split('.').next().unwrap().to_string(),
+                };
                 let Ok(envelope) =
                     serde_json::from_str(&std::fs::read_to_string(base.join(folder).join(&name)).unwrap())
                 else {
@@ -208,6 +232,13 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 40, "only {checked} recorded envelopes were matched exactly");
+        let opencode = recorded()
+            .iter()
+            .filter(|(t, native, ..)| {
+                *t == Target::Opencode && rows.iter().any(|r| r.host == *t && &r.native_event == native)
+            })
+            .count();
+        assert!(opencode >= 14, "OpenCode's recorded tool calls and session events: {opencode}");
         assert!(ambiguous.len() <= 2, "too many envelopes matched only as an alternative: {ambiguous:?}");
     }
 
