@@ -88,7 +88,7 @@ pub struct ArtifactManifest {
     pub plugin: ManifestPlugin,
     /// Per host built: the host table revision the documents and wrappers follow.
     pub hosts: BTreeMap<Target, ManifestHost>,
-    /// Simulatable hooks, sorted by host, then id. Prebuilt hooks are not here.
+    /// Simulatable hooks, sorted by host, then id: prebuilt ones too (run as the host runs them).
     pub hooks: Vec<IndexRow>,
     /// Packages shipped whole (`bundle.external`), sorted by path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -145,8 +145,12 @@ pub struct IndexRow {
     /// Any failure of the hook blocks the tool.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub fail_closed: bool,
-    /// The wrapper, relative to the artifact root.
+    /// The wrapper, relative to the artifact root; for a prebuilt handler, its program.
     pub path: String,
+    /// The handler is prebuilt: the host runs its program itself, with no wrapper (no contract, no
+    /// checks), and `hooks simulate` runs the host's command for it as it is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub prebuilt: bool,
     /// For a route forwarded to the shared runtime: the MCP server entry the host starts, which
     /// must be running for the wrapper to answer (`hooks simulate` starts it).
     #[serde(default, skip_serializing_if = "Option::is_none")]

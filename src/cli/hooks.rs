@@ -12,7 +12,7 @@ use crate::vocabulary::target::Target;
 
 #[derive(Debug, Subcommand)]
 pub enum HooksCommand {
-    /// List the simulatable hooks of an artifact, after checking its files against their hashes.
+    /// List the hooks of an artifact (each simulatable), after checking its files against their hashes.
     List(ListArgs),
     /// Run one hook's real wrapper under node with a canonical input, as the host would.
     Simulate(SimulateArgs),
@@ -97,13 +97,18 @@ pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Er
     }
     for row in &rows {
         let event = format!("{} → {}", row.event, row.native_event);
-        writeln!(stdout, "{:<8} {:<name_width$}  {:<event_width$}  {}", row.host.name(), row.name, event, row.path)?;
+        let prebuilt = if row.prebuilt { " (prebuilt)" } else { "" };
+        writeln!(
+            stdout,
+            "{:<8} {:<name_width$}  {:<event_width$}  {}{prebuilt}",
+            row.host.name(),
+            row.name,
+            event,
+            row.path
+        )?;
     }
     let scope = args.target.map(|t| format!(" for {t}")).unwrap_or_default();
     writeln!(stdout, "Listed {} hook{}{scope}", rows.len(), if rows.len() == 1 { "" } else { "s" })?;
-    if rows.is_empty() {
-        writeln!(stdout, "(prebuilt hooks are in the host documents but are not simulatable, so they are not listed)")?;
-    }
     Ok(())
 }
 

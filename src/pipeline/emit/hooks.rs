@@ -100,6 +100,7 @@ pub(super) fn place(
                 native_event,
                 matcher,
                 timeout_seconds,
+                effective_timeout_seconds,
                 fail_closed,
                 command,
                 wrapper,
@@ -118,10 +119,30 @@ pub(super) fn place(
                     bundled,
                     Placing { hook, path, target, delivery, epoch, combined: combined.map(|c| c.wrapper.as_str()) },
                 ),
-                Handler::Prebuilt { path, .. } => {
+                Handler::Prebuilt { path, artifact_path, .. } => {
                     let recorded = bundled.prebuilt.get(path).expect("the bundle stage read every prebuilt handler");
                     placed.inputs.insert(hook.id.clone(), BTreeMap::from([(path.clone(), recorded.sha256.clone())]));
                     read.files.insert(lexical_join(root, path).to_string(), recorded.clone());
+                    // Indexed as the program the host's command runs, in the host's plugin folder.
+                    let folder = hosts::table(target).hooks.as_ref().and_then(|s| s.folder.as_deref());
+                    placed.index.push(IndexRow {
+                        host: target,
+                        id: hook.id.clone(),
+                        name: hook.name.clone(),
+                        event: hook.event,
+                        native_event: native_event.clone(),
+                        matcher: matcher.clone(),
+                        timeout: *timeout_seconds,
+                        effective_timeout: *effective_timeout_seconds,
+                        fail_closed: fail_closed.is_some(),
+                        path: folder.map_or_else(|| artifact_path.clone(), |f| format!("{f}/{artifact_path}")),
+                        prebuilt: true,
+                        shared_runtime: None,
+                        route_budget_ms: None,
+                        hooks_module: false,
+                        combined: None,
+                        warm_server: false,
+                    });
                 }
             }
             if runs_in_module(delivery) {
@@ -323,6 +344,7 @@ fn place_module_hook(
         effective_timeout: *effective_timeout_seconds,
         fail_closed: fail_closed.is_some(),
         path: file,
+        prebuilt: false,
         shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
         route_budget_ms: route_budget.map(|budget| budget.ms),
         hooks_module: in_module,

@@ -239,8 +239,10 @@ fn index_line(row: &IndexRow) -> String {
     // A hook of the host's hooks module is registered by the module (one `on` per index row, with
     // this matcher), not by the hook document.
     let module = if row.hooks_module { "  in the hooks module" } else { "" };
+    // A prebuilt handler's program, which the host runs as it is.
+    let prebuilt = if row.prebuilt { "  prebuilt" } else { "" };
     format!(
-        "{}  {} -> {}{matcher}  timeout {timeout}{policy}{shared}{module}  {}",
+        "{}  {} -> {}{matcher}  timeout {timeout}{policy}{shared}{module}{prebuilt}  {}",
         row.name, row.event, row.native_event, row.path
     )
 }

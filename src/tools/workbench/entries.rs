@@ -44,7 +44,9 @@ pub fn list(artifact: &Utf8Path, loaded: &Loaded) -> Listed {
                 .and_then(|p| p.targets.iter().find(|t| t.target == *target))
                 .map(|plan| match &plan.delivery {
                     Delivery::Absent { reason } => reason.clone(),
-                    Delivery::Native { .. } => "built without a wrapper to run (a prebuilt handler)".to_string(),
+                    Delivery::Native { .. } => {
+                        "planned for this host but not in the artifact's index: rebuild the artifact".to_string()
+                    }
                 })
                 .unwrap_or_else(|| "not planned for this host".to_string());
             hosts.push(json!({ "host": target.name(), "delivered": false, "reason": reason }));

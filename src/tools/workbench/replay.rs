@@ -144,6 +144,7 @@ mod tests {
                     effective_timeout: 60,
                     fail_closed: false,
                     path: String::new(),
+                    prebuilt: false,
                     shared_runtime: None,
                     route_budget_ms: None,
                     hooks_module: false,
