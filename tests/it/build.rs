@@ -40,7 +40,7 @@ fn the_pages_samples_build() {
 }
 
 #[test]
-fn prebuilt_hooks_are_in_the_documents_but_not_in_the_index() {
+fn prebuilt_hooks_are_in_the_documents_and_indexed_as_their_programs() {
     let (_guard, artifact) = build_bundle("page-prebuilt");
     let document = std::fs::read_to_string(artifact.join("hooks/hooks.json")).unwrap();
     // Claude Code starts node itself on the prebuilt file with its arguments (the exec form), on every system.
@@ -49,7 +49,10 @@ fn prebuilt_hooks_are_in_the_documents_but_not_in_the_index() {
     assert_eq!(entry["command"], "node", "{document}");
     assert_eq!(entry["args"], serde_json::json!(["${CLAUDE_PLUGIN_ROOT}/runtime/hook/index.js", "--host", "claude"]));
     let manifest = agent_bundle::artifact::read_verified(&artifact, &RealDisk).unwrap();
-    assert!(manifest.hooks.is_empty());
+    // Indexed as the program the document runs, so `hooks simulate` and the snapshots run it.
+    assert_eq!(manifest.hooks.len(), 1, "{:?}", manifest.hooks);
+    assert!(manifest.hooks[0].prebuilt);
+    assert_eq!(manifest.hooks[0].path, "runtime/hook/index.js");
     assert!(artifact.join("runtime/hook/index.js").is_file(), "the payload is copied");
 }
 

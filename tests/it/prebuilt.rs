@@ -122,3 +122,44 @@ fn a_prebuilt_handlers_answers_are_snapshotted() {
     let checked = snapshot(&["--check"]);
     assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stdout));
 }
+
+/// A prebuilt handler serves every event a config hook with a module handler serves, on every host
+/// that runs commands: the same rows are indexed for both, each of them runnable.
+#[test]
+fn a_prebuilt_handler_serves_every_event_a_module_handler_serves() {
+    common::require_node();
+    let events = ["sessionStart", "beforeTool", "afterTool", "stop", "agentStart", "agentStop", "workspaceOpen"];
+    let targets = HOSTS.iter().chain(["opencode"].iter()).map(|h| format!("'{h}'")).collect::<Vec<_>>().join(", ");
+    let rows_for = |handler: &str| -> Vec<(String, String, String)> {
+        let root = tempfile::tempdir().unwrap();
+        let hooks: String = events.iter().map(|e| format!("    {e}: {{ handler: {handler} }},\n")).collect();
+        common::write_file(
+            root.path(),
+            "agent-bundle.config.ts",
+            &format!(
+                "export default {{\n  hooks: {{\n{hooks}  }},\n  payload: {{ rt: {{ source: './dist/rt' }} }},\n  plugin: {{ name: 'every-event', description: 'd', version: '1.0.0', author: 'agent-bundle tests' }},\n  targets: [{targets}],\n}};\n"
+            ),
+        );
+        common::write_file(root.path(), "dist/rt/guard.js", GUARD);
+        common::write_file(root.path(), "src/hooks/guard.ts", "export default () => undefined;\n");
+        let output = cli().args(["agent-bundle", "build", "--root"]).arg(root.path()).output().unwrap();
+        assert!(output.status.success(), "{handler}: {}", String::from_utf8_lossy(&output.stderr));
+        let index: Value = serde_json::from_str(
+            &std::fs::read_to_string(root.path().join("artifact/agent-bundle.manifest.json")).unwrap(),
+        )
+        .unwrap();
+        let mut rows: Vec<(String, String, String)> = index["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["host"].to_string(), r["event"].to_string(), r["nativeEvent"].to_string()))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let prebuilt = rows_for("{ prebuilt: './dist/rt/guard.js' }");
+    let module: Vec<_> =
+        rows_for("'./src/hooks/guard.ts'").into_iter().filter(|(host, ..)| host != "\"opencode\"").collect();
+    assert_eq!(prebuilt, module);
+    assert!(prebuilt.len() >= 30, "{prebuilt:?}");
+}

@@ -101,7 +101,7 @@ pub fn emit(
     };
     let mcp = mcp::place(&mut files, bundle, &bundled, &hosts, shared_servers);
     let folders = placed.folders.union(&mcp.folders).cloned().collect();
-    bundles::place_runtime(&mut files, !placed.index.is_empty(), &folders);
+    bundles::place_runtime(&mut files, placed.index.iter().any(|row| !row.prebuilt), &folders);
     module::place(&mut files, &placed.module_hooks);
     let placed_parts = parts::place(&mut files, bundle, &read_parts, &hosts, &mut diagnostics);
     let manifest_hosts =
