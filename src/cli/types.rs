@@ -63,10 +63,13 @@ pub(super) fn run_types(args: &TypesArgs, stdout: &mut dyn Write) -> Result<(), 
     for file in &report.written {
         writeln!(stdout, "wrote    {file}")?;
     }
+    for note in &report.notes {
+        writeln!(stdout, "note: {note}")?;
+    }
     let verb = if args.check { "checked" } else { "written" };
     writeln!(
         stdout,
-        "Declarations for agent-bundle/config, agent-bundle and @agent-bundle/runtime {verb} in `{}`: {} written, {} unchanged",
+        "Declarations for agent-bundle/config, agent-bundle and @agent-bundle/runtime, and the test kit, {verb} in `{}`: {} written, {} unchanged",
         args.root,
         report.written.len(),
         report.unchanged.len()
@@ -89,7 +92,7 @@ pub(super) fn run_init(args: &InitArgs, stdout: &mut dyn Write) -> Result<(), Er
     }
     writeln!(
         stdout,
-        "Created a bundle in `{}`. Next: `cargo agent-bundle build`, then `npm install && npm run typecheck`",
+        "Created a bundle in `{}`. Next: `cargo agent-bundle build`, then `npm install && npm run typecheck && npm test`",
         args.dir
     )?;
     Ok(())

@@ -46,6 +46,7 @@ mod selectors;
 mod shared_runtime;
 mod shipping;
 mod snapshot;
+mod test_kit;
 mod tool_identity;
 mod tool_keys;
 mod turbo_remote_cache;

@@ -193,12 +193,8 @@ fn init_writes_a_bundle_that_builds_simulates_and_type_checks_as_written() {
     )
     .unwrap();
     assert_eq!(package["devDependencies"]["@types/node"], installed["version"], "init pins the Node types tested here");
-    std::fs::create_dir_all(bundle.join("node_modules")).unwrap();
-    std::os::unix::fs::symlink(
-        std::fs::canonicalize("testdata/typescript/node_modules/@types").unwrap(),
-        bundle.join("node_modules/@types"),
-    )
-    .unwrap();
+    // Its tests and vitest.config.ts are type-checked too, against vitest's own types.
+    common::linked_test_packages(&bundle);
     std::fs::write(
         bundle.join("src/hooks/uses-node.ts"),
         "import type { HookHandler } from 'agent-bundle';\n\

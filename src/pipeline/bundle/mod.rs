@@ -18,6 +18,7 @@ mod fold;
 mod native;
 mod packages;
 mod plugin;
+pub(crate) use plugin::AGENT_RUNTIME;
 mod resolution;
 mod run;
 mod scan;

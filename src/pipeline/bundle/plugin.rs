@@ -33,7 +33,7 @@ pub(super) const AGENT_RUNTIME_PACKAGE: &str = "@agent-bundle/runtime";
 const AGENT_RUNTIME_ID: &str = "\0agent-bundle:runtime";
 const AGENT_RUNTIME_ENTRIES: &[&str] =
     &["@agent-bundle/runtime", "@agent-bundle/runtime/jsx-runtime", "@agent-bundle/runtime/jsx-dev-runtime"];
-pub(super) const AGENT_RUNTIME: &str = include_str!("agent-runtime.mjs");
+pub(crate) const AGENT_RUNTIME: &str = include_str!("agent-runtime.mjs");
 
 use crate::vocabulary::nesting::MAX_MODULE_NESTING;
 

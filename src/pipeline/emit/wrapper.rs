@@ -91,6 +91,63 @@ pub fn contract(
     doors: Doors,
     shared: Option<(&str, bool)>,
 ) -> serde_json::Value {
+    let facts = HookFacts { name: &hook.name, id: &hook.id, event: hook.event };
+    contract_of(plugin, facts, table, mapping, delivery, doors, shared)
+}
+
+/// What a contract says of the hook itself besides its delivery.
+#[derive(Clone, Copy)]
+struct HookFacts<'a> {
+    name: &'a str,
+    id: &'a str,
+    event: HookEvent,
+}
+
+/// The contract a test of an author's own runs a handler or route of `event` with on `table`'s
+/// host (agent-bundle's test kit, `tools::types::testing`): [`contract`]'s, for a hook named after
+/// its event, declared with nothing but its module, as the plan delivers one (the host's default
+/// timeout, the default stdin limit, a route's budget its deadline) in a command of its own, and
+/// with the host's way of failing closed (`hook.failClosed`, where the event has one), which the kit
+/// keeps only for a test that asks for it. The plugin's own facts (its name, its MCP servers) are
+/// the kit's to fill in. `Err`: why the host has no such event.
+pub fn test_contract(table: &HostTable, event: HookEvent) -> Result<serde_json::Value, &str> {
+    let mapping = table.mapping(event)?;
+    let surface = table.hooks.as_ref().ok_or("the host runs no hooks")?;
+    let effective_timeout_seconds = crate::pipeline::plan::effective_timeout_seconds(None, surface, mapping);
+    let deadline = deadline_ms(effective_timeout_seconds);
+    let delivery = Delivery::Native {
+        native_event: mapping.native.clone(),
+        matcher: None,
+        timeout_seconds: None,
+        host_default_timeout_seconds: None,
+        effective_timeout_seconds,
+        fail_closed: mapping.fail_closed.clone(),
+        max_input_bytes: Some(crate::vocabulary::canonical::DEFAULT_MAX_INPUT_BYTES),
+        shared: false,
+        route_budget: event.route().map(|_| crate::pipeline::plan::route_budget(None, false, deadline)),
+        wrapper: None,
+        command: Default::default(),
+        skipped_selectors: Vec::new(),
+        hooks_module: None,
+        warm: None,
+        entry_options: Default::default(),
+        detached: false,
+    };
+    let id = format!("test:{}", event.name());
+    let facts = HookFacts { name: event.name(), id: &id, event };
+    let plugin = PluginFacts { name: "", mcp_servers: &[] };
+    Ok(contract_of(plugin, facts, table, mapping, &delivery, Doors::default(), None))
+}
+
+fn contract_of(
+    plugin: PluginFacts<'_>,
+    hook: HookFacts<'_>,
+    table: &HostTable,
+    mapping: &EventMapping,
+    delivery: &Delivery,
+    doors: Doors,
+    shared: Option<(&str, bool)>,
+) -> serde_json::Value {
     let PluginFacts { name: plugin, mcp_servers: own_servers } = plugin;
     let Delivery::Native { effective_timeout_seconds, fail_closed, route_budget, max_input_bytes, .. } = delivery
     else {

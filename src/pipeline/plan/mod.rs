@@ -40,6 +40,19 @@ pub fn deadline_ms(effective_timeout_seconds: u32) -> u64 {
     total - (total / 5).clamp(300, 1000)
 }
 
+/// How long the host lets a hook of `mapping`'s event run: the `declared` timeout, else the host's
+/// default for the event, else its default for every event, else [`UNDOCUMENTED_TIMEOUT_SECONDS`].
+pub fn effective_timeout_seconds(
+    declared: Option<u32>,
+    surface: &hosts::HookSurface,
+    mapping: &hosts::EventMapping,
+) -> u32 {
+    declared
+        .or(mapping.default_timeout_seconds)
+        .or(surface.default_timeout_seconds)
+        .unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS)
+}
+
 /// A shared route's budget when it sets no `timeoutMs`: how long its wrapper waits for the shared
 /// runtime's reply, and when the route's `signal` aborts (never past the wrapper's deadline).
 pub const SHARED_ROUTE_BUDGET_MS: u64 = 5000;
@@ -273,7 +286,7 @@ fn plan_target(
         Timeout::HostDefault => None,
     };
     let host_default = mapping.default_timeout_seconds.or(surface.default_timeout_seconds);
-    let effective_timeout_seconds = timeout_seconds.or(host_default).unwrap_or(UNDOCUMENTED_TIMEOUT_SECONDS);
+    let effective_timeout_seconds = effective_timeout_seconds(timeout_seconds, surface, mapping);
     let deadline = deadline_ms(effective_timeout_seconds);
     if let Some(budget) = hook.budget_ms
         && u64::from(budget) >= deadline

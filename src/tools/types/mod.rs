@@ -6,10 +6,12 @@
 //!
 //! A bundle gets them without an npm package: `cargo agent-bundle types` writes them under
 //! `.agent-bundle/types/` in the bundle, and the bundle's tsconfig maps the module names there by
-//! `paths` ([`TSCONFIG_PATHS`]); `npm install` never touches that folder. `build` warns when a bundle
+//! `paths` ([`TSCONFIG_PATHS`]); `npm install` never touches that folder. Beside them it writes the
+//! test kit ([`testing`]), which the bundle's package.json maps by `imports`. `build` warns when a bundle
 //! imports these modules and its tsconfig cannot see them (`pipeline::types`).
 
 mod payload;
+pub mod testing;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -28,6 +30,16 @@ pub fn declarations() -> BTreeMap<&'static str, String> {
         ("agent-bundle/index.d.ts", main_module()),
         ("@agent-bundle/runtime/index.d.ts", runtime_module()),
         ("@agent-bundle/runtime/jsx-runtime.d.ts", jsx_runtime_module()),
+    ])
+}
+
+/// The test kit's files (`#agent-bundle/testing`, [`testing`]), by path under [`TYPES_DIR`]: its
+/// module, its declarations and the module a route's JSX runs with in a test.
+pub fn kit_files() -> BTreeMap<&'static str, String> {
+    BTreeMap::from([
+        (testing::KIT_MODULE, testing::kit_module()),
+        (testing::KIT_DECLARATIONS, testing::kit_declarations()),
+        (testing::JSX_RUNTIME_MODULE, testing::jsx_runtime_module()),
     ])
 }
 
@@ -66,6 +78,8 @@ pub struct Written {
     pub written: Vec<String>,
     /// Root-relative paths already up to date.
     pub unchanged: Vec<String>,
+    /// What the bundle itself should change, which `types` leaves to its author (package.json).
+    pub notes: Vec<String>,
 }
 
 /// Writes the declarations under `<root>/.agent-bundle/types/` (only files whose bytes change) and
@@ -75,7 +89,7 @@ pub struct Written {
 pub fn write_types(root: &camino::Utf8Path, check: bool) -> Result<Written, String> {
     let mut report = Written::default();
     let mut changes: Vec<(camino::Utf8PathBuf, String, String)> = Vec::new();
-    for (file, text) in declarations() {
+    for (file, text) in declarations().into_iter().chain(kit_files()) {
         let relative = format!("{TYPES_DIR}/{file}");
         changes.push((root.join(&relative), relative, text));
     }
@@ -105,7 +119,25 @@ pub fn write_types(root: &camino::Utf8Path, check: bool) -> Result<Written, Stri
         std::fs::write(&path, text).map_err(|e| format!("cannot write `{path}`: {e}"))?;
         report.written.push(relative);
     }
+    report.notes.extend(kit_import_note(root));
     Ok(report)
+}
+
+/// What to add to the bundle's package.json for its tests to import the test kit, when it does not
+/// map `#agent-bundle/testing` so already. package.json is the author's (its key order, its
+/// formatting): `types` never rewrites it.
+fn kit_import_note(root: &camino::Utf8Path) -> Option<String> {
+    let text = std::fs::read_to_string(root.join("package.json")).ok()?;
+    let package: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let wanted = testing::package_imports();
+    let (name, entry) = wanted.as_object().and_then(|o| o.iter().next()).expect("one entry");
+    if package["imports"].get(name) == Some(entry) {
+        return None;
+    }
+    Some(format!(
+        "package.json does not map `{name}` to the test kit: add `\"imports\": {}` to import it in tests",
+        crate::vocabulary::json::compact(&wanted)
+    ))
 }
 
 /// The tsconfig with the keys the declarations need, or `None` when it has them all already.

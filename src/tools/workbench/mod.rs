@@ -24,6 +24,7 @@ mod http;
 mod replay;
 mod runs;
 mod samples;
+pub(crate) use samples::recorded;
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};

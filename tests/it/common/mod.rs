@@ -340,6 +340,26 @@ pub fn npm_installed(dir: &Utf8Path) {
     install_once(dir, "package-lock.json", &[&["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"]]);
 }
 
+/// A bundle's node_modules as `npm install` of init's package.json makes it, from the packages
+/// `testdata/typescript` pins (installed once, from its lockfile): a link per package (and to the
+/// `.bin` folder) in a node_modules folder of the bundle's own, so what a tool writes there (vitest's
+/// cache) stays in the bundle.
+pub fn linked_test_packages(bundle: &std::path::Path) {
+    let fixture = Utf8Path::new("testdata/typescript");
+    npm_installed(fixture);
+    let installed = std::fs::canonicalize(fixture.join("node_modules")).unwrap();
+    let own = bundle.join("node_modules");
+    std::fs::create_dir_all(&own).unwrap();
+    for entry in std::fs::read_dir(&installed).unwrap() {
+        let name = entry.unwrap().file_name();
+        let text = name.to_string_lossy();
+        if text.starts_with(".vite") || text == ".agent-bundle-installed" || text == ".package-lock.json" {
+            continue;
+        }
+        std::os::unix::fs::symlink(installed.join(&name), own.join(&name)).unwrap();
+    }
+}
+
 /// The pnpm project (`testdata/pnpm`), installed by the pinned pnpm (itself installed with npm into
 /// `target/test-tools`) with a frozen lockfile.
 pub fn pnpm_fixture() -> Utf8PathBuf {
