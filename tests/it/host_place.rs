@@ -18,13 +18,25 @@ use crate::common::{self, cli};
 
 /// The hook every host runs: it reports its working folder, the host's variables it sees and the
 /// places its context gives it, as a denial's reason (a channel every host carries) or as context.
-const REPORTER: &str = "const relevant = /^(CLAUDE|CODEX|COPILOT|GEMINI|QWEN|CURSOR|FACTORY|DROID|PLUGIN)_|^CLAUDECODE$/;\n\
-export const report = (context) => JSON.stringify({\n\
-  cwd: process.cwd(),\n\
-  env: Object.fromEntries(Object.entries(process.env).filter(([k]) => relevant.test(k)).sort()),\n\
-  projectDir: context.projectDir,\n\
-  dataDir: context.dataDir,\n\
-});\n";
+/// Like the hooks of real plugins, it also greps the project for `TODO:` (a Stop check's job) and
+/// keeps a count of its calls in the plugin's data folder.
+const REPORTER: &str = "import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';\n\
+import { join } from 'node:path';\n\
+const relevant = /^(CLAUDE|CODEX|COPILOT|GEMINI|QWEN|CURSOR|FACTORY|DROID|PLUGIN)_|^CLAUDECODE$/;\n\
+const todos = (dir) => readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(dir, f), 'utf8').split('TODO:').length - 1).reduce((a, b) => a + b, 0);\n\
+export const report = (context) => {\n\
+  const counter = join(context.dataDir, 'calls');\n\
+  const calls = (existsSync(counter) ? Number(readFileSync(counter, 'utf8')) : 0) + 1;\n\
+  writeFileSync(counter, String(calls));\n\
+  return JSON.stringify({\n\
+    cwd: process.cwd(),\n\
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => relevant.test(k)).sort()),\n\
+    projectDir: context.projectDir,\n\
+    dataDir: context.dataDir,\n\
+    todosInProject: context.projectDir && existsSync(context.projectDir) ? todos(context.projectDir) : null,\n\
+    calls,\n\
+  });\n\
+};\n";
 
 const HOSTS: &[&str] = &["claude", "codex", "copilot", "gemini", "qwen", "cursor", "droid", "opencode"];
 
@@ -243,8 +255,7 @@ fn every_host_runs_a_simulated_hook_where_and_with_what_it_was_recorded_running_
     let (artifact, index) = build(root.path());
     let project = tempfile::tempdir().unwrap();
     let project = project.path().canonicalize().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let data = tempfile::tempdir().unwrap();
+    std::fs::write(project.join("NOTES.md"), "TODO: one\nTODO: two\n").unwrap();
     let session = "3f6c1a2e-7b4d-4e8f-9a01-23456789abcd";
     let mut checked = 0;
     for host in HOSTS {
@@ -256,6 +267,9 @@ fn every_host_runs_a_simulated_hook_where_and_with_what_it_was_recorded_running_
             let hook = row["name"].as_str().unwrap();
             let native = row["nativeEvent"].as_str().unwrap();
             let input = input.to_string();
+            // A home of each run's own: a host with no data folder of its own gets agent-bundle's
+            // default one there, which keeps state across sessions.
+            let (home, hand_home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
             let run = simulate(
                 &artifact,
                 home.path(),
@@ -268,8 +282,10 @@ fn every_host_runs_a_simulated_hook_where_and_with_what_it_was_recorded_running_
                     Some(folder) => artifact.join(folder),
                     None => artifact.clone(),
                 };
+            // A fresh data folder for each run by hand, as `hooks simulate` gives each run one.
+            let data = tempfile::tempdir().unwrap();
             let place = by_hand(host, native, &project, &plugin_root, data.path(), session);
-            let (stdout, stderr) = run_by_hand(&artifact, row, &place, home.path(), &run["envelope"]);
+            let (stdout, stderr) = run_by_hand(&artifact, row, &place, hand_home.path(), &run["envelope"]);
             let (sim_stdout, sim_stderr) = (run["stdout"].as_str().unwrap(), run["stderr"].as_str().unwrap());
             if host == &"opencode" && event == "sessionStart" && !stdout.contains("cwd") {
                 // OpenCode's sessionStart carries no context: nothing to compare but that both say so.
@@ -286,8 +302,12 @@ fn every_host_runs_a_simulated_hook_where_and_with_what_it_was_recorded_running_
                 .filter(|(k, _)| k.ends_with("PLUGIN_DATA"))
                 .map(|(_, v)| v.as_str().unwrap())
                 .collect();
-            for (report, data_dir) in [(&mut simulated, sim_data.first().copied()), (&mut hand, data.path().to_str())] {
-                let text = report.to_string();
+            let runs = [
+                (&mut simulated, sim_data.first().copied(), home.path()),
+                (&mut hand, data.path().to_str(), hand_home.path()),
+            ];
+            for (report, data_dir, home) in runs {
+                let text = report.to_string().replace(home.to_str().unwrap(), "[HOME]");
                 let text = match data_dir {
                     Some(dir) => text.replace(dir, "[DATA]"),
                     None => text,
@@ -298,6 +318,8 @@ fn every_host_runs_a_simulated_hook_where_and_with_what_it_was_recorded_running_
                 }
             }
             assert_eq!(simulated, hand, "{host} {event}: simulate ran the hook elsewhere than the host would");
+            assert_eq!(simulated["todosInProject"], 2, "{host} {event}: the project's TODOs are found");
+            assert_eq!(simulated["calls"], 1, "{host} {event}: each run starts with a fresh data folder");
             // And where that is, plainly: the project (or Copilot's plugin folder) and its variables.
             let expected_cwd = place.cwd.to_str().unwrap();
             assert_eq!(simulated["cwd"], expected_cwd, "{host} {event}");
