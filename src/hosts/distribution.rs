@@ -76,16 +76,61 @@ pub struct ConfigFile {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct FolderInstall {
-    /// Where the folder goes, relative to the home folder (`{plugin}` is the plugin's name).
+    /// The variable naming the folder `folder` is relative to (`XDG_CONFIG_HOME`), when set.
+    #[serde(default)]
+    pub root_variable: Option<String>,
+    /// Where that root is, relative to the home folder, when the variable is not set (`.config`);
+    /// none: the home folder.
+    #[serde(default)]
+    pub root_default: Option<String>,
+    /// Where the folder goes, relative to the root (`{plugin}` is the plugin's name).
     pub folder: String,
     /// Where the folder goes on Windows (`%USERPROFILE%\.gemini\extensions\{plugin}`).
     pub windows_folder: String,
     /// The artifact's folder that is placed there.
     pub from: String,
+    /// A module written beside the folder, for a host that loads only the files directly in the
+    /// folder it scans (OpenCode's `plugins/*.js`), which re-exports the placed folder's entry.
+    #[serde(default)]
+    pub entry: Option<FolderEntry>,
+    /// Where `--scope project` places the folder and the entry, relative to the project, for a host
+    /// that also loads them from there (`.opencode/plugins/{plugin}`).
+    #[serde(default)]
+    pub project: Option<ProjectPlace>,
     pub scopes: Vec<String>,
     /// The host's program that lists what it loaded, for `doctor` (optional: install needs none).
     pub observe: Option<Observe>,
     pub evidence: String,
+}
+
+/// A project's place for a folder install: the folder and the entry file, relative to the project.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ProjectPlace {
+    pub folder: String,
+    pub entry: Option<String>,
+}
+
+/// A file written beside a placed folder: its path relative to the install's root, and its text
+/// (`{plugin}` is the plugin's name in both).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FolderEntry {
+    pub file: String,
+    pub text: String,
+}
+
+impl FolderInstall {
+    /// The root `folder` and `entry` are relative to: `$<rootVariable>` when set, else
+    /// `<home>/<rootDefault>`.
+    pub fn root(&self, home: &camino::Utf8Path) -> camino::Utf8PathBuf {
+        let from_variable = self.root_variable.as_deref().and_then(|v| std::env::var(v).ok()).filter(|v| !v.is_empty());
+        match (from_variable, &self.root_default) {
+            (Some(root), _) => camino::Utf8PathBuf::from(root),
+            (None, Some(default)) => home.join(default),
+            (None, None) => home.to_path_buf(),
+        }
+    }
 }
 
 /// A program whose text listing shows the extensions a host loaded (`✓ <name> (<version>)`).

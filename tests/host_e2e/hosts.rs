@@ -561,13 +561,26 @@ pub fn run_extension_host(
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }
 
+/// How a session of OpenCode finds the plugin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpencodePlacement {
+    /// The artifact's `opencode/` folder copied out and named in the config's `plugin` list
+    /// (`file://…/plugin.mjs`).
+    ConfigList,
+    /// Installed by `cargo agent-bundle install --host opencode`: in the user's config folder's
+    /// `plugins/`, with the module beside it that OpenCode loads.
+    Installed,
+    /// The same, `--scope project`: in the project's `.opencode/plugins/`.
+    InstalledInProject,
+}
+
 /// OpenCode 1.18.33 in `run` mode, offline, with its `@ai-sdk/openai-compatible` provider pointed at
-/// the mock and the artifact's `opencode/` folder copied out and loaded from its config's `plugin`
-/// list (`file://…/plugin.mjs`), every tool allowed.
+/// the mock and the plugin placed as `placement` says, every tool allowed.
 pub fn run_opencode(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
+    placement: OpencodePlacement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -577,7 +590,6 @@ pub fn run_opencode(
     for dir in [&work, &config.join("node_modules")] {
         std::fs::create_dir_all(dir)?;
     }
-    crate::copy_tree(&artifact.join("opencode"), &plugins.join(plugin_name))?;
     // At start-up OpenCode installs `@opencode-ai/plugin` into each config folder unless the folder's
     // lockfile already lists it; offline, that install retries for about 70 s. Its own check reads
     // package.json and package-lock.json beside a node_modules folder: they say it is there.
@@ -587,8 +599,39 @@ pub fn run_opencode(
         config.join("package-lock.json"),
         serde_json::json!({ "lockfileVersion": 3, "packages": { "": { "dependencies": dependency } } }).to_string(),
     )?;
+    let listed = match placement {
+        OpencodePlacement::ConfigList => {
+            crate::copy_tree(&artifact.join("opencode"), &plugins.join(plugin_name))?;
+            vec![format!("file://{}", plugins.join(plugin_name).join("plugin.mjs").display())]
+        }
+        OpencodePlacement::Installed => {
+            agent_bundle_install(programs, artifact, "opencode", &home, &[])?;
+            Vec::new()
+        }
+        OpencodePlacement::InstalledInProject => {
+            let mut install = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), &home);
+            install.current_dir(&work).args(["agent-bundle", "install", "--host", "opencode", "--scope", "project"]);
+            install.arg("--artifact").arg(artifact);
+            let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
+            if code != Some(0) {
+                return Err(std::io::Error::other(format!("install --scope project: exit {code:?}: {out}{err}")));
+            }
+            // The project's own config folder gets OpenCode's package check too.
+            let project_config = work.join(".opencode");
+            std::fs::create_dir_all(project_config.join("node_modules"))?;
+            std::fs::write(
+                project_config.join("package.json"),
+                serde_json::json!({ "dependencies": dependency }).to_string(),
+            )?;
+            std::fs::write(
+                project_config.join("package-lock.json"),
+                serde_json::json!({ "lockfileVersion": 3, "packages": { "": { "dependencies": dependency } } })
+                    .to_string(),
+            )?;
+            Vec::new()
+        }
+    };
     let server = MockServer::start(Dialect::OpencodeChat, calls, work.clone())?;
-    let module = plugins.join(plugin_name).join("plugin.mjs");
     std::fs::write(
         work.join("opencode.json"),
         serde_json::json!({
@@ -599,7 +642,7 @@ pub fn run_opencode(
                 "options": { "baseURL": format!("http://127.0.0.1:{}/v1", server.port), "apiKey": "mock-key" },
                 "models": { "mock-model": { "name": "Mock model", "tool_call": true } }
             } },
-            "plugin": [format!("file://{}", module.display())],
+            "plugin": listed,
             "permission": { "bash": "allow", "edit": "allow" },
             "autoupdate": false,
             "share": "disabled"

@@ -23,8 +23,8 @@ use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
-    ClaudeOptions, CopilotInstall, GEMINI, HostRun, Placement, Programs, QWEN, run_bounded, run_claude, run_codex,
-    run_copilot, run_droid, run_extension_host, run_opencode,
+    ClaudeOptions, CopilotInstall, GEMINI, HostRun, OpencodePlacement, Placement, Programs, QWEN, run_bounded,
+    run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_opencode,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -1493,8 +1493,10 @@ fn session(
         }
         Host::Gemini => run_extension_host(&GEMINI, programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Qwen => run_extension_host(&QWEN, programs, artifact, plugin, placement, calls, RUN_LIMIT),
-        Host::Opencode if installed => Err(std::io::Error::other("OpenCode has no install yet")),
-        Host::Opencode => run_opencode(programs, artifact, plugin, calls, RUN_LIMIT),
+        Host::Opencode => {
+            let placement = if installed { OpencodePlacement::Installed } else { OpencodePlacement::ConfigList };
+            run_opencode(programs, artifact, plugin, placement, calls, RUN_LIMIT)
+        }
         Host::Droid if installed => Err(std::io::Error::other("Factory Droid has no install yet")),
         Host::Droid => run_droid(programs, artifact, plugin, calls, RUN_LIMIT),
     }
@@ -1822,7 +1824,7 @@ fn main() -> ExitCode {
 
     // Each host with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir,
     // no hand-made marketplace or copied folder): a session's denial blocks the command.
-    for host in [Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen] {
+    for host in [Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Opencode] {
         let name =
             format!("{} installed by cargo agent-bundle install: beforeTool deny blocks the command", host.name());
         if !name.contains(&filter) {
@@ -1846,6 +1848,24 @@ fn main() -> ExitCode {
             }
         })();
         tally.record(&name, started, result);
+    }
+
+    // OpenCode's other way of finding a plugin: the project's `.opencode/plugins/` folder, where
+    // `cargo agent-bundle install --scope project` places it.
+    let name = "opencode installed by cargo agent-bundle install --scope project (.opencode/plugins/): beforeTool deny blocks the command";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_for(Host::Opencode, Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let placement = OpencodePlacement::InstalledInProject;
+            let run = run_opencode(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
+                .map_err(|e| e.to_string())?;
+            finished(&run)?;
+            ensure(!exists(&run, MARKER), "the denied command ran")?;
+            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+        })();
+        tally.record(name, started, result);
     }
 
     println!("{} passed, {} failed", tally.passed, tally.failed);

@@ -305,3 +305,58 @@ fn doctor_names_hooks_a_host_could_not_run_on_windows() {
     assert_eq!(doctored.status.code(), Some(1), "{}", text(&doctored));
     assert!(text(&doctored).contains("holds a space"), "{}", text(&doctored));
 }
+
+/// OpenCode loads only the modules directly in its config folder's `plugins/`: install places the
+/// artifact's `opencode/` folder there and, beside it, a module re-exporting its entry (which node
+/// loads to the same plugin function); `$XDG_CONFIG_HOME` moves it; `--scope project` places both in
+/// the project's `.opencode/plugins/`; uninstall removes both.
+#[test]
+fn opencode_gets_its_folder_and_the_module_it_loads_beside_it() {
+    common::require_node();
+    // The guards example, built for every host OpenCode included.
+    let (built, artifact) = build_bundle("guards");
+    let temp = tempfile::tempdir().unwrap();
+    let home =
+        Home { home: temp.path().join("home"), _temp: temp, artifact: artifact.into_std_path_buf(), _built: built };
+    std::fs::create_dir_all(&home.home).unwrap();
+    let installed = run(&home, &["install", "--host", "opencode"], &[]);
+    assert!(installed.status.success(), "{}", text(&installed));
+    let plugins = home.home.join(".config/opencode/plugins");
+    assert_eq!(tree(&plugins.join("guards")), tree(&home.artifact.join("opencode")));
+    let entry = plugins.join("guards.js");
+    let loaded = std::process::Command::new("node")
+        .arg("--input-type=module")
+        .arg("-e")
+        .arg("const m = await import(process.argv[1]); console.log(Object.keys(m).join(','), typeof m.AgentBundle);")
+        .arg(&entry)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&loaded.stdout).trim(),
+        "AgentBundle function",
+        "{}",
+        String::from_utf8_lossy(&loaded.stderr)
+    );
+    let removed = run(&home, &["uninstall"], &[]);
+    assert!(removed.status.success(), "{}", text(&removed));
+    assert!(!entry.exists() && !plugins.join("guards").exists(), "{:?}", tree(&home.home));
+
+    // $XDG_CONFIG_HOME is where OpenCode reads its config from, when set.
+    let xdg = home.home.join("xdg");
+    let installed = run(&home, &["install", "--host", "opencode"], &[("XDG_CONFIG_HOME", xdg.to_str().unwrap())]);
+    assert!(installed.status.success(), "{}", text(&installed));
+    assert!(xdg.join("opencode/plugins/guards.js").is_file(), "{:?}", tree(&home.home));
+    assert!(run(&home, &["uninstall"], &[]).status.success());
+
+    // The project's own `.opencode/plugins/`.
+    let project = home.home.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let installed = run(
+        &home,
+        &["install", "--host", "opencode", "--scope", "project", "--project", project.to_str().unwrap()],
+        &[],
+    );
+    assert!(installed.status.success(), "{}", text(&installed));
+    assert!(project.join(".opencode/plugins/guards.js").is_file(), "{:?}", tree(&project));
+    assert_eq!(tree(&project.join(".opencode/plugins/guards")), tree(&home.artifact.join("opencode")));
+}

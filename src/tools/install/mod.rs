@@ -58,6 +58,8 @@ pub enum Action {
     Place { host: Option<Target>, from: Utf8PathBuf, to: Utf8PathBuf, files: usize },
     /// Write a catalog of the local marketplace.
     WriteCatalog { path: Utf8PathBuf },
+    /// Write the module a host loads beside a placed folder (OpenCode's `plugins/<plugin>.js`).
+    WriteEntry { host: Target, path: Utf8PathBuf },
     /// Run a host program.
     Run { host: Target, program: Utf8PathBuf, args: Vec<String> },
     /// Remove a file install owns.
@@ -74,6 +76,7 @@ impl Action {
                 format!("place {files} files of {from} in {to}{host}")
             }
             Action::WriteCatalog { path } => format!("write the local marketplace's catalog {path}"),
+            Action::WriteEntry { host, path } => format!("write {path}, the module {host} loads"),
             Action::Run { host, program, args } => format!("run ({host}) {program} {}", args.join(" ")),
             Action::Remove { path } => format!("remove {path}"),
             Action::Receipt { path, remove: false } => format!("write the receipt {path}"),
@@ -427,7 +430,18 @@ impl Installing<'_> {
         install: &distribution::FolderInstall,
         placing: &mut Placing,
     ) -> Result<(), Diagnostic> {
-        let to = self.options.home.join(install.folder.replace("{plugin}", self.plugin()));
+        let plugin = |path: &str| path.replace("{plugin}", self.plugin());
+        // The folder and the entry beside it: the project's place with `--scope project`.
+        let (to, entry) = match (&install.project, self.options.scope.as_str()) {
+            (Some(project), "project") => (
+                self.options.project.join(plugin(&project.folder)),
+                project.entry.as_deref().map(|file| self.options.project.join(plugin(file))),
+            ),
+            _ => {
+                let root = install.root(&self.options.home);
+                (root.join(plugin(&install.folder)), install.entry.as_ref().map(|e| root.join(plugin(&e.file))))
+            }
+        };
         let copied = artifact_files(&self.dir, self.manifest, &install.from)?;
         placing.actions.push(Action::Place {
             host: Some(host),
@@ -436,6 +450,10 @@ impl Installing<'_> {
             files: copied.len(),
         });
         placing.files.extend(copied.into_iter().map(|(p, c)| (to.join(p), c)));
+        if let (Some(path), Some(entry)) = (entry, &install.entry) {
+            placing.actions.push(Action::WriteEntry { host, path: path.clone() });
+            placing.files.push((path, Content::Bytes(plugin(&entry.text).into_bytes(), 0o644)));
+        }
         placing.hosts.push(HostRecord {
             host,
             placed: to,
@@ -613,9 +631,14 @@ pub fn apply_install(plan: Plan, options: &Options) -> Result<Option<Receipt>, D
                 Action::Remove { path } => {
                     let _ = std::fs::remove_file(path);
                 }
-                Action::Place { .. } | Action::WriteCatalog { .. } | Action::Receipt { .. } => {}
+                Action::Place { .. }
+                | Action::WriteCatalog { .. }
+                | Action::WriteEntry { .. }
+                | Action::Receipt { .. } => {}
             }
-            if let Action::Place { to, .. } | Action::WriteCatalog { path: to } = action {
+            if let Action::Place { to, .. } | Action::WriteCatalog { path: to } | Action::WriteEntry { path: to, .. } =
+                action
+            {
                 for (path, content) in plan.files.iter().filter(|(p, _)| p.starts_with(to)) {
                     write_file(path, content, &mut created).map_err(|e| messages::install_write_failed(path, &e))?;
                 }
