@@ -425,44 +425,17 @@ fn the_project_comes_from_the_input_or_the_current_folder_and_env_adds_to_the_ho
     assert_eq!(reason["projectDir"], "/elsewhere", "and its context reads it as the host's variable");
 
     // A --project that is not a folder, and an --env that is not KEY=VALUE, are refused plainly.
-    let refused = cli()
-        .args([
-            "agent-bundle",
-            "hooks",
-            "simulate",
-            "--target",
-            "claude",
-            "--hook",
-            &guard,
-            "--input",
-            "{}",
-            "--project",
-            "/no/such/dir",
-            "--artifact",
-        ])
-        .arg(&artifact)
-        .output()
-        .unwrap();
-    assert_eq!(refused.status.code(), Some(2), "{}", String::from_utf8_lossy(&refused.stderr));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--project `/no/such/dir`"));
-    let refused = cli()
-        .args([
-            "agent-bundle",
-            "hooks",
-            "simulate",
-            "--target",
-            "claude",
-            "--hook",
-            &guard,
-            "--input",
-            "{}",
-            "--env",
-            "NOVALUE",
-            "--artifact",
-        ])
-        .arg(&artifact)
-        .output()
-        .unwrap();
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("write it as KEY=VALUE"));
+    let refused = |extra: &[&str]| {
+        let output = cli()
+            .args(["agent-bundle", "hooks", "simulate", "--target", "claude", "--hook", &guard, "--input", "{}"])
+            .args(extra)
+            .arg("--artifact")
+            .arg(&artifact)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{extra:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    assert!(refused(&["--project", "/no/such/dir"]).contains("--project `/no/such/dir`"));
+    assert!(refused(&["--env", "NOVALUE"]).contains("write it as KEY=VALUE"));
 }

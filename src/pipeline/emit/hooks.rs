@@ -100,7 +100,6 @@ pub(super) fn place(
                 native_event,
                 matcher,
                 timeout_seconds,
-                effective_timeout_seconds,
                 fail_closed,
                 command,
                 wrapper,
@@ -125,24 +124,8 @@ pub(super) fn place(
                     read.files.insert(lexical_join(root, path).to_string(), recorded.clone());
                     // Indexed as the program the host's command runs, in the host's plugin folder.
                     let folder = hosts::table(target).hooks.as_ref().and_then(|s| s.folder.as_deref());
-                    placed.index.push(IndexRow {
-                        host: target,
-                        id: hook.id.clone(),
-                        name: hook.name.clone(),
-                        event: hook.event,
-                        native_event: native_event.clone(),
-                        matcher: matcher.clone(),
-                        timeout: *timeout_seconds,
-                        effective_timeout: *effective_timeout_seconds,
-                        fail_closed: fail_closed.is_some(),
-                        path: folder.map_or_else(|| artifact_path.clone(), |f| format!("{f}/{artifact_path}")),
-                        prebuilt: true,
-                        shared_runtime: None,
-                        route_budget_ms: None,
-                        hooks_module: false,
-                        combined: None,
-                        warm_server: false,
-                    });
+                    let program = folder.map_or_else(|| artifact_path.clone(), |f| format!("{f}/{artifact_path}"));
+                    placed.index.push(IndexRow { prebuilt: true, ..index_row(hook, target, delivery, program) });
                 }
             }
             if runs_in_module(delivery) {
@@ -204,6 +187,35 @@ pub(super) fn place(
     placed
 }
 
+/// The index row of `hook` on `target` as `delivery` plans it, running `path`: what every row holds,
+/// the ways a module hook may run (a shared runtime, the hooks module, a combined command, the warm
+/// server) left off for its caller to set.
+fn index_row(hook: &Hook, target: Target, delivery: &Delivery, path: String) -> IndexRow {
+    let Delivery::Native { native_event, matcher, timeout_seconds, effective_timeout_seconds, fail_closed, .. } =
+        delivery
+    else {
+        unreachable!("only a delivered hook is indexed");
+    };
+    IndexRow {
+        host: target,
+        id: hook.id.clone(),
+        name: hook.name.clone(),
+        event: hook.event,
+        native_event: native_event.clone(),
+        matcher: matcher.clone(),
+        timeout: *timeout_seconds,
+        effective_timeout: *effective_timeout_seconds,
+        fail_closed: fail_closed.is_some(),
+        path,
+        prebuilt: false,
+        shared_runtime: None,
+        route_budget_ms: None,
+        hooks_module: false,
+        combined: None,
+        warm_server: false,
+    }
+}
+
 /// One hook with a handler module on one host, to place: `epoch` is the shared runtime's, when a
 /// route renders in it; `combined`, the wrapper of the combined command that runs it, if one does.
 struct Placing<'a> {
@@ -226,18 +238,7 @@ fn place_module_hook(
     placing: Placing,
 ) {
     let Placing { hook, path, target, delivery, epoch, combined } = placing;
-    let Delivery::Native {
-        native_event,
-        matcher,
-        timeout_seconds,
-        effective_timeout_seconds,
-        fail_closed,
-        wrapper,
-        shared,
-        route_budget,
-        ..
-    } = delivery
-    else {
+    let Delivery::Native { wrapper, shared, route_budget, .. } = delivery else {
         return;
     };
     let table = hosts::table(target);
@@ -334,22 +335,12 @@ fn place_module_hook(
     let producer = Producer::Wrapper { hook: hook.name.clone(), target };
     files.add(file.clone(), ArtifactFile::new(source.into_bytes()), producer);
     placed.index.push(IndexRow {
-        host: target,
-        id: hook.id.clone(),
-        name: hook.name.clone(),
-        event: hook.event,
-        native_event: native_event.clone(),
-        matcher: matcher.clone(),
-        timeout: *timeout_seconds,
-        effective_timeout: *effective_timeout_seconds,
-        fail_closed: fail_closed.is_some(),
-        path: file,
-        prebuilt: false,
         shared_runtime: shared.then(|| shared::entry_path(&bundle.plugin.name)),
         route_budget_ms: route_budget.map(|budget| budget.ms),
         hooks_module: in_module,
         combined: combined.map(str::to_string),
         warm_server: warm,
+        ..index_row(hook, target, delivery, file)
     });
     placed.inputs.insert(hook.id.clone(), handler.summary.clone());
     let products = placed.products.entry(hook.id.clone()).or_default();
