@@ -439,3 +439,58 @@ fn the_project_comes_from_the_input_or_the_current_folder_and_env_adds_to_the_ho
     assert!(refused(&["--project", "/no/such/dir"]).contains("--project `/no/such/dir`"));
     assert!(refused(&["--env", "NOVALUE"]).contains("write it as KEY=VALUE"));
 }
+
+/// A ported plugin whose rules live in the project (hookify: `.claude/hookify.*.local.md`, read from
+/// the envelope's `cwd`) finds them when simulated with `--project`, on each host it targets: the
+/// project fills the input's `cwd`. Run from a folder with no rules, the same call goes through.
+#[test]
+fn a_ported_plugin_finds_its_rules_in_the_project_it_is_simulated_for() {
+    common::require_node();
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path().join("hookify");
+    common::copy_tree(Path::new("testdata/bundles/ported-hookify"), &root);
+    let _ = std::fs::remove_dir_all(root.join("artifact"));
+    let (artifact, index) = build(&root);
+    let project = work.path().join("project");
+    common::write_file(
+        &project,
+        ".claude/hookify.no-rm.local.md",
+        "---\nevent: bash\npattern: rm -rf\naction: block\n---\nNo recursive deletes in this project.\n",
+    );
+    let elsewhere = work.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let input = r#"{"toolName":"Bash","toolInput":{"command":"rm -rf build"}}"#;
+    for host in ["claude", "codex"] {
+        let hook = "event-route-tool-before";
+        assert!(index["hooks"].as_array().unwrap().iter().any(|r| r["host"] == host && r["name"] == hook), "{index:#}");
+        let simulate_in = |cwd: &Path, args: &[&str]| -> Value {
+            let output = cli()
+                .current_dir(cwd)
+                .args([
+                    "agent-bundle",
+                    "hooks",
+                    "simulate",
+                    "--json",
+                    "--target",
+                    host,
+                    "--hook",
+                    hook,
+                    "--input",
+                    input,
+                ])
+                .args(args)
+                .arg("--artifact")
+                .arg(&artifact)
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{host}: {}", String::from_utf8_lossy(&output.stderr));
+            serde_json::from_slice(&output.stdout).unwrap()
+        };
+        let run = simulate_in(&elsewhere, &["--project", project.to_str().unwrap()]);
+        assert_eq!(run["outcome"]["outcome"], "deny", "{host}: {run:#}");
+        assert_eq!(run["outcome"]["reason"], "[no-rm] No recursive deletes in this project.", "{host}: {run:#}");
+        let run = simulate_in(&elsewhere, &[]);
+        assert_eq!(run["exitCode"], 0, "{host}: {run:#}");
+        assert_eq!(run["outcome"], Value::Null, "{host}: no rules in the current folder, so no answer: {run:#}");
+    }
+}
