@@ -157,12 +157,8 @@ pub fn simulate_cancellable(
         SimulateInput::Canonical(input) => {
             // The project is the one the input names (`cwd`), else `--project` or the current folder,
             // which the input's project fields then name: the envelope and the process agree.
-            let fields = place::project_fields(&row);
-            let named = fields.iter().find_map(|(name, _)| match input.get(name)? {
-                Value::String(dir) => Some(dir.clone()),
-                Value::Array(items) => items.first().and_then(Value::as_str).map(str::to_string),
-                _ => None,
-            });
+            let fields: Vec<String> = place::project_fields(&row).into_iter().map(|(name, _)| name).collect();
+            let named = place::input_project(&fields, input);
             let (project, from, warning) = place::chosen_project(&place.project, named)?;
             notes.extend(warning);
             let (input, filled) = completed(&row, input, &project);
@@ -263,16 +259,9 @@ pub fn simulate_row(
     }
     let place = PlaceRequest { project: Project::Fresh, env, folder: Some(base.clone()) };
     let mut run = run_envelope(artifact, row, encoded.envelope, timeout, None, &place)?;
-    let hermetic = |text: &mut String| *text = text.replace(base.as_str(), "[RUN]");
-    hermetic(&mut run.stdout);
-    hermetic(&mut run.stderr);
-    hermetic(&mut run.place.working_folder);
-    hermetic(&mut run.place.project);
-    run.place.env.values_mut().for_each(hermetic);
-    if let Some(file) = &mut run.place.env_file {
-        hermetic(&mut file.path);
-        hermetic(&mut file.written);
-    }
+    run.stdout = run.stdout.replace(base.as_str(), "[RUN]");
+    run.stderr = run.stderr.replace(base.as_str(), "[RUN]");
+    run.place.show_path_as(base.as_str(), "[RUN]");
     run.dropped = encoded.dropped;
     run.warnings.splice(0..0, encoded.warnings);
     Ok(run)
@@ -307,10 +296,7 @@ fn run_envelope(
     // The hook ran in a temporary copy, gone after the run: its paths are shown as the artifact's,
     // and said so (issue 47: output shown as the host receives it, or marked).
     let mut warnings = place_notes;
-    shown_place.working_folder = artifact.shown(shown_place.working_folder);
-    for value in shown_place.env.values_mut() {
-        *value = artifact.shown(std::mem::take(value));
-    }
+    shown_place.show_path_as(artifact.root().as_str(), artifact.original().as_str());
     for (stream, text) in [("stdout", &mut run.stdout), ("stderr", &mut run.stderr)] {
         if text.contains(artifact.root().as_str()) {
             *text = artifact.shown(std::mem::take(text));

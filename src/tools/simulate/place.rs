@@ -107,6 +107,21 @@ pub struct ShownPlace {
     pub env_file: Option<WrittenEnvFile>,
 }
 
+impl ShownPlace {
+    /// Every path of the place with `from` shown as `to` (the run's copy as the artifact, a recorded
+    /// run's folder as `[RUN]`).
+    pub(super) fn show_path_as(&mut self, from: &str, to: &str) {
+        let shown = |text: &mut String| *text = text.replace(from, to);
+        shown(&mut self.working_folder);
+        shown(&mut self.project);
+        self.env.values_mut().for_each(shown);
+        if let Some(file) = &mut self.env_file {
+            shown(&mut file.path);
+            shown(&mut file.written);
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WrittenEnvFile {
@@ -125,7 +140,6 @@ pub(super) struct Place {
     pub(super) cwd: Utf8PathBuf,
     pub(super) env: Vec<(String, String)>,
     pub(super) shown: ShownPlace,
-    env_file: Option<Utf8PathBuf>,
     /// Notes on how the place was chosen (a project that does not exist here).
     pub(super) warnings: Vec<String>,
 }
@@ -192,7 +206,6 @@ impl Place {
             };
             env.push((variable.clone(), value));
         }
-        let mut env_file = None;
         let mut shown_file = None;
         if let Some(file) = process.env_file.as_ref().filter(|f| f.events.contains(&row.native_event)) {
             let path = base.join("env-file.sh");
@@ -204,7 +217,6 @@ impl Place {
                 written: String::new(),
                 read_back: file.read_back.clone(),
             });
-            env_file = Some(path);
         }
         env.extend(request.env.iter().cloned());
         let cwd = match process.working_folder {
@@ -218,13 +230,13 @@ impl Place {
             env: env.iter().cloned().collect(),
             env_file: shown_file,
         };
-        Ok(Place { _temp: temp, cwd, env, shown, env_file, warnings })
+        Ok(Place { _temp: temp, cwd, env, shown, warnings })
     }
 
     /// The place as shown once the hook has run: with what it wrote to the host's env file.
     pub(super) fn finished(mut self) -> (ShownPlace, Vec<String>) {
-        if let (Some(path), Some(shown)) = (&self.env_file, &mut self.shown.env_file) {
-            shown.written = std::fs::read_to_string(path).unwrap_or_default();
+        if let Some(file) = &mut self.shown.env_file {
+            file.written = std::fs::read_to_string(&file.path).unwrap_or_default();
         }
         (self.shown, self.warnings)
     }
