@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real-host suite: installs the pinned host programs (Claude Code, Codex, Copilot CLI, Gemini CLI,
-# Qwen Code, OpenCode, Factory Droid) into a cache folder when missing (the only step that needs the npm registry),
+# Qwen Code, OpenCode, Factory Droid, Pi) into a cache folder when missing (the only step that needs the npm registry),
 # and the Windows programs under Wine (scripts/windows-programs.sh: Wine and a compiler from apt when
 # missing, Windows Node and Codex and Claude Code for Windows from npm), then runs
 # tests/host_e2e inside a private
@@ -22,6 +22,7 @@ OPENCODE_VERSION=1.18.33
 # @factory/cli 0.225.1 names a platform package 0.225.1 that was never published: install the
 # platform binary itself.
 DROID_VERSION=0.225.2
+PI_VERSION=0.73.1
 HOSTS_DIR="${AGENT_BUNDLE_HOSTS_DIR:-$HOME/.cache/agent-bundle-hosts}"
 export AGENT_BUNDLE_HOSTS_DIR="$HOSTS_DIR"
 
@@ -42,14 +43,16 @@ if [ "$(installed_version @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" 
   || [ "$(installed_version @google/gemini-cli)" != "$GEMINI_VERSION" ] \
   || [ "$(installed_version @qwen-code/qwen-code)" != "$QWEN_VERSION" ] \
   || [ "$(installed_version opencode-ai)" != "$OPENCODE_VERSION" ] \
-  || [ "$(installed_version @factory/cli-linux-x64)" != "$DROID_VERSION" ]; then
-  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION, @qwen-code/qwen-code@$QWEN_VERSION , opencode-ai@$OPENCODE_VERSION and @factory/cli-linux-x64@$DROID_VERSION into $HOSTS_DIR"
+  || [ "$(installed_version @factory/cli-linux-x64)" != "$DROID_VERSION" ] \
+  || [ "$(installed_version @mariozechner/pi-coding-agent)" != "$PI_VERSION" ]; then
+  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION, @qwen-code/qwen-code@$QWEN_VERSION , opencode-ai@$OPENCODE_VERSION, @factory/cli-linux-x64@$DROID_VERSION and @mariozechner/pi-coding-agent@$PI_VERSION into $HOSTS_DIR"
   mkdir -p "$HOSTS_DIR"
   printf '{ "name": "agent-bundle-hosts", "private": true }\n' > "$HOSTS_DIR/package.json"
   printf 'omit-lockfile-registry-resolved=true\n' > "$HOSTS_DIR/.npmrc"
   (cd "$HOSTS_DIR" && npm install --ignore-scripts --no-audit --no-fund --save-exact \
     "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@github/copilot@$COPILOT_VERSION" "@google/gemini-cli@$GEMINI_VERSION" \
-    "@qwen-code/qwen-code@$QWEN_VERSION" "opencode-ai@$OPENCODE_VERSION" "@factory/cli-linux-x64@$DROID_VERSION")
+    "@qwen-code/qwen-code@$QWEN_VERSION" "opencode-ai@$OPENCODE_VERSION" "@factory/cli-linux-x64@$DROID_VERSION" \
+    "@mariozechner/pi-coding-agent@$PI_VERSION")
 fi
 
 echo "== the Windows programs under Wine (Windows Node, Codex and Claude Code for Windows): scripts/windows-programs.sh"

@@ -84,6 +84,8 @@ pub fn writes(channels: &ResultChannels, part: ResultPart) -> Vec<AnswerWrite> {
             Some(DenyChannel::ContinueUserMessage) => vec![fixed_bool("continue", false), own("user_message")],
             Some(DenyChannel::Throw) => vec![own("throw")],
             Some(DenyChannel::Deny) => vec![own("deny")],
+            Some(DenyChannel::Block) => vec![own("block")],
+            Some(DenyChannel::FollowUp) => vec![own("followUp")],
             None => Vec::new(),
         },
         ResultPart::Allow => decision(channels.allow, "allow"),

@@ -389,13 +389,15 @@ mod tests {
         assert_eq!(owners("gemini"), [Owner::Host(Target::Gemini)]);
         assert_eq!(
             owners("hooks"),
-            [Owner::AgentBundle; 5],
-            "`hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/` and `qwen/hooks/`"
+            [Owner::AgentBundle; 6],
+            "`hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/`, `pi/hooks/` and `qwen/hooks/`"
         );
         assert!(owners("claude-mod").is_empty(), "Claude Code's hooks module is in Claude Code's plugin");
         assert_eq!(owners("droid"), [Owner::Host(Target::Droid)]);
         assert_eq!(owners("opencode"), [Owner::Host(Target::Opencode)]);
         assert_eq!(owners("plugin.mjs"), [Owner::Host(Target::Opencode)], "OpenCode's module, in its folder");
+        assert_eq!(owners("pi"), [Owner::Host(Target::Pi)]);
+        assert_eq!(owners("extension.mjs"), [Owner::Host(Target::Pi)], "Pi's extension, in its folder");
         assert_eq!(owners("qwen"), [Owner::Host(Target::Qwen)]);
         assert_eq!(owners("qwen-extension.json"), [Owner::Host(Target::Qwen)]);
         assert_eq!(owners("gemini-extension.json"), [Owner::Host(Target::Gemini)]);

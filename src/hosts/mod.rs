@@ -27,6 +27,7 @@ const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
     (Target::Droid, include_str!("droid.json")),
     (Target::Gemini, include_str!("gemini.json")),
     (Target::Opencode, include_str!("opencode.json")),
+    (Target::Pi, include_str!("pi.json")),
     (Target::Portable, include_str!("portable.json")),
     (Target::Qwen, include_str!("qwen.json")),
 ];
@@ -360,6 +361,11 @@ pub struct EventMapping {
     /// wrapper passes without running the handler.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass_when_present: Option<String>,
+    /// The host fires this event also where the canonical event does not happen, told by an envelope
+    /// field (a dotted path) that then differs from `equals` (Pi's tool_result of a failed call, its
+    /// turn_end of a turn that goes on with tool calls): the wrapper passes without running the handler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_unless: Option<Condition>,
     /// How a fail-closed hook on this event blocks when it fails (only tool events that can deny).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_closed: Option<FailClosed>,
@@ -972,6 +978,12 @@ pub enum DenyChannel {
     /// In a hooks module: `{ "deny": reason }`, which the module answers the call with (Claude Code's
     /// `tool.call`: the tool does not run, and the model reads the reason as its error result).
     Deny,
+    /// In process: `{ "block": reason }`, which the entry module answers as `{ block: true, reason }`
+    /// (Pi's tool_call: the tool does not run, and the model reads the reason as the tool's result).
+    Block,
+    /// In process: `{ "followUp": reason }`, which the entry module sends as a follow-up message that
+    /// starts another turn (Pi's turn_end of the final turn: the agent goes on with the reason).
+    FollowUp,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -1541,7 +1553,7 @@ mod prose {
 
     #[test]
     fn every_list_of_hosts_names_every_host() {
-        assert_eq!(products().len(), 8, "{:?}", products());
+        assert_eq!(products().len(), 9, "{:?}", products());
         names_every_product("Cargo.toml's description", env!("CARGO_PKG_DESCRIPTION"));
         let readme = include_str!("../../README.md");
         let opening = readme.split("\n\n").nth(1).expect("the README opens with a paragraph");

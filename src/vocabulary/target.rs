@@ -18,14 +18,15 @@ pub enum Target {
     Droid,
     Gemini,
     Opencode,
+    Pi,
     Portable,
     Qwen,
 }
 
 impl Target {
     /// Every target, in the order names sort (`claude`, `claude-mod`, `codex`, `copilot`, `cursor`, `droid`, `gemini`,
-    /// `opencode`, `portable`, `qwen`).
-    pub const ALL: [Target; 10] = [
+    /// `opencode`, `pi`, `portable`, `qwen`).
+    pub const ALL: [Target; 11] = [
         Target::Claude,
         Target::ClaudeMod,
         Target::Codex,
@@ -34,6 +35,7 @@ impl Target {
         Target::Droid,
         Target::Gemini,
         Target::Opencode,
+        Target::Pi,
         Target::Portable,
         Target::Qwen,
     ];
@@ -52,6 +54,7 @@ impl Target {
             Target::Droid => "droid",
             Target::Gemini => "gemini",
             Target::Opencode => "opencode",
+            Target::Pi => "pi",
             Target::Portable => "portable",
             Target::Qwen => "qwen",
         }

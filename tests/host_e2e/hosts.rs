@@ -24,6 +24,8 @@ pub struct Programs {
     pub opencode: PathBuf,
     /// Factory Droid's native binary (its platform package).
     pub droid: PathBuf,
+    /// Pi's entry file, run by node.
+    pub pi: PathBuf,
     /// A `qwen` command that runs it (its package ships the entry file without the executable bit),
     /// for `cargo agent-bundle install` and `doctor`.
     pub qwen_launcher: PathBuf,
@@ -47,10 +49,11 @@ impl Programs {
         let qwen = dir.join("node_modules/@qwen-code/qwen-code/cli.js");
         let opencode = dir.join("node_modules/opencode-linux-x64/bin/opencode");
         let droid = dir.join("node_modules/@factory/cli-linux-x64/bin/droid");
-        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid] {
+        let pi = dir.join("node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
+        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid, &pi] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode and Factory Droid into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode, Factory Droid and Pi into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -71,7 +74,19 @@ impl Programs {
             std::fs::set_permissions(&qwen_launcher, std::fs::Permissions::from_mode(0o755))
                 .map_err(|e| e.to_string())?;
         }
-        Ok(Programs { claude, codex, copilot, copilot_cache, gemini, qwen, qwen_launcher, opencode, droid, node_dir })
+        Ok(Programs {
+            claude,
+            codex,
+            copilot,
+            copilot_cache,
+            gemini,
+            qwen,
+            qwen_launcher,
+            opencode,
+            droid,
+            pi,
+            node_dir,
+        })
     }
 
     pub fn path_variable(&self) -> String {
@@ -666,6 +681,72 @@ pub fn run_opencode(
     for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
         stderr.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
     }
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Where a run puts the plugin for Pi.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PiPlacement {
+    /// The artifact's `pi/` folder copied into the project's `.pi/extensions/<plugin>/`.
+    ProjectFolder,
+    /// `cargo agent-bundle install --host pi` into the run's HOME (`~/.pi/agent/extensions/`).
+    Installed,
+    /// `cargo agent-bundle install --host pi --scope project` (the project's `.pi/extensions/`).
+    InstalledInProject,
+}
+
+/// Pi 0.73.1 in `--mode json`, offline (`PI_OFFLINE=1`), with a custom `openai-completions` provider in
+/// its `models.json` pointed at the mock, and the plugin's extension in one of the folders Pi loads
+/// extensions from.
+pub fn run_pi(
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    placement: PiPlacement,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, work) = (temp.path().join("home"), temp.path().join("work"));
+    let agent = home.join(".pi/agent");
+    for dir in [&work, &agent] {
+        std::fs::create_dir_all(dir)?;
+    }
+    match placement {
+        PiPlacement::ProjectFolder => {
+            crate::copy_tree(&artifact.join("pi"), &work.join(".pi/extensions").join(plugin_name))?;
+        }
+        PiPlacement::Installed => agent_bundle_install(programs, artifact, "pi", &home, &[])?,
+        PiPlacement::InstalledInProject => {
+            let mut install = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), &home);
+            install.current_dir(&work).args(["agent-bundle", "install", "--host", "pi", "--scope", "project"]);
+            install.arg("--artifact").arg(artifact);
+            let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
+            if code != Some(0) {
+                return Err(std::io::Error::other(format!("install --scope project: exit {code:?}: {out}{err}")));
+            }
+        }
+    }
+    let server = MockServer::start(Dialect::PiChat, calls, work.clone())?;
+    let models = serde_json::json!({ "providers": { "mock": {
+        "baseUrl": format!("http://127.0.0.1:{}/v1", server.port),
+        "api": "openai-completions",
+        "apiKey": "mock-key",
+        "models": [{ "id": "mock-model" }]
+    } } });
+    std::fs::write(agent.join("models.json"), models.to_string())?;
+    let mut command = Command::new("node");
+    command
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("HOME", &home)
+        .env("PI_OFFLINE", "1")
+        .current_dir(&work)
+        .arg(&programs.pi)
+        .args(["--mode", "json", "--provider", "mock", "--model", "mock-model"])
+        .arg(prompt());
+    let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }

@@ -23,8 +23,8 @@ use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
-    ClaudeOptions, CopilotInstall, GEMINI, HostRun, OpencodePlacement, Placement, Programs, QWEN, run_bounded,
-    run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_opencode,
+    ClaudeOptions, CopilotInstall, GEMINI, HostRun, OpencodePlacement, PiPlacement, Placement, Programs, QWEN,
+    run_bounded, run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_opencode, run_pi,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -45,6 +45,8 @@ enum Host {
     /// Factory Droid: its own `droid/` folder where the bundle targets it, else the Claude Code plugin
     /// it also installs.
     Droid,
+    /// Pi, which runs the hooks in its own process through the artifact's `pi/` extension.
+    Pi,
 }
 
 impl Host {
@@ -58,6 +60,7 @@ impl Host {
             Host::Qwen => "qwen",
             Host::Opencode => "opencode",
             Host::Droid => "droid",
+            Host::Pi => "pi",
         }
     }
 }
@@ -127,6 +130,10 @@ fn finished(run: &HostRun) -> Result<(), String> {
 fn scenarios() -> Vec<Scenario> {
     const BOTH: &[Host] = &[Host::Claude, Host::Codex];
     const ALL: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid];
+    // The command hosts and Pi, whose extension carries what they take in their documents (a stop
+    // that keeps the agent going, a route).
+    const ALL_AND_PI: &[Host] =
+        &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Pi];
     // The command hosts and OpenCode, which runs the hooks in its own process.
     // And Claude Code's hooks module, where the bundle targets it.
     const EVERY: &[Host] = &[
@@ -138,16 +145,26 @@ fn scenarios() -> Vec<Scenario> {
         Host::Qwen,
         Host::Droid,
         Host::Opencode,
+        Host::Pi,
     ];
     // Qwen Code 0.24.4 runs the original call when a hook answers updatedInput.
-    const REWRITING: &[Host] =
-        &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Droid, Host::Opencode];
+    const REWRITING: &[Host] = &[
+        Host::Claude,
+        Host::ClaudeMod,
+        Host::Codex,
+        Host::Copilot,
+        Host::Gemini,
+        Host::Droid,
+        Host::Opencode,
+        Host::Pi,
+    ];
     // The hosts where a failing hook follows its own failure policy: open, unless it is failClosed.
-    const POLICY_KEEPING: &[Host] = &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode];
+    const POLICY_KEEPING: &[Host] =
+        &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode, Host::Pi];
     // The hosts that filter SessionStart entries by their source matcher.
     const SOURCE_MATCHING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid];
     // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
-    const AWAITING_SESSION_END: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Droid];
+    const AWAITING_SESSION_END: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Droid, Host::Pi];
     vec![
         Scenario {
             name: "beforeTool deny blocks the shell command and the model gets the reason",
@@ -279,7 +296,16 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "a handler's places: its payload through pluginRoot, state in dataDir, a file in projectDir; a guard reads its envelope from stdin",
             bundle: "e2e/places",
-            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Opencode],
+            hosts: &[
+                Host::Claude,
+                Host::Codex,
+                Host::Copilot,
+                Host::Gemini,
+                Host::Qwen,
+                Host::Droid,
+                Host::Opencode,
+                Host::Pi,
+            ],
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -297,7 +323,8 @@ fn scenarios() -> Vec<Scenario> {
                     std::path::Path::new(data.trim()).join("state").is_file(),
                     format!("no state in the data folder {data}"),
                 )?;
-                if host != Host::Opencode {
+                // In-process hosts have no stdin for a guard to read.
+                if !matches!(host, Host::Opencode | Host::Pi) {
                     ensure(!exists(run, MARKER), "the command the stdin guard denied ran")?;
                 }
                 Ok(())
@@ -306,7 +333,16 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "an async afterTool hook with a status line: the host finishes without waiting, the hook's work is done after",
             bundle: "e2e/async-after",
-            hosts: &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Opencode],
+            hosts: &[
+                Host::Claude,
+                Host::Codex,
+                Host::Copilot,
+                Host::Gemini,
+                Host::Qwen,
+                Host::Droid,
+                Host::Opencode,
+                Host::Pi,
+            ],
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -401,7 +437,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "stop deny keeps the agent going once with the reason, then the run ends",
             bundle: "e2e/stop-once",
-            hosts: ALL,
+            hosts: ALL_AND_PI,
             calls: Vec::new,
             claude_allowed_tools: None,
             prompt: None,
@@ -574,6 +610,7 @@ fn scenarios() -> Vec<Scenario> {
                     Host::Gemini | Host::Qwen => "write_file\n",
                     Host::Opencode => "write\n",
                     Host::Droid => "Create\n",
+                    Host::Pi => "write\n",
                 };
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
@@ -662,7 +699,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "one guard over the canonical tool (testdata/bundles/canonical-tools) refuses rm -rf and a write under secrets/, and lets another write through",
             bundle: "bundles/canonical-tools",
-            hosts: ALL,
+            hosts: ALL_AND_PI,
             calls: || {
                 vec![
                     Call::Shell(format!("rm -rf victim; echo ran > {MARKER}")),
@@ -859,7 +896,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "route tool/before deny blocks the shell command and the model gets the reason",
             bundle: "e2e/route-tool-deny",
-            hosts: ALL,
+            hosts: ALL_AND_PI,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -1040,7 +1077,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "route stop deny keeps the agent going once, then re-entry releases it",
             bundle: "e2e/route-stop-once",
-            hosts: ALL,
+            hosts: ALL_AND_PI,
             calls: Vec::new,
             claude_allowed_tools: None,
             prompt: None,
@@ -1423,7 +1460,7 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     ensure(code == Some(0), format!("install: exit {code:?}: {stdout}{stderr}"))?;
     ensure(config() != before, "install changed none of the hosts' files")?;
     ensure(
-        stdout.contains("Installed canonical-tools for claude, codex, copilot, gemini, qwen"),
+        stdout.contains("Installed canonical-tools for claude, codex, copilot, gemini, pi, qwen"),
         format!("install: {stdout}"),
     )?;
     let (code, _, stdout, stderr) = ours(&["install"])?;
@@ -1434,11 +1471,17 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     for host in report["hosts"].as_array().into_iter().flatten() {
         let name = host["host"].as_str().unwrap_or_default();
         // Each stage observed by the host itself: its listing (and Claude's validator for loaded).
+        // Pi lists only the packages its settings name, not the extension folders it loads: doctor
+        // says it cannot tell, rather than guess.
         for stage in ["placed", "registered", "enabled", "loaded"] {
-            ensure(host[stage]["state"] == "yes", format!("{name} {stage}: {host}"))?;
+            let expected = match (name, stage) {
+                ("pi", "enabled" | "loaded") => "unavailable",
+                _ => "yes",
+            };
+            ensure(host[stage]["state"] == expected, format!("{name} {stage}: {host}"))?;
         }
     }
-    ensure(report["hosts"].as_array().map(Vec::len) == Some(5), format!("{report}"))?;
+    ensure(report["hosts"].as_array().map(Vec::len) == Some(6), format!("{report}"))?;
     let (code, _, stdout, stderr) = ours(&["uninstall"])?;
     ensure(code == Some(0), format!("uninstall: exit {code:?}: {stdout}{stderr}"))?;
     // The hosts' configuration is byte for byte what it was before install.
@@ -1496,6 +1539,10 @@ fn session(
         Host::Opencode => {
             let placement = if installed { OpencodePlacement::Installed } else { OpencodePlacement::ConfigList };
             run_opencode(programs, artifact, plugin, placement, calls, RUN_LIMIT)
+        }
+        Host::Pi => {
+            let placement = if installed { PiPlacement::Installed } else { PiPlacement::ProjectFolder };
+            run_pi(programs, artifact, plugin, placement, calls, RUN_LIMIT)
         }
         Host::Droid if installed => Err(std::io::Error::other("Factory Droid has no install yet")),
         Host::Droid => run_droid(programs, artifact, plugin, calls, RUN_LIMIT),
@@ -1824,7 +1871,9 @@ fn main() -> ExitCode {
 
     // Each host with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir,
     // no hand-made marketplace or copied folder): a session's denial blocks the command.
-    for host in [Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Opencode] {
+    for host in
+        [Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Opencode, Host::Pi]
+    {
         let name =
             format!("{} installed by cargo agent-bundle install: beforeTool deny blocks the command", host.name());
         if !name.contains(&filter) {
@@ -1860,6 +1909,23 @@ fn main() -> ExitCode {
             let artifact = build_for(Host::Opencode, Path::new("testdata/e2e/deny-shell"), temp.path())?;
             let placement = OpencodePlacement::InstalledInProject;
             let run = run_opencode(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
+                .map_err(|e| e.to_string())?;
+            finished(&run)?;
+            ensure(!exists(&run, MARKER), "the denied command ran")?;
+            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+        })();
+        tally.record(name, started, result);
+    }
+
+    // Pi's other folder: the project's `.pi/extensions/`, where `--scope project` places the extension.
+    let name = "pi installed by cargo agent-bundle install --scope project (.pi/extensions/): beforeTool deny blocks the command";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_for(Host::Pi, Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let placement = PiPlacement::InstalledInProject;
+            let run = run_pi(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
                 .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;

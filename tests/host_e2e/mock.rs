@@ -70,6 +70,8 @@ pub enum Dialect {
     OpencodeChat,
     /// The same API with Factory Droid's tool names (a `generic-chat-completion-api` custom model).
     DroidChat,
+    /// The same API with Pi's tool names (an `openai-completions` provider in its models.json).
+    PiChat,
     /// Gemini's `streamGenerateContent?alt=sse` (Gemini CLI).
     Gemini,
 }
@@ -164,6 +166,7 @@ fn serve(
         Dialect::QwenChat => chat_reply(&request, calls, work, &QWEN_TOOLS),
         Dialect::OpencodeChat => chat_reply(&request, calls, work, &OPENCODE_TOOLS),
         Dialect::DroidChat => chat_reply(&request, calls, work, &DROID_TOOLS),
+        Dialect::PiChat => chat_reply(&request, calls, work, &PI_TOOLS),
         Dialect::Gemini => gemini_reply(&request, calls, work),
     };
     // Chat completion streams have no event names, and end with a bare `[DONE]`.
@@ -336,6 +339,13 @@ const OPENCODE_TOOLS: ChatTools = ChatTools {
     shell_input: |command| json!({ "command": command, "description": "mock call from the agent-bundle suite" }),
     write: "write",
     write_input: |path, content| json!({ "filePath": path.to_string_lossy(), "content": content }),
+};
+
+const PI_TOOLS: ChatTools = ChatTools {
+    shell: "bash",
+    shell_input: |command| json!({ "command": command }),
+    write: "write",
+    write_input: |path, content| json!({ "path": path.to_string_lossy(), "content": content }),
 };
 
 const DROID_TOOLS: ChatTools = ChatTools {

@@ -38,6 +38,7 @@ mod noop_record;
 mod nx_cache;
 mod opencode_plugin;
 mod packaging;
+mod pi_extension;
 mod prebuilt;
 mod projection;
 mod routes;

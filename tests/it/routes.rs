@@ -48,11 +48,12 @@ fn every_family_host_and_rendered_shape() {
     let (_guard, artifact) = build_bundle("route-matrix");
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let rows = manifest.hooks.clone();
-    // Every family on every host whose table has it, but OpenCode's: it runs hooks in its own
-    // process, which tests/it/opencode_plugin.rs drives; this matrix runs the wrappers as commands. And
-    // not Claude Code's hooks module target, whose routes are Claude Code's command hooks (its table
-    // extends Claude Code's): the claude rows are theirs.
-    let matrix_hosts = |t: &&Target| **t != Target::Opencode && **t != Target::ClaudeMod;
+    // Every family on every host whose table has it, but the hosts that run hooks in their own
+    // process (OpenCode, Pi), which tests/it/opencode_plugin.rs and pi_extension.rs drive; this matrix
+    // runs the wrappers as commands. And not Claude Code's hooks module target, whose routes are
+    // Claude Code's command hooks (its table extends Claude Code's): the claude rows are theirs.
+    let in_process = |t: Target| hosts::table(t).hooks.as_ref().is_some_and(|s| s.in_process());
+    let matrix_hosts = |t: &&Target| !in_process(**t) && **t != Target::ClaudeMod;
     let expected: usize = FAMILIES
         .iter()
         .map(|f| Target::ALL.iter().filter(matrix_hosts).filter(|t| hosts::table(**t).family(*f).is_ok()).count())

@@ -321,7 +321,7 @@ struct Delivery {
 
 /// Which host runs a folder's recordings: the host tables' word (`recordedEnvelopes`), and the hosts
 /// that run another host's hook files (VS Code's agent and Copilot CLI's compatible mode run Claude
-/// Code's), OpenCode (whose recordings are its hook arguments).
+/// Code's), OpenCode and Pi (whose recordings are their hook arguments).
 fn host_of(folder: &str) -> Target {
     let named = [Target::Claude, Target::Codex, Target::Copilot, Target::Droid, Target::Gemini, Target::Qwen]
         .into_iter()
@@ -330,6 +330,7 @@ fn host_of(folder: &str) -> Target {
         (Some(target), _) => target,
         (None, "vscode-agent" | "copilot-cli/vscode-compatible") => Target::Claude,
         (None, "opencode") => Target::Opencode,
+        (None, "pi") => Target::Pi,
         _ => panic!("testdata/envelopes/{folder}: say which host runs these recordings"),
     }
 }
@@ -363,7 +364,9 @@ fn deliveries(rows: &[IndexRow]) -> (Vec<Delivery>, Vec<String>) {
         files.sort();
         for path in files {
             let file = path.file_name().unwrap().to_string_lossy().into_owned();
-            if ["SOURCES.json", "effects.json", "hook-env.json", "plugin-context.json"].contains(&file.as_str()) {
+            if ["SOURCES.json", "effects.json", "hook-env.json", "plugin-context.json", "extension-api.json"]
+                .contains(&file.as_str())
+            {
                 continue;
             }
             let envelope: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

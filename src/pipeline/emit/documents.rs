@@ -205,7 +205,9 @@ pub(super) fn place(
         let manifest = ArtifactFile::new(super::json_bytes(&manifest));
         files.add(paths.manifest.to_string(), manifest, host_file(Role::PluginManifest));
         if let Some(module) = paths.entry_module {
-            let source = ArtifactFile::new(super::wrapper::OPENCODE_ENTRY_SOURCE.as_bytes().to_vec());
+            let source = super::wrapper::entry_source(*target)
+                .unwrap_or_else(|| panic!("{target} loads {module}: its entry module's text is in ENTRY_SOURCES"));
+            let source = ArtifactFile::new(source.as_bytes().to_vec());
             files.add(module.to_string(), source, host_file(Role::EntryModule));
         }
         placed.insert(

@@ -2,10 +2,10 @@
 // `cargo agent-bundle build`. Do not edit: the next build rewrites this file.
 //
 // OpenCode loads this module in its own process and calls the hooks it returns. For each call it
-// makes the envelope its hook document's entries expect (hooks.json beside this file: per native
-// event, the wrapper module of each hook, with its matcher over the tool's name), and has the shared
-// runtime decide it (`decideInProcess`: the same validation, handler call, result checks and
-// projection as every wrapper process). Then it carries the answer out the way OpenCode takes one:
+// makes the envelope its hook document's entries expect, and has the shared runtime run them
+// (`inProcessHooks`: hooks.json beside this file, each hook's wrapper module decided through the
+// runtime's decideInProcess, the same validation, handler call, result checks and projection as
+// every wrapper process). Then it carries the answer out the way OpenCode takes one:
 //   - `throw`: the tool is blocked, and the model reads the reason (OpenCode shows a thrown error's
 //     message as the tool's result);
 //   - `args`: the call runs with these arguments instead;
@@ -18,46 +18,9 @@
 // (a hook declared `async: true`, on an event that cannot deny) is started and not waited for: the
 // call goes on at once, and only the hook's lines are logged when it ends.
 
-import { readFileSync } from 'node:fs';
-import { decideInProcess } from './hooks/agent-bundle-runtime.mjs';
+import { inProcessHooks } from './hooks/agent-bundle-runtime.mjs';
 
-const document = JSON.parse(readFileSync(new URL('./hooks.json', import.meta.url), 'utf8'));
-const wrappers = new Map();
-
-function wrapper(module) {
-  let loaded = wrappers.get(module);
-  if (!loaded) {
-    loaded = import(new URL(module, import.meta.url).href);
-    wrappers.set(module, loaded);
-  }
-  return loaded;
-}
-
-function log(lines) {
-  for (const line of lines) console.error(line);
-}
-
-// Runs every entry of `native` whose matcher takes `name` (entries without one take every call), in
-// document order; `envelope()` makes each entry's envelope, `apply(answer)` carries an answer out.
-async function run(native, name, envelope, apply) {
-  for (const entry of document.hooks[native] ?? []) {
-    if (entry.matcher !== undefined && !new RegExp(entry.matcher).test(name ?? '')) continue;
-    const { contract, loadHandler } = await wrapper(entry.module);
-    if (entry.async === true) {
-      decideInProcess(contract, envelope(), loadHandler).then(({ stderr }) => log(stderr), (error) => log([String(error)]));
-      continue;
-    }
-    const { code, stderr, stdout } = await decideInProcess(contract, envelope(), loadHandler);
-    if (code === 0) {
-      log(stderr);
-      if (stdout !== undefined) apply(JSON.parse(stdout));
-    } else if (code === 1) {
-      log(stderr);
-    } else {
-      throw new Error(stderr.join('\n'));
-    }
-  }
-}
+const { run, log } = inProcessHooks(import.meta.url);
 
 // The envelope of one native event's call, made of OpenCode's hook arguments: `{ input, output }` for
 // a tool hook, `{ event, parentID }` for a session event (`parentID`: the session it is a subagent

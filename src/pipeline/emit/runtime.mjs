@@ -656,10 +656,87 @@ function blockedRouteWatchdog(contract) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// An in-process host's entry module (OpenCode's plugin, Pi's extension) runs its hooks through
+// `inProcessHooks(entryUrl)`: the hook document beside the entry module (hooks.json: per native event,
+// the wrapper module of each hook, with its matcher over the tool's name) and `run(native, name,
+// envelope, apply)`, which runs every entry of `native` whose matcher takes the tool's `name` (entries
+// without one take every call), in document order, each through decideInProcess (the same validation,
+// handler call, result checks and projection as every wrapper process). `envelope()` makes each
+// entry's envelope when it runs, so a later hook of the call sees what an earlier one rewrote;
+// `apply(answer)` carries an answer out the host's way. A decision with the blocking code (a
+// fail-closed hook that failed, a guard part the host has no channel for) is thrown, for the entry
+// module to block the call with; any other failure is logged and the call goes on (the hook fails
+// open). An entry marked `async` is started and not waited for: in a node host (Pi), in a detached
+// node process of its own (detachedInProcess), so its work outlives the host's run; in a host that is
+// no node (OpenCode's Bun binary) in its process, where only its lines are logged when it ends.
+export function inProcessHooks(entryUrl) {
+  const document = JSON.parse(fs.readFileSync(new URL('./hooks.json', entryUrl), 'utf8'));
+  const wrappers = new Map();
+  const wrapper = (module) => {
+    let loaded = wrappers.get(module);
+    if (!loaded) {
+      loaded = import(new URL(module, entryUrl).href);
+      wrappers.set(module, loaded);
+    }
+    return loaded;
+  };
+  const log = (lines) => {
+    for (const line of lines) console.error(line);
+  };
+  const run = async (native, name, envelope, apply) => {
+    for (const entry of document.hooks[native] ?? []) {
+      if (entry.matcher !== undefined && !new RegExp(entry.matcher).test(name ?? '')) continue;
+      if (entry.async === true && process.versions.bun === undefined) {
+        detachedInProcess(new URL(entry.module, entryUrl), envelope()).catch((error) => log([String(error)]));
+        continue;
+      }
+      const { contract, loadHandler } = await wrapper(entry.module);
+      if (entry.async === true) {
+        decideInProcess(contract, envelope(), loadHandler).then(({ stderr }) => log(stderr), (error) => log([String(error)]));
+        continue;
+      }
+      const { code, stderr, stdout } = await decideInProcess(contract, envelope(), loadHandler);
+      if (code === 0) {
+        log(stderr);
+        if (stdout !== undefined) apply(JSON.parse(stdout));
+      } else if (code === 1) {
+        log(stderr);
+      } else {
+        throw new Error(stderr.join('\n'));
+      }
+    }
+  };
+  return { run, log, takes: (native) => (document.hooks[native] ?? []).length > 0 };
+}
+
+// An async in-process hook run apart from the host: a detached node process that decides the envelope
+// on its stdin through the wrapper module (simulateInProcess, its answer read by nobody) and exits
+// once decided, so a handler's leftover timers do not keep it. Resolves once the envelope is handed
+// over; a child that fails to start rejects.
+const DETACHED_IN_PROCESS = "const [runtime, wrapper] = process.argv.slice(1); \
+const { simulateInProcess } = await import(runtime); \
+await simulateInProcess(wrapper); \
+process.exit();";
+function detachedInProcess(wrapperUrl, envelope) {
+  const { spawn } = builtin('node:child_process');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', DETACHED_IN_PROCESS, import.meta.url, fileURLToPath(wrapperUrl)], {
+    detached: true,
+    windowsHide: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  child.unref();
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.stdin.once('error', reject);
+    child.stdin.end(JSON.stringify(envelope), () => resolve(undefined));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // `hooks simulate` of an in-process hook: the wrapper module at `wrapperPath` decides the envelope on
 // stdin through decideInProcess, as the entry module has it decide the host's; the answer object goes
 // to stdout as JSON, the lines to stderr, and the decision's code is the exit code.
-// With `entryPath` (the host's entry module, OpenCode's), stdin may also be the host's own hook
+// With `entryPath` (the host's entry module: OpenCode's plugin, Pi's extension), stdin may also be the host's own hook
 // arguments as recorded: the entry module's `AgentBundle.recordedEnvelope` makes the envelope of
 // them, as it does for the host's call (and leaves anything else to be read as an envelope).
 export async function simulateInProcess(wrapperPath, entryPath = undefined) {

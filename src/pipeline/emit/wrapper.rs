@@ -21,6 +21,18 @@ pub const RUNTIME_SOURCE: &str = concat!(runtime_core!("runtime/"), include_str!
 pub const RUNTIME_CORE_SOURCE: &str = runtime_core!("runtime/");
 /// The entry module OpenCode loads (its table's `entryModule`), which runs the hooks in its process.
 pub const OPENCODE_ENTRY_SOURCE: &str = include_str!("opencode-plugin.mjs");
+/// The extension Pi loads (its table's `entryModule`), which runs the hooks in its process.
+pub const PI_ENTRY_SOURCE: &str = include_str!("pi-extension.mjs");
+
+/// The text of the entry module an in-process host loads, by host: each carries its host's calls to
+/// the one runtime (`inProcessHooks`), and makes its envelopes of the host's arguments.
+pub const ENTRY_SOURCES: [(Target, &str); 2] =
+    [(Target::Opencode, OPENCODE_ENTRY_SOURCE), (Target::Pi, PI_ENTRY_SOURCE)];
+
+/// The entry module `target` loads, if it runs hooks in its own process.
+pub fn entry_source(target: Target) -> Option<&'static str> {
+    ENTRY_SOURCES.iter().find(|(t, _)| *t == target).map(|(_, source)| *source)
+}
 /// Its artifact path.
 pub use crate::hosts::layout::RUNTIME_PATH;
 
@@ -212,6 +224,9 @@ fn contract_of(
     });
     if let Some(key) = &mapping.pass_when_present {
         contract["passWhenPresent"] = json!(key);
+    }
+    if let Some(condition) = &mapping.pass_unless {
+        contract["passUnless"] = json!(condition);
     }
     // The plugin's own MCP servers placed on this host: the name the host gives each one's tools
     // (`{tool}` standing for the tool's), for the handler's `mcpToolName` and the canonical tool's

@@ -178,7 +178,7 @@ async function kitDecided(kind, host, event, subject, envelope, options) {
   }
   let made = envelope;
   if (table.hookArguments) {
-    made = AgentBundle.recordedEnvelope(contract.hook.nativeEvent, envelope, options.directory ?? process.cwd()) ?? envelope;
+    made = RECORDED_ENVELOPES[host](contract.hook.nativeEvent, envelope, options.directory ?? process.cwd()) ?? envelope;
   }
   // The envelope as the wrapper reads it: JSON text on its stdin.
   const bytes = new TextEncoder().encode(JSON.stringify(made));
@@ -243,9 +243,12 @@ async function kitInput(kind, host, event, envelope, options) {
     const { code, stderr } = judgement;
     if (code === 0) {
       const { name, target, nativeEvent } = contract.hook;
+      const told = contract.passWhenPresent !== undefined && Object.hasOwn(envelope, contract.passWhenPresent)
+        ? `the envelope has ${contract.passWhenPresent}`
+        : `the envelope's ${contract.passUnless?.key} is not ${JSON.stringify(contract.passUnless?.equals)}`;
       const why = stderr.length > 0
         ? stderr.join('\n')
-        : `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): the envelope has ${contract.passWhenPresent}, which ${contract.host} sends where ${contract.hook.event} does not happen, so the wrapper passes it without running the ${kind === 'route' ? 'route' : 'handler'}`;
+        : `Agent Bundle hook note: ${name} (${target} ${nativeEvent}): ${told}, which ${contract.host} sends where ${contract.hook.event} does not happen, so the wrapper passes it without running the ${kind === 'route' ? 'route' : 'handler'}`;
       throw new HookFailure(why, { exitCode: 0, stderr, blocks: false, cause: undefined });
     }
     throw kitFailure(contract, code, stderr, undefined);

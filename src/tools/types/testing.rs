@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use crate::hosts;
 use crate::pipeline::bundle::AGENT_RUNTIME;
-use crate::pipeline::emit::{OPENCODE_ENTRY_SOURCE, RUNTIME_CORE_SOURCE, test_contract};
+use crate::pipeline::emit::{ENTRY_SOURCES, RUNTIME_CORE_SOURCE, test_contract};
 use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::family::FAMILIES;
 use crate::vocabulary::hook_event::HookEvent;
@@ -51,8 +51,8 @@ pub fn kit_module() -> String {
          // it): a test runs a handler or an event route as a host's wrapper would, without building.\n\
          // In order: the contract of every host and event (KIT_HOSTS, made by the function that makes\n\
          // wrappers' contracts), the hook runtime's core (the very text every wrapper runs, its exports\n\
-         // kept inside this module), OpenCode's entry module's making of an envelope of its hook\n\
-         // arguments, and the kit's own calls.\n\n",
+         // kept inside this module), each in-process host's entry module's making of an envelope of\n\
+         // its hook arguments (OpenCode's plugin, Pi's extension), and the kit's own calls.\n\n",
     );
     out.push_str("const KIT_HOSTS = ");
     out.push_str(&hosts_data());
@@ -60,7 +60,7 @@ pub fn kit_module() -> String {
     // The core's exports are the wrappers' API, not the kit's: the kit exports only its own calls.
     out.push_str(&RUNTIME_CORE_SOURCE.replace("\nexport ", "\n"));
     out.push('\n');
-    out.push_str(&opencode_envelope_source());
+    out.push_str(&recorded_envelope_sources());
     out.push('\n');
     out.push_str(KIT_SOURCE);
     out
@@ -92,7 +92,8 @@ fn hosts_data() -> String {
             "events": {},
             "routes": {},
             "unsupported": { "events": {}, "routes": {} },
-            // OpenCode's recorded calls are its hook arguments, which its entry module makes envelopes of.
+            // An in-process host's recorded calls are its hook arguments, which its entry module makes
+            // envelopes of (RECORDED_ENVELOPES).
             "hookArguments": surface.entry_module.is_some(),
         });
         let events = CanonicalEvent::ALL.into_iter().map(HookEvent::Config);
@@ -114,20 +115,28 @@ fn hosts_data() -> String {
     format!("{{\n{}\n}}", lines.join(",\n"))
 }
 
-/// OpenCode's entry module's making of an envelope of its hook arguments (`envelopeOf` and
-/// `AgentBundle.recordedEnvelope`), cut from the module's own text.
-fn opencode_envelope_source() -> String {
-    let piece = |start: &str, end: &str| -> &'static str {
-        let at = OPENCODE_ENTRY_SOURCE.find(start).unwrap_or_else(|| panic!("OpenCode's entry module has {start}"));
-        let length = OPENCODE_ENTRY_SOURCE[at..].find(end).expect("the piece ends") + end.len();
-        &OPENCODE_ENTRY_SOURCE[at..at + length]
-    };
-    let envelope_of = piece("\nfunction envelopeOf(", "\n}\n");
-    let recorded = piece("\nAgentBundle.recordedEnvelope = ", "\n};\n");
+/// Each in-process host's entry module's making of an envelope of its hook arguments (`envelopeOf`
+/// and `AgentBundle.recordedEnvelope`), cut from the module's own text: `RECORDED_ENVELOPES`, by host.
+fn recorded_envelope_sources() -> String {
+    let mut hosts = Vec::new();
+    for (target, source) in ENTRY_SOURCES {
+        let piece = |start: &str, end: &str| -> &'static str {
+            let at = source.find(start).unwrap_or_else(|| panic!("{target}'s entry module has {start}"));
+            let length = source[at..].find(end).expect("the piece ends") + end.len();
+            &source[at..at + length]
+        };
+        let envelope_of = piece("\nfunction envelopeOf(", "\n}\n");
+        let recorded = piece("\nAgentBundle.recordedEnvelope = ", "\n};\n");
+        hosts.push(format!(
+            "  {}: (() => {{\n    const AgentBundle = {{}};\n{envelope_of}{recorded}    return AgentBundle.recordedEnvelope;\n  }})(),\n",
+            json!(target.name())
+        ));
+    }
     format!(
         "// ---------------------------------------------------------------------------------------------\n\
-         // OpenCode's entry module's envelope of a call, from its hook arguments (its very text).\n\
-         const AgentBundle = {{}};\n{envelope_of}{recorded}"
+         // Each in-process host's entry module's envelope of a call, from its hook arguments (their very text).\n\
+         const RECORDED_ENVELOPES = {{\n{}}};\n",
+        hosts.concat()
     )
 }
 
@@ -143,12 +152,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_kit_holds_the_core_and_opencodes_envelope_making() {
+    fn the_kit_holds_the_core_and_each_entry_modules_envelope_making() {
         let kit = kit_module();
         assert!(kit.contains("function decodeEnvelope(contract, envelope)"));
         assert!(!kit.contains("\nexport async function decide("), "the core's exports stay inside the kit");
         assert!(kit.contains("\nfunction envelopeOf(native, args, directory) {"));
         assert!(kit.contains("\nAgentBundle.recordedEnvelope = (native, recorded, directory) => {"));
+        assert!(kit.contains("  \"pi\": (() => {"), "Pi's extension's envelopes too");
         assert!(kit.contains("\"opencode\": {"), "every host with hooks");
     }
 }

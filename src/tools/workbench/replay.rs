@@ -166,6 +166,7 @@ mod tests {
             ("factory-droid", Target::Droid),
             ("qwen-code", Target::Qwen),
             ("opencode", Target::Opencode),
+            ("pi", Target::Pi),
         ];
         // OpenCode's recordings are named `hook.<native event>.<case>.json`, `event.<type>.json`.
         let opencode: Vec<String> = hosts::table(Target::Opencode)
@@ -240,6 +241,14 @@ mod tests {
             })
             .count();
         assert!(opencode >= 14, "OpenCode's recorded tool calls and session events: {opencode}");
+        // Pi's recordings are named `<event>[.<tool>][.<case>].json`: its events and tool calls.
+        let pi = recorded()
+            .iter()
+            .filter(|(t, native, ..)| {
+                *t == Target::Pi && rows.iter().any(|r| r.host == *t && &r.native_event == native)
+            })
+            .count();
+        assert!(pi >= 11, "Pi's recorded tool calls and session events: {pi}");
         assert!(ambiguous.len() <= 2, "too many envelopes matched only as an alternative: {ambiguous:?}");
     }
 

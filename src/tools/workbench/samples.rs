@@ -22,6 +22,7 @@ mod tests {
     /// by oversight.
     const NOT_A_TABLES: &[(&str, &str)] = &[
         ("opencode", "OpenCode's hooks are a module's arguments ({input, output}), not a command's stdin (issue 47)"),
+        ("pi", "Pi's hooks are an extension's event and its context ({event, ctx}), not a command's stdin (issue 48)"),
         ("vscode-agent", "Copilot in VS Code, read as a foreign sender of Claude Code's events, not a host of its own"),
     ];
 

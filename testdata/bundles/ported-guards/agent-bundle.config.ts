@@ -8,5 +8,5 @@ export default {
     author: { name: 'agent-bundle tests' },
     license: 'MIT',
   },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'opencode', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
 };

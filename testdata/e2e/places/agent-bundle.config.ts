@@ -10,5 +10,5 @@ export default defineConfig({
   },
   payload: { notes: { source: './notes' } },
   plugin: { name: 'e2e-places', description: 'agent-bundle real-host scenario places.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
 });

@@ -4,5 +4,5 @@ import { defineConfig } from 'agent-bundle/config';
 
 export default defineConfig({
   plugin: { name: 'e2e-route-session-end', description: 'agent-bundle real-host scenario route-session-end.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid'],
+  targets: ['claude', 'codex', 'copilot', 'droid', 'pi'],
 });

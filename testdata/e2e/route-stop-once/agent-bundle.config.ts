@@ -4,5 +4,5 @@ import { defineConfig } from 'agent-bundle/config';
 
 export default defineConfig({
   plugin: { name: 'e2e-route-stop-once', description: 'agent-bundle real-host scenario route-stop-once.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'pi', 'qwen'],
 });

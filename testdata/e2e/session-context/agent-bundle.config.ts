@@ -6,5 +6,5 @@ export default defineConfig({
     sessionStart: './src/hooks/context.ts',
   },
   plugin: { name: 'e2e-session-context', description: 'agent-bundle real-host scenario session-context.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
 });

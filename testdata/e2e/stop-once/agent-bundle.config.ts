@@ -6,5 +6,5 @@ export default defineConfig({
     stop: './src/hooks/stop.ts',
   },
   plugin: { name: 'e2e-stop-once', description: 'agent-bundle real-host scenario stop-once.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'pi', 'qwen'],
 });

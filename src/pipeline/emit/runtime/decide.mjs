@@ -225,7 +225,15 @@ function eventNameKey(contract) {
  */
 function passes(contract, envelope) {
   const key = contract.passWhenPresent;
-  return typeof key === 'string' && key !== '' && Object.hasOwn(envelope, key);
+  if (typeof key === 'string' && key !== '' && Object.hasOwn(envelope, key)) return true;
+  const unless = contract.passUnless;
+  if (unless === undefined || unless === null) return false;
+  /** @type {unknown} */
+  let value = envelope;
+  for (const part of unless.key.split('.')) {
+    value = isPlainObject(value) ? value[part] : undefined;
+  }
+  return value !== unless.equals;
 }
 
 // The envelope as the shared runtime receives it (already parsed by the wrapper): checked and

@@ -143,6 +143,7 @@ interface Contract {
   eventNameKey?: string | null;
   places?: { plugin?: string; dataEnv?: string[]; projectEnv?: string[]; projectKeys?: string[] };
   passWhenPresent?: string;
+  passUnless?: { key: string; equals: unknown };
   pluginMcp?: { [server: string]: { name: string; match: string } };
   foreignEnvelopes?: { sender: string; present: string[]; absent: string[]; presentEnv?: string[] }[];
   tools?: ToolIdentity[];
