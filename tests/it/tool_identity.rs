@@ -193,6 +193,30 @@ fn the_canonical_tool_of_every_recorded_after_tool_envelope() {
         let told = outcome["additionalContext"].as_str().unwrap_or_else(|| panic!("{}: {outcome}", recorded.name));
         let _ = writeln!(summary, "{}: {}", recorded.name, told.replace(artifact.as_str(), "[ARTIFACT]"));
     }
+    // Pi's recorded tool results, as its extension hands them over (`{ event, ctx }`, made an envelope
+    // by the extension's own code): a failed call is no afterTool, and passes untold.
+    let audit = manifest
+        .hooks
+        .iter()
+        .find(|r| r.host == Target::Pi && r.name.starts_with("after-tool-audit"))
+        .expect("the audit runs on Pi");
+    let mut pi: Vec<_> = std::fs::read_dir("testdata/envelopes/pi")
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.starts_with(&format!("{}.", audit.native_event)))
+        .collect();
+    pi.sort();
+    assert!(pi.len() >= 5, "Pi's recorded tool results: {pi:?}");
+    for name in pi {
+        let bytes = std::fs::read(format!("testdata/envelopes/pi/{name}")).unwrap();
+        let run = run_wrapper(&artifact, &audit.path, &bytes, &[]);
+        assert_eq!(run.code, Some(0), "pi/{name}: {}", run.stderr);
+        let told = match decode_answer(audit, &run.stdout).unwrap()["additionalContext"].as_str() {
+            Some(told) => told.replace(artifact.as_str(), "[ARTIFACT]"),
+            None => format!("(passes: {})", if run.stdout.is_empty() { "no answer" } else { &run.stdout }),
+        };
+        let _ = writeln!(summary, "pi/{name}: {told}");
+    }
     insta::assert_snapshot!(summary);
 }
 
