@@ -85,7 +85,9 @@ pub(super) fn run_list(args: &ListArgs, stdout: &mut dyn Write) -> Result<(), Er
             if built.is_empty() { "no hosts".to_string() } else { built.join(", ") }
         )));
     }
-    let rows: Vec<_> = manifest.hooks.iter().filter(|row| args.target.is_none_or(|t| row.host == t)).collect();
+    // A host another host's plugin serves (Kilo CLI) runs that plugin's hooks.
+    let built = args.target.map(|t| crate::hosts::table(t).built_as());
+    let rows: Vec<_> = manifest.hooks.iter().filter(|row| built.is_none_or(|t| row.host == t)).collect();
     if args.json {
         writeln!(stdout, "{}", crate::vocabulary::json::pretty(&rows))?;
         return Ok(());

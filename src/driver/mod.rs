@@ -64,8 +64,7 @@ pub fn load_settled(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     }
     let cache = default_cache_dir().map(CacheStore::new);
     let canonical_root = disk.canonicalize(root).unwrap_or_else(|| root.to_path_buf());
-    let hosts: Vec<Target> =
-        bundle.normalised.targets.iter().copied().filter(|t| crate::hosts::table(*t).has_hooks()).collect();
+    let hosts: Vec<Target> = crate::hosts::built_hosts(&bundle.normalised.targets);
     let crate::diagnostic::Staged { value: mut bundled, diagnostics } =
         bundle::bundle(bundle, &canonical_root, &hosts, disk, cache.as_ref());
     crate::pipeline::settle_hooks_modules(bundle, &bundled);
@@ -247,14 +246,14 @@ pub fn build_with(
             });
         }
     }
-    report.hosts = bundle
+    let asked: Vec<Target> = bundle
         .normalised
         .targets
         .iter()
         .copied()
         .filter(|t| options.targets.is_empty() || options.targets.contains(t))
-        .filter(|t| crate::hosts::table(*t).has_hooks())
         .collect();
+    report.hosts = crate::hosts::built_hosts(&asked);
     let canonical_root = canonical_root.unwrap_or_else(|| options.root.clone());
     let crate::diagnostic::Staged { value: mut bundled, diagnostics } =
         bundle::bundle(&bundle, &canonical_root, &report.hosts, &recording, cache.as_ref());

@@ -208,8 +208,9 @@ impl Layout {
             claim(name, false, Owner::AgentBundle, Role::License);
         }
         claim(MCP_DIR, true, Owner::SharedRuntime, Role::SharedRuntime);
-        // A form of another host's plugin (Claude Code's hooks module) writes that plugin's paths.
-        for table in super::tables().iter().filter(|t| t.form_of.is_none()) {
+        // A form of another host's plugin (Claude Code's hooks module), or a host another host's plugin
+        // serves (Kilo CLI, OpenCode's), has that plugin's paths.
+        for table in super::tables().iter().filter(|t| t.form_of.is_none() && t.served_by.is_none()) {
             let Some(paths) = host_paths(table) else { continue };
             let owner = Owner::Host(table.target);
             if let Some(folder) = paths.folder {

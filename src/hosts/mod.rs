@@ -3,7 +3,7 @@
 //! single source for normalisation, planning and `inspect`; nothing else in the crate spells a native
 //! event name or matcher.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,7 @@ const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
     (Target::Cursor, include_str!("cursor.json")),
     (Target::Droid, include_str!("droid.json")),
     (Target::Gemini, include_str!("gemini.json")),
+    (Target::Kilo, include_str!("kilo.json")),
     (Target::Opencode, include_str!("opencode.json")),
     (Target::Pi, include_str!("pi.json")),
     (Target::Portable, include_str!("portable.json")),
@@ -57,6 +58,12 @@ pub struct HostTable {
     /// Code's plugin): the same files at the same places, so a bundle targets one of them.
     #[serde(default)]
     pub form_of: Option<Target>,
+    /// The host whose plugin this host loads as it is (Kilo CLI, an OpenCode fork, loads OpenCode's
+    /// plugin modules): its table extends that host's, a bundle that targets it is built as that
+    /// host's plugin (one folder serves both; the artifact's manifest names both), and `install`
+    /// places that folder where this host loads plugins.
+    #[serde(default)]
+    pub served_by: Option<Target>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1401,6 +1408,11 @@ impl HostTable {
         self.hooks.is_some()
     }
 
+    /// The host whose plugin is built for this one: itself, or the host that serves it.
+    pub fn built_as(&self) -> Target {
+        self.served_by.unwrap_or(self.target)
+    }
+
     fn no_hooks_reason(&self) -> &str {
         self.no_hooks_reason.as_deref().unwrap_or("this host has no hook surface")
     }
@@ -1427,6 +1439,14 @@ pub fn products_prose() -> String {
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
         None => String::new(),
     }
+}
+
+/// The hosts whose plugins are built for `targets`: each host with hooks, a served host as the host
+/// that serves it (Kilo CLI as OpenCode), each once, in target order.
+pub fn built_hosts(targets: &[Target]) -> Vec<Target> {
+    let built: BTreeSet<Target> =
+        targets.iter().map(|t| table(*t)).filter(|t| t.has_hooks()).map(HostTable::built_as).collect();
+    built.into_iter().collect()
 }
 
 /// The table of one host.
@@ -1553,7 +1573,7 @@ mod prose {
 
     #[test]
     fn every_list_of_hosts_names_every_host() {
-        assert_eq!(products().len(), 9, "{:?}", products());
+        assert_eq!(products().len(), 10, "{:?}", products());
         names_every_product("Cargo.toml's description", env!("CARGO_PKG_DESCRIPTION"));
         let readme = include_str!("../../README.md");
         let opening = readme.split("\n\n").nth(1).expect("the README opens with a paragraph");

@@ -249,7 +249,7 @@ pub fn load(root: &Utf8Path, disk: &dyn Disk) -> Loaded {
     let claimed: Vec<&str> = claimed.iter().map(String::as_str).collect();
     let Staged { value: routes, diagnostics } = discover::find_routes(&canonical_root, &claimed, disk);
     loaded.diagnostics.extend(diagnostics);
-    let selected: Vec<_> = normalised.targets.iter().copied().filter(|t| crate::hosts::table(*t).has_hooks()).collect();
+    let selected: Vec<_> = crate::hosts::built_hosts(&normalised.targets);
     for route in &routes {
         let (route_diagnostics, file, route_config) = read_route(route, &canonical_root, &selected, disk);
         let judged = !diagnostic::has_errors(&route_diagnostics);

@@ -17,6 +17,7 @@ pub enum Target {
     Cursor,
     Droid,
     Gemini,
+    Kilo,
     Opencode,
     Pi,
     Portable,
@@ -25,8 +26,8 @@ pub enum Target {
 
 impl Target {
     /// Every target, in the order names sort (`claude`, `claude-mod`, `codex`, `copilot`, `cursor`, `droid`, `gemini`,
-    /// `opencode`, `pi`, `portable`, `qwen`).
-    pub const ALL: [Target; 11] = [
+    /// `kilo`, `opencode`, `pi`, `portable`, `qwen`).
+    pub const ALL: [Target; 12] = [
         Target::Claude,
         Target::ClaudeMod,
         Target::Codex,
@@ -34,6 +35,7 @@ impl Target {
         Target::Cursor,
         Target::Droid,
         Target::Gemini,
+        Target::Kilo,
         Target::Opencode,
         Target::Pi,
         Target::Portable,
@@ -53,6 +55,7 @@ impl Target {
             Target::Cursor => "cursor",
             Target::Droid => "droid",
             Target::Gemini => "gemini",
+            Target::Kilo => "kilo",
             Target::Opencode => "opencode",
             Target::Pi => "pi",
             Target::Portable => "portable",

@@ -24,6 +24,8 @@ pub struct Programs {
     pub opencode: PathBuf,
     /// Factory Droid's native binary (its platform package).
     pub droid: PathBuf,
+    /// Kilo CLI's native binary (its platform package).
+    pub kilo: PathBuf,
     /// Pi's entry file, run by node.
     pub pi: PathBuf,
     /// A `qwen` command that runs it (its package ships the entry file without the executable bit),
@@ -50,10 +52,11 @@ impl Programs {
         let opencode = dir.join("node_modules/opencode-linux-x64/bin/opencode");
         let droid = dir.join("node_modules/@factory/cli-linux-x64/bin/droid");
         let pi = dir.join("node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
-        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid, &pi] {
+        let kilo = dir.join("node_modules/@kilocode/cli-linux-x64/bin/kilo");
+        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid, &pi, &kilo] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode, Factory Droid and Pi into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode, Factory Droid, Pi and Kilo CLI into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -85,6 +88,7 @@ impl Programs {
             opencode,
             droid,
             pi,
+            kilo,
             node_dir,
         })
     }
@@ -589,6 +593,38 @@ pub enum OpencodePlacement {
     InstalledInProject,
 }
 
+/// What differs between OpenCode and its fork Kilo CLI, which loads OpenCode's plugin modules: its
+/// program, config folder and file, the package it installs into each config folder, and its
+/// environment switches.
+pub struct OpencodeStyle {
+    /// The host's name for `cargo agent-bundle install --host`.
+    pub host: &'static str,
+    /// The config folder's name under `~/.config` (and, with a dot, in the project).
+    pub config: &'static str,
+    /// The project's config file.
+    pub config_file: &'static str,
+    /// The package the host installs into every config folder at start-up, and its version.
+    pub plugin_package: (&'static str, &'static str),
+    /// The prefix of its environment switches (`OPENCODE_`, `KILO_`).
+    pub env_prefix: &'static str,
+}
+
+pub const OPENCODE: OpencodeStyle = OpencodeStyle {
+    host: "opencode",
+    config: "opencode",
+    config_file: "opencode.json",
+    plugin_package: ("@opencode-ai/plugin", "1.18.33"),
+    env_prefix: "OPENCODE_",
+};
+
+pub const KILO: OpencodeStyle = OpencodeStyle {
+    host: "kilo",
+    config: "kilo",
+    config_file: "kilo.json",
+    plugin_package: ("@kilocode/plugin", "7.7.9"),
+    env_prefix: "KILO_",
+};
+
 /// OpenCode 1.18.33 in `run` mode, offline, with its `@ai-sdk/openai-compatible` provider pointed at
 /// the mock and the plugin placed as `placement` says, every tool allowed.
 pub fn run_opencode(
@@ -599,56 +635,75 @@ pub fn run_opencode(
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
+    run_opencode_style(&OPENCODE, &programs.opencode, programs, artifact, plugin_name, placement, calls, limit)
+}
+
+/// Kilo CLI 7.7.9 the same way: the artifact's `opencode/` folder is its plugin too.
+pub fn run_kilo(
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    placement: OpencodePlacement,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    run_opencode_style(&KILO, &programs.kilo, programs, artifact, plugin_name, placement, calls, limit)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_opencode_style(
+    style: &OpencodeStyle,
+    program: &Path,
+    programs: &Programs,
+    artifact: &Path,
+    plugin_name: &str,
+    placement: OpencodePlacement,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
     let temp = tempfile::tempdir()?;
     let (home, work, plugins) = (temp.path().join("home"), temp.path().join("work"), temp.path().join("plugins"));
-    let config = home.join(".config/opencode");
-    for dir in [&work, &config.join("node_modules")] {
-        std::fs::create_dir_all(dir)?;
-    }
-    // At start-up OpenCode installs `@opencode-ai/plugin` into each config folder unless the folder's
+    let config = home.join(".config").join(style.config);
+    // At start-up the host installs its plugin package into each config folder unless the folder's
     // lockfile already lists it; offline, that install retries for about 70 s. Its own check reads
     // package.json and package-lock.json beside a node_modules folder: they say it is there.
-    let dependency = serde_json::json!({ "@opencode-ai/plugin": "1.18.33" });
-    std::fs::write(config.join("package.json"), serde_json::json!({ "dependencies": dependency }).to_string())?;
-    std::fs::write(
-        config.join("package-lock.json"),
-        serde_json::json!({ "lockfileVersion": 3, "packages": { "": { "dependencies": dependency } } }).to_string(),
-    )?;
+    let (package, version) = style.plugin_package;
+    let dependency = serde_json::json!({ package: version });
+    let mark_installed = |folder: &Path| -> std::io::Result<()> {
+        std::fs::create_dir_all(folder.join("node_modules"))?;
+        std::fs::write(folder.join("package.json"), serde_json::json!({ "dependencies": dependency }).to_string())?;
+        std::fs::write(
+            folder.join("package-lock.json"),
+            serde_json::json!({ "lockfileVersion": 3, "packages": { "": { "dependencies": dependency } } }).to_string(),
+        )
+    };
+    std::fs::create_dir_all(&work)?;
+    mark_installed(&config)?;
     let listed = match placement {
         OpencodePlacement::ConfigList => {
             crate::copy_tree(&artifact.join("opencode"), &plugins.join(plugin_name))?;
             vec![format!("file://{}", plugins.join(plugin_name).join("plugin.mjs").display())]
         }
         OpencodePlacement::Installed => {
-            agent_bundle_install(programs, artifact, "opencode", &home, &[])?;
+            agent_bundle_install(programs, artifact, style.host, &home, &[])?;
             Vec::new()
         }
         OpencodePlacement::InstalledInProject => {
             let mut install = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), &home);
-            install.current_dir(&work).args(["agent-bundle", "install", "--host", "opencode", "--scope", "project"]);
+            install.current_dir(&work).args(["agent-bundle", "install", "--host", style.host, "--scope", "project"]);
             install.arg("--artifact").arg(artifact);
             let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
             if code != Some(0) {
                 return Err(std::io::Error::other(format!("install --scope project: exit {code:?}: {out}{err}")));
             }
-            // The project's own config folder gets OpenCode's package check too.
-            let project_config = work.join(".opencode");
-            std::fs::create_dir_all(project_config.join("node_modules"))?;
-            std::fs::write(
-                project_config.join("package.json"),
-                serde_json::json!({ "dependencies": dependency }).to_string(),
-            )?;
-            std::fs::write(
-                project_config.join("package-lock.json"),
-                serde_json::json!({ "lockfileVersion": 3, "packages": { "": { "dependencies": dependency } } })
-                    .to_string(),
-            )?;
+            // The project's own config folder gets the host's package check too.
+            mark_installed(&work.join(format!(".{}", style.config)))?;
             Vec::new()
         }
     };
     let server = MockServer::start(Dialect::OpencodeChat, calls, work.clone())?;
     std::fs::write(
-        work.join("opencode.json"),
+        work.join(style.config_file),
         serde_json::json!({
             "model": "mock/mock-model",
             "provider": { "mock": {
@@ -664,20 +719,14 @@ pub fn run_opencode(
         })
         .to_string(),
     )?;
-    let mut command = Command::new(&programs.opencode);
-    command
-        .env_clear()
-        .env("PATH", programs.path_variable())
-        .env("HOME", &home)
-        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
-        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
-        .env("OPENCODE_DISABLE_SHARE", "1")
-        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
-        .current_dir(&work)
-        .args(["run", "--format", "json"])
-        .arg(prompt());
+    let mut command = Command::new(program);
+    command.env_clear().env("PATH", programs.path_variable()).env("HOME", &home);
+    for switch in ["DISABLE_MODELS_FETCH", "DISABLE_AUTOUPDATE", "DISABLE_SHARE", "DISABLE_LSP_DOWNLOAD"] {
+        command.env(format!("{}{switch}", style.env_prefix), "1");
+    }
+    command.current_dir(&work).args(["run", "--format", "json"]).arg(prompt());
     let (exit_code, timed_out, stdout, mut stderr) = run_bounded(command, limit)?;
-    let logs = home.join(".local/share/opencode/log");
+    let logs = home.join(".local/share").join(style.config).join("log");
     for entry in std::fs::read_dir(&logs).into_iter().flatten().flatten() {
         stderr.push_str(&std::fs::read_to_string(entry.path()).unwrap_or_default());
     }

@@ -24,7 +24,7 @@ use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
     ClaudeOptions, CopilotInstall, GEMINI, HostRun, OpencodePlacement, PiPlacement, Placement, Programs, QWEN,
-    run_bounded, run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_opencode, run_pi,
+    run_bounded, run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_kilo, run_opencode, run_pi,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -47,6 +47,8 @@ enum Host {
     Droid,
     /// Pi, which runs the hooks in its own process through the artifact's `pi/` extension.
     Pi,
+    /// Kilo CLI, an OpenCode fork, which runs the artifact's `opencode/` plugin as OpenCode does.
+    Kilo,
 }
 
 impl Host {
@@ -61,6 +63,7 @@ impl Host {
             Host::Opencode => "opencode",
             Host::Droid => "droid",
             Host::Pi => "pi",
+            Host::Kilo => "kilo",
         }
     }
 }
@@ -145,6 +148,7 @@ fn scenarios() -> Vec<Scenario> {
         Host::Qwen,
         Host::Droid,
         Host::Opencode,
+        Host::Kilo,
         Host::Pi,
     ];
     // Qwen Code 0.24.4 runs the original call when a hook answers updatedInput.
@@ -156,11 +160,12 @@ fn scenarios() -> Vec<Scenario> {
         Host::Gemini,
         Host::Droid,
         Host::Opencode,
+        Host::Kilo,
         Host::Pi,
     ];
     // The hosts where a failing hook follows its own failure policy: open, unless it is failClosed.
     const POLICY_KEEPING: &[Host] =
-        &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode, Host::Pi];
+        &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode, Host::Kilo, Host::Pi];
     // The hosts that filter SessionStart entries by their source matcher.
     const SOURCE_MATCHING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid];
     // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
@@ -304,6 +309,7 @@ fn scenarios() -> Vec<Scenario> {
                 Host::Qwen,
                 Host::Droid,
                 Host::Opencode,
+                Host::Kilo,
                 Host::Pi,
             ],
             calls: shell_marker,
@@ -324,7 +330,7 @@ fn scenarios() -> Vec<Scenario> {
                     format!("no state in the data folder {data}"),
                 )?;
                 // In-process hosts have no stdin for a guard to read.
-                if !matches!(host, Host::Opencode | Host::Pi) {
+                if !matches!(host, Host::Opencode | Host::Kilo | Host::Pi) {
                     ensure(!exists(run, MARKER), "the command the stdin guard denied ran")?;
                 }
                 Ok(())
@@ -341,6 +347,7 @@ fn scenarios() -> Vec<Scenario> {
                 Host::Qwen,
                 Host::Droid,
                 Host::Opencode,
+                Host::Kilo,
                 Host::Pi,
             ],
             calls: shell_marker,
@@ -350,8 +357,9 @@ fn scenarios() -> Vec<Scenario> {
                 finished(run)?;
                 ensure(exists(run, MARKER), "the shell command did not run")?;
                 ensure(!exists(run, "async-done.txt"), "the hook finished before its go-ahead")?;
-                if host == Host::Opencode {
-                    // In OpenCode's own process: not awaited, and gone when `opencode run` exits.
+                if matches!(host, Host::Opencode | Host::Kilo) {
+                    // In the host's own process (a Bun binary, no node to start a detached run):
+                    // not awaited, and gone when its `run` exits.
                     return ensure(exists(run, "async-started.txt"), "the async hook never started");
                 }
                 // Written once the host has finished: the hook, still waiting, then does its work.
@@ -608,7 +616,7 @@ fn scenarios() -> Vec<Scenario> {
                     Host::Codex => "apply_patch\n",
                     Host::Copilot => "create\n",
                     Host::Gemini | Host::Qwen => "write_file\n",
-                    Host::Opencode => "write\n",
+                    Host::Opencode | Host::Kilo => "write\n",
                     Host::Droid => "Create\n",
                     Host::Pi => "write\n",
                 };
@@ -1540,6 +1548,10 @@ fn session(
             let placement = if installed { OpencodePlacement::Installed } else { OpencodePlacement::ConfigList };
             run_opencode(programs, artifact, plugin, placement, calls, RUN_LIMIT)
         }
+        Host::Kilo => {
+            let placement = if installed { OpencodePlacement::Installed } else { OpencodePlacement::ConfigList };
+            run_kilo(programs, artifact, plugin, placement, calls, RUN_LIMIT)
+        }
         Host::Pi => {
             let placement = if installed { PiPlacement::Installed } else { PiPlacement::ProjectFolder };
             run_pi(programs, artifact, plugin, placement, calls, RUN_LIMIT)
@@ -1871,9 +1883,18 @@ fn main() -> ExitCode {
 
     // Each host with the plugin installed for good by `cargo agent-bundle install` (no --plugin-dir,
     // no hand-made marketplace or copied folder): a session's denial blocks the command.
-    for host in
-        [Host::Claude, Host::ClaudeMod, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Opencode, Host::Pi]
-    {
+    let installed = [
+        Host::Claude,
+        Host::ClaudeMod,
+        Host::Codex,
+        Host::Copilot,
+        Host::Gemini,
+        Host::Qwen,
+        Host::Opencode,
+        Host::Kilo,
+        Host::Pi,
+    ];
+    for host in installed {
         let name =
             format!("{} installed by cargo agent-bundle install: beforeTool deny blocks the command", host.name());
         if !name.contains(&filter) {
@@ -1909,6 +1930,24 @@ fn main() -> ExitCode {
             let artifact = build_for(Host::Opencode, Path::new("testdata/e2e/deny-shell"), temp.path())?;
             let placement = OpencodePlacement::InstalledInProject;
             let run = run_opencode(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
+                .map_err(|e| e.to_string())?;
+            finished(&run)?;
+            ensure(!exists(&run, MARKER), "the denied command ran")?;
+            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+        })();
+        tally.record(name, started, result);
+    }
+
+    // Kilo's project folder: `.kilo/plugins/` (it does not load `.opencode/`), where `--scope project`
+    // places OpenCode's plugin for it.
+    let name = "kilo installed by cargo agent-bundle install --scope project (.kilo/plugins/): beforeTool deny blocks the command";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_for(Host::Kilo, Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let placement = OpencodePlacement::InstalledInProject;
+            let run = run_kilo(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
                 .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;

@@ -360,3 +360,54 @@ fn opencode_gets_its_folder_and_the_module_it_loads_beside_it() {
     assert!(project.join(".opencode/plugins/guards.js").is_file(), "{:?}", tree(&project));
     assert_eq!(tree(&project.join(".opencode/plugins/guards")), tree(&home.artifact.join("opencode")));
 }
+
+/// Kilo CLI runs OpenCode's plugin: the artifact's `opencode/` folder, placed where Kilo loads
+/// plugins (`~/.config/kilo/plugins/`, a project's `.kilo/plugins/`), with the module beside it; an
+/// artifact built for OpenCode alone installs for Kilo too, one built for Kilo names both hosts.
+#[test]
+fn kilo_gets_opencodes_folder_in_its_own_plugins_folder() {
+    common::require_node();
+    // The deny-shell scenario, built for every host Kilo CLI included.
+    let (built, artifact) = common::build_root(camino::Utf8Path::new("testdata/e2e/deny-shell"));
+    let manifest = agent_bundle::artifact::read_verified(&artifact, &agent_bundle::io::RealDisk).unwrap();
+    let kilo = &manifest.hosts[&agent_bundle::vocabulary::target::Target::Kilo];
+    assert_eq!(kilo.document, "opencode/hooks.json", "Kilo's plugin is OpenCode's");
+    assert!(kilo.revision.starts_with("kilo-"), "with Kilo's own table: {}", kilo.revision);
+    let temp = tempfile::tempdir().unwrap();
+    let home =
+        Home { home: temp.path().join("home"), _temp: temp, artifact: artifact.into_std_path_buf(), _built: built };
+    std::fs::create_dir_all(&home.home).unwrap();
+    let installed = run(&home, &["install", "--host", "kilo"], &[]);
+    assert!(installed.status.success(), "{}", text(&installed));
+    let plugins = home.home.join(".config/kilo/plugins");
+    assert_eq!(tree(&plugins.join("e2e-deny-shell")), tree(&home.artifact.join("opencode")));
+    let entry = std::fs::read_to_string(plugins.join("e2e-deny-shell.js")).unwrap();
+    assert!(entry.contains("export { AgentBundle } from './e2e-deny-shell/plugin.mjs';"), "{entry}");
+    assert!(!home.home.join(".config/opencode").exists(), "OpenCode's folder is not Kilo's");
+    assert!(run(&home, &["uninstall"], &[]).status.success());
+    assert!(!plugins.join("e2e-deny-shell").exists(), "{:?}", tree(&home.home));
+
+    // The project's `.kilo/plugins/` (Kilo does not load `.opencode/`).
+    let project = home.home.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let args = ["install", "--host", "kilo", "--scope", "project", "--project", project.to_str().unwrap()];
+    let installed = run(&home, &args, &[]);
+    assert!(installed.status.success(), "{}", text(&installed));
+    assert!(project.join(".kilo/plugins/e2e-deny-shell.js").is_file(), "{:?}", tree(&project));
+    assert!(!project.join(".opencode").exists());
+    let removed = run(&home, &["uninstall", "--scope", "project", "--project", project.to_str().unwrap()], &[]);
+    assert!(removed.status.success(), "{}", text(&removed));
+    assert!(!project.join(".kilo/plugins/e2e-deny-shell.js").exists(), "{:?}", tree(&project));
+
+    // Built for OpenCode alone (no `kilo` in `targets`), the same folder installs for Kilo.
+    let (built, artifact) = common::build_root(camino::Utf8Path::new("testdata/e2e/continue-shell"));
+    let manifest = agent_bundle::artifact::read_verified(&artifact, &agent_bundle::io::RealDisk).unwrap();
+    assert!(!manifest.hosts.contains_key(&agent_bundle::vocabulary::target::Target::Kilo));
+    let temp = tempfile::tempdir().unwrap();
+    let home =
+        Home { home: temp.path().join("home"), _temp: temp, artifact: artifact.into_std_path_buf(), _built: built };
+    std::fs::create_dir_all(&home.home).unwrap();
+    let installed = run(&home, &["install", "--host", "kilo"], &[]);
+    assert!(installed.status.success(), "{}", text(&installed));
+    assert!(home.home.join(".config/kilo/plugins/e2e-continue-shell.js").is_file(), "{:?}", tree(&home.home));
+}

@@ -225,6 +225,22 @@ pub(super) fn place(
     placed
 }
 
+/// Records, for each selected host that another host's plugin serves (Kilo CLI, served by OpenCode's),
+/// that plugin's place under the served host's name, with its own table's revision: the artifact is
+/// built for it too, and `install` places that plugin where it loads plugins.
+pub(super) fn serve(placed: &mut BTreeMap<Target, ManifestHost>, selected: &[Target]) {
+    for target in selected {
+        let Some(server) = hosts::table(*target).served_by else { continue };
+        let Some(served) = placed.get(&server).cloned() else { continue };
+        let own = ManifestHost {
+            revision: hosts::table(*target).revision.clone(),
+            table_digest: hosts::table_digest(*target),
+            ..served
+        };
+        placed.insert(*target, own);
+    }
+}
+
 /// The plugin manifest of one host.
 pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
     let mut manifest = json!({ "name": plugin.name });

@@ -28,7 +28,7 @@ use camino::Utf8Path;
 
 pub use documents::{WrittenEntry, read_hook_document};
 pub use wrapper::RUNTIME_PATH;
-pub(crate) use wrapper::{ENTRY_SOURCES, RUNTIME_CORE_SOURCE, test_contract};
+pub(crate) use wrapper::{RUNTIME_CORE_SOURCE, entry_source, test_contract};
 
 use crate::artifact::{ArtifactFile, ArtifactManifest, generator};
 use crate::diagnostic::{Diagnostic, Staged};
@@ -71,7 +71,7 @@ pub fn emit(
 ) -> Staged<Option<Emitted>> {
     let mut diagnostics = Vec::new();
     assert!(!crate::pipeline::plan::unsettled(&bundle.plans), "the orchestrator settles hooks modules before emitting");
-    let hosts: Vec<Target> = hosts.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
+    let hosts: Vec<Target> = hosts::built_hosts(hosts);
     let mut read = InputSet::default();
     let payload_copies = payloads::read(bundle, &hosts, root, output, disk, &mut read, &mut diagnostics);
     let read_parts = parts::read(bundle, &hosts, root, disk, &mut read, &mut diagnostics);
@@ -105,8 +105,9 @@ pub fn emit(
     bundles::place_runtime(&mut files, placed.index.iter().any(|row| !row.prebuilt), &folders);
     module::place(&mut files, &placed.module_hooks);
     let placed_parts = parts::place(&mut files, bundle, &read_parts, &hosts, &mut diagnostics);
-    let manifest_hosts =
+    let mut manifest_hosts =
         documents::place(&mut files, &bundle.plugin, &placed.entries, &mcp, &placed_parts, &placed.module_hooks);
+    documents::serve(&mut manifest_hosts, &bundle.normalised.targets);
     payloads::place_plugin_files(&mut files, bundle, &hosts, root, disk, &mut read, &mut diagnostics);
     payloads::place(&mut files, payload_copies);
     if diagnostics.iter().any(Diagnostic::is_error) {

@@ -26,12 +26,13 @@ pub const PI_ENTRY_SOURCE: &str = include_str!("pi-extension.mjs");
 
 /// The text of the entry module an in-process host loads, by host: each carries its host's calls to
 /// the one runtime (`inProcessHooks`), and makes its envelopes of the host's arguments.
-pub const ENTRY_SOURCES: [(Target, &str); 2] =
-    [(Target::Opencode, OPENCODE_ENTRY_SOURCE), (Target::Pi, PI_ENTRY_SOURCE)];
+const ENTRY_SOURCES: [(Target, &str); 2] = [(Target::Opencode, OPENCODE_ENTRY_SOURCE), (Target::Pi, PI_ENTRY_SOURCE)];
 
-/// The entry module `target` loads, if it runs hooks in its own process.
+/// The entry module `target` loads, if it runs hooks in its own process (a host another host's plugin
+/// serves loads that plugin's).
 pub fn entry_source(target: Target) -> Option<&'static str> {
-    ENTRY_SOURCES.iter().find(|(t, _)| *t == target).map(|(_, source)| *source)
+    let built = crate::hosts::table(target).built_as();
+    ENTRY_SOURCES.iter().find(|(t, _)| *t == built).map(|(_, source)| *source)
 }
 /// Its artifact path.
 pub use crate::hosts::layout::RUNTIME_PATH;

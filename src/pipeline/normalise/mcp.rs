@@ -116,7 +116,7 @@ impl Normaliser<'_> {
                     let mut chosen = Vec::new();
                     for target in &targets.value {
                         match Target::from_name(&target.value) {
-                            Some(t) if selected.contains(&t) => chosen.push(t),
+                            Some(t) if selected.contains(&t) => chosen.push(hosts::table(t).built_as()),
                             Some(t) => {
                                 self.diagnostics.push(messages::entry_target_not_selected(t, selected, &target.at))
                             }
@@ -127,7 +127,7 @@ impl Normaliser<'_> {
                     chosen.dedup();
                     chosen
                 }
-                None => selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect(),
+                None => hosts::built_hosts(selected),
             };
             let spec = self.mcp_spec(declaration);
             if let Some(spec) = spec

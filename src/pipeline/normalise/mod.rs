@@ -466,7 +466,7 @@ impl Normaliser<'_> {
     /// has hooks; and whether it declared them.
     fn hook_targets(&mut self, declaration: &HookDeclaration, selected: &[Target]) -> (Vec<Target>, bool) {
         let Some(declared) = &declaration.targets else {
-            return (selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect(), false);
+            return (hosts::built_hosts(selected), false);
         };
         if declared.value.is_empty() {
             self.diagnostics
@@ -483,8 +483,9 @@ impl Normaliser<'_> {
                 Some(target) if !selected.contains(&target) => {
                     self.diagnostics.push(messages::entry_target_not_selected(target, selected, &name.at))
                 }
+                // A host another host's plugin serves (Kilo CLI) gets that plugin's hook.
                 Some(target) => {
-                    targets.insert(target);
+                    targets.insert(hosts::table(target).built_as());
                 }
             }
         }
@@ -719,7 +720,9 @@ impl Normaliser<'_> {
                 self.diagnostics.push(messages::native_selector_empty_name(target, example, &tool.at));
                 continue;
             }
-            // A host's tool names are its plugin's in each of its forms: `claude:` selects for claude-mod.
+            // A host's tool names are its plugin's in each of its forms: `claude:` selects for claude-mod;
+            // those of a host another host's plugin serves are that plugin's (`kilo:` for opencode).
+            let target = hosts::table(target).built_as();
             let target = match hook_targets.contains(&target) {
                 true => target,
                 false => {

@@ -63,14 +63,19 @@ pub fn route_hook(
     let mut n = Normaliser { root, disk, diagnostics: Vec::new() };
     let family = route.family;
     let declared_at = Location { file: route.path.clone().into(), line: 1, column: 1, span: Span::default() };
-    let hook_capable: Vec<Target> = selected.iter().copied().filter(|t| hosts::table(*t).has_hooks()).collect();
+    let hook_capable: Vec<Target> = hosts::built_hosts(selected);
     let targets: Vec<Target> = match (&config.targets, config.requires.as_slice()) {
         (Some(targets), [first, ..]) => {
             n.diagnostics.push(messages::route_requires_with_targets(&first.at, &targets.at));
             return (None, n.diagnostics);
         }
         (Some(targets), []) => {
-            let named: BTreeSet<Target> = targets.value.iter().filter_map(|t| Target::from_name(&t.value)).collect();
+            let named: BTreeSet<Target> = targets
+                .value
+                .iter()
+                .filter_map(|t| Target::from_name(&t.value))
+                .map(|t| hosts::table(t).built_as())
+                .collect();
             hook_capable.iter().copied().filter(|t| named.contains(t)).collect()
         }
         // Every selected host; those without the family get nothing, with the table's reason (the

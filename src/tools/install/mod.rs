@@ -274,7 +274,9 @@ fn choose_hosts(
     let mut skipped = Vec::new();
     let mut chosen: Vec<Chosen> = Vec::new();
     for host in wanted {
-        if !built.contains(&host) {
+        // A host another host's plugin serves (Kilo CLI, OpenCode's) installs from that plugin.
+        let served = crate::hosts::table(host).served_by.is_some_and(|server| built.contains(&server));
+        if !built.contains(&host) && !served {
             return Err(messages::install_host_not_built(host, dir, &built));
         }
         let install = match distribution::distribution(host).map(|d| d.install.supported()) {

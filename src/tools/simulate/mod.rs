@@ -347,10 +347,12 @@ fn run_envelope(
 }
 
 fn find_row(rows: &[IndexRow], target: Target, hook: &str) -> Result<IndexRow, SimulateError> {
-    if let Some(row) = rows.iter().find(|r| r.host == target && (r.name == hook || r.id == hook)) {
+    // A host another host's plugin serves (Kilo CLI) runs that plugin's hooks.
+    let built = crate::hosts::table(target).built_as();
+    if let Some(row) = rows.iter().find(|r| r.host == built && (r.name == hook || r.id == hook)) {
         return Ok(row.clone());
     }
-    let names: Vec<&str> = rows.iter().filter(|r| r.host == target).map(|r| r.name.as_str()).collect();
+    let names: Vec<&str> = rows.iter().filter(|r| r.host == built).map(|r| r.name.as_str()).collect();
     let elsewhere: Vec<String> =
         rows.iter().filter(|r| r.name == hook || r.id == hook).map(|r| r.host.to_string()).collect();
     let mut message = format!("no hook named `{hook}` for {target}");

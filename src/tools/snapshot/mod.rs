@@ -216,7 +216,9 @@ fn snapshot_bundle(
             let ended = if text.ends_with('\n') { text } else { format!("{text}\n") };
             data.parts.insert(path.clone(), ended);
         }
-        for row in manifest.hooks.iter().filter(|row| row.host == *target) {
+        // A host another host's plugin serves (Kilo CLI) runs that plugin's hooks.
+        let built = crate::hosts::table(*target).built_as();
+        for row in manifest.hooks.iter().filter(|row| row.host == built) {
             data.index.push(index_line(row));
             for (case, input) in recorded_inputs(&inputs_dir, row, disk) {
                 data.answers.insert((row.name.clone(), case), answer(&isolated, row, input));

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use crate::hosts;
 use crate::pipeline::bundle::AGENT_RUNTIME;
-use crate::pipeline::emit::{ENTRY_SOURCES, RUNTIME_CORE_SOURCE, test_contract};
+use crate::pipeline::emit::{RUNTIME_CORE_SOURCE, entry_source, test_contract};
 use crate::vocabulary::canonical::CanonicalEvent;
 use crate::vocabulary::family::FAMILIES;
 use crate::vocabulary::hook_event::HookEvent;
@@ -119,7 +119,8 @@ fn hosts_data() -> String {
 /// and `AgentBundle.recordedEnvelope`), cut from the module's own text: `RECORDED_ENVELOPES`, by host.
 fn recorded_envelope_sources() -> String {
     let mut hosts = Vec::new();
-    for (target, source) in ENTRY_SOURCES {
+    let in_process = Target::ALL.into_iter().filter(|t| hosts::table(*t).has_hooks());
+    for (target, source) in in_process.filter_map(|t| Some((t, entry_source(t)?))) {
         let piece = |start: &str, end: &str| -> &'static str {
             let at = source.find(start).unwrap_or_else(|| panic!("{target}'s entry module has {start}"));
             let length = source[at..].find(end).expect("the piece ends") + end.len();

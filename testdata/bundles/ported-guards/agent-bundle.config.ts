@@ -8,5 +8,5 @@ export default {
     author: { name: 'agent-bundle tests' },
     license: 'MIT',
   },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
+  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'kilo', 'opencode', 'pi', 'qwen'],
 };
