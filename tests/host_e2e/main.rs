@@ -167,7 +167,7 @@ fn scenarios() -> Vec<Scenario> {
     const POLICY_KEEPING: &[Host] =
         &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode, Host::Kilo, Host::Pi];
     // The hosts that filter SessionStart entries by their source matcher.
-    const SOURCE_MATCHING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid];
+    const SOURCE_MATCHING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid, Host::Pi];
     // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
     const AWAITING_SESSION_END: &[Host] = &[Host::Claude, Host::Codex, Host::Copilot, Host::Droid, Host::Pi];
     vec![
@@ -898,6 +898,28 @@ fn scenarios() -> Vec<Scenario> {
                 ensure(
                     log.starts_with("session/end ") && !log.contains("(no reason)"),
                     format!("the route's note is {log:?}"),
+                )
+            },
+        },
+        Scenario {
+            name: "route tool/failure context reaches the model after a failed shell command, with the failure's text",
+            bundle: "e2e/route-tool-failure",
+            hosts: &[Host::Pi],
+            calls: || vec![Call::Shell(format!("echo ran > {MARKER}; exit 3"))],
+            claude_allowed_tools: Some("Bash"),
+            prompt: None,
+            check: |_, run| {
+                finished(run)?;
+                ensure(exists(run, MARKER), "the command did not run")?;
+                match run.first_request_index_containing("E2E_FAILURE_CONTEXT: ") {
+                    Some(index) if index >= 1 => {}
+                    Some(_) => return Err("the context arrived before the tool ran".into()),
+                    None => return Err("no request carried the tool/failure route's context".into()),
+                }
+                ensure(
+                    run.any_request_contains("E2E_FAILURE_CONTEXT: ran")
+                        || run.any_request_contains("exited with code 3"),
+                    "the route was not told the failure's text",
                 )
             },
         },

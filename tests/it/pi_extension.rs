@@ -124,3 +124,32 @@ fn a_failing_hook_without_fail_closed_lets_the_call_through() {
     assert_eq!(results[0]["returned"], json!([]));
     assert_eq!(results[0]["event"]["input"]["command"], "echo hi > x", "and nothing is fabricated");
 }
+
+#[test]
+fn a_failed_call_is_a_tool_failure_routes_told_its_text() {
+    let failed = recorded("tool_result.read.error");
+    let text = failed["event"]["content"][0]["text"].as_str().unwrap().to_string();
+    let results = drive("testdata/e2e/route-tool-failure", json!([failed, recorded("tool_result.read")]));
+    assert!(results.iter().all(|r| r["threw"].is_null()), "{results:?}");
+    let added = results[0]["returned"][0]["content"].as_array().expect("the route's context is added").clone();
+    let context = added.last().unwrap()["text"].as_str().unwrap();
+    assert!(context.starts_with("E2E_FAILURE_CONTEXT: "), "{context}");
+    assert!(
+        text.starts_with(&context["E2E_FAILURE_CONTEXT: ".len()..]),
+        "the route is told the failure's text: {context}"
+    );
+    assert_eq!(results[1]["returned"], json!([]), "a call that ran is no failure");
+}
+
+#[test]
+fn session_hooks_run_for_the_sources_they_name() {
+    let mut prompt = recorded("before_agent_start");
+    prompt["event"]["systemPrompt"] = json!("You are Pi.");
+    let started = recorded("session_start");
+    assert_eq!(started["event"]["reason"], "startup");
+    let ran = drive("testdata/e2e/session-sources-startup", json!([started, prompt]));
+    let prompt_of = |results: &[Value]| results[1]["returned"][0]["systemPrompt"].as_str().map(str::to_string);
+    assert!(prompt_of(&ran).is_some_and(|p| p.contains("E2E_SOURCES_MARKER")), "{ran:?}");
+    let skipped = drive("testdata/e2e/session-sources-resume", json!([started, prompt]));
+    assert_eq!(skipped[1]["returned"], json!([]), "a resume hook does not run at startup: {skipped:?}");
+}

@@ -26,9 +26,12 @@
 const importNatively = new Function('url', 'return import(url)');
 
 // The envelope of one event's call: the event as Pi gave it, with the project folder (`cwd`) and
-// the session id of the handler's context, and what the extension adds (agent_end: `stopHookActive`).
+// the session id of the handler's context, and what the extension adds (agent_end: `stopHookActive`;
+// a failed call's tool_result: `error`, the text of its result).
 function envelopeOf(event, place, added = {}) {
-  return { ...event, ...added, cwd: place.cwd, sessionId: place.sessionId };
+  const failed = event.type === 'tool_result' && event.isError === true && Array.isArray(event.content);
+  const error = failed ? { error: event.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n') } : {};
+  return { ...event, ...error, ...added, cwd: place.cwd, sessionId: place.sessionId };
 }
 
 // How long a session's end waits for the agent_end of a run the stop hooks have yet to take.
@@ -57,7 +60,8 @@ export const AgentBundle = async (pi) => {
 
   if (takes('session_start')) {
     pi.on('session_start', async (event, ctx) => {
-      await run('session_start', undefined, () => envelopeOf(event, placeOf(ctx)), (answer) => {
+      // A hook's matcher there is over why the session started (its `sources`).
+      await run('session_start', event.reason, () => envelopeOf(event, placeOf(ctx)), (answer) => {
         if (answer.system !== undefined) system.push(answer.system);
       }).catch((error) => log([error.message]));
     });

@@ -6,5 +6,5 @@ export default defineConfig({
     sessionStart: { handler: './src/hooks/context.ts', sources: ['resume'] },
   },
   plugin: { name: 'e2e-session-sources-resume', description: 'agent-bundle real-host scenario session-sources-resume.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'droid'],
+  targets: ['claude', 'codex', 'droid', 'pi'],
 });

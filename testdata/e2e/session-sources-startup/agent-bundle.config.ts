@@ -6,5 +6,5 @@ export default defineConfig({
     sessionStart: { handler: './src/hooks/context.ts', sources: ['startup'] },
   },
   plugin: { name: 'e2e-session-sources-startup', description: 'agent-bundle real-host scenario session-sources-startup.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'droid'],
+  targets: ['claude', 'codex', 'droid', 'pi'],
 });
