@@ -215,6 +215,24 @@ pub fn agent_bundle_install(
     Ok(())
 }
 
+/// The same with `--scope project`, run in the project `work`.
+pub fn agent_bundle_install_in_project(
+    programs: &Programs,
+    artifact: &Path,
+    host: &str,
+    home: &Path,
+    work: &Path,
+) -> std::io::Result<()> {
+    let mut install = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), home);
+    install.current_dir(work).args(["agent-bundle", "install", "--host", host, "--scope", "project", "--artifact"]);
+    install.arg(artifact);
+    let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
+    if code != Some(0) {
+        return Err(std::io::Error::other(format!("install --host {host} --scope project: exit {code:?}: {out}{err}")));
+    }
+    Ok(())
+}
+
 pub struct ClaudeOptions<'a> {
     pub allowed_tools: Option<&'a str>,
     /// Installed for good by `cargo agent-bundle install --host claude` (or `claude-mod`, from its local
@@ -580,16 +598,19 @@ pub fn run_extension_host(
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }
 
-/// How a session of OpenCode finds the plugin.
+/// Where a run puts the plugin of a host that loads it into its own process (OpenCode, Kilo CLI, Pi).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpencodePlacement {
-    /// The artifact's `opencode/` folder copied out and named in the config's `plugin` list
-    /// (`file://…/plugin.mjs`).
-    ConfigList,
-    /// Installed by `cargo agent-bundle install --host opencode`: in the user's config folder's
-    /// `plugins/`, with the module beside it that OpenCode loads.
+pub enum InProcessPlacement {
+    /// The harness's own way: OpenCode's and Kilo's `opencode/` folder copied out and named in the
+    /// config's `plugin` list (`file://…/plugin.mjs`); Pi's `pi/` folder copied into the project's
+    /// `.pi/extensions/<plugin>/`.
+    Manual,
+    /// Installed by `cargo agent-bundle install --host <host>` into the run's HOME: OpenCode's and
+    /// Kilo's config folder's `plugins/`, with the module beside it that the host loads; Pi's
+    /// `~/.pi/agent/extensions/`.
     Installed,
-    /// The same, `--scope project`: in the project's `.opencode/plugins/`.
+    /// The same, `--scope project`: the project's `.opencode/plugins/`, `.kilo/plugins/`,
+    /// `.pi/extensions/`.
     InstalledInProject,
 }
 
@@ -631,7 +652,7 @@ pub fn run_opencode(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
-    placement: OpencodePlacement,
+    placement: InProcessPlacement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -643,7 +664,7 @@ pub fn run_kilo(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
-    placement: OpencodePlacement,
+    placement: InProcessPlacement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -657,7 +678,7 @@ fn run_opencode_style(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
-    placement: OpencodePlacement,
+    placement: InProcessPlacement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -680,22 +701,16 @@ fn run_opencode_style(
     std::fs::create_dir_all(&work)?;
     mark_installed(&config)?;
     let listed = match placement {
-        OpencodePlacement::ConfigList => {
+        InProcessPlacement::Manual => {
             crate::copy_tree(&artifact.join("opencode"), &plugins.join(plugin_name))?;
             vec![format!("file://{}", plugins.join(plugin_name).join("plugin.mjs").display())]
         }
-        OpencodePlacement::Installed => {
+        InProcessPlacement::Installed => {
             agent_bundle_install(programs, artifact, style.host, &home, &[])?;
             Vec::new()
         }
-        OpencodePlacement::InstalledInProject => {
-            let mut install = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), &home);
-            install.current_dir(&work).args(["agent-bundle", "install", "--host", style.host, "--scope", "project"]);
-            install.arg("--artifact").arg(artifact);
-            let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
-            if code != Some(0) {
-                return Err(std::io::Error::other(format!("install --scope project: exit {code:?}: {out}{err}")));
-            }
+        InProcessPlacement::InstalledInProject => {
+            agent_bundle_install_in_project(programs, artifact, style.host, &home, &work)?;
             // The project's own config folder gets the host's package check too.
             mark_installed(&work.join(format!(".{}", style.config)))?;
             Vec::new()
@@ -734,17 +749,6 @@ fn run_opencode_style(
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }
 
-/// Where a run puts the plugin for Pi.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PiPlacement {
-    /// The artifact's `pi/` folder copied into the project's `.pi/extensions/<plugin>/`.
-    ProjectFolder,
-    /// `cargo agent-bundle install --host pi` into the run's HOME (`~/.pi/agent/extensions/`).
-    Installed,
-    /// `cargo agent-bundle install --host pi --scope project` (the project's `.pi/extensions/`).
-    InstalledInProject,
-}
-
 /// Pi 0.73.1 in `--mode json`, offline (`PI_OFFLINE=1`), with a custom `openai-completions` provider in
 /// its `models.json` pointed at the mock, and the plugin's extension in one of the folders Pi loads
 /// extensions from.
@@ -752,7 +756,7 @@ pub fn run_pi(
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
-    placement: PiPlacement,
+    placement: InProcessPlacement,
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
@@ -763,18 +767,12 @@ pub fn run_pi(
         std::fs::create_dir_all(dir)?;
     }
     match placement {
-        PiPlacement::ProjectFolder => {
+        InProcessPlacement::Manual => {
             crate::copy_tree(&artifact.join("pi"), &work.join(".pi/extensions").join(plugin_name))?;
         }
-        PiPlacement::Installed => agent_bundle_install(programs, artifact, "pi", &home, &[])?,
-        PiPlacement::InstalledInProject => {
-            let mut install = programs.offline_command(Path::new(env!("CARGO_BIN_EXE_cargo-agent-bundle")), &home);
-            install.current_dir(&work).args(["agent-bundle", "install", "--host", "pi", "--scope", "project"]);
-            install.arg("--artifact").arg(artifact);
-            let (code, _, out, err) = run_bounded(install, Duration::from_secs(120))?;
-            if code != Some(0) {
-                return Err(std::io::Error::other(format!("install --scope project: exit {code:?}: {out}{err}")));
-            }
+        InProcessPlacement::Installed => agent_bundle_install(programs, artifact, "pi", &home, &[])?,
+        InProcessPlacement::InstalledInProject => {
+            agent_bundle_install_in_project(programs, artifact, "pi", &home, &work)?
         }
     }
     let server = MockServer::start(Dialect::PiChat, calls, work.clone())?;

@@ -23,8 +23,8 @@ use agent_bundle::driver::{BuildOptions, build};
 use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
-    ClaudeOptions, CopilotInstall, GEMINI, HostRun, OpencodePlacement, PiPlacement, Placement, Programs, QWEN,
-    run_bounded, run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_kilo, run_opencode, run_pi,
+    ClaudeOptions, CopilotInstall, GEMINI, HostRun, InProcessPlacement, Placement, Programs, QWEN, run_bounded,
+    run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_kilo, run_opencode, run_pi,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -137,11 +137,23 @@ fn scenarios() -> Vec<Scenario> {
     // that keeps the agent going, a route).
     const ALL_AND_PI: &[Host] =
         &[Host::Claude, Host::Codex, Host::Copilot, Host::Gemini, Host::Qwen, Host::Droid, Host::Pi];
-    // The command hosts and OpenCode, which runs the hooks in its own process.
-    // And Claude Code's hooks module, where the bundle targets it.
+    // The command hosts, and OpenCode, Kilo CLI and Pi, which run the hooks in their own process; and
+    // Claude Code's hooks module, where the bundle targets it.
     const EVERY: &[Host] = &[
         Host::Claude,
         Host::ClaudeMod,
+        Host::Codex,
+        Host::Copilot,
+        Host::Gemini,
+        Host::Qwen,
+        Host::Droid,
+        Host::Opencode,
+        Host::Kilo,
+        Host::Pi,
+    ];
+    // Every host's own plugin (not Claude Code's hooks module).
+    const EVERY_PLUGIN: &[Host] = &[
+        Host::Claude,
         Host::Codex,
         Host::Copilot,
         Host::Gemini,
@@ -301,17 +313,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "a handler's places: its payload through pluginRoot, state in dataDir, a file in projectDir; a guard reads its envelope from stdin",
             bundle: "e2e/places",
-            hosts: &[
-                Host::Claude,
-                Host::Codex,
-                Host::Copilot,
-                Host::Gemini,
-                Host::Qwen,
-                Host::Droid,
-                Host::Opencode,
-                Host::Kilo,
-                Host::Pi,
-            ],
+            hosts: EVERY_PLUGIN,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -339,17 +341,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "an async afterTool hook with a status line: the host finishes without waiting, the hook's work is done after",
             bundle: "e2e/async-after",
-            hosts: &[
-                Host::Claude,
-                Host::Codex,
-                Host::Copilot,
-                Host::Gemini,
-                Host::Qwen,
-                Host::Droid,
-                Host::Opencode,
-                Host::Kilo,
-                Host::Pi,
-            ],
+            hosts: EVERY_PLUGIN,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -1566,20 +1558,29 @@ fn session(
         }
         Host::Gemini => run_extension_host(&GEMINI, programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Qwen => run_extension_host(&QWEN, programs, artifact, plugin, placement, calls, RUN_LIMIT),
-        Host::Opencode => {
-            let placement = if installed { OpencodePlacement::Installed } else { OpencodePlacement::ConfigList };
-            run_opencode(programs, artifact, plugin, placement, calls, RUN_LIMIT)
-        }
-        Host::Kilo => {
-            let placement = if installed { OpencodePlacement::Installed } else { OpencodePlacement::ConfigList };
-            run_kilo(programs, artifact, plugin, placement, calls, RUN_LIMIT)
-        }
-        Host::Pi => {
-            let placement = if installed { PiPlacement::Installed } else { PiPlacement::ProjectFolder };
-            run_pi(programs, artifact, plugin, placement, calls, RUN_LIMIT)
+        Host::Opencode | Host::Kilo | Host::Pi => {
+            let placement = if installed { InProcessPlacement::Installed } else { InProcessPlacement::Manual };
+            in_process_session(programs, host, artifact, plugin, placement, calls)
         }
         Host::Droid if installed => Err(std::io::Error::other("Factory Droid has no install yet")),
         Host::Droid => run_droid(programs, artifact, plugin, calls, RUN_LIMIT),
+    }
+}
+
+/// A session of a host that loads the plugin into its own process, placed as `placement` says.
+fn in_process_session(
+    programs: &Programs,
+    host: Host,
+    artifact: &Path,
+    plugin: &str,
+    placement: InProcessPlacement,
+    calls: Vec<Call>,
+) -> std::io::Result<HostRun> {
+    match host {
+        Host::Opencode => run_opencode(programs, artifact, plugin, placement, calls, RUN_LIMIT),
+        Host::Kilo => run_kilo(programs, artifact, plugin, placement, calls, RUN_LIMIT),
+        Host::Pi => run_pi(programs, artifact, plugin, placement, calls, RUN_LIMIT),
+        _ => Err(std::io::Error::other(format!("{} runs no plugin in its own process", host.name()))),
     }
 }
 
@@ -1942,57 +1943,31 @@ fn main() -> ExitCode {
         tally.record(&name, started, result);
     }
 
-    // OpenCode's other way of finding a plugin: the project's `.opencode/plugins/` folder, where
-    // `cargo agent-bundle install --scope project` places it.
-    let name = "opencode installed by cargo agent-bundle install --scope project (.opencode/plugins/): beforeTool deny blocks the command";
-    if name.contains(&filter) {
+    // Each in-process host's project folder, where `cargo agent-bundle install --scope project` places
+    // the plugin: OpenCode's `.opencode/plugins/` (its other way of finding one), Kilo's `.kilo/plugins/`
+    // (it does not load `.opencode/`), Pi's `.pi/extensions/`.
+    let in_projects =
+        [(Host::Opencode, ".opencode/plugins/"), (Host::Kilo, ".kilo/plugins/"), (Host::Pi, ".pi/extensions/")];
+    for (host, folder) in in_projects {
+        let name = format!(
+            "{} installed by cargo agent-bundle install --scope project ({folder}): beforeTool deny blocks the command",
+            host.name()
+        );
+        if !name.contains(&filter) {
+            continue;
+        }
         let started = Instant::now();
         let result = (|| {
             let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let artifact = build_for(Host::Opencode, Path::new("testdata/e2e/deny-shell"), temp.path())?;
-            let placement = OpencodePlacement::InstalledInProject;
-            let run = run_opencode(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
+            let artifact = build_for(host, Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let placement = InProcessPlacement::InstalledInProject;
+            let run = in_process_session(&programs, host, &artifact, "e2e-deny-shell", placement, shell_marker())
                 .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;
             ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
         })();
-        tally.record(name, started, result);
-    }
-
-    // Kilo's project folder: `.kilo/plugins/` (it does not load `.opencode/`), where `--scope project`
-    // places OpenCode's plugin for it.
-    let name = "kilo installed by cargo agent-bundle install --scope project (.kilo/plugins/): beforeTool deny blocks the command";
-    if name.contains(&filter) {
-        let started = Instant::now();
-        let result = (|| {
-            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let artifact = build_for(Host::Kilo, Path::new("testdata/e2e/deny-shell"), temp.path())?;
-            let placement = OpencodePlacement::InstalledInProject;
-            let run = run_kilo(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
-                .map_err(|e| e.to_string())?;
-            finished(&run)?;
-            ensure(!exists(&run, MARKER), "the denied command ran")?;
-            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
-        })();
-        tally.record(name, started, result);
-    }
-
-    // Pi's other folder: the project's `.pi/extensions/`, where `--scope project` places the extension.
-    let name = "pi installed by cargo agent-bundle install --scope project (.pi/extensions/): beforeTool deny blocks the command";
-    if name.contains(&filter) {
-        let started = Instant::now();
-        let result = (|| {
-            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let artifact = build_for(Host::Pi, Path::new("testdata/e2e/deny-shell"), temp.path())?;
-            let placement = PiPlacement::InstalledInProject;
-            let run = run_pi(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
-                .map_err(|e| e.to_string())?;
-            finished(&run)?;
-            ensure(!exists(&run, MARKER), "the denied command ran")?;
-            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
-        })();
-        tally.record(name, started, result);
+        tally.record(&name, started, result);
     }
 
     println!("{} passed, {} failed", tally.passed, tally.failed);

@@ -22,6 +22,11 @@ struct Home {
 /// canonical-tools (built for all five hosts) and an empty home.
 fn setup() -> Home {
     let (built, artifact) = build_bundle("canonical-tools");
+    home_for(built, artifact)
+}
+
+/// A built artifact and an empty home.
+fn home_for(built: tempfile::TempDir, artifact: camino::Utf8PathBuf) -> Home {
     let temp = tempfile::tempdir().unwrap();
     let home = temp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
@@ -315,10 +320,7 @@ fn opencode_gets_its_folder_and_the_module_it_loads_beside_it() {
     common::require_node();
     // The guards example, built for every host OpenCode included.
     let (built, artifact) = build_bundle("guards");
-    let temp = tempfile::tempdir().unwrap();
-    let home =
-        Home { home: temp.path().join("home"), _temp: temp, artifact: artifact.into_std_path_buf(), _built: built };
-    std::fs::create_dir_all(&home.home).unwrap();
+    let home = home_for(built, artifact);
     let installed = run(&home, &["install", "--host", "opencode"], &[]);
     assert!(installed.status.success(), "{}", text(&installed));
     let plugins = home.home.join(".config/opencode/plugins");
@@ -373,10 +375,7 @@ fn kilo_gets_opencodes_folder_in_its_own_plugins_folder() {
     let kilo = &manifest.hosts[&agent_bundle::vocabulary::target::Target::Kilo];
     assert_eq!(kilo.document, "opencode/hooks.json", "Kilo's plugin is OpenCode's");
     assert!(kilo.revision.starts_with("kilo-"), "with Kilo's own table: {}", kilo.revision);
-    let temp = tempfile::tempdir().unwrap();
-    let home =
-        Home { home: temp.path().join("home"), _temp: temp, artifact: artifact.into_std_path_buf(), _built: built };
-    std::fs::create_dir_all(&home.home).unwrap();
+    let home = home_for(built, artifact);
     let installed = run(&home, &["install", "--host", "kilo"], &[]);
     assert!(installed.status.success(), "{}", text(&installed));
     let plugins = home.home.join(".config/kilo/plugins");
@@ -403,10 +402,7 @@ fn kilo_gets_opencodes_folder_in_its_own_plugins_folder() {
     let (built, artifact) = common::build_root(camino::Utf8Path::new("testdata/e2e/continue-shell"));
     let manifest = agent_bundle::artifact::read_verified(&artifact, &agent_bundle::io::RealDisk).unwrap();
     assert!(!manifest.hosts.contains_key(&agent_bundle::vocabulary::target::Target::Kilo));
-    let temp = tempfile::tempdir().unwrap();
-    let home =
-        Home { home: temp.path().join("home"), _temp: temp, artifact: artifact.into_std_path_buf(), _built: built };
-    std::fs::create_dir_all(&home.home).unwrap();
+    let home = home_for(built, artifact);
     let installed = run(&home, &["install", "--host", "kilo"], &[]);
     assert!(installed.status.success(), "{}", text(&installed));
     assert!(home.home.join(".config/kilo/plugins/e2e-continue-shell.js").is_file(), "{:?}", tree(&home.home));
