@@ -612,6 +612,8 @@ pub enum InProcessPlacement {
     /// The same, `--scope project`: the project's `.opencode/plugins/`, `.kilo/plugins/`,
     /// `.pi/extensions/`.
     InstalledInProject,
+    /// A control: installed in the project for another host (`--host opencode`, for a Kilo session).
+    InstalledInProjectFor(&'static str),
 }
 
 /// What differs between OpenCode and its fork Kilo CLI, which loads OpenCode's plugin modules: its
@@ -715,6 +717,11 @@ fn run_opencode_style(
             mark_installed(&work.join(format!(".{}", style.config)))?;
             Vec::new()
         }
+        InProcessPlacement::InstalledInProjectFor(other) => {
+            agent_bundle_install_in_project(programs, artifact, other, &home, &work)?;
+            mark_installed(&work.join(format!(".{other}")))?;
+            Vec::new()
+        }
     };
     let server = MockServer::start(Dialect::OpencodeChat, calls, work.clone())?;
     std::fs::write(
@@ -773,6 +780,9 @@ pub fn run_pi(
         InProcessPlacement::Installed => agent_bundle_install(programs, artifact, "pi", &home, &[])?,
         InProcessPlacement::InstalledInProject => {
             agent_bundle_install_in_project(programs, artifact, "pi", &home, &work)?
+        }
+        InProcessPlacement::InstalledInProjectFor(other) => {
+            agent_bundle_install_in_project(programs, artifact, other, &home, &work)?
         }
     }
     let server = MockServer::start(Dialect::PiChat, calls, work.clone())?;

@@ -1970,6 +1970,24 @@ fn main() -> ExitCode {
         tally.record(&name, started, result);
     }
 
+    // Control: Kilo does not load the project's `.opencode/` folder (where OpenCode's project install
+    // puts the plugin), which is why `install --host kilo` places it in `.kilo/plugins/`.
+    let name = "kilo control: the plugin installed in the project for OpenCode (.opencode/plugins/) is not loaded: the command runs";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = (|| {
+            let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let artifact = build_for(Host::Kilo, Path::new("testdata/e2e/deny-shell"), temp.path())?;
+            let placement = InProcessPlacement::InstalledInProjectFor("opencode");
+            let run = run_kilo(&programs, &artifact, "e2e-deny-shell", placement, shell_marker(), RUN_LIMIT)
+                .map_err(|e| e.to_string())?;
+            finished(&run)?;
+            ensure(run.work.join(".opencode/plugins/e2e-deny-shell.js").is_file(), "the install placed nothing")?;
+            ensure(exists(&run, MARKER), "the command was denied: Kilo loaded .opencode/, update its table")
+        })();
+        tally.record(name, started, result);
+    }
+
     println!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
