@@ -622,6 +622,8 @@ pub enum InProcessPlacement {
 pub struct OpencodeStyle {
     /// The host's name for `cargo agent-bundle install --host`.
     pub host: &'static str,
+    /// Its program.
+    pub program: fn(&Programs) -> &Path,
     /// The config folder's name under `~/.config` (and, with a dot, in the project).
     pub config: &'static str,
     /// The project's config file.
@@ -634,6 +636,7 @@ pub struct OpencodeStyle {
 
 pub const OPENCODE: OpencodeStyle = OpencodeStyle {
     host: "opencode",
+    program: |programs| &programs.opencode,
     config: "opencode",
     config_file: "opencode.json",
     plugin_package: ("@opencode-ai/plugin", "1.18.33"),
@@ -642,6 +645,7 @@ pub const OPENCODE: OpencodeStyle = OpencodeStyle {
 
 pub const KILO: OpencodeStyle = OpencodeStyle {
     host: "kilo",
+    program: |programs| &programs.kilo,
     config: "kilo",
     config_file: "kilo.json",
     plugin_package: ("@kilocode/plugin", "7.7.9"),
@@ -658,7 +662,7 @@ pub fn run_opencode(
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
-    run_opencode_style(&OPENCODE, &programs.opencode, programs, artifact, plugin_name, placement, calls, limit)
+    run_opencode_style(&OPENCODE, programs, artifact, plugin_name, placement, calls, limit)
 }
 
 /// Kilo CLI 7.7.9 the same way: the artifact's `opencode/` folder is its plugin too.
@@ -670,13 +674,11 @@ pub fn run_kilo(
     calls: Vec<Call>,
     limit: Duration,
 ) -> std::io::Result<HostRun> {
-    run_opencode_style(&KILO, &programs.kilo, programs, artifact, plugin_name, placement, calls, limit)
+    run_opencode_style(&KILO, programs, artifact, plugin_name, placement, calls, limit)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run_opencode_style(
     style: &OpencodeStyle,
-    program: &Path,
     programs: &Programs,
     artifact: &Path,
     plugin_name: &str,
@@ -741,7 +743,7 @@ fn run_opencode_style(
         })
         .to_string(),
     )?;
-    let mut command = Command::new(program);
+    let mut command = Command::new((style.program)(programs));
     command.env_clear().env("PATH", programs.path_variable()).env("HOME", &home);
     for switch in ["DISABLE_MODELS_FETCH", "DISABLE_AUTOUPDATE", "DISABLE_SHARE", "DISABLE_LSP_DOWNLOAD"] {
         command.env(format!("{}{switch}", style.env_prefix), "1");

@@ -126,21 +126,21 @@ export const AgentBundle = async (pi) => {
   // the stop hooks have not yet taken (Pi hands it over through a queue of its own), what they are
   // still deciding, and the runs their follow-ups start are awaited there, so none is cut off. An
   // agent_end that does not come within AGENT_END_WAIT_MS is not waited for any longer.
-  pi.on('session_shutdown', async (event, ctx) => {
-    let waited = 0;
-    while (unsettled.size > 0 || (runsToEnd > 0 && waited < AGENT_END_WAIT_MS)) {
-      if (unsettled.size > 0) {
-        await Promise.allSettled(unsettled);
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        waited += 5;
+  if (takes('agent_end') || takes('session_shutdown')) {
+    pi.on('session_shutdown', async (event, ctx) => {
+      let waited = 0;
+      while (unsettled.size > 0 || (runsToEnd > 0 && waited < AGENT_END_WAIT_MS)) {
+        if (unsettled.size > 0) {
+          await Promise.allSettled(unsettled);
+        } else {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          waited += 5;
+        }
       }
-    }
-    if (takes('session_shutdown')) {
       await run('session_shutdown', undefined, () => envelopeOf(event, placeOf(ctx)), () => {})
         .catch((error) => log([error.message]));
-    }
-  });
+    });
+  }
 };
 
 export default AgentBundle;

@@ -711,25 +711,14 @@ export function inProcessHooks(entryUrl) {
 
 // An async in-process hook run apart from the host: a detached node process that decides the envelope
 // on its stdin through the wrapper module (simulateInProcess, its answer read by nobody) and exits
-// once decided, so a handler's leftover timers do not keep it. Resolves once the envelope is handed
-// over; a child that fails to start rejects.
+// once decided, so a handler's leftover timers do not keep it.
 const DETACHED_IN_PROCESS = "const [runtime, wrapper] = process.argv.slice(1); \
 const { simulateInProcess } = await import(runtime); \
 await simulateInProcess(wrapper); \
 process.exit();";
 function detachedInProcess(wrapperUrl, envelope) {
-  const { spawn } = builtin('node:child_process');
-  const child = spawn(process.execPath, ['--input-type=module', '-e', DETACHED_IN_PROCESS, import.meta.url, fileURLToPath(wrapperUrl)], {
-    detached: true,
-    windowsHide: true,
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  child.unref();
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.stdin.once('error', reject);
-    child.stdin.end(JSON.stringify(envelope), () => resolve(undefined));
-  });
+  const args = ['--input-type=module', '-e', DETACHED_IN_PROCESS, import.meta.url, fileURLToPath(wrapperUrl)];
+  return detachedNode(args, JSON.stringify(envelope));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1356,20 +1345,26 @@ function serveStdinAgain(bytes) {
 }
 
 function detachedRun(contract, ownFile, bytes) {
+  return detachedNode([fileURLToPath(ownFile)], bytes, { ...process.env, [DETACHED]: contract.hook.id });
+}
+
+// Starts node with `args` in a process of its own that outlives this one (detached, unreferenced,
+// its output ignored) and hands it `input` on its stdin. Resolves once the input is handed over,
+// before this process may exit; a child that fails to start is reported by the promise's rejection
+// (the hook then fails with its policy).
+function detachedNode(args, input, env = process.env) {
   const { spawn } = builtin('node:child_process');
-  const child = spawn(process.execPath, [fileURLToPath(ownFile)], {
+  const child = spawn(process.execPath, args, {
     detached: true,
     windowsHide: true,
     stdio: ['pipe', 'ignore', 'ignore'],
-    env: { ...process.env, [DETACHED]: contract.hook.id },
+    env,
   });
   child.unref();
-  // The envelope is handed over before the wrapper exits; a child that fails to start is reported
-  // by the promise's rejection (the hook then fails with its policy).
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.stdin.once('error', reject);
-    child.stdin.end(bytes, () => resolve(undefined));
+    child.stdin.end(input, () => resolve(undefined));
   });
 }
 
