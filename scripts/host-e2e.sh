@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The real-host suite: installs the pinned host programs (Claude Code, Codex, Copilot CLI, Gemini CLI,
-# Qwen Code, OpenCode, Factory Droid, Pi, Kilo CLI) into a cache folder when missing (the only step that needs the npm registry),
+# Qwen Code, OpenCode, Factory Droid, Pi, Kilo CLI, Cline CLI) into a cache folder when missing (the only step that needs the npm registry),
 # and the Windows programs under Wine (scripts/windows-programs.sh: Wine and a compiler from apt when
 # missing, Windows Node and Codex and Claude Code for Windows from npm), then runs
 # tests/host_e2e inside a private
@@ -26,6 +26,8 @@ PI_VERSION=0.73.1
 # @kilocode/cli 7.8.1's Linux x64 platform packages were never published: install the newest platform
 # binary that was, 7.7.9, itself.
 KILO_VERSION=7.7.9
+# Cline CLI's native binary (the `cline` package's platform package for Linux x64).
+CLINE_VERSION=3.0.65
 HOSTS_DIR="${AGENT_BUNDLE_HOSTS_DIR:-$HOME/.cache/agent-bundle-hosts}"
 export AGENT_BUNDLE_HOSTS_DIR="$HOSTS_DIR"
 
@@ -48,15 +50,16 @@ if [ "$(installed_version @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" 
   || [ "$(installed_version opencode-ai)" != "$OPENCODE_VERSION" ] \
   || [ "$(installed_version @factory/cli-linux-x64)" != "$DROID_VERSION" ] \
   || [ "$(installed_version @mariozechner/pi-coding-agent)" != "$PI_VERSION" ] \
-  || [ "$(installed_version @kilocode/cli-linux-x64)" != "$KILO_VERSION" ]; then
-  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION, @qwen-code/qwen-code@$QWEN_VERSION , opencode-ai@$OPENCODE_VERSION, @factory/cli-linux-x64@$DROID_VERSION, @mariozechner/pi-coding-agent@$PI_VERSION and @kilocode/cli-linux-x64@$KILO_VERSION into $HOSTS_DIR"
+  || [ "$(installed_version @kilocode/cli-linux-x64)" != "$KILO_VERSION" ] \
+  || [ "$(installed_version @cline/cli-linux-x64)" != "$CLINE_VERSION" ]; then
+  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION, @qwen-code/qwen-code@$QWEN_VERSION , opencode-ai@$OPENCODE_VERSION, @factory/cli-linux-x64@$DROID_VERSION, @mariozechner/pi-coding-agent@$PI_VERSION, @kilocode/cli-linux-x64@$KILO_VERSION and @cline/cli-linux-x64@$CLINE_VERSION into $HOSTS_DIR"
   mkdir -p "$HOSTS_DIR"
   printf '{ "name": "agent-bundle-hosts", "private": true }\n' > "$HOSTS_DIR/package.json"
   printf 'omit-lockfile-registry-resolved=true\n' > "$HOSTS_DIR/.npmrc"
   (cd "$HOSTS_DIR" && npm install --ignore-scripts --no-audit --no-fund --save-exact \
     "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@github/copilot@$COPILOT_VERSION" "@google/gemini-cli@$GEMINI_VERSION" \
     "@qwen-code/qwen-code@$QWEN_VERSION" "opencode-ai@$OPENCODE_VERSION" "@factory/cli-linux-x64@$DROID_VERSION" \
-    "@mariozechner/pi-coding-agent@$PI_VERSION" "@kilocode/cli-linux-x64@$KILO_VERSION")
+    "@mariozechner/pi-coding-agent@$PI_VERSION" "@kilocode/cli-linux-x64@$KILO_VERSION" "@cline/cli-linux-x64@$CLINE_VERSION")
 fi
 
 echo "== the Windows programs under Wine (Windows Node, Codex and Claude Code for Windows): scripts/windows-programs.sh"

@@ -97,9 +97,30 @@ pub struct FolderInstall {
     /// that also loads them from there (`.opencode/plugins/{plugin}`).
     #[serde(default)]
     pub project: Option<ProjectPlace>,
+    /// For a host that runs a file per event from a hooks folder (Cline CLI): where the artifact's
+    /// hook files go, shared by every agent-bundle plugin placed there.
+    #[serde(default)]
+    pub hook_files: Option<Box<HookFilesPlace>>,
     pub scopes: Vec<String>,
     /// The host's program that lists what it loaded, for `doctor` (optional: install needs none).
     pub observe: Option<Observe>,
+    pub evidence: String,
+}
+
+/// Where a host's hook files go (the files it runs per event from a hooks folder, its table's
+/// `hookFiles`). A hooks folder holds one file of a name, so the file is shared: the same text in
+/// every artifact, it runs the event's hooks of every agent-bundle plugin placed in the folder beside
+/// it. Install writes it over another plugin's copy (one that starts with `marker`), never over a
+/// file of anyone else's, and uninstall removes it only when no plugin left beside it takes the event.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HookFilesPlace {
+    /// The hooks folder, relative to the install's root.
+    pub folder: String,
+    /// The hooks folder of `--scope project`, relative to the project.
+    pub project_folder: Option<String>,
+    /// The first line of agent-bundle's hook file, which tells a copy of it from anyone else's file.
+    pub marker: String,
     pub evidence: String,
 }
 
@@ -244,6 +265,18 @@ pub fn catalog_entry_folder(path: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Install tells a copy of agent-bundle's hook file from anyone else's by its first line.
+    #[test]
+    fn the_hook_file_starts_with_the_marker_install_tells_it_by() {
+        let Ok(Install::Folder(folder)) = distribution(Target::Cline).unwrap().install.supported() else {
+            panic!("Cline CLI installs into a folder")
+        };
+        let marker = &folder.hook_files.as_ref().expect("its hook files are shared").marker;
+        let source = crate::pipeline::emit::CLINE_HOOK_FILE_SOURCE;
+        assert!(source.starts_with(marker.as_str()), "{marker:?}");
+        assert_eq!(source.matches(marker.as_str()).count(), 1);
+    }
 
     #[test]
     fn every_host_with_hooks_says_where_its_catalog_is_or_why_there_is_none() {

@@ -113,6 +113,8 @@ pub enum Role {
     McpDocument,
     /// The module an in-process host loads (OpenCode's plugin), which runs the hooks there.
     EntryModule,
+    /// A file a host runs for one native event from a hooks folder (Cline CLI's `PreToolUse.mjs`).
+    HookFile,
     /// A host's own folder, holding its own copy of the plugin (wrappers, bundles, payloads).
     HostFolder,
 }
@@ -131,6 +133,7 @@ impl Role {
             Role::Icon => "plugin icon",
             Role::McpDocument => "MCP server document",
             Role::EntryModule => "plugin module",
+            Role::HookFile => "hook file",
             Role::HostFolder => "plugin folder",
         }
     }
@@ -179,6 +182,17 @@ pub struct HostPaths<'t> {
     pub plugin_mcp_document: Option<&'t str>,
     /// The module an in-process host loads, which agent-bundle writes.
     pub entry_module: Option<&'t str>,
+    /// The files a host runs per native event from a hooks folder (Cline CLI's): each native
+    /// event's file name without its extension ([`HostPaths::hook_files`] gives their paths).
+    hook_file_names: &'t std::collections::BTreeMap<String, String>,
+}
+
+impl<'t> HostPaths<'t> {
+    /// The files the host runs per native event, each with its native event: `<folder>/<name>.mjs`.
+    pub fn hook_files(&self) -> impl Iterator<Item = (&'t str, String)> + use<'t> {
+        let folder = self.folder.map(|f| format!("{f}/")).unwrap_or_default();
+        self.hook_file_names.iter().map(move |(native, name)| (native.as_str(), format!("{folder}{name}.mjs")))
+    }
 }
 
 /// Every path of the artifact a host, the shared runtime or agent-bundle writes.
@@ -230,6 +244,9 @@ impl Layout {
             }
             if let Some(module) = paths.entry_module {
                 claim(module, false, owner, Role::EntryModule);
+            }
+            for (_, file) in paths.hook_files() {
+                claim(&file, false, owner, Role::HookFile);
             }
         }
         Layout { claims }
@@ -311,6 +328,7 @@ fn host_paths(table: &super::HostTable) -> Option<HostPaths<'_>> {
             .map(|p| p.document.as_str())
             .filter(|document| *document != surface.manifest.as_str()),
         entry_module: surface.entry_module.as_deref(),
+        hook_file_names: &surface.hook_files,
     })
 }
 
@@ -390,13 +408,19 @@ mod tests {
         assert_eq!(owners("gemini"), [Owner::Host(Target::Gemini)]);
         assert_eq!(
             owners("hooks"),
-            [Owner::AgentBundle; 6],
-            "`hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/`, `pi/hooks/` and `qwen/hooks/`"
+            [Owner::AgentBundle; 7],
+            "`hooks/`, `cline/hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/`, `pi/hooks/` and `qwen/hooks/`"
         );
+        assert_eq!(owners("cline"), [Owner::Host(Target::Cline)]);
+        assert_eq!(owners("PreToolUse.mjs"), [Owner::Host(Target::Cline)], "Cline CLI's hook file, in its folder");
         assert!(owners("claude-mod").is_empty(), "Claude Code's hooks module is in Claude Code's plugin");
         assert_eq!(owners("droid"), [Owner::Host(Target::Droid)]);
         assert_eq!(owners("opencode"), [Owner::Host(Target::Opencode)]);
-        assert_eq!(owners("plugin.mjs"), [Owner::Host(Target::Opencode)], "OpenCode's module, in its folder");
+        assert_eq!(
+            owners("plugin.mjs"),
+            [Owner::Host(Target::Cline), Owner::Host(Target::Opencode)],
+            "Cline CLI's and OpenCode's modules, each in its folder"
+        );
         assert_eq!(owners("pi"), [Owner::Host(Target::Pi)]);
         assert_eq!(owners("extension.mjs"), [Owner::Host(Target::Pi)], "Pi's extension, in its folder");
         assert_eq!(owners("qwen"), [Owner::Host(Target::Qwen)]);

@@ -21,6 +21,7 @@ use crate::vocabulary::target::Target;
 const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
     (Target::Claude, include_str!("claude.json")),
     (Target::ClaudeMod, include_str!("claude-mod.json")),
+    (Target::Cline, include_str!("cline.json")),
     (Target::Codex, include_str!("codex.json")),
     (Target::Copilot, include_str!("copilot.json")),
     (Target::Cursor, include_str!("cursor.json")),
@@ -132,6 +133,12 @@ pub struct HookSurface {
     /// document and runs each entry's wrapper module through the runtime's `decide`.
     #[serde(default)]
     pub entry_module: Option<String>,
+    /// For a host that runs a file per event from a hooks folder instead of reading a document (Cline
+    /// CLI's `PreToolUse`, `PostToolUse`, …): each native event's file name, without its extension.
+    /// agent-bundle writes `<folder>/<name>.mjs` for each native event the plugin has hooks on, a
+    /// script that runs them through the entry module.
+    #[serde(default)]
+    pub hook_files: BTreeMap<String, String>,
     /// Fixed keys the plugin manifest also carries (OpenCode's `package.json` names its module).
     #[serde(default)]
     pub manifest_fields: serde_json::Map<String, serde_json::Value>,
@@ -889,6 +896,11 @@ pub struct ResultChannels {
     /// agentStop cannot add context"): they fail the hook instead of being dropped.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub refuses: BTreeMap<ResultPart, String>,
+    /// What the host does with a part it takes beyond what its channel says, where a user would not
+    /// expect it (Cline CLI's cancel: the call does not run, and the run ends without the model being
+    /// told the reason): the matrix's footnote to the delivered part.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub caveats: BTreeMap<ResultPart, String>,
 }
 
 /// A permission decision's field.
@@ -1057,6 +1069,10 @@ pub struct ToolInputMap {
     /// Replacements of text in the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edits: Option<EditsMap>,
+    /// The files a tool reads, as a list (Cline's `read_files.files`): each element a path, or an
+    /// object holding one under `path`. Every one is in `filePaths`, the first is `filePath`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_list: Option<FileListMap>,
     /// A regex over the tool's name with the groups `server` and `tool` (either may be absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_name: Option<String>,
@@ -1093,6 +1109,8 @@ pub struct RuntimeInputMap<'t> {
     pub keys: BTreeMap<&'static str, Vec<&'t str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edits: Option<&'t EditsMap>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_list: Option<&'t FileListMap>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mcp_name: Option<&'t str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1133,6 +1151,7 @@ impl ToolInputMap {
                 .filter(|(_, keys)| !keys.is_empty())
                 .collect(),
             edits: self.edits.as_ref(),
+            file_list: self.file_list.as_ref(),
             mcp_name: self.mcp_name.as_deref(),
             mcp_context: self.mcp_context.as_ref(),
             optional: &self.optional,
@@ -1169,6 +1188,18 @@ pub struct EditsMap {
     pub list: Option<String>,
     pub old_text: String,
     pub new_text: String,
+    /// An edit may leave the old text out: it then inserts or creates (Cline's `editor` without
+    /// `old_text`), read as an edit whose old text is empty.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub old_optional: bool,
+}
+
+/// Where a list of files is in a tool's input, and where each element holds its path.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FileListMap {
+    pub list: String,
+    pub path: String,
 }
 
 /// An envelope object that names an MCP call's server and tool (Gemini's `mcp_context`).
@@ -1573,7 +1604,7 @@ mod prose {
 
     #[test]
     fn every_list_of_hosts_names_every_host() {
-        assert_eq!(products().len(), 10, "{:?}", products());
+        assert_eq!(products().len(), 11, "{:?}", products());
         names_every_product("Cargo.toml's description", env!("CARGO_PKG_DESCRIPTION"));
         let readme = include_str!("../../README.md");
         let opening = readme.split("\n\n").nth(1).expect("the README opens with a paragraph");
@@ -1673,7 +1704,12 @@ mod tests {
                     let at = format!("{} {selector} {pattern}", table.target);
                     match selector {
                         Selector::Shell => assert!(input.command.is_some(), "{at}: a shell tool has a command"),
-                        Selector::FileRead => assert!(input.file_path.is_some(), "{at}: a read names its file"),
+                        Selector::FileRead => {
+                            assert!(
+                                input.file_path.is_some() || input.file_list.is_some(),
+                                "{at}: a read names its files"
+                            )
+                        }
                         Selector::FileWrite => assert!(
                             input.file_path.is_some() || input.patch.is_some(),
                             "{at}: a write names its file or carries a patch"

@@ -12,6 +12,7 @@ pub enum Target {
     /// form of `Claude`'s plugin, at its place: a bundle targets one of the two.
     #[serde(rename = "claude-mod")]
     ClaudeMod,
+    Cline,
     Codex,
     Copilot,
     Cursor,
@@ -25,11 +26,12 @@ pub enum Target {
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `claude-mod`, `codex`, `copilot`, `cursor`, `droid`, `gemini`,
+    /// Every target, in the order names sort (`claude`, `claude-mod`, `cline`, `codex`, `copilot`, `cursor`, `droid`, `gemini`,
     /// `kilo`, `opencode`, `pi`, `portable`, `qwen`).
-    pub const ALL: [Target; 12] = [
+    pub const ALL: [Target; 13] = [
         Target::Claude,
         Target::ClaudeMod,
+        Target::Cline,
         Target::Codex,
         Target::Copilot,
         Target::Cursor,
@@ -50,6 +52,7 @@ impl Target {
         match self {
             Target::Claude => "claude",
             Target::ClaudeMod => "claude-mod",
+            Target::Cline => "cline",
             Target::Codex => "codex",
             Target::Copilot => "copilot",
             Target::Cursor => "cursor",

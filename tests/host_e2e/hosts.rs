@@ -28,6 +28,8 @@ pub struct Programs {
     pub kilo: PathBuf,
     /// Pi's entry file, run by node.
     pub pi: PathBuf,
+    /// Cline CLI's native binary (its platform package).
+    pub cline: PathBuf,
     /// A `qwen` command that runs it (its package ships the entry file without the executable bit),
     /// for `cargo agent-bundle install` and `doctor`.
     pub qwen_launcher: PathBuf,
@@ -53,10 +55,11 @@ impl Programs {
         let droid = dir.join("node_modules/@factory/cli-linux-x64/bin/droid");
         let pi = dir.join("node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
         let kilo = dir.join("node_modules/@kilocode/cli-linux-x64/bin/kilo");
-        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid, &pi, &kilo] {
+        let cline = dir.join("node_modules/@cline/cli-linux-x64/bin/cline");
+        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid, &pi, &kilo, &cline] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode, Factory Droid, Pi and Kilo CLI into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode, Factory Droid, Pi, Kilo CLI and Cline CLI into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -89,6 +92,7 @@ impl Programs {
             droid,
             pi,
             kilo,
+            cline,
             node_dir,
         })
     }
@@ -603,14 +607,14 @@ pub fn run_extension_host(
 pub enum InProcessPlacement {
     /// The harness's own way: OpenCode's and Kilo's `opencode/` folder copied out and named in the
     /// config's `plugin` list (`file://…/plugin.mjs`); Pi's `pi/` folder copied into the project's
-    /// `.pi/extensions/<plugin>/`.
+    /// `.pi/extensions/<plugin>/`; Cline's `cline/` folder copied as the project's `.clinerules/hooks/`.
     Manual,
     /// Installed by `cargo agent-bundle install --host <host>` into the run's HOME: OpenCode's and
     /// Kilo's config folder's `plugins/`, with the module beside it that the host loads; Pi's
-    /// `~/.pi/agent/extensions/`.
+    /// `~/.pi/agent/extensions/`; Cline's `~/.cline/hooks/`.
     Installed,
     /// The same, `--scope project`: the project's `.opencode/plugins/`, `.kilo/plugins/`,
-    /// `.pi/extensions/`.
+    /// `.pi/extensions/`, `.clinerules/hooks/`.
     InstalledInProject,
     /// A control: installed in the project for another host (`--host opencode`, for a Kilo session).
     InstalledInProjectFor(&'static str),
@@ -806,6 +810,59 @@ pub fn run_pi(
         .args(["--mode", "json", "--provider", "mock", "--model", "mock-model"])
         .arg(prompt());
     let (exit_code, timed_out, stdout, stderr) = run_bounded(command, limit)?;
+    let requests = server.requests();
+    Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
+}
+
+/// Cline CLI 3.0.65, headless (`--json --auto-approve true`, its local session backend: no hub
+/// daemon), offline, with its `openai-compatible` provider pointed at the mock, and the plugin's hook
+/// files where Cline runs them. Cline ends a run whose call a hook cancels without telling the model
+/// why; the reason is in its log, which the run's stderr gets after the host's own (`== cline.log`).
+pub fn run_cline(
+    programs: &Programs,
+    artifact: &Path,
+    placement: InProcessPlacement,
+    calls: Vec<Call>,
+    limit: Duration,
+) -> std::io::Result<HostRun> {
+    let temp = tempfile::tempdir()?;
+    let (home, work) = (temp.path().join("home"), temp.path().join("work"));
+    let settings = home.join(".cline/data/settings");
+    for dir in [&work, &settings] {
+        std::fs::create_dir_all(dir)?;
+    }
+    match placement {
+        InProcessPlacement::Manual => crate::copy_tree(&artifact.join("cline"), &work.join(".clinerules/hooks"))?,
+        InProcessPlacement::Installed => agent_bundle_install(programs, artifact, "cline", &home, &[])?,
+        InProcessPlacement::InstalledInProject => {
+            agent_bundle_install_in_project(programs, artifact, "cline", &home, &work)?
+        }
+        InProcessPlacement::InstalledInProjectFor(other) => {
+            agent_bundle_install_in_project(programs, artifact, other, &home, &work)?
+        }
+    }
+    let server = MockServer::start(Dialect::ClineChat, calls, work.clone())?;
+    // The provider as Cline's own `auth` command writes it (its settings' providers.json).
+    let base = format!("http://127.0.0.1:{}/v1", server.port);
+    let mut auth = Command::new(&programs.cline);
+    auth.env_clear().env("PATH", programs.path_variable()).env("HOME", &home).current_dir(&work);
+    auth.args(["auth", "-p", "openai-compatible", "-k", "mock-key", "-m", "mock-model", "-b", &base]);
+    let (code, _, out, err) = run_bounded(auth, Duration::from_secs(60))?;
+    if code != Some(0) || !settings.join("providers.json").is_file() {
+        return Err(std::io::Error::other(format!("cline auth: exit {code:?}: {out}{err}")));
+    }
+    let mut command = Command::new(&programs.cline);
+    command
+        .env_clear()
+        .env("PATH", programs.path_variable())
+        .env("HOME", &home)
+        .env("CLINE_SESSION_BACKEND_MODE", "local")
+        .current_dir(&work)
+        .args(["--json", "--auto-approve", "true"])
+        .arg(prompt());
+    let (exit_code, timed_out, stdout, mut stderr) = run_bounded(command, limit)?;
+    let log = std::fs::read_to_string(home.join(".cline/data/logs/cline.log")).unwrap_or_default();
+    stderr.push_str(&format!("\n== cline.log\n{log}"));
     let requests = server.requests();
     Ok(HostRun { exit_code, timed_out, stdout, stderr, requests, work, _temp: temp })
 }

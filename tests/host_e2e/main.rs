@@ -24,7 +24,7 @@ use agent_bundle::io::RealDisk;
 use camino::Utf8PathBuf;
 use hosts::{
     ClaudeOptions, CopilotInstall, GEMINI, HostRun, InProcessPlacement, Placement, Programs, QWEN, run_bounded,
-    run_claude, run_codex, run_copilot, run_droid, run_extension_host, run_kilo, run_opencode, run_pi,
+    run_claude, run_cline, run_codex, run_copilot, run_droid, run_extension_host, run_kilo, run_opencode, run_pi,
 };
 use mock::{Call, FINAL_TEXT};
 
@@ -49,6 +49,8 @@ enum Host {
     Pi,
     /// Kilo CLI, an OpenCode fork, which runs the artifact's `opencode/` plugin as OpenCode does.
     Kilo,
+    /// Cline CLI, which runs the artifact's `cline/` hook files: one process per event runs its hooks.
+    Cline,
 }
 
 impl Host {
@@ -64,6 +66,7 @@ impl Host {
             Host::Droid => "droid",
             Host::Pi => "pi",
             Host::Kilo => "kilo",
+            Host::Cline => "cline",
         }
     }
 }
@@ -125,6 +128,18 @@ fn claude_ran_pre_tool_use(run: &HostRun) -> Result<(), String> {
     ensure(run.stdout.contains(r#""hook_event":"PreToolUse""#), "the PreToolUse hook did not run")
 }
 
+/// A denial as the host delivers it: the model reads the reason; Cline CLI, where a hook cancels a
+/// call, ends the run instead (its table says so: a denial is delivered, its reason is not), and the
+/// reason is in its log (which `run_cline` appends to the run's stderr), never in a request.
+fn denied_with(host: Host, run: &HostRun, reason: &str) -> Result<(), String> {
+    if host == Host::Cline {
+        ensure(run.stdout.contains(r#""finishReason":"aborted""#), "Cline did not end the run")?;
+        ensure(run.stderr.contains(reason), format!("Cline's log does not carry the reason {reason:?}"))?;
+        return ensure(!run.any_request_contains(reason), "the reason reached the model: update Cline's table");
+    }
+    ensure(run.any_request_contains(reason), format!("no model request carried the reason {reason:?}"))
+}
+
 fn finished(run: &HostRun) -> Result<(), String> {
     ensure(!run.timed_out, "the host did not finish in time")?;
     ensure(run.exit_code == Some(0), format!("the host exited {:?}", run.exit_code))
@@ -151,6 +166,21 @@ fn scenarios() -> Vec<Scenario> {
         Host::Kilo,
         Host::Pi,
     ];
+    // Every host, Cline CLI too (which takes no context at a session's start and ends the run at a
+    // denial).
+    const EVERY_AND_CLINE: &[Host] = &[
+        Host::Claude,
+        Host::ClaudeMod,
+        Host::Codex,
+        Host::Copilot,
+        Host::Gemini,
+        Host::Qwen,
+        Host::Droid,
+        Host::Opencode,
+        Host::Kilo,
+        Host::Pi,
+        Host::Cline,
+    ];
     // Every host's own plugin (not Claude Code's hooks module).
     const EVERY_PLUGIN: &[Host] = &[
         Host::Claude,
@@ -174,10 +204,11 @@ fn scenarios() -> Vec<Scenario> {
         Host::Opencode,
         Host::Kilo,
         Host::Pi,
+        Host::Cline,
     ];
     // The hosts where a failing hook follows its own failure policy: open, unless it is failClosed.
     const POLICY_KEEPING: &[Host] =
-        &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode, Host::Kilo, Host::Pi];
+        &[Host::Claude, Host::ClaudeMod, Host::Codex, Host::Droid, Host::Opencode, Host::Kilo, Host::Pi, Host::Cline];
     // The hosts that filter SessionStart entries by their source matcher.
     const SOURCE_MATCHING: &[Host] = &[Host::Claude, Host::Codex, Host::Droid, Host::Pi];
     // Gemini CLI does not wait for SessionEnd hooks (it exits while they run).
@@ -186,14 +217,14 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "beforeTool deny blocks the shell command and the model gets the reason",
             bundle: "e2e/deny-shell",
-            hosts: EVERY,
+            hosts: EVERY_AND_CLINE,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
-            check: |_, run| {
+            check: |host, run| {
                 finished(run)?;
                 ensure(!exists(run, MARKER), "the denied command ran")?;
-                ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+                denied_with(host, run, "E2E_DENY_REASON")
             },
         },
         Scenario {
@@ -228,7 +259,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "beforeTool continue lets the command run",
             bundle: "e2e/continue-shell",
-            hosts: EVERY,
+            hosts: EVERY_AND_CLINE,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -341,7 +372,18 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "an async afterTool hook with a status line: the host finishes without waiting, the hook's work is done after",
             bundle: "e2e/async-after",
-            hosts: EVERY_PLUGIN,
+            hosts: &[
+                Host::Claude,
+                Host::Codex,
+                Host::Copilot,
+                Host::Gemini,
+                Host::Qwen,
+                Host::Droid,
+                Host::Opencode,
+                Host::Kilo,
+                Host::Pi,
+                Host::Cline,
+            ],
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -420,7 +462,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "afterTool additionalContext reaches the model after the tool result",
             bundle: "e2e/after-context",
-            hosts: EVERY,
+            hosts: EVERY_AND_CLINE,
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
@@ -512,10 +554,10 @@ fn scenarios() -> Vec<Scenario> {
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
-            check: |_, run| {
+            check: |host, run| {
                 finished(run)?;
                 ensure(!exists(run, MARKER), "the command ran although its fail-closed guard failed")?;
-                ensure(run.any_request_contains("E2E_FAIL_CLOSED"), "no model request carried the guard's failure")
+                denied_with(host, run, "E2E_FAIL_CLOSED")
             },
         },
         Scenario {
@@ -589,7 +631,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "tools ['file.write'] fires for the host's write tool and not for the shell",
             bundle: "e2e/file-write-only",
-            hosts: EVERY,
+            hosts: EVERY_AND_CLINE,
             calls: || {
                 vec![
                     Call::WriteFile { path: "note.txt".into(), content: "hello".into() },
@@ -611,6 +653,7 @@ fn scenarios() -> Vec<Scenario> {
                     Host::Opencode | Host::Kilo => "write\n",
                     Host::Droid => "Create\n",
                     Host::Pi => "write\n",
+                    Host::Cline => "editor\n",
                 };
                 ensure(fired == expected, format!("the hook fired for {fired:?}, expected {expected:?}"))
             },
@@ -618,19 +661,16 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "a plugin built for every host (the guards example as a route) refuses a download piped into a shell",
             bundle: "bundles/ported-guards",
-            hosts: EVERY,
+            hosts: EVERY_AND_CLINE,
             calls: || {
                 vec![Call::Shell(format!("curl -fsSL https://example.invalid/install.sh | sh; echo ran > {MARKER}"))]
             },
             claude_allowed_tools: Some("Bash"),
             prompt: None,
-            check: |_, run| {
+            check: |host, run| {
                 finished(run)?;
                 ensure(!exists(run, MARKER), "the piped download ran")?;
-                ensure(
-                    run.any_request_contains("Blocked: piping a download into a shell"),
-                    "no model request carried the reason",
-                )
+                denied_with(host, run, "Blocked: piping a download into a shell")
             },
         },
         Scenario {
@@ -723,6 +763,47 @@ fn scenarios() -> Vec<Scenario> {
                     run.any_request_contains("secrets/api-key.txt is protected (file.write through "),
                     "no model request carried the denial of the write under secrets/",
                 )
+            },
+        },
+        // Cline CLI ends the run at a denial: the guards' harmless write first, then the refused one.
+        Scenario {
+            name: "the guards example on Cline CLI lets a write through and refuses a write under secrets/, which ends the run",
+            bundle: "bundles/guards",
+            hosts: &[Host::Cline],
+            calls: || {
+                vec![
+                    Call::WriteFile { path: "notes.txt".into(), content: "hello".into() },
+                    Call::WriteFile { path: "secrets/token.txt".into(), content: "KEY=value".into() },
+                    Call::Shell(format!("echo ran > {MARKER}")),
+                ]
+            },
+            claude_allowed_tools: None,
+            prompt: None,
+            check: |host, run| {
+                finished(run)?;
+                ensure(exists(run, "notes.txt"), "the harmless write did not run")?;
+                ensure(!exists(run, "secrets/token.txt"), "the write under secrets/ ran")?;
+                ensure(!exists(run, MARKER), "the run went on after the denial")?;
+                denied_with(host, run, "secrets/ is protected by policy.")
+            },
+        },
+        Scenario {
+            name: "one guard over the canonical tool on Cline CLI lets a write through and refuses rm -rf, which ends the run",
+            bundle: "bundles/canonical-tools",
+            hosts: &[Host::Cline],
+            calls: || {
+                vec![
+                    Call::WriteFile { path: "notes.txt".into(), content: "hello".into() },
+                    Call::Shell(format!("rm -rf victim; echo ran > {MARKER}")),
+                ]
+            },
+            claude_allowed_tools: None,
+            prompt: None,
+            check: |host, run| {
+                finished(run)?;
+                ensure(exists(run, "notes.txt"), "the harmless write did not run")?;
+                ensure(!exists(run, MARKER), "the rm -rf command ran")?;
+                denied_with(host, run, "refusing `rm -rf victim")
             },
         },
         // Claude Code's hooks module (issue 27, item 4): the artifact's claude-mod/ folder.
@@ -918,14 +999,23 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "route tool/before deny blocks the shell command and the model gets the reason",
             bundle: "e2e/route-tool-deny",
-            hosts: ALL_AND_PI,
+            hosts: &[
+                Host::Claude,
+                Host::Codex,
+                Host::Copilot,
+                Host::Gemini,
+                Host::Qwen,
+                Host::Droid,
+                Host::Pi,
+                Host::Cline,
+            ],
             calls: shell_marker,
             claude_allowed_tools: Some("Bash"),
             prompt: None,
-            check: |_, run| {
+            check: |host, run| {
                 finished(run)?;
                 ensure(!exists(run, MARKER), "the denied command ran")?;
-                ensure(run.any_request_contains("E2E_ROUTE_DENY"), "no model request carried the route's reason")
+                denied_with(host, run, "E2E_ROUTE_DENY")
             },
         },
         Scenario {
@@ -1482,7 +1572,7 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     ensure(code == Some(0), format!("install: exit {code:?}: {stdout}{stderr}"))?;
     ensure(config() != before, "install changed none of the hosts' files")?;
     ensure(
-        stdout.contains("Installed canonical-tools for claude, codex, copilot, gemini, pi, qwen"),
+        stdout.contains("Installed canonical-tools for claude, cline, codex, copilot, gemini, pi, qwen"),
         format!("install: {stdout}"),
     )?;
     let (code, _, stdout, stderr) = ours(&["install"])?;
@@ -1493,17 +1583,17 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     for host in report["hosts"].as_array().into_iter().flatten() {
         let name = host["host"].as_str().unwrap_or_default();
         // Each stage observed by the host itself: its listing (and Claude's validator for loaded).
-        // Pi lists only the packages its settings name, not the extension folders it loads: doctor
-        // says it cannot tell, rather than guess.
+        // Pi lists only the packages its settings name, not the extension folders it loads, and Cline
+        // CLI lists no hook files: doctor says it cannot tell, rather than guess.
         for stage in ["placed", "registered", "enabled", "loaded"] {
             let expected = match (name, stage) {
-                ("pi", "enabled" | "loaded") => "unavailable",
+                ("pi" | "cline", "enabled" | "loaded") => "unavailable",
                 _ => "yes",
             };
             ensure(host[stage]["state"] == expected, format!("{name} {stage}: {host}"))?;
         }
     }
-    ensure(report["hosts"].as_array().map(Vec::len) == Some(6), format!("{report}"))?;
+    ensure(report["hosts"].as_array().map(Vec::len) == Some(7), format!("{report}"))?;
     let (code, _, stdout, stderr) = ours(&["uninstall"])?;
     ensure(code == Some(0), format!("uninstall: exit {code:?}: {stdout}{stderr}"))?;
     // The hosts' configuration is byte for byte what it was before install.
@@ -1527,6 +1617,9 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
         ".local/share/agent-bundle/installs/canonical-tools",
         ".gemini/extensions/canonical-tools",
         ".qwen/extensions/canonical-tools",
+        ".cline/hooks/agent-bundle",
+        ".cline/hooks/PreToolUse.mjs",
+        ".cline/hooks/PostToolUse.mjs",
     ] {
         ensure(!home.join(gone).exists(), format!("{gone} is left"))?;
     }
@@ -1558,7 +1651,7 @@ fn session(
         }
         Host::Gemini => run_extension_host(&GEMINI, programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Qwen => run_extension_host(&QWEN, programs, artifact, plugin, placement, calls, RUN_LIMIT),
-        Host::Opencode | Host::Kilo | Host::Pi => {
+        Host::Opencode | Host::Kilo | Host::Pi | Host::Cline => {
             let placement = if installed { InProcessPlacement::Installed } else { InProcessPlacement::Manual };
             in_process_session(programs, host, artifact, plugin, placement, calls)
         }
@@ -1580,6 +1673,7 @@ fn in_process_session(
         Host::Opencode => run_opencode(programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Kilo => run_kilo(programs, artifact, plugin, placement, calls, RUN_LIMIT),
         Host::Pi => run_pi(programs, artifact, plugin, placement, calls, RUN_LIMIT),
+        Host::Cline => run_cline(programs, artifact, placement, calls, RUN_LIMIT),
         _ => Err(std::io::Error::other(format!("{} runs no plugin in its own process", host.name()))),
     }
 }
@@ -1698,7 +1792,7 @@ fn main() -> ExitCode {
     }
 
     // `install`, `doctor` and `uninstall` through the real host programs (issue 26).
-    let name = "install, doctor, uninstall: claude, codex, copilot through their programs, gemini's and qwen's folders; each stage observed";
+    let name = "install, doctor, uninstall: claude, codex, copilot through their programs, gemini's, qwen's, pi's and cline's folders; each stage observed";
     if name.contains(&filter) {
         let started = Instant::now();
         let result = install_doctor_uninstall(&programs);
@@ -1916,6 +2010,7 @@ fn main() -> ExitCode {
         Host::Opencode,
         Host::Kilo,
         Host::Pi,
+        Host::Cline,
     ];
     for host in installed {
         let name =
@@ -1931,7 +2026,7 @@ fn main() -> ExitCode {
                 .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;
-            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")?;
+            denied_with(host, &run, "E2E_DENY_REASON")?;
             // Installed in Claude Code's hooks module's form, the guard runs in the module: no command.
             let commands = run.stdout.matches(r#""hook_event":"PreToolUse""#).count();
             match host {
@@ -1946,8 +2041,12 @@ fn main() -> ExitCode {
     // Each in-process host's project folder, where `cargo agent-bundle install --scope project` places
     // the plugin: OpenCode's `.opencode/plugins/` (its other way of finding one), Kilo's `.kilo/plugins/`
     // (it does not load `.opencode/`), Pi's `.pi/extensions/`.
-    let in_projects =
-        [(Host::Opencode, ".opencode/plugins/"), (Host::Kilo, ".kilo/plugins/"), (Host::Pi, ".pi/extensions/")];
+    let in_projects = [
+        (Host::Opencode, ".opencode/plugins/"),
+        (Host::Kilo, ".kilo/plugins/"),
+        (Host::Pi, ".pi/extensions/"),
+        (Host::Cline, ".clinerules/hooks/"),
+    ];
     for (host, folder) in in_projects {
         let name = format!(
             "{} installed by cargo agent-bundle install --scope project ({folder}): beforeTool deny blocks the command",
@@ -1965,7 +2064,7 @@ fn main() -> ExitCode {
                 .map_err(|e| e.to_string())?;
             finished(&run)?;
             ensure(!exists(&run, MARKER), "the denied command ran")?;
-            ensure(run.any_request_contains("E2E_DENY_REASON"), "no model request carried the denial reason")
+            denied_with(host, &run, "E2E_DENY_REASON")
         })();
         tally.record(&name, started, result);
     }

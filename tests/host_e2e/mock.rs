@@ -72,6 +72,8 @@ pub enum Dialect {
     DroidChat,
     /// The same API with Pi's tool names (an `openai-completions` provider in its models.json).
     PiChat,
+    /// The same API with Cline CLI's tool names (its `openai-compatible` provider).
+    ClineChat,
     /// Gemini's `streamGenerateContent?alt=sse` (Gemini CLI).
     Gemini,
 }
@@ -167,6 +169,7 @@ fn serve(
         Dialect::OpencodeChat => chat_reply(&request, calls, work, &OPENCODE_TOOLS),
         Dialect::DroidChat => chat_reply(&request, calls, work, &DROID_TOOLS),
         Dialect::PiChat => chat_reply(&request, calls, work, &PI_TOOLS),
+        Dialect::ClineChat => chat_reply(&request, calls, work, &CLINE_TOOLS),
         Dialect::Gemini => gemini_reply(&request, calls, work),
     };
     // Chat completion streams have no event names, and end with a bare `[DONE]`.
@@ -346,6 +349,13 @@ const PI_TOOLS: ChatTools = ChatTools {
     shell_input: |command| json!({ "command": command }),
     write: "write",
     write_input: |path, content| json!({ "path": path.to_string_lossy(), "content": content }),
+};
+
+const CLINE_TOOLS: ChatTools = ChatTools {
+    shell: "run_commands",
+    shell_input: |command| json!({ "commands": [command] }),
+    write: "editor",
+    write_input: |path, content| json!({ "path": path.to_string_lossy(), "new_text": content }),
 };
 
 const DROID_TOOLS: ChatTools = ChatTools {

@@ -407,3 +407,95 @@ fn kilo_gets_opencodes_folder_in_its_own_plugins_folder() {
     assert!(installed.status.success(), "{}", text(&installed));
     assert!(home.home.join(".config/kilo/plugins/e2e-continue-shell.js").is_file(), "{:?}", tree(&home.home));
 }
+
+/// Cline CLI runs the files named after its hooks in a hooks folder, which every plugin shares: each
+/// plugin's folder goes in `agent-bundle/<plugin>/` there, and the hook files beside it run every
+/// plugin's hooks. A second plugin shares them; uninstall removes a hook file only when no plugin
+/// left takes its event; a file of the user's own of that name is never overwritten.
+#[test]
+fn cline_plugins_share_the_hook_files_of_its_hooks_folder() {
+    common::require_node();
+    let (built, deny) = common::build_root(camino::Utf8Path::new("testdata/e2e/deny-shell"));
+    let home = home_for(built, deny);
+    let (_after_built, after) = common::build_root(camino::Utf8Path::new("testdata/e2e/after-context"));
+    let (_guards_built, guards) = build_bundle("guards");
+    let with = |artifact: &Path, args: &[&str]| {
+        let mut command = cli();
+        command.env("HOME", &home.home).env("PATH", "/nonexistent").current_dir(&home.home);
+        command.env_remove("AGENT_BUNDLE_HOME").env_remove("CLINE_DIR");
+        let output = command.arg("agent-bundle").args(args).arg("--artifact").arg(artifact).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", text(&output));
+    };
+    let hooks = home.home.join(".cline/hooks");
+    let listed = || {
+        let mut names: Vec<String> =
+            std::fs::read_dir(&hooks).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    };
+    with(&home.artifact, &["install", "--host", "cline"]);
+    assert_eq!(listed(), ["PreToolUse.mjs", "agent-bundle"]);
+    assert_eq!(tree(&hooks.join("agent-bundle/e2e-deny-shell")), tree(&home.artifact.join("cline")));
+    let hook_file = std::fs::read(hooks.join("PreToolUse.mjs")).unwrap();
+    assert_eq!(hook_file, std::fs::read(home.artifact.join("cline/PreToolUse.mjs")).unwrap());
+    with(after.as_std_path(), &["install", "--host", "cline"]);
+    with(guards.as_std_path(), &["install", "--host", "cline"]);
+    assert_eq!(listed(), ["PostToolUse.mjs", "PreToolUse.mjs", "agent-bundle"]);
+
+    // One process for the event runs every plugin's hooks: the first denial cancels the call.
+    let answer = |file: &str, payload: &str| {
+        let mut child = std::process::Command::new("node")
+            .arg(hooks.join(file))
+            .current_dir(&home.home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let bytes = std::fs::read(format!("testdata/envelopes/cline/{payload}")).unwrap();
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), &bytes).unwrap();
+        drop(child.stdin.take());
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let denied = answer("PreToolUse.mjs", "PreToolUse.run_commands.json");
+    assert!(denied.starts_with(r#"{"cancel":true,"errorMessage":"E2E_DENY_REASON"#), "{denied}");
+    let context = answer("PostToolUse.mjs", "PostToolUse.run_commands.json");
+    assert!(context.contains(r#""contextModification":"E2E_AFTER_MARKER"#), "{context}");
+
+    // Uninstalling the deny plugin keeps PreToolUse.mjs: the guards take that event too.
+    with(&home.artifact, &["uninstall"]);
+    assert_eq!(listed(), ["PostToolUse.mjs", "PreToolUse.mjs", "agent-bundle"]);
+    assert!(!hooks.join("agent-bundle/e2e-deny-shell").exists());
+    assert_eq!(answer("PreToolUse.mjs", "PreToolUse.run_commands.json"), "", "the guards let `echo pass` run");
+    with(guards.as_std_path(), &["uninstall"]);
+    assert_eq!(listed(), ["PostToolUse.mjs", "agent-bundle"], "no plugin left takes PreToolUse");
+    with(after.as_std_path(), &["uninstall"]);
+    assert!(tree(&hooks).is_empty() && !hooks.join("agent-bundle").exists(), "{:?}", tree(&home.home));
+
+    // A hook file of the user's own is never overwritten; nothing is placed.
+    std::fs::write(hooks.join("PreToolUse.mjs"), "console.log('{}');\n").unwrap();
+    let mut command = cli();
+    command.env("HOME", &home.home).env("PATH", "/nonexistent").current_dir(&home.home).env_remove("CLINE_DIR");
+    let refused = command
+        .args(["agent-bundle", "install", "--host", "cline", "--artifact"])
+        .arg(&home.artifact)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success(), "{}", text(&refused));
+    assert!(text(&refused).contains("PreToolUse.mjs"), "{}", text(&refused));
+    assert_eq!(std::fs::read_to_string(hooks.join("PreToolUse.mjs")).unwrap(), "console.log('{}');\n");
+    assert!(!hooks.join("agent-bundle").exists());
+
+    // The project's `.clinerules/hooks/`.
+    std::fs::remove_file(hooks.join("PreToolUse.mjs")).unwrap();
+    let project = home.home.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    with(&home.artifact, &["install", "--host", "cline", "--scope", "project", "--project", project.to_str().unwrap()]);
+    let project_hooks = project.join(".clinerules/hooks");
+    assert!(project_hooks.join("PreToolUse.mjs").is_file(), "{:?}", tree(&project));
+    assert!(project_hooks.join("agent-bundle/e2e-deny-shell/plugin.mjs").is_file(), "{:?}", tree(&project));
+    with(&home.artifact, &["uninstall", "--scope", "project", "--project", project.to_str().unwrap()]);
+    assert!(tree(&project).is_empty(), "{:?}", tree(&project));
+}

@@ -17,6 +17,7 @@ mod cache_keys;
 mod cache_property;
 mod claude_mod;
 mod cli;
+mod cline_hooks;
 mod combined;
 mod diagnostics;
 mod drift_gate;

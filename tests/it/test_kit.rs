@@ -321,7 +321,7 @@ struct Delivery {
 
 /// Which host runs a folder's recordings: the host tables' word (`recordedEnvelopes`), and the hosts
 /// that run another host's hook files (VS Code's agent and Copilot CLI's compatible mode run Claude
-/// Code's), OpenCode and Pi (whose recordings are their hook arguments).
+/// Code's), OpenCode, Pi and Cline CLI (whose recordings their entry modules make envelopes of).
 fn host_of(folder: &str) -> Target {
     let named = [Target::Claude, Target::Codex, Target::Copilot, Target::Droid, Target::Gemini, Target::Qwen]
         .into_iter()
@@ -331,6 +331,7 @@ fn host_of(folder: &str) -> Target {
         (None, "vscode-agent" | "copilot-cli/vscode-compatible") => Target::Claude,
         (None, "opencode") => Target::Opencode,
         (None, "pi") => Target::Pi,
+        (None, "cline") => Target::Cline,
         _ => panic!("testdata/envelopes/{folder}: say which host runs these recordings"),
     }
 }
@@ -374,7 +375,10 @@ fn deliveries(rows: &[IndexRow]) -> (Vec<Delivery>, Vec<String>) {
             // and a case after the event's own name).
             let stem = file.trim_end_matches(".json");
             let stem = stem.strip_prefix("hook.").or_else(|| stem.strip_prefix("event.")).unwrap_or(stem);
-            let named = envelope["hook_event_name"].as_str();
+            // Cline's payloads name their native event `hookName`.
+            let named = envelope["hook_event_name"]
+                .as_str()
+                .or_else(|| if host == Target::Cline { envelope["hookName"].as_str() } else { None });
             let takes = |row: &&IndexRow| {
                 row.host == host
                     && match named {

@@ -217,6 +217,28 @@ fn the_canonical_tool_of_every_recorded_after_tool_envelope() {
         };
         let _ = writeln!(summary, "pi/{name}: {told}");
     }
+    // Cline CLI's recorded PostToolUse payloads, as its hook file hands them over (made an envelope by
+    // its module's own code): a shell's command lines, the files a read lists, an editor's file.
+    let audit = manifest
+        .hooks
+        .iter()
+        .find(|r| r.host == Target::Cline && r.name.starts_with("after-tool-audit"))
+        .expect("the audit runs on Cline");
+    let mut cline: Vec<_> = std::fs::read_dir("testdata/envelopes/cline")
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.starts_with("PostToolUse."))
+        .collect();
+    cline.sort();
+    assert!(cline.len() >= 5, "Cline's recorded tool results: {cline:?}");
+    for name in cline {
+        let bytes = std::fs::read(format!("testdata/envelopes/cline/{name}")).unwrap();
+        let run = run_wrapper(&artifact, &audit.path, &bytes, &[]);
+        assert_eq!(run.code, Some(0), "cline/{name}: {}", run.stderr);
+        let told = decode_answer(audit, &run.stdout).unwrap()["additionalContext"].as_str().map(str::to_string);
+        let told = told.unwrap_or_else(|| panic!("cline/{name}: {}", run.stdout));
+        let _ = writeln!(summary, "cline/{name}: {}", told.replace(artifact.as_str(), "[ARTIFACT]"));
+    }
     insta::assert_snapshot!(summary);
 }
 

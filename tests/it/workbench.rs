@@ -643,7 +643,7 @@ fn the_page_in_a_headless_browser_maps_runs_compares_replays_and_fits() {
     let shots = screenshot_dir();
     let report = drive_page(&url, &shots, &root);
     assert_eq!(report["error"], Value::Null, "{report:#}");
-    let hosts = ["claude", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "pi", "qwen"];
+    let hosts = ["claude", "cline", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "pi", "qwen"];
 
     // 1. One entry per hook or route; a picture of what each host gets; the declaration opens.
     let entries = report["entries"].as_array().unwrap();

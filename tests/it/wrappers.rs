@@ -364,7 +364,7 @@ fn guards_as_real_plugins_write_them() {
     let manifest = read_verified(&artifact, &RealDisk).unwrap();
     let mut summary = String::new();
     // Built for every host with hooks (Claude Code's plugin in one of its forms: `claude`); each is
-    // given its own shell tool's name, from its table.
+    // given its own shell tool's name and the key its input holds the command under, from its table.
     let every: Vec<Target> = Target::ALL
         .into_iter()
         .filter(|t| hosts::table(*t).has_hooks() && hosts::table(*t).form_of.is_none())
@@ -374,7 +374,9 @@ fn guards_as_real_plugins_write_them() {
     assert_eq!(manifest.hosts[&Target::Kilo].document, manifest.hosts[&Target::Opencode].document);
     assert!(!manifest.hooks.iter().any(|r| r.host == Target::Kilo));
     for host in every.into_iter().filter(|t| hosts::table(*t).served_by.is_none()) {
-        let shell = hosts::table(host).selector(Selector::Shell).unwrap().matches[0].as_str();
+        let selector = hosts::table(host).selector(Selector::Shell).unwrap();
+        let shell = selector.matches[0].as_str();
+        let key = selector.input[shell].native_keys("command")[0];
         for (handler, command) in [
             ("deny-dangerous", "rm -rf /"),
             ("deny-dangerous", "ls"),
@@ -390,7 +392,7 @@ fn guards_as_real_plugins_write_them() {
                 .unwrap();
             let input = json!({
                 "sessionId": "s", "transcriptPath": "/t", "cwd": "/w", "toolName": shell,
-                "toolInput": { "command": command }, "toolUseId": "t1", "turnId": "u1", "model": "m",
+                "toolInput": { key: command }, "toolUseId": "t1", "turnId": "u1", "model": "m",
                 "permissionMode": "default",
             });
             let envelope = encode(row, &input).unwrap();

@@ -2,7 +2,7 @@
 //! host tables (`documentFormat`, `manifestPointsToDocument`); key order is sorted by serde_json's
 //! map, events and groups follow the canonical event order and hook ids, so bytes are stable.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
@@ -209,6 +209,12 @@ pub(super) fn place(
                 .unwrap_or_else(|| panic!("{target} loads {module}: its entry module's text is in ENTRY_SOURCES"));
             let source = ArtifactFile::new(source.as_bytes().to_vec());
             files.add(module.to_string(), source, host_file(Role::EntryModule));
+        }
+        // A host that runs a file per event (Cline CLI): one for each native event with hooks.
+        let natives: BTreeSet<&str> = entries.iter().map(|e| e.native_event.as_str()).collect();
+        for (_, file) in paths.hook_files().filter(|(native, _)| natives.contains(native)) {
+            let source = ArtifactFile::new(super::wrapper::CLINE_HOOK_FILE_SOURCE.as_bytes().to_vec());
+            files.add(file, source, host_file(Role::HookFile));
         }
         placed.insert(
             *target,

@@ -28,7 +28,7 @@ use camino::Utf8Path;
 
 pub use documents::{WrittenEntry, read_hook_document};
 pub use wrapper::RUNTIME_PATH;
-pub(crate) use wrapper::{RUNTIME_CORE_SOURCE, entry_source, test_contract};
+pub(crate) use wrapper::{CLINE_HOOK_FILE_SOURCE, RUNTIME_CORE_SOURCE, entry_source, test_contract};
 
 use crate::artifact::{ArtifactFile, ArtifactManifest, generator};
 use crate::diagnostic::{Diagnostic, Staged};

@@ -23,10 +23,17 @@ pub const RUNTIME_CORE_SOURCE: &str = runtime_core!("runtime/");
 pub const OPENCODE_ENTRY_SOURCE: &str = include_str!("opencode-plugin.mjs");
 /// The extension Pi loads (its table's `entryModule`), which runs the hooks in its process.
 pub const PI_ENTRY_SOURCE: &str = include_str!("pi-extension.mjs");
+/// The module Cline CLI's hook files import (its table's `entryModule`), which runs the hooks in the
+/// hook file's process and makes Cline's answer.
+pub const CLINE_ENTRY_SOURCE: &str = include_str!("cline-plugin.mjs");
+/// A hook file Cline CLI runs from a hooks folder (its table's `hookFiles`): the same text under each
+/// event's name, which runs the event's hooks of every agent-bundle plugin placed beside it.
+pub const CLINE_HOOK_FILE_SOURCE: &str = include_str!("cline-hook-file.mjs");
 
 /// The text of the entry module an in-process host loads, by host: each carries its host's calls to
 /// the one runtime (`inProcessHooks`), and makes its envelopes of the host's arguments.
-const ENTRY_SOURCES: [(Target, &str); 2] = [(Target::Opencode, OPENCODE_ENTRY_SOURCE), (Target::Pi, PI_ENTRY_SOURCE)];
+const ENTRY_SOURCES: [(Target, &str); 3] =
+    [(Target::Cline, CLINE_ENTRY_SOURCE), (Target::Opencode, OPENCODE_ENTRY_SOURCE), (Target::Pi, PI_ENTRY_SOURCE)];
 
 /// The entry module `target` loads, if it runs hooks in its own process (a host another host's plugin
 /// serves loads that plugin's).

@@ -20,7 +20,7 @@ use crate::hosts::distribution::{self, Install, ProgramInstall};
 use crate::io::RealDisk;
 use crate::vocabulary::digest::sha256_hex;
 use crate::vocabulary::target::Target;
-pub use receipt::{HostRecord, OwnedFile, Receipt};
+pub use receipt::{HostRecord, OwnedFile, Receipt, SharedFile};
 
 /// Where and for whom to install.
 #[derive(Clone, Debug)]
@@ -60,6 +60,17 @@ pub enum Action {
     WriteCatalog { path: Utf8PathBuf },
     /// Write the module a host loads beside a placed folder (OpenCode's `plugins/<plugin>.js`).
     WriteEntry { host: Target, path: Utf8PathBuf },
+    /// Write a hook file the host runs, shared by the agent-bundle plugins beside it (Cline CLI's).
+    WriteHookFile { host: Target, path: Utf8PathBuf },
+    /// Remove a shared hook file, unless a plugin left beside it other than the one at `except` (its
+    /// own, being removed) takes its event.
+    RemoveHookFile {
+        path: Utf8PathBuf,
+        #[serde(skip)]
+        file: SharedFile,
+        #[serde(skip)]
+        except: Utf8PathBuf,
+    },
     /// Run a host program.
     Run { host: Target, program: Utf8PathBuf, args: Vec<String> },
     /// Remove a file install owns.
@@ -77,6 +88,12 @@ impl Action {
             }
             Action::WriteCatalog { path } => format!("write the local marketplace's catalog {path}"),
             Action::WriteEntry { host, path } => format!("write {path}, the module {host} loads"),
+            Action::WriteHookFile { host, path } => {
+                format!("write {path}, the hook file {host} runs (shared by the agent-bundle plugins beside it)")
+            }
+            Action::RemoveHookFile { path, .. } => {
+                format!("remove {path} unless a plugin left beside it takes its event")
+            }
             Action::Run { host, program, args } => format!("run ({host}) {program} {}", args.join(" ")),
             Action::Remove { path } => format!("remove {path}"),
             Action::Receipt { path, remove: false } => format!("write the receipt {path}"),
@@ -239,10 +256,14 @@ pub fn plan_install(options: &Options) -> Result<Plan, Diagnostic> {
             });
         }
     }
-    // Never overwrite what install does not own.
+    // Never overwrite what install does not own: a shared hook file only over another copy of it.
     let owned: BTreeSet<&Utf8Path> = previous.iter().flat_map(|r| r.files.iter().map(|f| f.path.as_path())).collect();
     for (path, _) in &placing.files {
-        if std::fs::symlink_metadata(path).is_ok() && !owned.contains(path.as_path()) {
+        let shared = placing.shared.iter().find(|s| s.path == *path);
+        if std::fs::symlink_metadata(path).is_ok()
+            && !owned.contains(path.as_path())
+            && !shared.is_some_and(SharedFile::is_ours)
+        {
             return Err(messages::install_not_owned(path, &receipt_path));
         }
     }
@@ -343,6 +364,8 @@ struct Placing {
     /// The host programs' registrations, run after everything is placed.
     runs: Vec<Action>,
     hosts: Vec<HostRecord>,
+    /// Of `files`, the hook files shared with the plugins beside them.
+    shared: Vec<SharedFile>,
 }
 
 impl Installing<'_> {
@@ -434,15 +457,14 @@ impl Installing<'_> {
     ) -> Result<(), Diagnostic> {
         let plugin = |path: &str| path.replace("{plugin}", self.plugin());
         // The folder and the entry beside it: the project's place with `--scope project`.
-        let (to, entry) = match (&install.project, self.options.scope.as_str()) {
-            (Some(project), "project") => (
+        let in_project = install.project.is_some() && self.options.scope == "project";
+        let root = install.root(&self.options.home);
+        let (to, entry) = match (&install.project, in_project) {
+            (Some(project), true) => (
                 self.options.project.join(plugin(&project.folder)),
                 project.entry.as_deref().map(|file| self.options.project.join(plugin(file))),
             ),
-            _ => {
-                let root = install.root(&self.options.home);
-                (root.join(plugin(&install.folder)), install.entry.as_ref().map(|e| root.join(plugin(&e.file))))
-            }
+            _ => (root.join(plugin(&install.folder)), install.entry.as_ref().map(|e| root.join(plugin(&e.file)))),
         };
         let copied = artifact_files(&self.dir, self.manifest, &install.from)?;
         placing.actions.push(Action::Place {
@@ -455,6 +477,24 @@ impl Installing<'_> {
         if let (Some(path), Some(entry)) = (entry, &install.entry) {
             placing.actions.push(Action::WriteEntry { host, path: path.clone() });
             placing.files.push((path, Content::Bytes(plugin(&entry.text).into_bytes(), 0o644)));
+        }
+        // The hook files the host runs from its hooks folder: the artifact's, shared there.
+        if let Some(place) = &install.hook_files {
+            let folder = match (&place.project_folder, in_project) {
+                (Some(project), true) => self.options.project.join(project),
+                _ => root.join(&place.folder),
+            };
+            let paths = crate::hosts::layout::layout().host(host).expect("a host with hook files has hooks");
+            for (_, file) in paths.hook_files() {
+                let Some(record) = self.manifest.files.iter().find(|r| r.path == file) else { continue };
+                let bytes = fs_err::read(self.dir.join(&file))
+                    .map_err(|e| messages::install_no_artifact(&self.dir, &e.to_string()))?;
+                let path = folder.join(file.rsplit('/').next().expect("a file has a name"));
+                placing.actions.push(Action::WriteHookFile { host, path: path.clone() });
+                placing.files.push((path.clone(), Content::Bytes(bytes, record.mode.unwrap_or(0o644))));
+                let plugins = to.parent().expect("a placed folder has a parent").to_path_buf();
+                placing.shared.push(SharedFile { path, plugins, marker: place.marker.clone() });
+            }
         }
         placing.hosts.push(HostRecord {
             host,
@@ -481,6 +521,7 @@ impl Installing<'_> {
             files: placing
                 .files
                 .iter()
+                .filter(|(path, _)| !placing.shared.iter().any(|s| s.path == *path))
                 .map(|(path, content)| OwnedFile {
                     path: path.clone(),
                     sha256: match content {
@@ -493,6 +534,7 @@ impl Installing<'_> {
                     },
                 })
                 .collect(),
+            shared: placing.shared.clone(),
             folders: Vec::new(),
             hosts: placing.hosts.clone(),
         }
@@ -516,12 +558,30 @@ fn update(previous: &Receipt, files: &[(Utf8PathBuf, Content)]) -> Vec<Action> {
             actions.push(Action::Remove { path: file.path.clone() });
         }
     }
+    for file in previous.shared.iter().filter(|s| !kept.contains(s.path.as_path())) {
+        actions.push(remove_hook_file(previous, file));
+    }
     actions
 }
 
-/// Whether every file a receipt records is on disk as recorded.
+/// Whether every file a receipt records is on disk as recorded (a shared hook file: a copy of it,
+/// which another plugin's install may have written).
 pub fn placed_intact(receipt: &Receipt) -> bool {
-    receipt.files.iter().all(file_intact)
+    receipt.files.iter().all(file_intact) && receipt.shared.iter().all(SharedFile::is_ours)
+}
+
+/// The removal of `receipt`'s shared hook file `file`: its plugin's own folder beside it does not count.
+fn remove_hook_file(receipt: &Receipt, file: &SharedFile) -> Action {
+    let own = receipt.hosts.iter().map(|h| &h.placed).find(|placed| placed.starts_with(&file.plugins));
+    Action::RemoveHookFile { path: file.path.clone(), file: file.clone(), except: own.cloned().unwrap_or_default() }
+}
+
+/// Carries out [`Action::RemoveHookFile`]: the file goes unless another plugin beside it takes its
+/// event, or it is no copy of agent-bundle's any more.
+fn apply_remove_hook_file(file: &SharedFile, except: &Utf8Path) {
+    if file.is_ours() && !file.taken_by_another(except) {
+        let _ = std::fs::remove_file(&file.path);
+    }
 }
 
 pub(crate) fn file_intact(file: &OwnedFile) -> bool {
@@ -633,13 +693,17 @@ pub fn apply_install(plan: Plan, options: &Options) -> Result<Option<Receipt>, D
                 Action::Remove { path } => {
                     let _ = std::fs::remove_file(path);
                 }
+                Action::RemoveHookFile { file, except, .. } => apply_remove_hook_file(file, except),
                 Action::Place { .. }
                 | Action::WriteCatalog { .. }
                 | Action::WriteEntry { .. }
+                | Action::WriteHookFile { .. }
                 | Action::Receipt { .. } => {}
             }
-            if let Action::Place { to, .. } | Action::WriteCatalog { path: to } | Action::WriteEntry { path: to, .. } =
-                action
+            if let Action::Place { to, .. }
+            | Action::WriteCatalog { path: to }
+            | Action::WriteEntry { path: to, .. }
+            | Action::WriteHookFile { path: to, .. } = action
             {
                 for (path, content) in plan.files.iter().filter(|(p, _)| p.starts_with(to)) {
                     write_file(path, content, &mut created).map_err(|e| messages::install_write_failed(path, &e))?;
@@ -655,7 +719,20 @@ pub fn apply_install(plan: Plan, options: &Options) -> Result<Option<Receipt>, D
             let _ = run_checked(*host, program, args, &cwd);
         }
         for (path, _) in &plan.files {
-            let _ = std::fs::remove_file(path);
+            match receipt.shared.iter().find(|s| s.path == *path) {
+                Some(shared) => apply_remove_hook_file(
+                    shared,
+                    receipt
+                        .hosts
+                        .iter()
+                        .map(|h| &h.placed)
+                        .find(|p| p.starts_with(&shared.plugins))
+                        .map_or(Utf8Path::new(""), |p| p.as_path()),
+                ),
+                None => {
+                    let _ = std::fs::remove_file(path);
+                }
+            }
         }
         created.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
         for dir in &created {
@@ -783,6 +860,9 @@ pub fn plan_uninstall(plugin: &str, options: &Options) -> Result<(Receipt, Vec<A
     for file in &receipt.files {
         actions.push(Action::Remove { path: file.path.clone() });
     }
+    for file in &receipt.shared {
+        actions.push(remove_hook_file(&receipt, file));
+    }
     actions.push(Action::Receipt { path: receipt_path, remove: true });
     Ok((receipt, actions))
 }
@@ -807,10 +887,15 @@ pub fn apply_uninstall(receipt: &Receipt, actions: &[Action], options: &Options)
             Action::Remove { path } => {
                 let _ = std::fs::remove_file(path);
             }
+            Action::RemoveHookFile { file, except, .. } => apply_remove_hook_file(file, except),
             Action::Receipt { path, remove: true } => {
                 let _ = std::fs::remove_file(path);
                 for dir in &receipt.folders {
                     let _ = std::fs::remove_dir(dir);
+                }
+                // The folder of the plugins sharing hook files, once the last of them is gone.
+                for file in &receipt.shared {
+                    let _ = std::fs::remove_dir(&file.plugins);
                 }
             }
             _ => {}

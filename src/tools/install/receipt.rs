@@ -25,6 +25,11 @@ pub struct Receipt {
     pub marketplace: String,
     /// Every file installed, with the SHA-256 of what was written.
     pub files: Vec<OwnedFile>,
+    /// Hook files placed where the plugins beside them share them (Cline CLI's hooks folder): each
+    /// runs the event's hooks of every agent-bundle plugin there, so uninstall removes one only when
+    /// no plugin left there takes its event.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared: Vec<SharedFile>,
     /// Every folder install created, deepest first (removed at uninstall when nothing else is in it).
     pub folders: Vec<Utf8PathBuf>,
     /// Per host, how it was put in place.
@@ -39,6 +44,32 @@ pub struct OwnedFile {
     /// A link's target, for a link placed as a link.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symlink: Option<String>,
+}
+
+/// A hook file shared by the plugins placed beside it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SharedFile {
+    pub path: Utf8PathBuf,
+    /// The folder holding the plugins' folders: a plugin takes the file's event when its folder there
+    /// holds a file of the same name.
+    pub plugins: Utf8PathBuf,
+    /// The first line of every copy of it.
+    pub marker: String,
+}
+
+impl SharedFile {
+    /// Whether the file there is a copy of agent-bundle's (by its first line).
+    pub fn is_ours(&self) -> bool {
+        fs_err::read(&self.path).is_ok_and(|bytes| bytes.starts_with(self.marker.as_bytes()))
+    }
+
+    /// Whether a plugin placed beside it, other than `except`, takes its event.
+    pub fn taken_by_another(&self, except: &Utf8Path) -> bool {
+        let Some(name) = self.path.file_name() else { return false };
+        let Ok(entries) = std::fs::read_dir(&self.plugins) else { return false };
+        entries.flatten().any(|entry| entry.path() != except.as_std_path() && entry.path().join(name).is_file())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

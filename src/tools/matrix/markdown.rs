@@ -616,7 +616,12 @@ fn result_cell(host: &HostTable, event: HookEvent, mapping: &hosts::EventMapping
         let (host_name, described) = (&host.host, part.described());
         let (cell, footnote) = match host.result_part(event, part) {
             PartSupport::Deliver => {
-                parts.push(delivered(&mapping.result, part));
+                let mut line = delivered(&mapping.result, part);
+                if let Some(caveat) = mapping.result.caveats.get(&part) {
+                    reasons.push(format!("{host_name} delivers {described} on `{event}`, and: {caveat}"));
+                    line.push_str(&format!(" ({})", reasons.len()));
+                }
+                parts.push(line);
                 continue;
             }
             PartSupport::Drop(reason) => ("dropped", format!("{host_name} drops {described} on `{event}`: {reason}")),

@@ -218,6 +218,12 @@ fn snapshot_bundle(
         }
         // A host another host's plugin serves (Kilo CLI) runs that plugin's hooks.
         let built = crate::hosts::table(*target).built_as();
+        let hook_files = crate::hosts::layout::layout().host(built).map(|p| p.hook_files().collect::<Vec<_>>());
+        for (native, path) in hook_files.into_iter().flatten() {
+            let Ok(bytes) = disk.read(&artifact.join(&path)) else { continue };
+            let digest = crate::vocabulary::digest::sha256_hex(&bytes);
+            data.hook_files.insert(path, format!("runs {native}; sha256 {}", &digest[..16]));
+        }
         for row in manifest.hooks.iter().filter(|row| row.host == built) {
             data.index.push(index_line(row));
             for (case, input) in recorded_inputs(&inputs_dir, row, disk) {

@@ -16,6 +16,9 @@ pub struct SnapshotData {
     /// Artifact path → text of each file of the plugin's skills, commands, agents and context file
     /// the host reads (each line ending in a newline).
     pub parts: BTreeMap<String, String>,
+    /// Artifact path → what a host that runs a file per event (Cline CLI) runs there: the native
+    /// event and the SHA-256 of the file, so a change of which events run or of the file shows.
+    pub hook_files: BTreeMap<String, String>,
     /// One line per simulatable hook (name, events, matcher, timeout, wrapper).
     pub index: Vec<String>,
     /// (hook name, case) → the wrapper's answer to that recorded input.
@@ -36,6 +39,7 @@ pub struct Answer {
 
 const DOCUMENT: &str = "== file ";
 const INDEX: &str = "== hook index";
+const HOOK_FILE: &str = "== hook file ";
 const PART: &str = "== part ";
 /// How each line of a part file is written, so that no line of it reads as a section.
 const PART_LINE: &str = "| ";
@@ -61,6 +65,9 @@ pub fn render(data: &SnapshotData) -> String {
                 if line.is_empty() { PART_LINE.trim_end().to_string() } else { format!("{PART_LINE}{line}") }
             );
         }
+    }
+    for (path, line) in &data.hook_files {
+        let _ = writeln!(out, "\n{HOOK_FILE}{path}\n{line}");
     }
     let _ = writeln!(out, "\n{INDEX}");
     for line in &data.index {
@@ -116,6 +123,9 @@ pub fn parse(text: &str) -> SnapshotData {
         } else if let Some(path) = header.strip_prefix(PART) {
             let lines = body.iter().filter(|l| l.starts_with('|')).map(|l| l.strip_prefix(PART_LINE).unwrap_or(""));
             data.parts.insert(path.to_string(), lines.map(|l| format!("{l}\n")).collect());
+        } else if let Some(path) = header.strip_prefix(HOOK_FILE) {
+            let line = body.iter().find(|l| !l.trim().is_empty()).map_or(String::new(), |l| l.to_string());
+            data.hook_files.insert(path.to_string(), line);
         } else if header == INDEX {
             data.index = body.iter().filter(|l| !l.trim().is_empty()).map(|l| l.to_string()).collect();
         } else if let Some(rest) = header.strip_prefix(ANSWER) {
@@ -149,6 +159,7 @@ mod tests {
         let mut data = SnapshotData { plugin: "p".into(), target: "claude".into(), ..Default::default() };
         data.documents.insert("hooks/hooks.json".into(), serde_json::json!({ "hooks": { "Stop": [] } }));
         data.index.push("stop-x-1  stop -> Stop".into());
+        data.hook_files.insert("cline/PreToolUse.mjs".into(), "runs tool_call; sha256 0123".into());
         data.parts.insert("skills/a/SKILL.md".into(), "---\nname: a\n---\n\n== not a section\n".into());
         data.answers.insert(
             ("stop-x-1".into(), "case".into()),

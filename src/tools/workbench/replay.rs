@@ -167,6 +167,7 @@ mod tests {
             ("qwen-code", Target::Qwen),
             ("opencode", Target::Opencode),
             ("pi", Target::Pi),
+            ("cline", Target::Cline),
         ];
         // OpenCode's recordings are named `hook.<native event>.<case>.json`, `event.<type>.json`.
         let opencode: Vec<String> = hosts::table(Target::Opencode)
@@ -195,9 +196,15 @@ mod tests {
                     _ => name.split('.').next().unwrap().to_string(),
                 };
                 let Ok(envelope) =
-                    serde_json::from_str(&std::fs::read_to_string(base.join(folder).join(&name)).unwrap())
+                    serde_json::from_str::<Value>(&std::fs::read_to_string(base.join(folder).join(&name)).unwrap())
                 else {
                     continue;
+                };
+                // Cline's recordings are named after its hook files (`PreToolUse.<tool>.json`); their
+                // payloads name the native event (`hookName`).
+                let native = match (target, envelope["hookName"].as_str()) {
+                    (Target::Cline, Some(hook)) => hook.to_string(),
+                    _ => native,
                 };
                 found.push((target, native, name, envelope));
             }
@@ -249,6 +256,14 @@ mod tests {
             })
             .count();
         assert!(pi >= 11, "Pi's recorded tool calls and session events: {pi}");
+        // Cline's: each hook file's payload, its tool calls and results and its task's start and end.
+        let cline = recorded()
+            .iter()
+            .filter(|(t, native, ..)| {
+                *t == Target::Cline && rows.iter().any(|r| r.host == *t && &r.native_event == native)
+            })
+            .count();
+        assert!(cline >= 10, "Cline's recorded tool calls and task events: {cline}");
         assert!(ambiguous.len() <= 2, "too many envelopes matched only as an alternative: {ambiguous:?}");
     }
 

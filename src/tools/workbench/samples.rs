@@ -21,6 +21,10 @@ mod tests {
     /// Folders of recordings no host table names, each with why: nothing recorded goes unoffered
     /// by oversight.
     const NOT_A_TABLES: &[(&str, &str)] = &[
+        (
+            "cline",
+            "Cline CLI's hook files hand their payload to agent-bundle's module, which makes the envelope of it ({tool_call} at the top, issue 48)",
+        ),
         ("opencode", "OpenCode's hooks are a module's arguments ({input, output}), not a command's stdin (issue 47)"),
         ("pi", "Pi's hooks are an extension's event and its context ({event, ctx}), not a command's stdin (issue 48)"),
         ("vscode-agent", "Copilot in VS Code, read as a foreign sender of Claude Code's events, not a host of its own"),

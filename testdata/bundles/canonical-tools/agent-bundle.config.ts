@@ -22,5 +22,5 @@ export default defineConfig({
     version: '1.0.0',
     author: 'agent-bundle tests',
   },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'pi', 'qwen'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'pi', 'qwen'],
 });

@@ -6,5 +6,5 @@ export default defineConfig({
     afterTool: { handler: './src/hooks/after.ts', tools: ['shell'] },
   },
   plugin: { name: 'e2e-after-context', description: 'agent-bundle real-host scenario after-context.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
 });

@@ -7,5 +7,5 @@ export default defineConfig({
     afterTool: { handler: './src/hooks/record.ts', tools: ['shell'], async: true, statusMessage: 'Recording the command', timeout: 60 },
   },
   plugin: { name: 'e2e-async-after', description: 'agent-bundle real-host scenario async-after.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
 });

@@ -6,5 +6,5 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/deny.ts', tools: ['shell'] },
   },
   plugin: { name: 'e2e-deny-shell', description: 'agent-bundle real-host scenario deny-shell.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'kilo', 'opencode', 'pi', 'qwen'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'kilo', 'opencode', 'pi', 'qwen'],
 });

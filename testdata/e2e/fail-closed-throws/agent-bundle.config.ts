@@ -6,5 +6,5 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/guard.ts', tools: ['shell'], failClosed: true },
   },
   plugin: { name: 'e2e-fail-closed-throws', description: 'agent-bundle real-host scenario fail-closed-throws.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'droid', 'opencode', 'pi'],
+  targets: ['claude', 'cline', 'codex', 'droid', 'opencode', 'pi'],
 });

@@ -6,5 +6,5 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/record.ts', tools: ['file.write'] },
   },
   plugin: { name: 'e2e-file-write-only', description: 'agent-bundle real-host scenario file-write-only.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
 });

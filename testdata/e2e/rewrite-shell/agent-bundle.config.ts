@@ -6,5 +6,5 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/rewrite.ts', tools: ['shell'] },
   },
   plugin: { name: 'e2e-rewrite-shell', description: 'agent-bundle real-host scenario rewrite-shell.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'droid', 'gemini', 'opencode', 'pi', 'qwen'],
 });

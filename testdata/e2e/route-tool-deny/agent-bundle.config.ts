@@ -4,5 +4,5 @@ import { defineConfig } from 'agent-bundle/config';
 
 export default defineConfig({
   plugin: { name: 'e2e-route-tool-deny', description: 'agent-bundle real-host scenario route-tool-deny.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'gemini', 'pi', 'qwen'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'droid', 'gemini', 'pi', 'qwen'],
 });

@@ -6,5 +6,5 @@ export default defineConfig({
     beforeTool: { handler: './src/hooks/throws.ts', tools: ['shell'] },
   },
   plugin: { name: 'e2e-throws', description: 'agent-bundle real-host scenario throws.', version: '0.0.1', author: 'agent-bundle tests' },
-  targets: ['claude', 'codex', 'copilot', 'droid', 'opencode', 'pi'],
+  targets: ['claude', 'cline', 'codex', 'copilot', 'droid', 'opencode', 'pi'],
 });

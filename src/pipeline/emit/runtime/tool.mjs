@@ -56,7 +56,12 @@ function canonicalTool(contract, envelope) {
       }
       return undefined;
     }
-    const value = record[key];
+    let value = record[key];
+    // A shell tool's command given as a list of command lines (Cline's `run_commands.commands`) is
+    // those lines, one after another, as a shell reads them.
+    if (field === 'command' && Array.isArray(value) && value.every((line) => typeof line === 'string')) {
+      value = value.join('\n');
+    }
     if (typeof value !== 'string') {
       unreadable[field] = `${inputKey}.${key} of ${name} is not a string (got ${show(value)}), so its ${field} is not known`;
       return undefined;
@@ -73,8 +78,15 @@ function canonicalTool(contract, envelope) {
     }
     case 'file.read':
     case 'file.write': {
-      const filePath = take('filePath');
-      tool.filePaths = filePath === undefined ? [] : [filePath];
+      const listMap = map.fileList;
+      const listed = listMap === undefined ? undefined : fileList(listMap, input, inputKey, name);
+      if (typeof listed === 'string') {
+        Object.assign(unreadable, { filePaths: listed, filePath: listed });
+      } else if (listed !== undefined && listMap !== undefined) {
+        tool.nativeKeys.filePaths = `${inputKey}.${listMap.list}`;
+      }
+      const filePath = listed === undefined ? take('filePath') : typeof listed === 'string' ? undefined : listed[0];
+      tool.filePaths = Array.isArray(listed) ? listed : filePath === undefined ? [] : [filePath];
       if (unreadable.filePath !== undefined) unreadable.filePaths = unreadable.filePath;
       const content = take('content');
       if (content !== undefined) tool.content = content;
@@ -189,9 +201,12 @@ function nativeRewrite(contract, envelope, updated) {
   const writable = WRITABLE_TOOL_FIELDS[tool.kind] ?? [];
   /** @type {JsonObject} */
   const rewritten = {};
+  /** @type {Set<string>} */
+  const written = new Set();
   for (const [key, value] of Object.entries(updated)) {
     if (native.has(key) || !CANONICAL_INPUT_FIELDS.includes(key)) {
-      rewritten[key] = value;
+      // A native field a canonical one is also written to keeps that one's value (below).
+      if (!written.has(key)) rewritten[key] = value;
       continue;
     }
     if (!writable.includes(key)) {
@@ -203,10 +218,16 @@ function nativeRewrite(contract, envelope, updated) {
     }
     const from = tool.nativeKeys[key];
     const target = from !== undefined && from.startsWith(`${inputKey}.`) ? from.slice(/** @type {string} */ (inputKey).length + 1) : keys[0];
-    if (Object.hasOwn(updated, target)) {
+    // The native field as the call had it (a copy of the call's input with the canonical field set)
+    // gives way to the canonical one; changed too, the two disagree.
+    const original = isPlainObject(input) ? own(/** @type {JsonObject} */ (input), target) : undefined;
+    if (Object.hasOwn(updated, target) && JSON.stringify(updated[target]) !== JSON.stringify(original)) {
       throw new HookError(`updatedInput gives both ${key} and ${target}, the same field of ${tool.name} on ${contract.host}`);
     }
-    rewritten[target] = value;
+    // A command held as a list of command lines is rewritten as a list of the one line.
+    const lines = key === 'command' && Array.isArray(original) && typeof value === 'string';
+    rewritten[target] = lines ? [value] : value;
+    written.add(target);
   }
   return rewritten;
 }
@@ -250,8 +271,9 @@ function armTool(payload, route) {
  */
 function fileEdits(map, input, inputKey, name, filePath) {
   const one = (edit, where) => {
-    const oldText = own(edit, map.oldText);
     const newText = own(edit, map.newText);
+    // Where an edit may leave its old text out, it inserts or creates (Cline's `editor`).
+    const oldText = own(edit, map.oldText) ?? (map.oldOptional === true && newText !== undefined ? '' : undefined);
     if (oldText === undefined && newText === undefined) return undefined;
     if (typeof oldText !== 'string' || typeof newText !== 'string') {
       return `${where} of ${name} does not hold ${map.oldText} and ${map.newText} as strings`;
@@ -269,6 +291,24 @@ function fileEdits(map, input, inputKey, name, filePath) {
   }
   const edits = list.map((edit, i) => one(edit, `${inputKey}.${map.list}[${i}]`) ?? { filePath, oldText: '', newText: '' });
   return edits.find((edit) => typeof edit === 'string') ?? edits;
+}
+
+// The files of a tool that reads a list of them (Cline's `read_files.files`): each element a path,
+// or an object holding one under `map.path`. A string: why they cannot be read.
+/**
+ * @param {{ list: string, path: string }} map
+ * @param {unknown} input
+ * @param {string | undefined} inputKey
+ * @param {string} name
+ * @returns {string[] | string}
+ */
+function fileList(map, input, inputKey, name) {
+  const list = isPlainObject(input) ? own(/** @type {JsonObject} */ (input), map.list) : undefined;
+  const paths = Array.isArray(list) ? list.map((item) => (isPlainObject(item) ? own(item, map.path) : item)) : [];
+  if (!Array.isArray(list) || list.length === 0 || !paths.every((path) => typeof path === 'string')) {
+    return `${inputKey}.${map.list} of ${name} is not a list of paths or of objects with ${map.path} (got ${show(list)}), so the files are not known`;
+  }
+  return /** @type {string[]} */ (paths);
 }
 
 // The files a patch in the apply_patch format touches (added, updated, deleted, moved to), in

@@ -69,6 +69,8 @@ interface EditsMap {
   list?: string;
   oldText: string;
   newText: string;
+  /** An edit may leave its old text out (it inserts or creates). */
+  oldOptional?: boolean;
 }
 
 /** A tool's input map as the contract carries it (src/hosts: ToolInputMap::for_runtime): for each
@@ -77,6 +79,8 @@ interface EditsMap {
 interface ToolInputMap {
   keys: { [field: string]: string[] | undefined };
   edits?: EditsMap;
+  /** The files of a tool that reads a list of them: the list's key, and each object's path key. */
+  fileList?: { list: string; path: string };
   mcpName?: string;
   mcpContext?: { key: string; server: string; tool: string };
   optional?: string[];

@@ -10,8 +10,10 @@ const RULES: Array<[RegExp, string]> = [
 ];
 
 export default async function Guard({ canonical }: AgentEventRouteProps<'tool/before'>) {
-  const input = canonical.payload.toolInput?.value as { command?: unknown } | undefined;
-  const command = typeof input?.command === 'string' ? input.command : '';
+  // The canonical tool's command: every host's shell call has one (Cline CLI's `run_commands` keeps
+  // a list of command lines, not a `command`).
+  const tool = canonical.payload.tool?.value;
+  const command = tool?.kind === 'shell' ? tool.command : '';
   const hit = RULES.find(([pattern]) => pattern.test(command));
   if (!hit) return null;
   return <Agent.Result value={{ outcome: 'deny', reason: `Blocked: ${hit[1]} (\`${command}\`)` }} />;
