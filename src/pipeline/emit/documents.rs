@@ -213,7 +213,7 @@ pub(super) fn place(
         // A host that runs a file per event (Cline CLI): one for each native event with hooks.
         let natives: BTreeSet<&str> = entries.iter().map(|e| e.native_event.as_str()).collect();
         for (_, file) in paths.hook_files().filter(|(native, _)| natives.contains(native)) {
-            let source = ArtifactFile::new(super::wrapper::CLINE_HOOK_FILE_SOURCE.as_bytes().to_vec());
+            let source = ArtifactFile::new(super::CLINE_HOOK_FILE_SOURCE.as_bytes().to_vec());
             files.add(file, source, host_file(Role::HookFile));
         }
         placed.insert(
