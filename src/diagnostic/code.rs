@@ -159,6 +159,7 @@ catalogue! {
     SubpathNotExported = "AB4838", Error, "a handler imports a package subpath the package does not export";
     ComputedImport = "AB4839", Error, "`import()` of a computed specifier, which cannot be bundled";
     PayloadFieldUnsent = "AB4852", Warning, "a handler destructures a payload field that a host its hook reaches never sends on that event";
+    ToolInputKeyUnheld = "AB4854", Warning, "a tool hook's handler reads a key of the tool's native input that the tools it runs for on a host it reaches never hold";
     StdinWithoutEnvelope = "AB4853", Error, "a handler reads stdin where no envelope arrives on it: a host that runs hooks in its own process, or the shared runtime";
     RequireInEsModule = "AB4840", Error, "`require`, `__dirname` or `__filename` in an ES module, where Node does not define them";
     ExternalNotInstalled = "AB4841", Error, "`bundle.external` names a package that is not installed";

@@ -266,18 +266,6 @@ pub fn catalog_entry_folder(path: &str) -> &'static str {
 mod tests {
     use super::*;
 
-    /// Install tells a copy of agent-bundle's hook file from anyone else's by its first line.
-    #[test]
-    fn the_hook_file_starts_with_the_marker_install_tells_it_by() {
-        let Ok(Install::Folder(folder)) = distribution(Target::Cline).unwrap().install.supported() else {
-            panic!("Cline CLI installs into a folder")
-        };
-        let marker = &folder.hook_files.as_ref().expect("its hook files are shared").marker;
-        let source = crate::pipeline::emit::CLINE_HOOK_FILE_SOURCE;
-        assert!(source.starts_with(marker.as_str()), "{marker:?}");
-        assert_eq!(source.matches(marker.as_str()).count(), 1);
-    }
-
     #[test]
     fn every_host_with_hooks_says_where_its_catalog_is_or_why_there_is_none() {
         for target in Target::ALL {

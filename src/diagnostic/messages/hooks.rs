@@ -133,6 +133,30 @@ pub fn payload_field_unsent(
     .hint(format!("give `{field}` a fallback where it is absent, or narrow the hook's `targets`"))
 }
 
+pub fn tool_input_key_unheld(handler: &str, key: &str, hosts: &[(String, Vec<String>)], at: &Location) -> Diagnostic {
+    let names: Vec<&str> = hosts.iter().map(|(host, _)| host.as_str()).collect();
+    let held: Vec<String> = hosts
+        .iter()
+        .map(|(host, keys)| {
+            let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+            format!("on {host}, {}", keys.join(", "))
+        })
+        .collect();
+    Diagnostic::new(
+        Code::ToolInputKeyUnheld,
+        format!(
+            "`{handler}` reads `toolInput.{key}`, which the tools its hook runs for on {} never hold",
+            names.join(" and ")
+        ),
+    )
+    .at(Some(at), format!("always undefined on {}", names.join(" and ")))
+    .note(format!("each host's tools have their own input keys: {}", held.join("; ")))
+    .hint(
+        "read the canonical tool (`tool.command`, `tool.filePaths`, `tool.edits`), which every host's call has, or \
+         narrow the hook's `targets`",
+    )
+}
+
 pub fn stdin_without_envelope(handler: &str, module: &str, hosts: &[String], at: &Location) -> Diagnostic {
     Diagnostic::new(
         Code::StdinWithoutEnvelope,

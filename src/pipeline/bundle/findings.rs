@@ -29,6 +29,8 @@ pub(super) struct Findings {
     pub payload_reads: BTreeMap<String, Vec<(String, Span)>>,
     /// By module (absolute path): where the bundle's own module first reads stdin itself.
     pub stdin_reads: BTreeMap<String, Span>,
+    /// By module (absolute path): the keys of a tool's native input it reads by name, each where.
+    pub tool_input_reads: BTreeMap<String, Vec<(String, Span)>>,
 }
 
 /// The modules of one run, as sources and scans, by absolute path.
@@ -455,8 +457,14 @@ impl Judging<'_> {
             .collect();
         let stdin_reads =
             modules.scans.iter().filter_map(|(path, scan)| Some((path.to_string(), scan.stdin_read?))).collect();
+        let tool_input_reads = modules
+            .scans
+            .iter()
+            .filter(|(_, scan)| !scan.tool_input_reads.is_empty())
+            .map(|(path, scan)| (path.to_string(), scan.tool_input_reads.clone()))
+            .collect();
         let sources = modules.shown.iter().filter_map(|path| modules.files.get(path.as_str()).cloned()).collect();
-        Findings { diagnostics: out, sources, payload_reads, stdin_reads }
+        Findings { diagnostics: out, sources, payload_reads, stdin_reads, tool_input_reads }
     }
 }
 

@@ -89,6 +89,11 @@ pub struct BundledHandler {
     /// that runs the hook in its own process, or the shared runtime, has no envelope on stdin).
     #[serde(default)]
     pub stdin_read: Option<(String, crate::vocabulary::source::Span)>,
+    /// The keys of a tool's native input its own modules read by name (`toolInput.command`), each
+    /// with the module (root-relative) and where it is first read: judged per host after bundling
+    /// (AB4854), as `payload_reads` are.
+    #[serde(default)]
+    pub tool_input_reads: Vec<(String, String, crate::vocabulary::source::Span)>,
 }
 
 impl BundledHandler {
@@ -205,6 +210,7 @@ pub fn bundle(
         let per_host = PerHost { bundle, root, hosts, disk };
         unsent_reads(&per_host, &mut bundled, &mut diagnostics);
         stdin_without_envelope(&per_host, &mut bundled, &mut diagnostics);
+        unheld_tool_input_reads(&per_host, &mut bundled, &mut diagnostics);
     }
     Staged { value: bundled, diagnostics }
 }
@@ -293,6 +299,85 @@ fn unsent_reads(per_host: &PerHost<'_>, bundled: &mut Bundled, diagnostics: &mut
             &names,
             &at,
         ));
+    }
+}
+
+/// AB4854: a tool hook's handler reads a key of the tool's native input by name (`toolInput.command`)
+/// that another host's tools hold, and none of the tools the hook runs for on a host it reaches does
+/// (Cline CLI's `run_commands` keeps `commands`): there it is always undefined, and a guard judging it
+/// lets every call through. One warning per handler and key, naming those hosts and their own keys.
+fn unheld_tool_input_reads(per_host: &PerHost<'_>, bundled: &mut Bundled, diagnostics: &mut Vec<Diagnostic>) {
+    use crate::vocabulary::canonical::{CanonicalEvent, Selector};
+    let PerHost { bundle, hosts, .. } = *per_host;
+    // The keys a host's tools of these kinds hold, as its table's input maps name them.
+    let keys_of = |target: Target, selectors: &[Selector]| -> BTreeSet<String> {
+        let table = crate::hosts::table(target);
+        selectors
+            .iter()
+            .filter_map(|selector| table.selector(*selector).ok())
+            .flat_map(|mapping| mapping.input.values())
+            .flat_map(|map| {
+                let mut keys: Vec<String> = crate::hosts::ToolInputMap::KEYED_FIELDS
+                    .iter()
+                    .flat_map(|field| map.native_keys(field))
+                    .map(str::to_string)
+                    .collect();
+                // An edit list is one key of the input; single edits keep their texts at its top.
+                keys.extend(map.edits.iter().flat_map(|edits| match &edits.list {
+                    Some(list) => vec![list.clone()],
+                    None => vec![edits.old_text.clone(), edits.new_text.clone()],
+                }));
+                keys.extend(map.file_list.iter().map(|files| files.list.clone()));
+                keys
+            })
+            .collect()
+    };
+    // By handler and key: each host where it is unheld, with the keys its tools hold instead.
+    type Unheld = BTreeMap<Target, BTreeSet<String>>;
+    let mut warned: BTreeMap<(String, String), Unheld> = BTreeMap::new();
+    for hook in bundle.normalised.hooks_in_document_order() {
+        let (
+            crate::vocabulary::hook_event::HookEvent::Config(CanonicalEvent::BeforeTool | CanonicalEvent::AfterTool),
+            Handler::Module { path },
+        ) = (hook.event, &hook.handler)
+        else {
+            continue;
+        };
+        let Some(handler) = bundled.handlers.get(path).filter(|h| !h.tool_input_reads.is_empty()) else { continue };
+        // The kinds of tool the hook runs for: its canonical `tools`, else every kind (a hook that names
+        // a host's own tools reads that host's keys knowingly).
+        if !hook.native_tools.is_empty() || !hook.mcp_tools.is_empty() {
+            continue;
+        }
+        let selectors: Vec<Selector> = if hook.tools.is_empty() { Selector::ALL.to_vec() } else { hook.tools.clone() };
+        let held_anywhere: BTreeSet<String> = Target::ALL
+            .into_iter()
+            .filter(|t| crate::hosts::table(*t).has_hooks())
+            .flat_map(|t| keys_of(t, &selectors))
+            .collect();
+        for target in crate::pipeline::plan::delivered(&bundle.plans, &hook.id, hosts).into_iter().map(|(t, _)| t) {
+            let held = keys_of(crate::hosts::table(target).built_as(), &selectors);
+            if held.is_empty() {
+                continue;
+            }
+            for (key, ..) in &handler.tool_input_reads {
+                if held_anywhere.contains(key) && !held.contains(key) {
+                    warned.entry((path.clone(), key.clone())).or_default().insert(target, held.clone());
+                }
+            }
+        }
+    }
+    for ((path, key), targets) in warned {
+        let handler = &bundled.handlers[&path];
+        let Some((_, module, span)) = handler.tool_input_reads.iter().find(|(k, ..)| *k == key).cloned() else {
+            continue;
+        };
+        let Some(at) = per_host.locate(bundled, &module, span) else { continue };
+        let hosts: Vec<(String, Vec<String>)> = targets
+            .into_iter()
+            .map(|(t, held)| (crate::hosts::table(t).host.clone(), held.into_iter().collect()))
+            .collect();
+        diagnostics.push(messages::tool_input_key_unheld(&path, &key, &hosts, &at));
     }
 }
 
@@ -479,6 +564,15 @@ fn build(
                 Some((display_path(root, Utf8Path::new(module)).to_string(), *found.stdin_reads.get(*module)?))
             })
             .min();
+        let mut tool_input_reads: Vec<(String, String, crate::vocabulary::source::Span)> = Vec::new();
+        for module in &modules {
+            for (key, span) in found.tool_input_reads.get(*module).into_iter().flatten() {
+                if !tool_input_reads.iter().any(|(read, ..)| read == key) {
+                    let shown = display_path(root, Utf8Path::new(module)).to_string();
+                    tool_input_reads.push((key.clone(), shown, *span));
+                }
+            }
+        }
         bundled.handlers.insert(
             handler.path.clone(),
             BundledHandler {
@@ -489,6 +583,7 @@ fn build(
                 summary,
                 payload_reads: found.payload_reads.get(&handler.path).cloned().unwrap_or_default(),
                 stdin_read,
+                tool_input_reads,
             },
         );
     }

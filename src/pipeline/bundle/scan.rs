@@ -40,6 +40,9 @@ pub(super) struct ModuleScan {
     /// Where the module first reads stdin itself (`process.stdin`, `readFileSync(0)`,
     /// `readFileSync('/dev/stdin')`), in code, not in comments or strings.
     pub stdin_read: Option<Span>,
+    /// The keys of the tool's native input the module reads by name (`toolInput.command`,
+    /// `event.toolInput?.file_path`, `tool_input.path`), each where it is first read.
+    pub tool_input_reads: Vec<(String, Span)>,
 }
 
 pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
@@ -58,6 +61,7 @@ pub(super) fn scan(path: &str, text: &str) -> ModuleScan {
     out.uncallable_default = uncallable_default(&parsed.program);
     out.payload_reads = payload_reads(&parsed.program);
     out.stdin_read = stdin_read(&parsed.program);
+    out.tool_input_reads = tool_input_reads(&parsed.program);
     let record = &parsed.module_record;
     for (specifier, requests) in &record.requested_modules {
         if let Some(first) = requests.iter().map(|r| r.span).min_by_key(|s| s.start) {
@@ -379,6 +383,36 @@ fn stdin_read(program: &oxc::ast::ast::Program<'_>) -> Option<Span> {
     reads.0
 }
 
+/// The keys of a tool's native input a program reads by name: `<x>.<key>` where `<x>` is a variable
+/// or a property named `toolInput` (a payload's) or `tool_input` (an envelope's), each where it is
+/// first read, in the order of the source.
+fn tool_input_reads(program: &oxc::ast::ast::Program<'_>) -> Vec<(String, Span)> {
+    use oxc::ast::ast::{Expression, StaticMemberExpression};
+    use oxc::ast_visit::Visit;
+    const INPUTS: &[&str] = &["toolInput", "tool_input"];
+    #[derive(Default)]
+    struct Reads(Vec<(String, Span)>);
+    impl<'a> Visit<'a> for Reads {
+        fn visit_static_member_expression(&mut self, member: &StaticMemberExpression<'a>) {
+            let named = match member.object.get_inner_expression() {
+                Expression::Identifier(object) => INPUTS.contains(&object.name.as_str()),
+                Expression::StaticMemberExpression(object) => INPUTS.contains(&object.property.name.as_str()),
+                _ => false,
+            };
+            let key = member.property.name.as_str();
+            if named && !self.0.iter().any(|(read, _)| read == key) {
+                let span = member.property.span;
+                self.0.push((key.to_string(), Span::new(span.start, span.end)));
+            }
+            oxc::ast_visit::walk::walk_static_member_expression(self, member);
+        }
+    }
+    let mut reads = Reads::default();
+    reads.visit_program(program);
+    reads.0.sort_by_key(|(_, span)| span.start);
+    reads.0
+}
+
 fn payload_reads(program: &oxc::ast::ast::Program<'_>) -> Vec<(String, Span)> {
     use oxc::ast::ast::{
         BindingPattern, Declaration, ExportDefaultDeclarationKind, Expression, FormalParameters, Statement,
@@ -532,6 +566,25 @@ mod tests {
         assert_eq!(reads("export default ({ cwd } = {}) => undefined;"), ["cwd"]);
         assert!(reads("export default (event) => event.cwd;").is_empty(), "no pattern, nothing seen statically");
         assert!(reads("export default ({ ...rest }) => rest;").is_empty());
+    }
+
+    #[test]
+    fn the_native_tool_input_keys_a_module_reads_are_found() {
+        let reads = |text: &str| -> Vec<String> {
+            scan("src/h.ts", text).tool_input_reads.into_iter().map(|(key, _)| key).collect()
+        };
+        assert_eq!(reads("export default ({ toolInput }) => toolInput.command ?? toolInput.command;"), ["command"]);
+        assert_eq!(
+            reads("export default (e) => [e.toolInput?.file_path, e.toolInput.content];"),
+            ["file_path", "content"]
+        );
+        assert_eq!(reads("const x = JSON.parse(s).tool_input.path;"), ["path"]);
+        assert_eq!(
+            reads("export default ({ toolInput }: { toolInput: any }) => (toolInput as any).command;"),
+            ["command"]
+        );
+        assert!(reads("export default ({ tool }) => tool.command; // toolInput.command").is_empty());
+        assert!(reads("const s = 'toolInput.command';").is_empty());
     }
 
     #[test]

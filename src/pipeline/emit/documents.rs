@@ -303,6 +303,20 @@ pub fn plugin_manifest(surface: &HookSurface, plugin: &PluginInfo) -> Value {
 mod tests {
     use super::*;
 
+    /// Install tells a copy of agent-bundle's hook file from anyone else's by its first line.
+    #[test]
+    fn the_hook_file_starts_with_the_marker_install_tells_it_by() {
+        let Ok(hosts::distribution::Install::Folder(folder)) =
+            hosts::distribution::distribution(Target::Cline).unwrap().install.supported()
+        else {
+            panic!("Cline CLI installs into a folder")
+        };
+        let marker = &folder.hook_files.as_ref().expect("its hook files are shared").marker;
+        let source = super::super::CLINE_HOOK_FILE_SOURCE;
+        assert!(source.starts_with(marker.as_str()), "{marker:?}");
+        assert_eq!(source.matches(marker.as_str()).count(), 1);
+    }
+
     fn entry(timeout_seconds: Option<u32>) -> DocumentEntry {
         DocumentEntry {
             native_event: "BeforeTool".into(),
