@@ -28,6 +28,9 @@ PI_VERSION=0.73.1
 KILO_VERSION=7.7.9
 # Cline CLI's native binary (the `cline` package's platform package for Linux x64).
 CLINE_VERSION=3.0.65
+# Amp's native binary (the `@ampcode/cli` package's platform package for Linux x64; the newest
+# published for Linux x64): only its plugin runtime runs offline.
+AMP_VERSION=0.0.1790142911-g7618fb
 HOSTS_DIR="${AGENT_BUNDLE_HOSTS_DIR:-$HOME/.cache/agent-bundle-hosts}"
 export AGENT_BUNDLE_HOSTS_DIR="$HOSTS_DIR"
 
@@ -51,15 +54,17 @@ if [ "$(installed_version @anthropic-ai/claude-code)" != "$CLAUDE_CODE_VERSION" 
   || [ "$(installed_version @factory/cli-linux-x64)" != "$DROID_VERSION" ] \
   || [ "$(installed_version @mariozechner/pi-coding-agent)" != "$PI_VERSION" ] \
   || [ "$(installed_version @kilocode/cli-linux-x64)" != "$KILO_VERSION" ] \
-  || [ "$(installed_version @cline/cli-linux-x64)" != "$CLINE_VERSION" ]; then
-  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION, @qwen-code/qwen-code@$QWEN_VERSION , opencode-ai@$OPENCODE_VERSION, @factory/cli-linux-x64@$DROID_VERSION, @mariozechner/pi-coding-agent@$PI_VERSION, @kilocode/cli-linux-x64@$KILO_VERSION and @cline/cli-linux-x64@$CLINE_VERSION into $HOSTS_DIR"
+  || [ "$(installed_version @cline/cli-linux-x64)" != "$CLINE_VERSION" ] \
+  || [ "$(installed_version @ampcode/cli-linux-x64)" != "$AMP_VERSION" ]; then
+  echo "== installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION, @openai/codex@$CODEX_VERSION, @github/copilot@$COPILOT_VERSION, @google/gemini-cli@$GEMINI_VERSION, @qwen-code/qwen-code@$QWEN_VERSION , opencode-ai@$OPENCODE_VERSION, @factory/cli-linux-x64@$DROID_VERSION, @mariozechner/pi-coding-agent@$PI_VERSION, @kilocode/cli-linux-x64@$KILO_VERSION, @cline/cli-linux-x64@$CLINE_VERSION and @ampcode/cli-linux-x64@$AMP_VERSION into $HOSTS_DIR"
   mkdir -p "$HOSTS_DIR"
   printf '{ "name": "agent-bundle-hosts", "private": true }\n' > "$HOSTS_DIR/package.json"
   printf 'omit-lockfile-registry-resolved=true\n' > "$HOSTS_DIR/.npmrc"
   (cd "$HOSTS_DIR" && npm install --ignore-scripts --no-audit --no-fund --save-exact \
     "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" "@github/copilot@$COPILOT_VERSION" "@google/gemini-cli@$GEMINI_VERSION" \
     "@qwen-code/qwen-code@$QWEN_VERSION" "opencode-ai@$OPENCODE_VERSION" "@factory/cli-linux-x64@$DROID_VERSION" \
-    "@mariozechner/pi-coding-agent@$PI_VERSION" "@kilocode/cli-linux-x64@$KILO_VERSION" "@cline/cli-linux-x64@$CLINE_VERSION")
+    "@mariozechner/pi-coding-agent@$PI_VERSION" "@kilocode/cli-linux-x64@$KILO_VERSION" "@cline/cli-linux-x64@$CLINE_VERSION" \
+    "@ampcode/cli-linux-x64@$AMP_VERSION")
 fi
 
 echo "== the Windows programs under Wine (Windows Node, Codex and Claude Code for Windows): scripts/windows-programs.sh"

@@ -408,8 +408,8 @@ mod tests {
         assert_eq!(owners("gemini"), [Owner::Host(Target::Gemini)]);
         assert_eq!(
             owners("hooks"),
-            [Owner::AgentBundle; 7],
-            "`hooks/`, `cline/hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/`, `pi/hooks/` and `qwen/hooks/`"
+            [Owner::AgentBundle; 8],
+            "`hooks/`, `amp/hooks/`, `cline/hooks/`, `droid/hooks/`, `gemini/hooks/`, `opencode/hooks/`, `pi/hooks/` and `qwen/hooks/`"
         );
         assert_eq!(owners("cline"), [Owner::Host(Target::Cline)]);
         assert_eq!(owners("PreToolUse.mjs"), [Owner::Host(Target::Cline)], "Cline CLI's hook file, in its folder");

@@ -19,6 +19,7 @@ use crate::vocabulary::target::Target;
 
 /// The embedded table files, in [`Target::ALL`] order.
 const TABLE_SOURCES: [(Target, &str); Target::ALL.len()] = [
+    (Target::Amp, include_str!("amp.json")),
     (Target::Claude, include_str!("claude.json")),
     (Target::ClaudeMod, include_str!("claude-mod.json")),
     (Target::Cline, include_str!("cline.json")),
@@ -1604,7 +1605,7 @@ mod prose {
 
     #[test]
     fn every_list_of_hosts_names_every_host() {
-        assert_eq!(products().len(), 11, "{:?}", products());
+        assert_eq!(products().len(), 12, "{:?}", products());
         names_every_product("Cargo.toml's description", env!("CARGO_PKG_DESCRIPTION"));
         let readme = include_str!("../../README.md");
         let opening = readme.split("\n\n").nth(1).expect("the README opens with a paragraph");

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
+    Amp,
     Claude,
     /// Claude Code with its hooks module (mods, opt-in): tool hooks whose bundle can run in the
     /// module's environment run in-process there, the rest as Claude Code's command hooks. Another
@@ -26,9 +27,10 @@ pub enum Target {
 }
 
 impl Target {
-    /// Every target, in the order names sort (`claude`, `claude-mod`, `cline`, `codex`, `copilot`, `cursor`, `droid`, `gemini`,
+    /// Every target, in the order names sort (`amp`, `claude`, `claude-mod`, `cline`, `codex`, `copilot`, `cursor`, `droid`, `gemini`,
     /// `kilo`, `opencode`, `pi`, `portable`, `qwen`).
-    pub const ALL: [Target; 13] = [
+    pub const ALL: [Target; 14] = [
+        Target::Amp,
         Target::Claude,
         Target::ClaudeMod,
         Target::Cline,
@@ -50,6 +52,7 @@ impl Target {
 
     pub fn name(self) -> &'static str {
         match self {
+            Target::Amp => "amp",
             Target::Claude => "claude",
             Target::ClaudeMod => "claude-mod",
             Target::Cline => "cline",

@@ -30,6 +30,8 @@ pub struct Programs {
     pub pi: PathBuf,
     /// Cline CLI's native binary (its platform package).
     pub cline: PathBuf,
+    /// Amp's native binary (its platform package), whose plugin runtime runs offline.
+    pub amp: PathBuf,
     /// A `qwen` command that runs it (its package ships the entry file without the executable bit),
     /// for `cargo agent-bundle install` and `doctor`.
     pub qwen_launcher: PathBuf,
@@ -56,10 +58,11 @@ impl Programs {
         let pi = dir.join("node_modules/@mariozechner/pi-coding-agent/dist/cli.js");
         let kilo = dir.join("node_modules/@kilocode/cli-linux-x64/bin/kilo");
         let cline = dir.join("node_modules/@cline/cli-linux-x64/bin/cline");
-        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid, &pi, &kilo, &cline] {
+        let amp = dir.join("node_modules/@ampcode/cli-linux-x64/amp");
+        for program in [&claude, &codex, &copilot, &gemini, &qwen, &opencode, &droid, &pi, &kilo, &cline, &amp] {
             if !program.is_file() {
                 return Err(format!(
-                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode, Factory Droid, Pi, Kilo CLI and Cline CLI into {}",
+                    "{} is missing: run scripts/host-e2e.sh, which installs the pinned Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, OpenCode, Factory Droid, Pi, Kilo CLI, Cline CLI and Amp into {}",
                     program.display(),
                     dir.display()
                 ));
@@ -93,6 +96,7 @@ impl Programs {
             pi,
             kilo,
             cline,
+            amp,
             node_dir,
         })
     }

@@ -7,6 +7,7 @@
 //!        host_e2e --install-fixtures   (installs the npm fixtures some bundles import; needs the
 //!                                       registry, so the script runs it outside the namespace)
 
+mod amp;
 #[allow(dead_code, reason = "shared with tests/it, which uses all of it; this suite uses a part")]
 #[path = "../it/common/mod.rs"]
 mod common;
@@ -1788,6 +1789,15 @@ fn main() -> ExitCode {
     if name.contains(&filter) {
         let started = Instant::now();
         let result = marketplace_catalog(&programs);
+        tally.record(name, started, result);
+    }
+
+    // Amp's plugin side, the part of Amp that runs offline (issue 48): the artifact's plugin in Amp's
+    // own plugin runtime, and found where install puts it.
+    let name = "amp: the artifact's plugin answers in Amp's own plugin runtime (guards, rewrite, after-tool context, stop re-entry) and `amp plugins list` finds it where install puts it";
+    if name.contains(&filter) {
+        let started = Instant::now();
+        let result = amp::plugin_in_amps_runtime(&programs);
         tally.record(name, started, result);
     }
 

@@ -10,6 +10,7 @@ mod common;
 #[path = "../../src/pipeline/emit/runtime_core.rs"]
 mod runtime_core_macro;
 
+mod amp_plugin;
 mod build;
 mod build_script;
 mod bundling;

@@ -188,7 +188,12 @@ fn the_workbench_lists_runs_and_rebuilds_and_refuses_what_is_not_its_own() {
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["ok"], true, "{}", state["diagnostics"]);
     let guard = deny_guard_name(&state);
-    let row = state["hooks"].as_array().unwrap().iter().find(|h| h["name"] == guard.as_str()).unwrap();
+    let row = state["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == guard.as_str() && h["host"] == "claude")
+        .unwrap();
     assert_eq!(row["nativeEvent"], "PreToolUse");
     assert!(row["sample"]["sessionId"].is_string(), "{}", row["sample"]);
     // One entry per hook, its hosts side by side.
@@ -643,7 +648,7 @@ fn the_page_in_a_headless_browser_maps_runs_compares_replays_and_fits() {
     let shots = screenshot_dir();
     let report = drive_page(&url, &shots, &root);
     assert_eq!(report["error"], Value::Null, "{report:#}");
-    let hosts = ["claude", "cline", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "pi", "qwen"];
+    let hosts = ["amp", "claude", "cline", "codex", "copilot", "cursor", "droid", "gemini", "opencode", "pi", "qwen"];
 
     // 1. One entry per hook or route; a picture of what each host gets; the declaration opens.
     let entries = report["entries"].as_array().unwrap();

@@ -21,6 +21,8 @@ pub const RUNTIME_SOURCE: &str = concat!(runtime_core!("runtime/"), include_str!
 pub const RUNTIME_CORE_SOURCE: &str = runtime_core!("runtime/");
 /// The entry module OpenCode loads (its table's `entryModule`), which runs the hooks in its process.
 pub const OPENCODE_ENTRY_SOURCE: &str = include_str!("opencode-plugin.mjs");
+/// The plugin Amp loads (its table's `entryModule`), which runs the hooks in its plugin runtime.
+pub const AMP_ENTRY_SOURCE: &str = include_str!("amp-plugin.mjs");
 /// The extension Pi loads (its table's `entryModule`), which runs the hooks in its process.
 pub const PI_ENTRY_SOURCE: &str = include_str!("pi-extension.mjs");
 /// The module Cline CLI's hook files import (its table's `entryModule`), which runs the hooks in the
@@ -32,8 +34,12 @@ pub const CLINE_HOOK_FILE_SOURCE: &str = include_str!("cline-hook-file.mjs");
 
 /// The text of the entry module an in-process host loads, by host: each carries its host's calls to
 /// the one runtime (`inProcessHooks`), and makes its envelopes of the host's arguments.
-const ENTRY_SOURCES: [(Target, &str); 3] =
-    [(Target::Cline, CLINE_ENTRY_SOURCE), (Target::Opencode, OPENCODE_ENTRY_SOURCE), (Target::Pi, PI_ENTRY_SOURCE)];
+const ENTRY_SOURCES: [(Target, &str); 4] = [
+    (Target::Amp, AMP_ENTRY_SOURCE),
+    (Target::Cline, CLINE_ENTRY_SOURCE),
+    (Target::Opencode, OPENCODE_ENTRY_SOURCE),
+    (Target::Pi, PI_ENTRY_SOURCE),
+];
 
 /// The entry module `target` loads, if it runs hooks in its own process (a host another host's plugin
 /// serves loads that plugin's).

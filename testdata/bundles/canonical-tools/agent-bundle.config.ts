@@ -22,5 +22,5 @@ export default defineConfig({
     version: '1.0.0',
     author: 'agent-bundle tests',
   },
-  targets: ['claude', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'pi', 'qwen'],
+  targets: ['amp', 'claude', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'pi', 'qwen'],
 });

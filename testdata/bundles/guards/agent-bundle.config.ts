@@ -25,5 +25,5 @@ export default defineConfig({
     version: '1.0.0',
     author: 'agent-bundle examples',
   },
-  targets: ['claude', 'cline', 'codex', 'copilot', 'gemini', 'cursor', 'droid', 'kilo', 'opencode', 'pi', 'qwen'],
+  targets: ['amp', 'claude', 'cline', 'codex', 'copilot', 'gemini', 'cursor', 'droid', 'kilo', 'opencode', 'pi', 'qwen'],
 });

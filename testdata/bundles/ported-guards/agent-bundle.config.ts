@@ -8,5 +8,5 @@ export default {
     author: { name: 'agent-bundle tests' },
     license: 'MIT',
   },
-  targets: ['claude', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'kilo', 'opencode', 'pi', 'qwen'],
+  targets: ['amp', 'claude', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'kilo', 'opencode', 'pi', 'qwen'],
 };
