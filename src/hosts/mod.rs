@@ -1141,6 +1141,20 @@ impl ToolInputMap {
         keys.as_ref().map(NativeKeys::keys).unwrap_or_default()
     }
 
+    /// Every key at the top of the tool's input that this map reads a canonical field from: the keyed
+    /// fields' keys, an edit list's key (or a single edit's texts), a file list's key.
+    pub fn input_keys(&self) -> Vec<&str> {
+        let mut keys: Vec<&str> = Self::KEYED_FIELDS.iter().flat_map(|field| self.native_keys(field)).collect();
+        if let Some(edits) = &self.edits {
+            match &edits.list {
+                Some(list) => keys.push(list),
+                None => keys.extend([edits.old_text.as_str(), edits.new_text.as_str()]),
+            }
+        }
+        keys.extend(self.file_list.iter().map(|files| files.list.as_str()));
+        keys
+    }
+
     /// This map as a wrapper's contract carries it to the runtime: the native keys of each keyed
     /// field the tool has, from [`ToolInputMap::native_keys`], so the runtime applies the rule and
     /// never restates it.

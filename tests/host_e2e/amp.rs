@@ -22,15 +22,10 @@ const THREAD: &str = "T-0f4c2a7e-5d1b-4c3e-9a8f-2b6d7e1c0a93";
 
 /// A copy of `bundle` under `temp` that also targets Amp, built; the artifact's folder.
 fn built_with_amp(bundle: &str, temp: &Path) -> Result<std::path::PathBuf, String> {
-    let copy = temp.join(Path::new(bundle).file_name().unwrap());
-    copy_tree(Path::new(bundle), &copy).map_err(|e| e.to_string())?;
-    let config = copy.join("agent-bundle.config.ts");
-    let text = std::fs::read_to_string(&config).map_err(|e| e.to_string())?;
-    if !text.contains("'amp'") {
-        let at = text.rfind("targets: ['").ok_or(format!("{bundle} names no targets"))? + "targets: [".len();
-        std::fs::write(&config, format!("{}'amp', {}", &text[..at], &text[at..])).map_err(|e| e.to_string())?;
-    }
-    let out = temp.join(format!("{}-out", Path::new(bundle).file_name().unwrap().to_string_lossy()));
+    let name = Path::new(bundle).file_name().unwrap().to_string_lossy().to_string();
+    let copy = temp.join(&name);
+    crate::common::copy_adding_target(Path::new(bundle), &copy, "amp");
+    let out = temp.join(format!("{name}-out"));
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
     build_into(&copy, &out)
 }

@@ -624,6 +624,42 @@ pub enum InProcessPlacement {
     InstalledInProjectFor(&'static str),
 }
 
+/// Where `cargo agent-bundle install` put the plugin for a run ([`InProcessPlacement::install`]).
+pub enum Placed {
+    /// Not installed: the run copies the artifact's folder its own way.
+    Manual,
+    /// In the run's HOME.
+    Home,
+    /// In the project, for this host.
+    Project(&'static str),
+}
+
+impl InProcessPlacement {
+    /// Installs the artifact for `host` as this placement asks (nothing for `Manual`), and says where.
+    pub fn install(
+        self,
+        programs: &Programs,
+        artifact: &Path,
+        host: &'static str,
+        home: &Path,
+        work: &Path,
+    ) -> std::io::Result<Placed> {
+        let in_project = |for_host: &'static str| -> std::io::Result<Placed> {
+            agent_bundle_install_in_project(programs, artifact, for_host, home, work)?;
+            Ok(Placed::Project(for_host))
+        };
+        match self {
+            InProcessPlacement::Manual => Ok(Placed::Manual),
+            InProcessPlacement::Installed => {
+                agent_bundle_install(programs, artifact, host, home, &[])?;
+                Ok(Placed::Home)
+            }
+            InProcessPlacement::InstalledInProject => in_project(host),
+            InProcessPlacement::InstalledInProjectFor(other) => in_project(other),
+        }
+    }
+}
+
 /// What differs between OpenCode and its fork Kilo CLI, which loads OpenCode's plugin modules: its
 /// program, config folder and file, the package it installs into each config folder, and its
 /// environment switches.
@@ -712,24 +748,15 @@ fn run_opencode_style(
     };
     std::fs::create_dir_all(&work)?;
     mark_installed(&config)?;
-    let listed = match placement {
-        InProcessPlacement::Manual => {
+    let listed = match placement.install(programs, artifact, style.host, &home, &work)? {
+        Placed::Manual => {
             crate::copy_tree(&artifact.join("opencode"), &plugins.join(plugin_name))?;
             vec![format!("file://{}", plugins.join(plugin_name).join("plugin.mjs").display())]
         }
-        InProcessPlacement::Installed => {
-            agent_bundle_install(programs, artifact, style.host, &home, &[])?;
-            Vec::new()
-        }
-        InProcessPlacement::InstalledInProject => {
-            agent_bundle_install_in_project(programs, artifact, style.host, &home, &work)?;
+        Placed::Home => Vec::new(),
+        Placed::Project(host) => {
             // The project's own config folder gets the host's package check too.
-            mark_installed(&work.join(format!(".{}", style.config)))?;
-            Vec::new()
-        }
-        InProcessPlacement::InstalledInProjectFor(other) => {
-            agent_bundle_install_in_project(programs, artifact, other, &home, &work)?;
-            mark_installed(&work.join(format!(".{other}")))?;
+            mark_installed(&work.join(format!(".{host}")))?;
             Vec::new()
         }
     };
@@ -783,17 +810,8 @@ pub fn run_pi(
     for dir in [&work, &agent] {
         std::fs::create_dir_all(dir)?;
     }
-    match placement {
-        InProcessPlacement::Manual => {
-            crate::copy_tree(&artifact.join("pi"), &work.join(".pi/extensions").join(plugin_name))?;
-        }
-        InProcessPlacement::Installed => agent_bundle_install(programs, artifact, "pi", &home, &[])?,
-        InProcessPlacement::InstalledInProject => {
-            agent_bundle_install_in_project(programs, artifact, "pi", &home, &work)?
-        }
-        InProcessPlacement::InstalledInProjectFor(other) => {
-            agent_bundle_install_in_project(programs, artifact, other, &home, &work)?
-        }
+    if let Placed::Manual = placement.install(programs, artifact, "pi", &home, &work)? {
+        crate::copy_tree(&artifact.join("pi"), &work.join(".pi/extensions").join(plugin_name))?;
     }
     let server = MockServer::start(Dialect::PiChat, calls, work.clone())?;
     let models = serde_json::json!({ "providers": { "mock": {
@@ -835,15 +853,8 @@ pub fn run_cline(
     for dir in [&work, &settings] {
         std::fs::create_dir_all(dir)?;
     }
-    match placement {
-        InProcessPlacement::Manual => crate::copy_tree(&artifact.join("cline"), &work.join(".clinerules/hooks"))?,
-        InProcessPlacement::Installed => agent_bundle_install(programs, artifact, "cline", &home, &[])?,
-        InProcessPlacement::InstalledInProject => {
-            agent_bundle_install_in_project(programs, artifact, "cline", &home, &work)?
-        }
-        InProcessPlacement::InstalledInProjectFor(other) => {
-            agent_bundle_install_in_project(programs, artifact, other, &home, &work)?
-        }
+    if let Placed::Manual = placement.install(programs, artifact, "cline", &home, &work)? {
+        crate::copy_tree(&artifact.join("cline"), &work.join(".clinerules/hooks"))?;
     }
     let server = MockServer::start(Dialect::ClineChat, calls, work.clone())?;
     // The provider as Cline's own `auth` command writes it (its settings' providers.json).

@@ -1573,7 +1573,7 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     ensure(code == Some(0), format!("install: exit {code:?}: {stdout}{stderr}"))?;
     ensure(config() != before, "install changed none of the hosts' files")?;
     ensure(
-        stdout.contains("Installed canonical-tools for claude, cline, codex, copilot, gemini, pi, qwen"),
+        stdout.contains("Installed canonical-tools for amp, claude, cline, codex, copilot, gemini, pi, qwen"),
         format!("install: {stdout}"),
     )?;
     let (code, _, stdout, stderr) = ours(&["install"])?;
@@ -1584,17 +1584,18 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
     for host in report["hosts"].as_array().into_iter().flatten() {
         let name = host["host"].as_str().unwrap_or_default();
         // Each stage observed by the host itself: its listing (and Claude's validator for loaded).
-        // Pi lists only the packages its settings name, not the extension folders it loads, and Cline
-        // CLI lists no hook files: doctor says it cannot tell, rather than guess.
+        // Pi lists only the packages its settings name, not the extension folders it loads, Cline
+        // CLI lists no hook files, and Amp lists its plugins only through its service: doctor says
+        // it cannot tell, rather than guess.
         for stage in ["placed", "registered", "enabled", "loaded"] {
             let expected = match (name, stage) {
-                ("pi" | "cline", "enabled" | "loaded") => "unavailable",
+                ("amp" | "pi" | "cline", "enabled" | "loaded") => "unavailable",
                 _ => "yes",
             };
             ensure(host[stage]["state"] == expected, format!("{name} {stage}: {host}"))?;
         }
     }
-    ensure(report["hosts"].as_array().map(Vec::len) == Some(7), format!("{report}"))?;
+    ensure(report["hosts"].as_array().map(Vec::len) == Some(8), format!("{report}"))?;
     let (code, _, stdout, stderr) = ours(&["uninstall"])?;
     ensure(code == Some(0), format!("uninstall: exit {code:?}: {stdout}{stderr}"))?;
     // The hosts' configuration is byte for byte what it was before install.
@@ -1618,6 +1619,7 @@ fn install_doctor_uninstall(programs: &Programs) -> Result<(), String> {
         ".local/share/agent-bundle/installs/canonical-tools",
         ".gemini/extensions/canonical-tools",
         ".qwen/extensions/canonical-tools",
+        ".config/amp/plugins/canonical-tools",
         ".cline/hooks/agent-bundle",
         ".cline/hooks/PreToolUse.mjs",
         ".cline/hooks/PostToolUse.mjs",
@@ -1802,7 +1804,7 @@ fn main() -> ExitCode {
     }
 
     // `install`, `doctor` and `uninstall` through the real host programs (issue 26).
-    let name = "install, doctor, uninstall: claude, codex, copilot through their programs, gemini's, qwen's, pi's and cline's folders; each stage observed";
+    let name = "install, doctor, uninstall: claude, codex, copilot through their programs, gemini's, qwen's, pi's, cline's and amp's folders; each stage observed";
     if name.contains(&filter) {
         let started = Instant::now();
         let result = install_doctor_uninstall(&programs);

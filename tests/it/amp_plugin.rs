@@ -13,20 +13,11 @@ use camino::{Utf8Path, Utf8PathBuf};
 use common::{build_root, copy_tree, require_node};
 use serde_json::{Value, json};
 
-/// A copy of the bundle at `root` that also targets Amp (the e2e scenarios' bundles name the hosts
-/// they run in).
+/// A copy of the bundle at `root` that also targets Amp.
 fn with_amp(root: &str) -> (tempfile::TempDir, Utf8PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(Utf8Path::new(root).as_std_path(), &dir.path().join("bundle"));
+    common::copy_adding_target(Utf8Path::new(root).as_std_path(), &dir.path().join("bundle"), "amp");
     let bundle = Utf8PathBuf::from_path_buf(dir.path().join("bundle")).unwrap();
-    let config = bundle.join("agent-bundle.config.ts");
-    let text = std::fs::read_to_string(&config).unwrap();
-    if !text.contains("'amp'") {
-        assert!(text.contains("targets: ['"), "{root} names its targets");
-        // The config's own list is its last (a hook's may come before it).
-        let at = text.rfind("targets: ['").unwrap() + "targets: [".len();
-        std::fs::write(&config, format!("{}'amp', {}", &text[..at], &text[at..])).unwrap();
-    }
     (dir, bundle)
 }
 

@@ -316,20 +316,8 @@ fn unheld_tool_input_reads(per_host: &PerHost<'_>, bundled: &mut Bundled, diagno
             .iter()
             .filter_map(|selector| table.selector(*selector).ok())
             .flat_map(|mapping| mapping.input.values())
-            .flat_map(|map| {
-                let mut keys: Vec<String> = crate::hosts::ToolInputMap::KEYED_FIELDS
-                    .iter()
-                    .flat_map(|field| map.native_keys(field))
-                    .map(str::to_string)
-                    .collect();
-                // An edit list is one key of the input; single edits keep their texts at its top.
-                keys.extend(map.edits.iter().flat_map(|edits| match &edits.list {
-                    Some(list) => vec![list.clone()],
-                    None => vec![edits.old_text.clone(), edits.new_text.clone()],
-                }));
-                keys.extend(map.file_list.iter().map(|files| files.list.clone()));
-                keys
-            })
+            .flat_map(|map| map.input_keys())
+            .map(str::to_string)
             .collect()
     };
     // By handler and key: each host where it is unheld, with the keys its tools hold instead.

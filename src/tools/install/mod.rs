@@ -572,8 +572,21 @@ pub fn placed_intact(receipt: &Receipt) -> bool {
 
 /// The removal of `receipt`'s shared hook file `file`: its plugin's own folder beside it does not count.
 fn remove_hook_file(receipt: &Receipt, file: &SharedFile) -> Action {
-    let own = receipt.hosts.iter().map(|h| &h.placed).find(|placed| placed.starts_with(&file.plugins));
-    Action::RemoveHookFile { path: file.path.clone(), file: file.clone(), except: own.cloned().unwrap_or_default() }
+    Action::RemoveHookFile {
+        path: file.path.clone(),
+        file: file.clone(),
+        except: own_folder(receipt, file).to_path_buf(),
+    }
+}
+
+/// The folder `receipt`'s plugin was placed in beside the shared hook file `file` (empty: none).
+fn own_folder<'r>(receipt: &'r Receipt, file: &SharedFile) -> &'r Utf8Path {
+    receipt
+        .hosts
+        .iter()
+        .map(|h| h.placed.as_path())
+        .find(|placed| placed.starts_with(&file.plugins))
+        .unwrap_or(Utf8Path::new(""))
 }
 
 /// Carries out [`Action::RemoveHookFile`]: the file goes unless another plugin beside it takes its
@@ -720,15 +733,7 @@ pub fn apply_install(plan: Plan, options: &Options) -> Result<Option<Receipt>, D
         }
         for (path, _) in &plan.files {
             match receipt.shared.iter().find(|s| s.path == *path) {
-                Some(shared) => apply_remove_hook_file(
-                    shared,
-                    receipt
-                        .hosts
-                        .iter()
-                        .map(|h| &h.placed)
-                        .find(|p| p.starts_with(&shared.plugins))
-                        .map_or(Utf8Path::new(""), |p| p.as_path()),
-                ),
+                Some(shared) => apply_remove_hook_file(shared, own_folder(&receipt, shared)),
                 None => {
                     let _ = std::fs::remove_file(path);
                 }

@@ -301,6 +301,19 @@ pub fn redact(text: &str, artifact: &Utf8Path) -> String {
     text.replace(artifact.as_str(), "[ARTIFACT]")
 }
 
+/// A copy of the bundle at `bundle` in `to` whose config also targets `target` (the scenarios'
+/// bundles name the hosts they run in): the name joins the config's own list, its last `targets`.
+pub fn copy_adding_target(bundle: &std::path::Path, to: &std::path::Path, target: &str) {
+    copy_tree(bundle, to);
+    let config = to.join("agent-bundle.config.ts");
+    let text = std::fs::read_to_string(&config).unwrap();
+    if !text.contains(&format!("'{target}'")) {
+        let at = text.rfind("targets: ['").unwrap_or_else(|| panic!("{} names its targets", bundle.display()))
+            + "targets: [".len();
+        std::fs::write(&config, format!("{}'{target}', {}", &text[..at], &text[at..])).unwrap();
+    }
+}
+
 pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
